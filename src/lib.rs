@@ -1,0 +1,12 @@
+//! curvebake bakes physically based animation curves into lookup tables, CSS and plots.
+//!
+//! The [`motion`] module evaluates every motion in closed form:
+//!
+//! ```
+//! use curvebake::motion::{Motion, Spring};
+//! let spring = Spring::perceptual(0.0, 240.0, 0.0, 0.5, 0.2).unwrap();
+//! let frames: Vec<f64> = (0..=30).map(|i| spring.position(i as f64 / 60.0)).collect();
+//! assert_eq!(frames[0], 0.0);
+//! ```
+
+pub mod motion;

@@ -1,0 +1,3 @@
+//! The `curvebake` command line.
+
+fn main() {}

@@ -1,0 +1,255 @@
+//! Constant acceleration, optionally bouncing on a floor.
+
+use super::error::{check, finite, MotionError, Result};
+use super::numeric::first_positive_quadratic_root;
+use super::{Motion, Settle};
+
+/// Uniform acceleration: x = x0 + v0·t + a·t²/2, v = v0 + a·t.
+///
+/// ```
+/// use curvebake::motion::{Gravity, Motion};
+/// let ball = Gravity::new(0.0, 0.0, 980.0).unwrap();
+/// assert_eq!(ball.position(1.0), 490.0);
+/// assert_eq!(ball.time_to(490.0), Some(1.0));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Gravity {
+    from: f64,
+    velocity: f64,
+    acceleration: f64,
+}
+
+impl Gravity {
+    /// A motion from (from, velocity v0, acceleration a): all finite.
+    pub fn new(from: f64, velocity: f64, acceleration: f64) -> Result<Self> {
+        Ok(Self {
+            from: finite("from", from)?,
+            velocity: finite("velocity", velocity)?,
+            acceleration: finite("acceleration", acceleration)?,
+        })
+    }
+
+    /// Start position.
+    pub fn from(&self) -> f64 {
+        self.from
+    }
+    /// Initial velocity.
+    pub fn initial_velocity(&self) -> f64 {
+        self.velocity
+    }
+    /// Acceleration.
+    pub fn acceleration(&self) -> f64 {
+        self.acceleration
+    }
+
+    /// The smallest t > 0 with x(t) = `to`, or `None` if it is never reached. A root at t = 0
+    /// does not count; with v0 = a = 0 the answer is `None` even when from = to. The quadratic
+    /// is solved without cancellation, so a target a hair away gets its small root exactly.
+    pub fn time_to(&self, to: f64) -> Option<f64> {
+        first_positive_quadratic_root(self.acceleration, self.velocity, to - self.from)
+    }
+}
+
+impl Motion for Gravity {
+    fn position(&self, t: f64) -> f64 {
+        self.from + t * (0.5 * self.acceleration).mul_add(t, self.velocity)
+    }
+    fn velocity(&self, t: f64) -> f64 {
+        self.acceleration.mul_add(t, self.velocity)
+    }
+}
+
+/// A fall onto a floor at `floor` that bounces: at each impact the velocity reverses and is
+/// multiplied by the restitution e in [0, 1).
+///
+/// The first impact is at t1 = [`Gravity::time_to`]`(floor)`, with velocity v1. Bounce k >= 1
+/// leaves the floor with speed e^k·|v1| and lasts Δk = 2e^k·|v1|/|a|, so the bounces end at
+/// t1 + Δ1/(1 - e). Each bounce is a parabola in closed form, found in O(1) by a logarithm.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bounce {
+    fall: Gravity,
+    floor: f64,
+    restitution: f64,
+    /// Time of the first impact.
+    first_impact: f64,
+    /// Velocity just before the first impact.
+    impact_velocity: f64,
+}
+
+impl Bounce {
+    /// A fall onto `floor` with restitution in [0, 1). The fall must reach the floor, with
+    /// the acceleration pointing into it (else the motion would leave and never return).
+    pub fn new(fall: Gravity, floor: f64, restitution: f64) -> Result<Self> {
+        let floor = finite("to", floor)?;
+        let restitution = check("restitution", restitution, "in [0, 1)", |e| {
+            (0.0..1.0).contains(&e)
+        })?;
+        let first_impact = fall.time_to(floor).ok_or(MotionError::NeverReaches {
+            path: "to".into(),
+            to: floor,
+        })?;
+        let impact_velocity = fall.velocity(first_impact);
+        if restitution > 0.0 && fall.acceleration * impact_velocity <= 0.0 {
+            return Err(MotionError::BounceAwayFromFloor {
+                path: "restitution".into(),
+                acceleration: fall.acceleration,
+            });
+        }
+        Ok(Self {
+            fall,
+            floor,
+            restitution,
+            first_impact,
+            impact_velocity,
+        })
+    }
+
+    /// The underlying fall.
+    pub fn fall(&self) -> &Gravity {
+        &self.fall
+    }
+    /// The floor position.
+    pub fn floor(&self) -> f64 {
+        self.floor
+    }
+    /// The restitution e.
+    pub fn restitution(&self) -> f64 {
+        self.restitution
+    }
+    /// Time of the first impact.
+    pub fn first_impact(&self) -> f64 {
+        self.first_impact
+    }
+
+    /// Duration of the first bounce, Δ1 = 2e·|v1|/|a| (0 when e = 0).
+    fn first_bounce(&self) -> f64 {
+        if self.restitution == 0.0 {
+            0.0
+        } else {
+            2.0 * self.restitution * (self.impact_velocity / self.fall.acceleration).abs()
+        }
+    }
+
+    /// The time at which all bounces are over.
+    pub fn end_time(&self) -> f64 {
+        self.first_impact + self.first_bounce() / (1.0 - self.restitution)
+    }
+
+    /// Start time of bounce k >= 1 (the k-th impact): t1 + Δ1·(1 - e^(k-1))/(1 - e).
+    fn impact_time(&self, k: i32) -> f64 {
+        let e = self.restitution;
+        self.first_impact + self.first_bounce() * (1.0 - e.powi(k - 1)) / (1.0 - e)
+    }
+
+    /// Position and velocity: the fall before t1, then the bounce that contains t.
+    fn state_at(&self, t: f64) -> (f64, f64) {
+        if t <= self.first_impact {
+            return self.fall.state(t);
+        }
+        if t >= self.end_time() {
+            return (self.floor, 0.0);
+        }
+        let e = self.restitution;
+        // Bounce k contains t when impact_time(k) <= t < impact_time(k + 1).
+        let fraction = (t - self.first_impact) * (1.0 - e) / self.first_bounce();
+        let mut k = ((1.0 - fraction).ln() / e.ln()).floor() as i32 + 1;
+        k = k.max(1);
+        while k > 1 && self.impact_time(k) > t {
+            k -= 1;
+        }
+        while self.impact_time(k + 1) <= t {
+            k += 1;
+        }
+        let s = t - self.impact_time(k);
+        let launch = -self.impact_velocity * e.powi(k);
+        let a = self.fall.acceleration;
+        let rise = s * (0.5 * a).mul_add(s, launch);
+        // Rounding may put the end of a bounce a hair behind the floor: it never passes it.
+        let rise = if rise * launch < 0.0 { 0.0 } else { rise };
+        (self.floor + rise, a.mul_add(s, launch))
+    }
+
+    /// Time of the first impact after which every bounce stays below `rest_delta` in height
+    /// and `rest_speed` in speed: bounce k rises (e^k|v1|)²/(2|a|) at speed at most e^k|v1|.
+    fn settle_bounce(&self, rest_delta: f64, rest_speed: f64) -> i32 {
+        let e = self.restitution;
+        let speed_limit = rest_speed.min((2.0 * self.fall.acceleration.abs() * rest_delta).sqrt());
+        let v1 = self.impact_velocity.abs();
+        if e == 0.0 || v1 * e <= speed_limit {
+            return 1;
+        }
+        // e^k·|v1| <= limit  <=>  k >= ln(limit/|v1|)/ln e (one step more if rounding disagrees).
+        let k = ((speed_limit / v1).ln() / e.ln()).ceil();
+        if k.is_nan() || k >= f64::from(i32::MAX - 1) {
+            return i32::MAX;
+        }
+        let k = (k as i32).max(1);
+        if e.powi(k) * v1 > speed_limit {
+            k + 1
+        } else {
+            k
+        }
+    }
+}
+
+impl Motion for Bounce {
+    fn position(&self, t: f64) -> f64 {
+        self.state_at(t).0
+    }
+    fn velocity(&self, t: f64) -> f64 {
+        self.state_at(t).1
+    }
+    fn state(&self, t: f64) -> (f64, f64) {
+        self.state_at(t)
+    }
+}
+
+impl Settle for Bounce {
+    fn rest_position(&self) -> Option<f64> {
+        Some(self.floor)
+    }
+    fn settle_time(&self, rest_delta: f64, rest_speed: f64) -> Option<f64> {
+        let k = self.settle_bounce(rest_delta, rest_speed);
+        Some(self.impact_time(k).min(self.end_time()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ball() -> Bounce {
+        Bounce::new(Gravity::new(0.0, 0.0, 1000.0).unwrap(), 500.0, 0.5).unwrap()
+    }
+
+    #[test]
+    fn bounces_reverse_and_shrink_and_never_pass_the_floor() {
+        let b = ball();
+        assert_eq!(b.first_impact(), 1.0);
+        // Impact speed 1000, first bounce leaves at 500 upward (negative direction), lasts 1 s.
+        assert!((b.position(1.5) - (500.0 - 500.0 * 0.5 + 500.0 * 0.25)).abs() < 1e-9);
+        assert!((b.end_time() - 3.0).abs() < 1e-12);
+        for i in 0..=3000 {
+            let t = i as f64 * 0.001;
+            assert!(b.position(t) <= 500.0, "t {t}");
+        }
+        assert_eq!(b.state(3.0), (500.0, 0.0));
+    }
+
+    #[test]
+    fn settle_time_is_an_impact_with_small_bounces_after() {
+        let b = ball();
+        let t = b.settle_time(0.01, 1.0).unwrap();
+        for i in 0..1000 {
+            let s = t + i as f64 * (3.0 - t) / 1000.0;
+            assert!(b.velocity(s).abs() <= 1.0 + 1e-9, "{s}");
+            assert!((b.position(s) - 500.0).abs() <= 0.01, "{s}");
+        }
+    }
+
+    #[test]
+    fn a_floor_never_reached_is_an_error() {
+        let err = Bounce::new(Gravity::new(0.0, 0.0, -10.0).unwrap(), 5.0, 0.5).unwrap_err();
+        assert_eq!(err.to_string(), "to: the motion never reaches to = 5");
+    }
+}

@@ -1,0 +1,46 @@
+//! Closed-form motions: position and velocity at any time t >= 0, never integrated step by
+//! step, and the solvers that turn the parameters people write into physical ones.
+//!
+//! Every constructor validates its input and returns a [`MotionError`] naming the parameter;
+//! no function here panics. Times are seconds; positions and velocities are in the caller's
+//! unit (px, deg, ...) and that unit per second.
+
+mod decay;
+mod envelope;
+mod error;
+mod friction;
+mod gravity;
+mod numeric;
+mod ring;
+mod spring;
+
+pub use decay::{Branch, Decay, SolvedDecay};
+pub use envelope::Envelope;
+pub use error::{MotionError, Result, Unsolvable};
+pub use friction::Friction;
+pub use gravity::{Bounce, Gravity};
+pub use numeric::hex;
+pub use ring::{ExplosionRing, RadiusEnd};
+pub use spring::{perceptual_parameters, Spring};
+
+/// A one-dimensional motion known in closed form.
+pub trait Motion {
+    /// Position x(t) for a finite t >= 0.
+    fn position(&self, t: f64) -> f64;
+    /// Velocity v(t) = x'(t) for a finite t >= 0.
+    fn velocity(&self, t: f64) -> f64;
+    /// Both at once (some motions share the work).
+    fn state(&self, t: f64) -> (f64, f64) {
+        (self.position(t), self.velocity(t))
+    }
+}
+
+/// A motion that may come to rest.
+pub trait Settle: Motion {
+    /// The position it rests at, if it ever does.
+    fn rest_position(&self) -> Option<f64>;
+    /// The earliest time from which the motion provably stays within `rest_delta` of its
+    /// rest position with speed at most `rest_speed` (a bound from its decay envelope, not a
+    /// scan), or `None` if it never rests.
+    fn settle_time(&self, rest_delta: f64, rest_speed: f64) -> Option<f64>;
+}

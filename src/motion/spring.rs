@@ -1,0 +1,299 @@
+//! The damped spring `m·u'' + c·u' + k·u = 0`.
+
+use super::envelope::Envelope;
+use super::error::{check, finite, non_negative, positive, Result};
+use super::numeric::{sinc, sinhc};
+use super::{Motion, Settle};
+use std::f64::consts::PI;
+
+/// Above this `g·t` an overdamped spring is evaluated in its modal form
+/// `A1·e^(r1·t) + A2·e^(r2·t)`; below it through `e^(-σt)·sinh(gt)/g`, which joins the
+/// critical form smoothly. Either is accurate at the switch.
+const MODAL_SWITCH: f64 = 0.5;
+
+/// A damped spring from `from` towards `to`, with initial `velocity`.
+///
+/// With u = x - to, u0 = from - to, σ = c/(2m) and ω0² = k/m:
+/// - underdamped (c² < 4mk): ωd = √(4mk - c²)/(2m), C = e^(-σt)·cos(ωd·t), S = e^(-σt)·sin(ωd·t)/ωd
+/// - critically damped (c² = 4mk): C = e^(-σt), S = e^(-σt)·t
+/// - overdamped (c² > 4mk): g = √(c² - 4mk)/(2m), C = e^(-σt)·cosh(gt), S = e^(-σt)·sinh(gt)/g
+///
+/// and u = u0·C + (v0 + σ·u0)·S, v = v0·C - (ω0²·u0 + σ·v0)·S.
+///
+/// `sin(ωd·t)/ωd` and `sinh(gt)/g` are evaluated as `t·sinc(ωd·t)` and `t·sinhc(gt)`, so the
+/// three regimes join continuously at damping ratio 1 without any test for equality. Once
+/// `gt` is large, the overdamped spring switches to its modal form with the slow root
+/// `r1 = -ω0²/(σ + g)` (no cancellation in `-σ + g`), which keeps damping ratios of 1e6 and
+/// beyond exact.
+///
+/// ```
+/// use curvebake::motion::{Motion, Spring};
+/// let spring = Spring::new(0.0, 100.0, 0.0, 1.0, 170.0, 26.0).unwrap();
+/// assert_eq!(spring.position(0.0), 0.0);
+/// assert!((spring.position(5.0) - 100.0).abs() < 1e-3);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Spring {
+    from: f64,
+    to: f64,
+    velocity: f64,
+    mass: f64,
+    stiffness: f64,
+    damping: f64,
+    /// u0 = from - to.
+    u0: f64,
+    /// σ = c/(2m).
+    sigma: f64,
+    /// ω0² = k/m.
+    omega0_sq: f64,
+    /// σ² - ω0², the scaled discriminant (c² - 4mk)/(4m²).
+    discriminant: f64,
+    /// √|σ² - ω0²|: ωd when underdamped, g when overdamped.
+    root: f64,
+}
+
+impl Spring {
+    /// A spring with physical parameters: mass > 0, stiffness > 0, damping >= 0.
+    pub fn new(
+        from: f64,
+        to: f64,
+        velocity: f64,
+        mass: f64,
+        stiffness: f64,
+        damping: f64,
+    ) -> Result<Self> {
+        let from = finite("from", from)?;
+        let to = finite("to", to)?;
+        let velocity = finite("velocity", velocity)?;
+        let mass = positive("mass", mass)?;
+        let stiffness = positive("stiffness", stiffness)?;
+        let damping = non_negative("damping", damping)?;
+        let u0 = from - to;
+        let sigma = damping / (2.0 * mass);
+        let omega0_sq = stiffness / mass;
+        let discriminant = damping.mul_add(damping, -4.0 * mass * stiffness) / (4.0 * mass * mass);
+        let spring = Self {
+            from,
+            to,
+            velocity,
+            mass,
+            stiffness,
+            damping,
+            u0,
+            sigma,
+            omega0_sq,
+            discriminant,
+            root: discriminant.abs().sqrt(),
+        };
+        if [u0, sigma, omega0_sq, discriminant]
+            .iter()
+            .all(|x| x.is_finite())
+        {
+            Ok(spring)
+        } else {
+            // Finite inputs whose derived rates overflow (e.g. stiffness 1e300 with mass 1e-300).
+            Err(super::MotionError::Invalid {
+                path: "stiffness".into(),
+                requirement: "small enough that k/m and c/(2m) stay finite",
+                value: stiffness,
+            })
+        }
+    }
+
+    /// A spring from the perceptual parameters of SwiftUI and Flutter: `duration` P > 0 and
+    /// `bounce` b in (-1, 1). Mass 1, stiffness (2π/P)², damping 4π(1 - b)/P for b >= 0 and
+    /// 4π/(P(1 + b)) for b < 0; so the damping ratio is 1 - b, or 1/(1 + b).
+    pub fn perceptual(
+        from: f64,
+        to: f64,
+        velocity: f64,
+        duration: f64,
+        bounce: f64,
+    ) -> Result<Self> {
+        let (mass, stiffness, damping) = perceptual_parameters(duration, bounce)?;
+        Self::new(from, to, velocity, mass, stiffness, damping)
+    }
+
+    /// Start position.
+    pub fn from(&self) -> f64 {
+        self.from
+    }
+    /// Resting position.
+    pub fn to(&self) -> f64 {
+        self.to
+    }
+    /// Initial velocity.
+    pub fn initial_velocity(&self) -> f64 {
+        self.velocity
+    }
+    /// Mass m.
+    pub fn mass(&self) -> f64 {
+        self.mass
+    }
+    /// Stiffness k.
+    pub fn stiffness(&self) -> f64 {
+        self.stiffness
+    }
+    /// Damping c.
+    pub fn damping(&self) -> f64 {
+        self.damping
+    }
+    /// Damping ratio ζ = c/(2√(km)).
+    pub fn damping_ratio(&self) -> f64 {
+        self.sigma / self.omega0_sq.sqrt()
+    }
+    /// Natural (undamped) angular frequency ω0 = √(k/m), in rad/s.
+    pub fn natural_frequency(&self) -> f64 {
+        self.omega0_sq.sqrt()
+    }
+    /// Damped angular frequency ωd (rad/s) when underdamped, else `None`.
+    pub fn damped_frequency(&self) -> Option<f64> {
+        (self.discriminant < 0.0).then_some(self.root)
+    }
+
+    /// (v0 + σ·u0, -(ω0²·u0 + σ·v0)): the coefficients of S in u and in v.
+    fn s_coefficients(&self) -> (f64, f64) {
+        (
+            self.sigma.mul_add(self.u0, self.velocity),
+            -self.omega0_sq.mul_add(self.u0, self.sigma * self.velocity),
+        )
+    }
+
+    /// The overdamped modal form: roots (r1, r2) and amplitudes (A1, A2), u = A1·e^(r1 t) + A2·e^(r2 t).
+    fn modes(&self) -> ((f64, f64), (f64, f64)) {
+        let g = self.root;
+        let r_fast = -(self.sigma + g);
+        let r_slow = -self.omega0_sq / (self.sigma + g);
+        let a_slow = (self.velocity - r_fast * self.u0) / (2.0 * g);
+        let a_fast = (r_slow * self.u0 - self.velocity) / (2.0 * g);
+        ((r_slow, r_fast), (a_slow, a_fast))
+    }
+
+    /// Displacement u = x - to and velocity at time t.
+    fn displacement_and_velocity(&self, t: f64) -> (f64, f64) {
+        let x = self.root * t;
+        if self.discriminant > 0.0 && x > MODAL_SWITCH {
+            let ((r1, r2), (a1, a2)) = self.modes();
+            let (e1, e2) = ((r1 * t).exp(), (r2 * t).exp());
+            return (a1 * e1 + a2 * e2, a1 * r1 * e1 + a2 * r2 * e2);
+        }
+        let envelope = (-self.sigma * t).exp();
+        let (c, s) = if self.discriminant < 0.0 {
+            (envelope * x.cos(), envelope * t * sinc(x))
+        } else {
+            (envelope * x.cosh(), envelope * t * sinhc(x))
+        };
+        let (bu, bv) = self.s_coefficients();
+        (self.u0 * c + bu * s, self.velocity * c + bv * s)
+    }
+
+    /// Bounds on |u| and |v|: see [`Envelope`]. The linear part (|a| + |b|·t)·e^(-rate·t)
+    /// holds in every regime; the constant part is the oscillation amplitude (underdamped) or
+    /// the sum of the modal amplitudes (overdamped).
+    fn envelopes(&self) -> (Envelope, Envelope) {
+        let (bu, bv) = self.s_coefficients();
+        let (rate, amp_u, amp_v) = if self.discriminant < 0.0 {
+            let w = self.root;
+            (
+                self.sigma,
+                self.u0.hypot(bu / w),
+                self.velocity.hypot(bv / w),
+            )
+        } else if self.discriminant > 0.0 {
+            let ((r1, r2), (a1, a2)) = self.modes();
+            (-r1, a1.abs() + a2.abs(), (a1 * r1).abs() + (a2 * r2).abs())
+        } else {
+            (self.sigma, f64::INFINITY, f64::INFINITY)
+        };
+        let envelope = |amplitude: f64, start: f64, slope: f64| Envelope {
+            rate,
+            amplitude: if amplitude.is_nan() {
+                f64::INFINITY
+            } else {
+                amplitude
+            },
+            start: start.abs(),
+            slope: slope.abs(),
+        };
+        (
+            envelope(amp_u, self.u0, bu),
+            envelope(amp_v, self.velocity, bv),
+        )
+    }
+}
+
+/// (mass, stiffness, damping) of a perceptual spring; see [`Spring::perceptual`].
+pub fn perceptual_parameters(duration: f64, bounce: f64) -> Result<(f64, f64, f64)> {
+    let duration = positive("perceptual_duration", duration)?;
+    let bounce = check("bounce", bounce, "in (-1, 1)", |b| b > -1.0 && b < 1.0)?;
+    let stiffness = (2.0 * PI / duration).powi(2);
+    let damping = if bounce >= 0.0 {
+        4.0 * PI * (1.0 - bounce) / duration
+    } else {
+        4.0 * PI / (duration * (1.0 + bounce))
+    };
+    Ok((1.0, stiffness, damping))
+}
+
+impl Motion for Spring {
+    fn position(&self, t: f64) -> f64 {
+        self.to + self.displacement_and_velocity(t).0
+    }
+    fn velocity(&self, t: f64) -> f64 {
+        self.displacement_and_velocity(t).1
+    }
+    fn state(&self, t: f64) -> (f64, f64) {
+        let (u, v) = self.displacement_and_velocity(t);
+        (self.to + u, v)
+    }
+}
+
+impl Settle for Spring {
+    fn rest_position(&self) -> Option<f64> {
+        Some(self.to)
+    }
+    fn settle_time(&self, rest_delta: f64, rest_speed: f64) -> Option<f64> {
+        let (u, v) = self.envelopes();
+        Some(
+            u.settles_below(rest_delta)?
+                .max(v.settles_below(rest_speed)?),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settle_time_bounds_the_motion() {
+        for damping in [2.0, 20.0, 26.07680962081059, 40.0, 400.0] {
+            let s = Spring::new(0.0, 100.0, 50.0, 1.0, 170.0, damping).unwrap();
+            let settle = s.settle_time(0.01, 0.1).unwrap();
+            for i in 0..2000 {
+                let t = settle + i as f64 * 0.01;
+                assert!(
+                    (s.position(t) - 100.0).abs() <= 0.01,
+                    "damping {damping} t {t}"
+                );
+                assert!(s.velocity(t).abs() <= 0.1, "damping {damping} t {t}");
+            }
+        }
+    }
+
+    #[test]
+    fn undamped_spring_never_settles() {
+        let s = Spring::new(0.0, 1.0, 0.0, 1.0, 100.0, 0.0).unwrap();
+        assert_eq!(s.settle_time(0.01, 0.1), None);
+    }
+
+    #[test]
+    fn invalid_parameters_name_themselves() {
+        let err = Spring::new(0.0, 1.0, 0.0, 1.0, 100.0, -3.0).unwrap_err();
+        assert_eq!(err.to_string(), "damping must be >= 0, got -3");
+        let err = Spring::new(0.0, 1.0, 0.0, 0.0, 100.0, 3.0).unwrap_err();
+        assert_eq!(err.to_string(), "mass must be > 0, got 0");
+        let err = Spring::new(f64::NAN, 1.0, 0.0, 1.0, 100.0, 3.0).unwrap_err();
+        assert_eq!(err.to_string(), "from must be a finite number, got NaN");
+    }
+}
