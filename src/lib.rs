@@ -9,4 +9,13 @@
 //! assert_eq!(frames[0], 0.0);
 //! ```
 
+pub mod bake;
+pub mod error;
+pub mod export;
+pub mod format;
+pub mod load;
 pub mod motion;
+pub mod pipeline;
+pub mod schema;
+pub mod spec;
+pub mod write;

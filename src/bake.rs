@@ -1,0 +1,170 @@
+//! Sampling a validated motion at a fixed frame rate.
+//!
+//! Frame i is at t_i = min(i/fps, D), i = 0 ..= ceil(D·fps), with D the bake length. A motion
+//! that ends at rest gets D = the first frame time from which its decay envelope proves it
+//! stays within `rest_delta` of rest with speed below `rest_speed`; its last frame is exactly
+//! the rest value. Every other frame is the exact closed form.
+
+use crate::spec::{Ending, MotionSpec};
+
+/// Most frames a motion may have.
+pub const MAX_FRAMES: usize = 1_000_000;
+
+/// D·fps within this of an integer counts as that integer, so that a duration of 0.1 s at
+/// 60 fps is 6 frame intervals, not 7 with a last one of a femtosecond.
+const FRAME_COUNT_SLACK: f64 = 1e-9;
+
+/// One sampled quantity: position and velocity per frame.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Track {
+    /// `value` for one-dimensional motions; `inner` or `outer` for a ring.
+    pub name: &'static str,
+    /// Position per frame.
+    pub position: Vec<f64>,
+    /// Velocity per frame.
+    pub velocity: Vec<f64>,
+}
+
+/// A motion sampled at its frame rate.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Baked<'a> {
+    /// What was baked.
+    pub spec: &'a MotionSpec,
+    /// Bake length D in seconds.
+    pub duration: f64,
+    /// The tracks, each with `frames()` samples.
+    pub tracks: Vec<Track>,
+}
+
+impl Baked<'_> {
+    /// Number of frames (samples per track).
+    pub fn frames(&self) -> usize {
+        self.tracks[0].position.len()
+    }
+    /// Time of frame i: min(i/fps, D).
+    pub fn time(&self, i: usize) -> f64 {
+        frame_time(i, self.spec.fps, self.duration)
+    }
+}
+
+fn frame_time(i: usize, fps: f64, duration: f64) -> f64 {
+    (i as f64 / fps).min(duration)
+}
+
+/// Why a motion cannot be baked.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum BakeError {
+    /// Motion never rests and has no duration.
+    #[error("never comes to rest (rest_delta {rest_delta}, rest_speed {rest_speed}); give it a `duration`")]
+    NeverRests {
+        /// Rest distance threshold.
+        rest_delta: f64,
+        /// Rest speed threshold.
+        rest_speed: f64,
+    },
+    /// Too many frames.
+    #[error("needs {frames} frames ({seconds} s at {fps} fps), more than the limit of {MAX_FRAMES}; shorten `duration`, lower `fps` or raise rest_delta/rest_speed")]
+    TooManyFrames {
+        /// Frames it would need (rounded to a float).
+        frames: f64,
+        /// Bake length.
+        seconds: f64,
+        /// Frame rate.
+        fps: f64,
+    },
+    /// A sample is not finite (a growing decay that overflows).
+    #[error("{track} {quantity} is not finite at t = {time} s (the motion overflows); shorten `duration`")]
+    NotFinite {
+        /// Track name.
+        track: &'static str,
+        /// `position` or `velocity`.
+        quantity: &'static str,
+        /// Time of the frame.
+        time: f64,
+    },
+}
+
+/// Frame intervals and bake length for a motion: (ceil(D·fps), D).
+fn frame_plan(spec: &MotionSpec) -> Result<(usize, f64, bool), BakeError> {
+    let fps = spec.fps;
+    let (seconds, snaps) = match spec.ending {
+        Ending::Fixed(d) => (d, false),
+        Ending::Arrives(d) => (d, true),
+        Ending::Rests => {
+            let settle = spec
+                .model
+                .settle_time(spec.rest_delta, spec.rest_speed)
+                .ok_or(BakeError::NeverRests {
+                    rest_delta: spec.rest_delta,
+                    rest_speed: spec.rest_speed,
+                })?;
+            // D is a frame time: the first one at or after the settle time (at least one frame on).
+            let intervals = intervals(settle * fps).max(1.0);
+            (intervals / fps, true)
+        }
+    };
+    let intervals = intervals(seconds * fps).max(1.0);
+    if !(intervals < MAX_FRAMES as f64) {
+        return Err(BakeError::TooManyFrames {
+            frames: intervals + 1.0,
+            seconds,
+            fps,
+        });
+    }
+    Ok((intervals as usize, seconds, snaps))
+}
+
+fn intervals(frames: f64) -> f64 {
+    let nearest = frames.round();
+    if (frames - nearest).abs() <= FRAME_COUNT_SLACK * nearest.max(1.0) {
+        nearest
+    } else {
+        frames.ceil()
+    }
+}
+
+/// Samples every track of a motion. The last frame of a motion that rests or arrives is its
+/// exact end value with velocity as the model gives it (0 at rest).
+pub fn bake(spec: &MotionSpec) -> Result<Baked<'_>, BakeError> {
+    let (intervals, duration, snaps) = frame_plan(spec)?;
+    let end_values = spec.model.end_values();
+    let resting = spec.ending == Ending::Rests;
+    let mut tracks = Vec::new();
+    for (k, (name, motion)) in spec.model.tracks().into_iter().enumerate() {
+        let mut position = Vec::with_capacity(intervals + 1);
+        let mut velocity = Vec::with_capacity(intervals + 1);
+        for i in 0..=intervals {
+            let t = frame_time(i, spec.fps, duration);
+            let (x, v) = motion.state(t);
+            position.push(x);
+            velocity.push(v);
+        }
+        if snaps {
+            if let Some(&end) = end_values.get(k) {
+                position[intervals] = end;
+                if resting {
+                    velocity[intervals] = 0.0;
+                }
+            }
+        }
+        for (quantity, values) in [("position", &position), ("velocity", &velocity)] {
+            if let Some(i) = values.iter().position(|x| !x.is_finite()) {
+                return Err(BakeError::NotFinite {
+                    track: name,
+                    quantity,
+                    time: frame_time(i, spec.fps, duration),
+                });
+            }
+        }
+        tracks.push(Track {
+            name,
+            position,
+            velocity,
+        });
+    }
+    Ok(Baked {
+        spec,
+        duration,
+        tracks,
+    })
+}

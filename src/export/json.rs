@@ -1,0 +1,179 @@
+//! JSON lookup tables: `json/<name>.json` per motion (position and velocity per frame) and
+//! the index `curves.json`; with `--bundle`, `curves.json` holds every table instead.
+//!
+//! Floats are written shortest-round-trip, so every f64 reads back exactly.
+
+use super::{Bundle, Digest, Exporter, Layout, MotionOutput, OutputFile};
+use crate::bake::Baked;
+use crate::format::write_json_f64;
+use crate::spec::ParamGroup;
+
+/// The JSON exporter.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Json;
+
+/// Path of the index (per-motion layout) or of the bundle.
+pub const INDEX_PATH: &str = "curves.json";
+
+/// Path of one motion's table.
+pub fn table_path(name: &str) -> String {
+    format!("json/{name}.json")
+}
+
+fn string(out: &mut Vec<u8>, s: &str) {
+    serde_json::to_writer(&mut *out, s).expect("writing a string into a Vec cannot fail");
+}
+
+fn key(out: &mut Vec<u8>, k: &str) {
+    string(out, k);
+    out.push(b':');
+}
+
+fn number_array(out: &mut Vec<u8>, values: &[f64]) {
+    out.push(b'[');
+    for (i, &v) in values.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        write_json_f64(out, v);
+    }
+    out.push(b']');
+}
+
+fn params(out: &mut Vec<u8>, groups: &[ParamGroup]) {
+    let flat = |out: &mut Vec<u8>, values: &[(&str, f64)]| {
+        out.push(b'{');
+        for (i, (name, v)) in values.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            key(out, name);
+            write_json_f64(out, *v);
+        }
+        out.push(b'}');
+    };
+    match groups {
+        [ParamGroup { name: None, values }] => flat(out, values),
+        groups => {
+            out.push(b'{');
+            for (i, group) in groups.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                key(out, group.name.unwrap_or("value"));
+                flat(out, &group.values);
+            }
+            out.push(b'}');
+        }
+    }
+}
+
+/// One motion's table: name, kind, property, unit, fps, duration, frames, params, tracks.
+pub fn table(baked: &Baked, out: &mut Vec<u8>) {
+    let spec = baked.spec;
+    out.extend_from_slice(b"{\n");
+    for (k, v) in [
+        ("name", spec.name.as_str()),
+        ("motion", spec.model.kind()),
+        ("property", spec.property.name()),
+        ("unit", &spec.unit),
+    ] {
+        key(out, k);
+        string(out, v);
+        out.extend_from_slice(b",\n");
+    }
+    key(out, "fps");
+    write_json_f64(out, spec.fps);
+    out.extend_from_slice(b",\n");
+    key(out, "duration");
+    write_json_f64(out, baked.duration);
+    out.extend_from_slice(b",\n");
+    key(out, "frames");
+    out.extend_from_slice(baked.frames().to_string().as_bytes());
+    out.extend_from_slice(b",\n");
+    key(out, "params");
+    params(out, &spec.model.params());
+    out.extend_from_slice(b",\n");
+    key(out, "tracks");
+    out.push(b'{');
+    for (i, track) in baked.tracks.iter().enumerate() {
+        out.extend_from_slice(if i > 0 { b",\n" } else { b"\n" });
+        key(out, track.name);
+        out.extend_from_slice(b"{\n");
+        key(out, "position");
+        number_array(out, &track.position);
+        out.extend_from_slice(b",\n");
+        key(out, "velocity");
+        number_array(out, &track.velocity);
+        out.extend_from_slice(b"}");
+    }
+    out.extend_from_slice(b"}\n}");
+}
+
+impl Exporter for Json {
+    fn name(&self) -> &'static str {
+        "json"
+    }
+
+    fn bundle(&self, layout: Layout) -> Option<Bundle> {
+        (layout == Layout::Bundle).then(|| Bundle {
+            path: INDEX_PATH.into(),
+            header: b"{\"motions\":[\n".to_vec(),
+            separator: b",\n".to_vec(),
+            footer: b"\n]}\n".to_vec(),
+        })
+    }
+
+    fn motion(&self, baked: &Baked, layout: Layout) -> MotionOutput {
+        let mut bytes = Vec::with_capacity(64 * baked.frames() * baked.tracks.len() + 512);
+        table(baked, &mut bytes);
+        match layout {
+            Layout::Bundle => MotionOutput {
+                chunk: Some(bytes),
+                ..Default::default()
+            },
+            Layout::PerMotion => {
+                bytes.push(b'\n');
+                MotionOutput {
+                    files: vec![OutputFile {
+                        path: table_path(&baked.spec.name),
+                        bytes,
+                    }],
+                    ..Default::default()
+                }
+            }
+        }
+    }
+
+    /// The index `curves.json`: per motion its name, kind, duration, frames and files.
+    fn summary(&self, digests: &[Digest], layout: Layout) -> Vec<OutputFile> {
+        if layout == Layout::Bundle {
+            return Vec::new();
+        }
+        let mut out = b"{\"motions\":[".to_vec();
+        for (i, d) in digests.iter().enumerate() {
+            out.extend_from_slice(if i > 0 { b",\n" } else { b"\n" });
+            out.push(b'{');
+            key(&mut out, "name");
+            string(&mut out, &d.name);
+            out.push(b',');
+            key(&mut out, "motion");
+            string(&mut out, d.kind);
+            out.push(b',');
+            key(&mut out, "duration");
+            write_json_f64(&mut out, d.duration);
+            out.push(b',');
+            key(&mut out, "frames");
+            out.extend_from_slice(d.frames.to_string().as_bytes());
+            out.push(b',');
+            key(&mut out, "files");
+            serde_json::to_writer(&mut out, &d.files).expect("writing into a Vec cannot fail");
+            out.push(b'}');
+        }
+        out.extend_from_slice(b"\n]}\n");
+        vec![OutputFile {
+            path: INDEX_PATH.into(),
+            bytes: out,
+        }]
+    }
+}

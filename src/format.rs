@@ -1,0 +1,571 @@
+//! Number formatting: the one place where an `f64` becomes output bytes.
+//!
+//! curvebake writes numbers in two formats, and every writer goes through this
+//! module so that the two rules below hold everywhere:
+//!
+//! * **JSON tables** ([`write_json_f64`]): the shortest decimal string that
+//!   parses back to the very same `f64` (via [`ryu`]). A table consumer gets every
+//!   sample bit for bit, with no precision chosen on its behalf. Negative zero is
+//!   written as `0.0`, so a sign bit that means nothing never leaks into output
+//!   or into diffs of it.
+//! * **CSS keyframes** ([`write_fixed`]): a fixed number of decimals chosen by the
+//!   caller, because stylesheets are read by people and a `translateX` never needs
+//!   seventeen significant digits. The rounding is *exact*: the exact binary value
+//!   of the `f64` is rounded half to even, exactly like `format!("{:.N}", x)`, so the
+//!   output is deterministic and does not depend on double rounding. Trailing
+//!   zeros (and a then-trailing `.`) are trimmed, `-0` is never written (a value
+//!   that rounds to zero prints `0`), and exponent notation is never used, because
+//!   CSS parsers disagree on whether and where they accept exponents.
+//!
+//! Both functions append to a `Vec<u8>` and neither allocates on its common path.
+//! Both require finite input: callers validate their values before formatting.
+
+use std::io::Write as _;
+
+/// `10^d` for `d` in `0..=12`; every entry is exactly representable as an `f64`.
+const POW10: [f64; 13] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
+];
+
+/// The fast path of [`write_fixed`] handles `|x| * 10^decimals` below this bound
+/// (`2^53`), where every integer is an exact `f64` and fits an `i64`.
+const FAST_PATH_LIMIT: f64 = 9_007_199_254_740_992.0;
+
+/// Appends `x` to `out` as a JSON number: the shortest decimal representation
+/// that parses back to exactly `x` (produced by [`ryu`]).
+///
+/// Integral values keep a fractional part (`1.0`), large and small magnitudes
+/// use an exponent (`1e16`, `5e-324`); all of it is valid JSON. Negative zero is
+/// written as `0.0`, never `-0.0`.
+///
+/// `x` must be finite: JSON has no NaN or infinity, and callers validate their
+/// values first. This is checked with a `debug_assert!`; in release builds a
+/// non-finite `x` is written as `null` (what `serde_json` writes for them), so
+/// the output stays valid JSON.
+pub fn write_json_f64(out: &mut Vec<u8>, x: f64) {
+    debug_assert!(x.is_finite(), "write_json_f64: non-finite value {x}");
+    if !x.is_finite() {
+        out.extend_from_slice(b"null");
+    } else if x == 0.0 {
+        // Both zeros; ryu would write `-0.0` for negative zero.
+        out.extend_from_slice(b"0.0");
+    } else {
+        let mut buf = ryu::Buffer::new();
+        out.extend_from_slice(buf.format_finite(x).as_bytes());
+    }
+}
+
+/// Appends `x` to `out` rounded to `decimals` decimal places, for CSS.
+///
+/// The exact binary value of `x` is rounded half to even, exactly as
+/// `format!("{:.N}", x)` rounds (so `0.125` to 2 decimals is `0.12`, and `0.045`,
+/// whose binary value is slightly below 0.045, is `0.04`). Then trailing zeros
+/// after the decimal point are removed, and the point too if nothing follows it:
+/// `1.5` with 4 decimals is `1.5`, `2.0` is `2`. A result that rounds to zero is
+/// written as `0`, never `-0`, and exponent notation is never used (`1e20`
+/// prints as `100000000000000000000`).
+///
+/// `decimals` is meant to be in `0..=12`; that range takes an allocation-free
+/// fast path whenever `|x| * 10^decimals < 2^53`. Larger magnitudes, and larger
+/// `decimals`, are formatted through `format!`'s exact algorithm instead, with the
+/// same result rules.
+///
+/// `x` must be finite; callers validate their values first. This is checked
+/// with a `debug_assert!`; in release builds a non-finite `x` is written as `0`.
+pub fn write_fixed(out: &mut Vec<u8>, x: f64, decimals: u32) {
+    debug_assert!(x.is_finite(), "write_fixed: non-finite value {x}");
+    if !x.is_finite() {
+        out.push(b'0');
+        return;
+    }
+    if let Some(&scale) = POW10.get(decimals as usize) {
+        let p = x * scale;
+        // Rounding is monotonic and 2^53 is a double, so `|p| < 2^53` exactly
+        // when the exact product `|x| * scale < 2^53`.
+        if p.abs() < FAST_PATH_LIMIT {
+            // `scale` is an exact power of ten, so `x * scale == p + e` exactly:
+            // `e` is the rounding error of the product, recovered by the FMA. (As
+            // `scale` is a positive integer, the exact product is a multiple of
+            // 2^-1074, so `e` is exact even for subnormal `x`.)
+            let e = x.mul_add(scale, -p);
+            let n = round_half_even_exact(p, e);
+            write_scaled_integer(out, n, decimals as usize);
+            return;
+        }
+    }
+    write_fixed_slow(out, x, decimals as usize);
+}
+
+/// Rounds the exact sum `p + e` to the nearest integer, ties to even, where
+/// `|p| < 2^53` and `e` is the rounding error of the product that gave `p`
+/// (so `|e| <= ulp(p) / 2`, and `ulp(p) <= 1`).
+fn round_half_even_exact(p: f64, e: f64) -> i64 {
+    let r = p.round(); // Ties away from zero; corrected below.
+    let d = p - r; // Exact: `|d| <= 1/2` and `d` is a multiple of ulp(p).
+
+    // The exact value is `r + d + e`. Never add `d + e` in floating point: the
+    // sum can round onto 1/2 and fake a tie.
+    //
+    // * `|d| == 1/2`: `p` is halfway between `r` and `other = r ± 1`, and the
+    //   sign of `e` decides; `e == 0` is an exact tie, broken to even.
+    // * `|d| < 1/2` with ulp(p) <= 1/2: then `|d| <= 1/2 - ulp(p)` and
+    //   `|e| <= ulp(p)/2`, so the exact value is strictly nearer to `r`.
+    // * ulp(p) == 1 (`|p| >= 2^52`): `p` is an integer, `d == 0`, and `e` can be
+    //   exactly ±1/2. That tie was already broken to even when the multiplication
+    //   rounded the product to `p`, so `r == p` is the answer.
+    let rounded = if d.abs() == 0.5 {
+        let other = r + 2.0 * d;
+        if e == 0.0 {
+            if r % 2.0 == 0.0 {
+                r
+            } else {
+                other
+            }
+        } else if (e > 0.0) == (d > 0.0) {
+            other
+        } else {
+            r
+        }
+    } else {
+        r
+    };
+    // `|rounded| <= 2^53`, an exact integer: the conversion is exact.
+    rounded as i64
+}
+
+/// Writes `n / 10^decimals` in fixed notation, trailing fractional zeros and a
+/// bare trailing `.` removed, zero as `0`.
+fn write_scaled_integer(out: &mut Vec<u8>, n: i64, decimals: usize) {
+    if n == 0 {
+        out.push(b'0');
+        return;
+    }
+    if n < 0 {
+        out.push(b'-');
+    }
+    let mut buf = itoa::Buffer::new();
+    let digits = buf.format(n.unsigned_abs()).as_bytes();
+    let (int_part, frac_part, leading_zeros) = if digits.len() > decimals {
+        let split = digits.len() - decimals;
+        (&digits[..split], &digits[split..], 0)
+    } else {
+        (&b"0"[..], digits, decimals - digits.len())
+    };
+    let frac_len = frac_part
+        .iter()
+        .rposition(|&c| c != b'0')
+        .map_or(0, |i| i + 1);
+    out.extend_from_slice(int_part);
+    if frac_len > 0 {
+        out.push(b'.');
+        out.resize(out.len() + leading_zeros, b'0');
+        out.extend_from_slice(&frac_part[..frac_len]);
+    }
+}
+
+/// Exact fixed-point formatting through `format!`, then trimmed like the fast path.
+fn write_fixed_slow(out: &mut Vec<u8>, x: f64, decimals: usize) {
+    let start = out.len();
+    write!(out, "{x:.decimals$}").expect("writing to a Vec<u8> cannot fail");
+    if out[start..].contains(&b'.') {
+        while out.last() == Some(&b'0') {
+            out.pop();
+        }
+        if out.last() == Some(&b'.') {
+            out.pop();
+        }
+    }
+    if out[start..] == *b"-0" {
+        out.truncate(start);
+        out.push(b'0');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Deterministic pseudo-random numbers (SplitMix64).
+    struct Rng(u64);
+
+    impl Rng {
+        fn next_u64(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+
+        /// Uniform in `[0, 1)`.
+        fn unit(&mut self) -> f64 {
+            (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+        }
+
+        fn below(&mut self, n: u64) -> u64 {
+            self.next_u64() % n
+        }
+
+        fn sign(&mut self) -> f64 {
+            if self.next_u64() & 1 == 0 {
+                1.0
+            } else {
+                -1.0
+            }
+        }
+    }
+
+    /// The `k`-th representable neighbour of `x` (towards +inf for positive `k`);
+    /// `x` must be positive and finite, and stay so.
+    fn ulps(x: f64, k: i64) -> f64 {
+        assert!(x > 0.0);
+        f64::from_bits((x.to_bits() as i64 + k) as u64)
+    }
+
+    fn fixed(x: f64, decimals: u32) -> String {
+        let mut out = Vec::new();
+        write_fixed(&mut out, x, decimals);
+        String::from_utf8(out).unwrap()
+    }
+
+    fn json(x: f64) -> String {
+        let mut out = Vec::new();
+        write_json_f64(&mut out, x);
+        String::from_utf8(out).unwrap()
+    }
+
+    /// What `write_fixed` must produce, derived from `format!`.
+    fn reference(x: f64, decimals: u32) -> String {
+        let s = format!("{:.*}", decimals as usize, x);
+        let s = if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.')
+        } else {
+            &s
+        };
+        if s == "-0" {
+            "0".to_owned()
+        } else {
+            s.to_owned()
+        }
+    }
+
+    #[track_caller]
+    fn check(x: f64, decimals: u32) {
+        assert_eq!(
+            fixed(x, decimals),
+            reference(x, decimals),
+            "x = {x:e} ({:#018x}), decimals = {decimals}",
+            x.to_bits()
+        );
+    }
+
+    #[test]
+    fn fixed_hand_picked() {
+        let cases: &[(f64, u32, &str)] = &[
+            (0.125, 2, "0.12"),
+            (0.375, 2, "0.38"),
+            (0.625, 2, "0.62"),
+            (2.5, 0, "2"),
+            (3.5, 0, "4"),
+            (0.5, 0, "0"),
+            (1.5, 0, "2"),
+            (-0.5, 0, "0"),
+            (-1.5, 0, "-2"),
+            (-2.5, 0, "-2"),
+            (-0.00001, 4, "0"),
+            (-0.00005, 4, "-0.0001"),
+            (-0.0, 3, "0"),
+            (0.0, 0, "0"),
+            (1.5, 4, "1.5"),
+            (2.0, 4, "2"),
+            (-2.0, 4, "-2"),
+            (0.045, 2, "0.04"), // binary value is 0.04499999999999999833...
+            (0.055, 2, "0.06"), // binary value is 0.05500000000000000027...
+            (1.005, 2, "1"),    // binary value is 1.00499999999999989...
+            (0.1, 12, "0.1"),
+            (0.07, 3, "0.07"),
+            (123.456, 1, "123.5"),
+            (-123.456, 2, "-123.46"),
+            (1e-9, 8, "0"),
+            (5e-9, 8, "0.00000001"), // binary value is above 5e-9
+            (1e15, 0, "1000000000000000"),
+            (1e16, 2, "10000000000000000"),
+            (1e20, 3, "100000000000000000000"),
+            (-1e22, 12, "-10000000000000000000000"),
+            (f64::MIN_POSITIVE, 12, "0"),
+            (-5e-324, 12, "0"),
+            (9_007_199_254_740_991.0, 0, "9007199254740991"),
+            (4_503_599_627_370_495.5, 0, "4503599627370496"),
+            (4_503_599_627_370_494.5, 0, "4503599627370494"),
+        ];
+        for &(x, decimals, want) in cases {
+            assert_eq!(fixed(x, decimals), want, "x = {x:e}, decimals = {decimals}");
+            assert_eq!(
+                reference(x, decimals),
+                want,
+                "reference disagrees for {x:e}"
+            );
+        }
+        assert_eq!(fixed(f64::MAX, 0), reference(f64::MAX, 0));
+        assert!(!fixed(f64::MAX, 0).contains(['e', 'E', '.']));
+    }
+
+    #[test]
+    fn fixed_appends() {
+        let mut out = b"left: ".to_vec();
+        write_fixed(&mut out, -12.345_67, 3);
+        out.extend_from_slice(b"px");
+        assert_eq!(out, b"left: -12.346px");
+    }
+
+    #[test]
+    fn fixed_matches_format_on_sweep() {
+        let mut rng = Rng(0x5EED_CAFE_F00D_0001);
+        for _ in 0..200_000 {
+            // Magnitudes 1e-9 .. 1e15, log-uniform-ish: a random mantissa in [1, 10)
+            // times a random power of ten, plus a random sign.
+            let mantissa = 1.0 + 9.0 * rng.unit();
+            let exponent = rng.below(25) as i32 - 9;
+            let x = rng.sign() * mantissa * 10f64.powi(exponent);
+            for decimals in 0..=12 {
+                check(x, decimals);
+            }
+        }
+    }
+
+    #[test]
+    fn fixed_matches_format_on_short_decimals() {
+        // Values with few decimal digits (what callers mostly format) sit close
+        // to the rounding boundaries of the shorter precisions.
+        let mut rng = Rng(0x5EED_CAFE_F00D_0002);
+        for _ in 0..50_000 {
+            let digits = rng.below(10) as i32;
+            let k = rng.below(10_000_000) as f64;
+            let x = rng.sign() * k / 10f64.powi(digits);
+            for decimals in 0..=12 {
+                check(x, decimals);
+            }
+        }
+    }
+
+    #[test]
+    fn fixed_matches_format_on_random_bits() {
+        let mut rng = Rng(0x5EED_CAFE_F00D_0003);
+        let mut n = 0;
+        while n < 50_000 {
+            let x = f64::from_bits(rng.next_u64());
+            if !x.is_finite() {
+                continue;
+            }
+            n += 1;
+            for decimals in [0, 1, 2, 3, 5, 8, 12] {
+                check(x, decimals);
+            }
+        }
+    }
+
+    #[test]
+    fn fixed_near_ties() {
+        // Decimal ties `(k + 1/2) / 10^d` are (almost) never exact in binary: the
+        // double and its neighbours fall on either side, and must round the way
+        // their exact binary values say.
+        let mut rng = Rng(0x5EED_CAFE_F00D_0004);
+        for _ in 0..20_000 {
+            let decimals = rng.below(13) as u32;
+            let bits = rng.below(52) + 1;
+            let k = rng.below(1 << bits) as f64;
+            let x = (k + 0.5) / POW10[decimals as usize];
+            if x == 0.0 {
+                continue;
+            }
+            for step in -3..=3 {
+                let y = ulps(x, step);
+                check(y, decimals);
+                check(-y, decimals);
+            }
+        }
+    }
+
+    #[test]
+    fn fixed_exact_binary_ties() {
+        // Exact ties: odd multiples of 2^-m. With decimals >= m these are exact
+        // and no rounding happens; with fewer, the last kept digit is 5 when the
+        // value is a tie of the decimal grid, and must go to even.
+        for m in 1..=24 {
+            let scale = (1u64 << m) as f64;
+            for j in (1..2_000u64).step_by(2) {
+                let x = j as f64 / scale;
+                for decimals in 0..=12 {
+                    check(x, decimals);
+                    check(-x, decimals);
+                }
+            }
+        }
+        // Exact ties at ulp(p) == 1: `x * 10^d = k + 1/2` exactly with
+        // `2^52 <= k < 2^53`, so the product `p` itself is rounded to even and the
+        // FMA error is exactly ±1/2 (`round_half_even_exact` relies on the
+        // multiplication having broken the tie to even). Such `x` are odd multiples of 2^-(d+1)
+        // (possible for d >= 1); `x` and its neighbours must match `format!`.
+        let mut rng = Rng(0x5EED_CAFE_F00D_0008);
+        for decimals in 1..=12u32 {
+            let s = POW10[decimals as usize];
+            let low = (1u64 << 53) / 5u64.pow(decimals) + 1;
+            let mut exact_ties = 0;
+            for _ in 0..2_000 {
+                let m = (low + rng.below(low)) | 1;
+                let x = m as f64 / (1u64 << (decimals + 1)) as f64;
+                assert_eq!(m as f64, x * (1u64 << (decimals + 1)) as f64);
+                let p = x * s;
+                if (FAST_PATH_LIMIT / 2.0..FAST_PATH_LIMIT).contains(&p)
+                    && x.mul_add(s, -p).abs() == 0.5
+                {
+                    exact_ties += 1;
+                }
+                for step in -2..=2 {
+                    check(ulps(x, step), decimals);
+                    check(-ulps(x, step), decimals);
+                }
+            }
+            assert!(exact_ties > 1_000, "decimals {decimals}: {exact_ties}");
+        }
+    }
+
+    #[test]
+    fn fixed_around_fast_path_limit() {
+        for decimals in 0..=12 {
+            let s = POW10[decimals as usize];
+            for target in [
+                FAST_PATH_LIMIT - 2.0,
+                FAST_PATH_LIMIT - 1.0,
+                FAST_PATH_LIMIT,
+                FAST_PATH_LIMIT + 2.0,
+                FAST_PATH_LIMIT / 2.0,
+                FAST_PATH_LIMIT / 2.0 - 0.5,
+            ] {
+                let x = target / s;
+                for step in -8..=8 {
+                    let y = ulps(x, step);
+                    check(y, decimals);
+                    check(-y, decimals);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fixed_beyond_twelve_decimals_is_exact() {
+        let mut rng = Rng(0x5EED_CAFE_F00D_0005);
+        for _ in 0..2_000 {
+            let x = rng.sign() * rng.unit() * 10f64.powi(rng.below(10) as i32 - 5);
+            for decimals in [13, 17, 20, 30, 60] {
+                check(x, decimals);
+            }
+        }
+        assert_eq!(fixed(-1e-20, 15), "0");
+    }
+
+    #[test]
+    fn fixed_never_negative_zero_nor_exponent() {
+        let mut rng = Rng(0x5EED_CAFE_F00D_0006);
+        for _ in 0..20_000 {
+            let x = -rng.unit() * 10f64.powi(-(rng.below(15) as i32));
+            for decimals in 0..=12 {
+                let s = fixed(x, decimals);
+                assert_ne!(s, "-0");
+                assert!(!s.starts_with("-0") || s.starts_with("-0."), "{s}");
+                assert!(!s.contains(['e', 'E']), "{s}");
+                assert!(!s.ends_with('.') && !(s.contains('.') && s.ends_with('0')));
+            }
+        }
+    }
+
+    #[cfg(debug_assertions)]
+    #[test]
+    #[should_panic(expected = "non-finite")]
+    fn fixed_rejects_nan_in_debug() {
+        fixed(f64::NAN, 2);
+    }
+
+    #[cfg(debug_assertions)]
+    #[test]
+    #[should_panic(expected = "non-finite")]
+    fn json_rejects_infinity_in_debug() {
+        json(f64::INFINITY);
+    }
+
+    #[cfg(not(debug_assertions))]
+    #[test]
+    fn non_finite_fallbacks_in_release() {
+        for x in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            assert_eq!(fixed(x, 3), "0");
+            assert_eq!(json(x), "null");
+        }
+    }
+
+    #[test]
+    fn json_hand_picked() {
+        let cases: &[(f64, &str)] = &[
+            (0.0, "0.0"),
+            (-0.0, "0.0"),
+            (1.0, "1.0"),
+            (-1.0, "-1.0"),
+            (0.1, "0.1"),
+            (1.0 / 3.0, "0.3333333333333333"),
+            (1e16, "1e16"),
+            (1e-7, "1e-7"),
+            (f64::MAX, "1.7976931348623157e308"),
+            (f64::MIN_POSITIVE, "2.2250738585072014e-308"),
+            (5e-324, "5e-324"),
+            (-5e-324, "-5e-324"),
+        ];
+        for &(x, want) in cases {
+            assert_eq!(json(x), want, "x = {x:e}");
+        }
+    }
+
+    #[track_caller]
+    fn check_json(x: f64) {
+        let s = json(x);
+        let back: f64 = s.parse().unwrap();
+        if x == 0.0 {
+            assert_eq!(s, "0.0");
+        } else {
+            assert_eq!(back.to_bits(), x.to_bits(), "{x:e} -> {s}");
+        }
+        let value: serde_json::Value = serde_json::from_str(&s).unwrap();
+        assert!(value.is_number(), "{s}");
+    }
+
+    #[test]
+    fn json_round_trips() {
+        let mut rng = Rng(0x5EED_CAFE_F00D_0007);
+        for _ in 0..100_000 {
+            let mantissa = 1.0 + 9.0 * rng.unit();
+            let exponent = rng.below(41) as i32 - 20;
+            check_json(rng.sign() * mantissa * 10f64.powi(exponent));
+            let bits = f64::from_bits(rng.next_u64());
+            if bits.is_finite() {
+                check_json(bits);
+            }
+        }
+    }
+
+    #[test]
+    fn json_array_parses() {
+        let mut out = b"[".to_vec();
+        let values = [-0.0, 1.0, -2.5, 1e300, 1e-300, 0.1 + 0.2];
+        for (i, &x) in values.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            write_json_f64(&mut out, x);
+        }
+        out.push(b']');
+        let parsed: Vec<f64> = serde_json::from_slice(&out).unwrap();
+        assert_eq!(parsed.len(), values.len());
+        assert_eq!(
+            std::str::from_utf8(&out).unwrap().matches("-0.0").count(),
+            0
+        );
+    }
+}

@@ -1,0 +1,214 @@
+//! Finding, reading and validating the `.ron` inputs. Every file is read and every error
+//! collected before anything is baked.
+
+use crate::error::{InputError, Problem};
+use crate::schema::MotionFile;
+use crate::spec::{MotionSpec, Overrides};
+use ron::extensions::Extensions;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// Largest input file accepted: curve files are small, so anything bigger is a mistake.
+pub const MAX_INPUT_BYTES: u64 = 1 << 20;
+
+/// Deepest RON nesting accepted (motions nest three levels).
+const RECURSION_LIMIT: usize = 32;
+
+/// A validated motion and the file it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Input {
+    /// The source file.
+    pub file: PathBuf,
+    /// The motion.
+    pub spec: MotionSpec,
+}
+
+/// Every `.ron` file named by `paths` (files as given, folders searched recursively), sorted
+/// and without repeats.
+pub fn find_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, InputError> {
+    let mut files = Vec::new();
+    for path in paths {
+        let meta = std::fs::metadata(path)
+            .map_err(|e| InputError::new(path, Problem::Read(e.to_string())))?;
+        if meta.is_dir() {
+            collect_ron(path, &mut files)?;
+        } else {
+            files.push(path.clone());
+        }
+    }
+    files.sort();
+    files.dedup();
+    Ok(files)
+}
+
+fn collect_ron(dir: &Path, files: &mut Vec<PathBuf>) -> Result<(), InputError> {
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| InputError::new(dir, Problem::Read(e.to_string())))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| InputError::new(dir, Problem::Read(e.to_string())))?;
+        let path = entry.path();
+        let kind = entry
+            .file_type()
+            .map_err(|e| InputError::new(&path, Problem::Read(e.to_string())))?;
+        if kind.is_dir() {
+            collect_ron(&path, files)?;
+        } else if path.extension().is_some_and(|e| e == "ron") {
+            files.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Reads and validates every file; returns the valid motions (in file order, then in order
+/// within a file) and every error. Names must be unique across files, ignoring case (outputs
+/// named `Card.css` and `card.css` would clash on case-insensitive file systems).
+pub fn load_all(files: &[PathBuf], overrides: Overrides) -> (Vec<Input>, Vec<InputError>) {
+    use rayon::prelude::*;
+    let parsed: Vec<_> = files.par_iter().map(|f| load_file(f, overrides)).collect();
+    let mut inputs = Vec::new();
+    let mut errors = Vec::new();
+    let mut seen: HashMap<String, PathBuf> = HashMap::new();
+    for (valid, mut errs) in parsed {
+        errors.append(&mut errs);
+        for input in valid {
+            match seen.get(&input.spec.name.to_ascii_lowercase()) {
+                Some(first) => errors.push(InputError::new(
+                    &input.file,
+                    Problem::Field {
+                        motion: input.spec.name.clone(),
+                        message: format!("name is already used by a motion in {}", first.display()),
+                    },
+                )),
+                None => {
+                    seen.insert(input.spec.name.to_ascii_lowercase(), input.file.clone());
+                    inputs.push(input);
+                }
+            }
+        }
+    }
+    (inputs, errors)
+}
+
+/// Reads one file: its valid motions and its errors.
+pub fn load_file(file: &Path, overrides: Overrides) -> (Vec<Input>, Vec<InputError>) {
+    match parse_file(file) {
+        Err(e) => (Vec::new(), vec![e]),
+        Ok(motions) => {
+            let mut valid = Vec::new();
+            let mut errors = Vec::new();
+            for (index, motion) in motions.iter().enumerate() {
+                match MotionSpec::from_file(motion, overrides) {
+                    Ok(spec) => valid.push(Input {
+                        file: file.to_owned(),
+                        spec,
+                    }),
+                    Err(e) => errors.push(InputError::new(
+                        file,
+                        Problem::Field {
+                            motion: motion_label(motion, index),
+                            message: e.to_string(),
+                        },
+                    )),
+                }
+            }
+            (valid, errors)
+        }
+    }
+}
+
+/// The motion's name when it is a valid one, else its position in the file.
+fn motion_label(motion: &MotionFile, index: usize) -> String {
+    if crate::spec::check_name(&motion.name).is_ok() {
+        motion.name.clone()
+    } else {
+        format!("motion #{}", index + 1)
+    }
+}
+
+/// Parses a file holding one motion or a list of motions.
+pub fn parse_file(file: &Path) -> Result<Vec<MotionFile>, InputError> {
+    let read_error = |e: std::io::Error| InputError::new(file, Problem::Read(e.to_string()));
+    let size = std::fs::metadata(file).map_err(read_error)?.len();
+    if size > MAX_INPUT_BYTES {
+        return Err(InputError::new(
+            file,
+            Problem::Read(format!(
+                "file is {size} bytes; curve files are limited to {MAX_INPUT_BYTES} bytes"
+            )),
+        ));
+    }
+    let bytes = std::fs::read(file).map_err(read_error)?;
+    parse_bytes(file, &bytes)
+}
+
+/// Parses RON text (as bytes, which must be UTF-8).
+pub fn parse_bytes(file: &Path, bytes: &[u8]) -> Result<Vec<MotionFile>, InputError> {
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => {
+            let valid = std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default();
+            let (line, col) = end_position(valid);
+            return Err(InputError::syntax(
+                file,
+                valid,
+                line,
+                col,
+                "invalid UTF-8: curve files must be UTF-8 text".into(),
+            ));
+        }
+    };
+    let options = ron::Options::default()
+        .with_default_extension(Extensions::IMPLICIT_SOME)
+        .with_recursion_limit(RECURSION_LIMIT);
+    let result = if starts_with_list(text) {
+        options.from_str::<Vec<MotionFile>>(text)
+    } else {
+        options.from_str::<MotionFile>(text).map(|m| vec![m])
+    };
+    result.map_err(|e| {
+        InputError::syntax(
+            file,
+            text,
+            e.span.start.line,
+            e.span.start.col,
+            e.code.to_string(),
+        )
+    })
+}
+
+/// Line and column (1-based, in characters) just after `text`.
+fn end_position(text: &str) -> (usize, usize) {
+    let line = text.matches('\n').count() + 1;
+    let col = text.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
+}
+
+/// Whether the first token, after whitespace, comments and `#![...]` attributes, is `[`.
+fn starts_with_list(text: &str) -> bool {
+    let mut rest = text;
+    loop {
+        rest = rest.trim_start();
+        if let Some(after) = rest.strip_prefix("//") {
+            rest = after.split_once('\n').map_or("", |(_, r)| r);
+        } else if let Some(after) = rest.strip_prefix("/*") {
+            rest = after.split_once("*/").map_or("", |(_, r)| r);
+        } else if let Some(after) = rest.strip_prefix("#!") {
+            rest = after.split_once(']').map_or("", |(_, r)| r);
+        } else {
+            return rest.starts_with('[');
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_list_is_recognised_after_comments_and_attributes() {
+        assert!(starts_with_list(
+            "// hi\n/* x */ #![enable(implicit_some)]\n [ ]"
+        ));
+        assert!(!starts_with_list("// [\n(name: \"a\")"));
+    }
+}

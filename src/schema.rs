@@ -1,0 +1,112 @@
+//! The RON input format, exactly as people write it. Strict: unknown fields are errors.
+//!
+//! A file holds one motion `( ... )` or a list `[ ( ... ), ... ]`. Numbers may be written
+//! `300` or `300.0`; optional fields need no `Some(...)`.
+
+use serde::Deserialize;
+
+/// One motion as written in a `.ron` file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MotionFile {
+    /// CSS @keyframes name and output file stem.
+    pub name: String,
+    /// `translateX` (default), `translateY`, `scale`, `rotate`, `opacity`, or `--custom`.
+    pub property: Option<String>,
+    /// Unit of the values; default from the property.
+    pub unit: Option<String>,
+    /// Frames per second; default 60.
+    pub fps: Option<f64>,
+    /// Bake length in seconds.
+    pub duration: Option<f64>,
+    /// Distance from rest that counts as resting.
+    pub rest_delta: Option<f64>,
+    /// Speed that counts as resting.
+    pub rest_speed: Option<f64>,
+    /// The motion itself.
+    pub motion: MotionKind,
+}
+
+/// The motion variants and their fields (defaults as documented in README).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum MotionKind {
+    /// `Spring(from, to, velocity: 0, mass: 1, stiffness, damping)` or
+    /// `Spring(from, to, velocity: 0, perceptual_duration, bounce: 0)`.
+    Spring {
+        /// Start position.
+        from: f64,
+        /// Rest position.
+        to: f64,
+        /// Initial velocity.
+        #[serde(default)]
+        velocity: f64,
+        /// Mass (physical form).
+        mass: Option<f64>,
+        /// Stiffness (physical form).
+        stiffness: Option<f64>,
+        /// Damping (physical form).
+        damping: Option<f64>,
+        /// Perceptual duration in seconds (perceptual form).
+        perceptual_duration: Option<f64>,
+        /// Bounce in (-1, 1) (perceptual form).
+        bounce: Option<f64>,
+    },
+    /// `Friction(from, velocity, friction)` or `Friction(from, to, velocity)` (snap).
+    Friction {
+        /// Start position.
+        from: f64,
+        /// Initial velocity.
+        velocity: f64,
+        /// Fraction of velocity kept per second.
+        friction: Option<f64>,
+        /// Where the snap form comes to rest.
+        to: Option<f64>,
+    },
+    /// `Gravity(from, velocity: 0, acceleration, to: optional, restitution: optional)`.
+    Gravity {
+        /// Start position.
+        from: f64,
+        /// Initial velocity.
+        #[serde(default)]
+        velocity: f64,
+        /// Constant acceleration.
+        acceleration: f64,
+        /// End position, or floor when bouncing.
+        to: Option<f64>,
+        /// Bounce restitution in [0, 1).
+        restitution: Option<f64>,
+    },
+    /// `Decay(from, velocity, lambda)` or `Decay(from, to, end_velocity)`, both with `duration`.
+    Decay {
+        /// Start position.
+        from: f64,
+        /// Initial velocity (direct form).
+        velocity: Option<f64>,
+        /// Rate (direct form).
+        lambda: Option<f64>,
+        /// End position (solved form).
+        to: Option<f64>,
+        /// End velocity (solved form).
+        end_velocity: Option<f64>,
+    },
+    /// `ExplosionRing(inner: (from, to, end_velocity), outer: (...))` with `duration`.
+    ExplosionRing {
+        /// Inner radius.
+        inner: RadiusFile,
+        /// Outer radius.
+        outer: RadiusFile,
+    },
+}
+
+/// One radius of an explosion ring.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RadiusFile {
+    /// Start radius.
+    pub from: f64,
+    /// End radius.
+    pub to: f64,
+    /// Radial velocity at the end.
+    pub end_velocity: f64,
+}

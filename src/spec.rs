@@ -1,0 +1,581 @@
+//! Validated motion specifications: a [`schema::MotionFile`] checked field by field and
+//! resolved into a closed-form [`Model`].
+
+use crate::motion::{
+    Bounce, Decay, ExplosionRing, Friction, Gravity, Motion, MotionError, RadiusEnd, Settle,
+    SolvedDecay, Spring,
+};
+use crate::schema::{MotionFile, MotionKind, RadiusFile};
+
+/// Default frames per second.
+pub const DEFAULT_FPS: f64 = 60.0;
+/// Highest accepted frame rate.
+pub const MAX_FPS: f64 = 1000.0;
+/// Longest accepted name.
+pub const MAX_NAME_LEN: usize = 64;
+/// Rest thresholds for values measured in px, deg, % and other "big" units: 0.01 unit, 0.1 unit/s.
+pub const REST_FOR_UNITS: (f64, f64) = (0.01, 0.1);
+/// Rest thresholds for unitless values (scale, opacity, numbers): 1e-4 and 1e-3 /s.
+pub const REST_FOR_UNITLESS: (f64, f64) = (1e-4, 1e-3);
+
+/// The animated CSS property.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Property {
+    /// `transform: translateX(...)`.
+    TranslateX,
+    /// `transform: translateY(...)`.
+    TranslateY,
+    /// `transform: scale(...)`.
+    Scale,
+    /// `transform: rotate(...)`.
+    Rotate,
+    /// `opacity`.
+    Opacity,
+    /// A registered custom property, `--name` (validated identifier).
+    Custom(String),
+}
+
+impl Property {
+    /// The name as written in RON (`translateX`, ..., `--custom`).
+    pub fn name(&self) -> &str {
+        match self {
+            Self::TranslateX => "translateX",
+            Self::TranslateY => "translateY",
+            Self::Scale => "scale",
+            Self::Rotate => "rotate",
+            Self::Opacity => "opacity",
+            Self::Custom(name) => name,
+        }
+    }
+}
+
+/// What a CSS unit measures; decides @property syntax and rest thresholds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnitKind {
+    /// No unit.
+    Number,
+    /// px, em, rem, vw, ...
+    Length,
+    /// deg, rad, grad, turn.
+    Angle,
+    /// %.
+    Percentage,
+}
+
+const LENGTH_UNITS: &[&str] = &[
+    "px", "em", "rem", "vw", "vh", "vmin", "vmax", "ch", "ex", "cm", "mm", "in", "pt", "pc", "svh",
+    "lvh", "dvh", "svw", "lvw", "dvw",
+];
+const ANGLE_UNITS: &[&str] = &["deg", "rad", "grad", "turn"];
+
+/// Classifies a unit, or `None` if it is not one curvebake writes.
+pub fn unit_kind(unit: &str) -> Option<UnitKind> {
+    match unit {
+        "" => Some(UnitKind::Number),
+        "%" => Some(UnitKind::Percentage),
+        u if LENGTH_UNITS.contains(&u) => Some(UnitKind::Length),
+        u if ANGLE_UNITS.contains(&u) => Some(UnitKind::Angle),
+        _ => None,
+    }
+}
+
+/// A motion in closed form, with the parameters it was resolved from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Model {
+    /// A spring (physical or perceptual form, resolved to physical).
+    Spring(Spring),
+    /// A fling with friction; `snap` is true for the form solved from `to`.
+    Friction {
+        /// The motion.
+        friction: Friction,
+        /// Where a snap rests, if it is the snap form.
+        snap_to: Option<f64>,
+    },
+    /// Gravity over a duration.
+    Gravity(Gravity),
+    /// Gravity until it reaches `to`.
+    GravityTo {
+        /// The motion.
+        gravity: Gravity,
+        /// Target position.
+        to: f64,
+        /// Time it reaches the target.
+        arrival: f64,
+    },
+    /// Gravity bouncing on a floor at `to`.
+    Bounce(Bounce),
+    /// A decay given directly.
+    Decay(Decay),
+    /// A decay solved from its end conditions.
+    SolvedDecay(SolvedDecay),
+    /// An explosion ring.
+    Ring(ExplosionRing),
+}
+
+/// How the end of the bake is decided.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Ending {
+    /// Bake exactly this long; every frame is the closed form.
+    Fixed(f64),
+    /// Bake this long; the last frame is exactly the model's end value.
+    Arrives(f64),
+    /// Bake until provably at rest (rest thresholds), then snap to the rest value.
+    Rests,
+}
+
+impl Model {
+    /// The kind name used in outputs: `spring`, `friction`, `gravity`, `decay`, `explosion-ring`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Spring(_) => "spring",
+            Self::Friction { .. } => "friction",
+            Self::Gravity(_) | Self::GravityTo { .. } | Self::Bounce(_) => "gravity",
+            Self::Decay(_) | Self::SolvedDecay(_) => "decay",
+            Self::Ring(_) => "explosion-ring",
+        }
+    }
+
+    /// The tracks: `value` for one-dimensional motions, `inner` and `outer` for a ring.
+    pub fn tracks(&self) -> Vec<(&'static str, &dyn Motion)> {
+        match self {
+            Self::Spring(m) => vec![("value", m)],
+            Self::Friction { friction, .. } => vec![("value", friction)],
+            Self::Gravity(m) | Self::GravityTo { gravity: m, .. } => vec![("value", m)],
+            Self::Bounce(m) => vec![("value", m)],
+            Self::Decay(m) => vec![("value", m)],
+            Self::SolvedDecay(m) => vec![("value", m)],
+            Self::Ring(r) => vec![("inner", r.inner()), ("outer", r.outer())],
+        }
+    }
+
+    /// Start and end value of a motion that travels from one value to another (spring,
+    /// snap friction, solved decay, gravity to a position); `None` otherwise or when they
+    /// coincide.
+    pub fn endpoints(&self) -> Option<(f64, f64)> {
+        let (from, to) = match self {
+            Self::Spring(s) => (s.from(), s.to()),
+            Self::Friction {
+                friction,
+                snap_to: Some(to),
+            } => (friction.decay().from(), *to),
+            Self::GravityTo { gravity, to, .. } => (gravity.from(), *to),
+            Self::Bounce(b) => (b.fall().from(), b.floor()),
+            Self::SolvedDecay(d) => (d.decay().from(), d.to()),
+            _ => return None,
+        };
+        (from != to).then_some((from, to))
+    }
+
+    /// The value each track settles at or arrives at, for the last frame.
+    pub fn end_values(&self) -> Vec<f64> {
+        match self {
+            Self::Spring(s) => vec![s.to()],
+            Self::Friction { friction, .. } => friction.rest_position().into_iter().collect(),
+            Self::GravityTo { to, .. } => vec![*to],
+            Self::Bounce(b) => vec![b.floor()],
+            Self::SolvedDecay(d) => vec![d.to()],
+            Self::Ring(r) => vec![r.inner().to(), r.outer().to()],
+            Self::Gravity(_) | Self::Decay(_) => Vec::new(),
+        }
+    }
+
+    /// The earliest time the motion provably rests, if it comes to rest at all.
+    pub fn settle_time(&self, rest_delta: f64, rest_speed: f64) -> Option<f64> {
+        match self {
+            Self::Spring(s) => s.settle_time(rest_delta, rest_speed),
+            Self::Friction { friction, .. } => friction.settle_time(rest_delta, rest_speed),
+            Self::Bounce(b) => b.settle_time(rest_delta, rest_speed),
+            _ => None,
+        }
+    }
+
+    /// Resolved physical parameters, grouped (`None` group for one-dimensional motions,
+    /// `inner`/`outer` for a ring).
+    pub fn params(&self) -> Vec<ParamGroup> {
+        let flat = |values: Vec<(&'static str, f64)>| vec![ParamGroup { name: None, values }];
+        match self {
+            Self::Spring(s) => flat(vec![
+                ("from", s.from()),
+                ("to", s.to()),
+                ("velocity", s.initial_velocity()),
+                ("mass", s.mass()),
+                ("stiffness", s.stiffness()),
+                ("damping", s.damping()),
+                ("damping_ratio", s.damping_ratio()),
+            ]),
+            Self::Friction { friction, snap_to } => {
+                let d = friction.decay();
+                let mut v = vec![("from", d.from()), ("velocity", d.initial_velocity())];
+                v.extend(snap_to.map(|to| ("to", to)));
+                v.extend([
+                    ("friction", friction.friction()),
+                    ("lambda", friction.lambda()),
+                ]);
+                flat(v)
+            }
+            Self::Gravity(g) => flat(gravity_params(g)),
+            Self::GravityTo {
+                gravity,
+                to,
+                arrival,
+            } => {
+                let mut v = gravity_params(gravity);
+                v.extend([("to", *to), ("arrival", *arrival)]);
+                flat(v)
+            }
+            Self::Bounce(b) => {
+                let mut v = gravity_params(b.fall());
+                v.extend([
+                    ("to", b.floor()),
+                    ("restitution", b.restitution()),
+                    ("first_impact", b.first_impact()),
+                ]);
+                flat(v)
+            }
+            Self::Decay(d) => flat(decay_params(d)),
+            Self::SolvedDecay(s) => flat(solved_params(s)),
+            Self::Ring(r) => vec![
+                ParamGroup {
+                    name: Some("inner"),
+                    values: solved_params(r.inner()),
+                },
+                ParamGroup {
+                    name: Some("outer"),
+                    values: solved_params(r.outer()),
+                },
+            ],
+        }
+    }
+}
+
+fn gravity_params(g: &Gravity) -> Vec<(&'static str, f64)> {
+    vec![
+        ("from", g.from()),
+        ("velocity", g.initial_velocity()),
+        ("acceleration", g.acceleration()),
+    ]
+}
+
+fn decay_params(d: &Decay) -> Vec<(&'static str, f64)> {
+    vec![
+        ("from", d.from()),
+        ("velocity", d.initial_velocity()),
+        ("lambda", d.lambda()),
+    ]
+}
+
+fn solved_params(s: &SolvedDecay) -> Vec<(&'static str, f64)> {
+    let mut v = decay_params(s.decay());
+    v.extend([("to", s.to()), ("end_velocity", s.velocity(s.duration()))]);
+    v
+}
+
+/// A named group of parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParamGroup {
+    /// Group name (`inner`, `outer`), or `None` for the motion's own parameters.
+    pub name: Option<&'static str>,
+    /// (name, value) pairs in a stable order.
+    pub values: Vec<(&'static str, f64)>,
+}
+
+/// A validated motion, ready to bake.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MotionSpec {
+    /// Validated identifier: CSS @keyframes name and file stem.
+    pub name: String,
+    /// The animated property.
+    pub property: Property,
+    /// The unit of the values (may be empty).
+    pub unit: String,
+    /// Frames per second.
+    pub fps: f64,
+    /// How the bake ends.
+    pub ending: Ending,
+    /// Distance from rest that counts as resting.
+    pub rest_delta: f64,
+    /// Speed that counts as resting.
+    pub rest_speed: f64,
+    /// The closed-form motion.
+    pub model: Model,
+}
+
+/// A semantic error in one motion: the field path (e.g. `motion.Spring.damping`) and what is
+/// wrong with it, worded to follow the path (`must be >= 0, got -3`).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{field} {message}")]
+pub struct FieldError {
+    /// Dotted path of the field.
+    pub field: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl FieldError {
+    fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+
+    /// Rewrites a motion error as a field error under `prefix` (`motion.Spring`).
+    fn from_motion(prefix: &str, error: MotionError) -> Self {
+        match error.within(prefix) {
+            MotionError::Invalid { path, requirement, value } => {
+                Self::new(path, format!("must be {requirement}, got {value}"))
+            }
+            MotionError::Unsolvable { path, reason } => Self::new(path, format!("has no solution: {reason}")),
+            MotionError::NeverReaches { path, to } => Self::new(path, format!("= {to} is never reached by the motion")),
+            MotionError::BounceAwayFromFloor { path, acceleration } => Self::new(
+                path,
+                format!("needs acceleration towards the floor at `to` to bounce, got acceleration {acceleration}"),
+            ),
+            e @ MotionError::RingInsideOut { .. } => Self::new(prefix, format!("is invalid: {e}")),
+        }
+    }
+}
+
+/// Checks a name: a letter, then letters, digits, `-` and `_`, at most [`MAX_NAME_LEN`].
+pub fn check_name(name: &str) -> Result<(), String> {
+    let mut chars = name.chars();
+    match chars.next() {
+        None => return Err("must not be empty".into()),
+        Some(c) if !c.is_ascii_alphabetic() => {
+            return Err(format!("must start with a letter (A-Z, a-z), got {name:?}"));
+        }
+        _ => {}
+    }
+    if let Some(bad) = chars.find(|c| !(c.is_ascii_alphanumeric() || *c == '-' || *c == '_')) {
+        return Err(format!(
+            "may hold only letters, digits, '-' and '_', found {bad:?} in {name:?}"
+        ));
+    }
+    if name.len() > MAX_NAME_LEN {
+        return Err(format!(
+            "must be at most {MAX_NAME_LEN} characters, got {}",
+            name.len()
+        ));
+    }
+    Ok(())
+}
+
+/// Settings that apply to every motion of a bake.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Overrides {
+    /// Frame rate that replaces every motion's own.
+    pub fps: Option<f64>,
+}
+
+fn property_and_unit(file: &MotionFile) -> Result<(Property, String), FieldError> {
+    let property = match file.property.as_deref().unwrap_or("translateX") {
+        "translateX" => Property::TranslateX,
+        "translateY" => Property::TranslateY,
+        "scale" => Property::Scale,
+        "rotate" => Property::Rotate,
+        "opacity" => Property::Opacity,
+        custom if custom.starts_with("--") => {
+            check_name(&custom[2..]).map_err(|m| FieldError::new("property", format!("after `--` {m}")))?;
+            Property::Custom(custom.to_owned())
+        }
+        other => {
+            return Err(FieldError::new(
+                "property",
+                format!("must be translateX, translateY, scale, rotate, opacity or a custom property --name, got {other:?}"),
+            ))
+        }
+    };
+    let default_unit = match property {
+        Property::TranslateX | Property::TranslateY => "px",
+        Property::Rotate => "deg",
+        _ => "",
+    };
+    let unit = file.unit.clone().unwrap_or_else(|| default_unit.to_owned());
+    let kind = unit_kind(&unit).ok_or_else(|| {
+        FieldError::new(
+            "unit",
+            format!(
+                "{unit:?} is not a known unit; use px, em, rem, vw, vh, %, deg, rad, turn or \"\""
+            ),
+        )
+    })?;
+    let allowed = match property {
+        Property::TranslateX | Property::TranslateY => {
+            matches!(kind, UnitKind::Length | UnitKind::Percentage)
+        }
+        Property::Rotate => kind == UnitKind::Angle,
+        Property::Scale | Property::Opacity => kind == UnitKind::Number,
+        Property::Custom(_) => true,
+    };
+    if !allowed {
+        return Err(FieldError::new(
+            "unit",
+            format!("{unit:?} does not fit property {}", property.name()),
+        ));
+    }
+    Ok((property, unit))
+}
+
+fn optional_positive(field: &str, value: Option<f64>) -> Result<Option<f64>, FieldError> {
+    match value {
+        Some(v) if !(v.is_finite() && v > 0.0) => {
+            Err(FieldError::new(field, format!("must be > 0, got {v}")))
+        }
+        v => Ok(v),
+    }
+}
+
+impl MotionSpec {
+    /// Validates one motion. Errors name the field.
+    pub fn from_file(file: &MotionFile, overrides: Overrides) -> Result<Self, FieldError> {
+        check_name(&file.name).map_err(|m| FieldError::new("name", m))?;
+        let (property, unit) = property_and_unit(file)?;
+        let fps = match overrides.fps {
+            Some(fps) => fps,
+            None => file.fps.unwrap_or(DEFAULT_FPS),
+        };
+        if !(fps > 0.0 && fps <= MAX_FPS) {
+            let field = if overrides.fps.is_some() {
+                "--fps"
+            } else {
+                "fps"
+            };
+            return Err(FieldError::new(
+                field,
+                format!("must be in (0, {MAX_FPS}], got {fps}"),
+            ));
+        }
+        let duration = optional_positive("duration", file.duration)?;
+        let defaults = if unit_kind(&unit) == Some(UnitKind::Number) {
+            REST_FOR_UNITLESS
+        } else {
+            REST_FOR_UNITS
+        };
+        let rest_delta = optional_positive("rest_delta", file.rest_delta)?.unwrap_or(defaults.0);
+        let rest_speed = optional_positive("rest_speed", file.rest_speed)?.unwrap_or(defaults.1);
+        let (model, ending) = resolve(&file.motion, duration)?;
+        Ok(Self {
+            name: file.name.clone(),
+            property,
+            unit,
+            fps,
+            ending,
+            rest_delta,
+            rest_speed,
+            model,
+        })
+    }
+}
+
+/// Resolves the motion variant into a model and how its bake ends.
+fn resolve(kind: &MotionKind, duration: Option<f64>) -> Result<(Model, Ending), FieldError> {
+    let rests_or = |d: Option<f64>| d.map_or(Ending::Rests, Ending::Fixed);
+    let needs_duration = |variant: &str| {
+        duration
+            .ok_or_else(|| FieldError::new("duration", format!("is required by motion {variant}")))
+    };
+    match *kind {
+        MotionKind::Spring {
+            from,
+            to,
+            velocity,
+            mass,
+            stiffness,
+            damping,
+            perceptual_duration,
+            bounce,
+        } => {
+            let at = |e| FieldError::from_motion("motion.Spring", e);
+            let spring = match (perceptual_duration, stiffness, damping) {
+                (Some(p), None, None) if mass.is_none() => {
+                    Spring::perceptual(from, to, velocity, p, bounce.unwrap_or(0.0)).map_err(at)?
+                }
+                (None, Some(k), Some(c)) if bounce.is_none() => {
+                    Spring::new(from, to, velocity, mass.unwrap_or(1.0), k, c).map_err(at)?
+                }
+                _ => {
+                    return Err(FieldError::new(
+                        "motion.Spring",
+                        "needs either stiffness and damping (mass optional) or perceptual_duration (bounce optional), not a mix",
+                    ))
+                }
+            };
+            Ok((Model::Spring(spring), rests_or(duration)))
+        }
+        MotionKind::Friction {
+            from,
+            velocity,
+            friction,
+            to,
+        } => {
+            let at = |e| FieldError::from_motion("motion.Friction", e);
+            let model = match (friction, to) {
+                (Some(f), None) => Model::Friction { friction: Friction::new(from, velocity, f).map_err(at)?, snap_to: None },
+                (None, Some(to)) => Model::Friction { friction: Friction::snap(from, to, velocity).map_err(at)?, snap_to: Some(to) },
+                _ => {
+                    return Err(FieldError::new(
+                        "motion.Friction",
+                        "needs either friction (a fling) or to (a snap that rests at `to`), not both or neither",
+                    ))
+                }
+            };
+            Ok((model, rests_or(duration)))
+        }
+        MotionKind::Gravity {
+            from,
+            velocity,
+            acceleration,
+            to,
+            restitution,
+        } => {
+            let at = |e| FieldError::from_motion("motion.Gravity", e);
+            let gravity = Gravity::new(from, velocity, acceleration).map_err(at)?;
+            match (to, restitution, duration) {
+                (Some(to), Some(e), _) => Ok((Model::Bounce(Bounce::new(gravity, to, e).map_err(at)?), rests_or(duration))),
+                (None, Some(_), _) => Err(FieldError::new("motion.Gravity.restitution", "needs `to`, the floor to bounce on")),
+                (Some(to), None, None) => {
+                    let arrival = gravity.time_to(to).ok_or_else(|| at(MotionError::NeverReaches { path: "to".into(), to }))?;
+                    Ok((Model::GravityTo { gravity, to, arrival }, Ending::Arrives(arrival)))
+                }
+                (Some(_), None, Some(_)) => Err(FieldError::new(
+                    "duration",
+                    "must not be combined with `to` in Gravity without restitution: the motion ends when it reaches `to`",
+                )),
+                (None, None, Some(d)) => Ok((Model::Gravity(gravity), Ending::Fixed(d))),
+                (None, None, None) => Err(FieldError::new("duration", "or motion.Gravity.to is required by motion Gravity")),
+            }
+        }
+        MotionKind::Decay {
+            from,
+            velocity,
+            lambda,
+            to,
+            end_velocity,
+        } => {
+            let at = |e| FieldError::from_motion("motion.Decay", e);
+            let d = needs_duration("Decay")?;
+            match (velocity, lambda, to, end_velocity) {
+                (Some(v), Some(l), None, None) => Ok((Model::Decay(Decay::new(from, v, l).map_err(at)?), Ending::Fixed(d))),
+                (None, None, Some(to), Some(vt)) => {
+                    let solved = Decay::solve(from, to, vt, d).map_err(at)?;
+                    Ok((Model::SolvedDecay(solved), Ending::Arrives(d)))
+                }
+                _ => Err(FieldError::new(
+                    "motion.Decay",
+                    "needs either velocity and lambda, or to and end_velocity (solved over `duration`)",
+                )),
+            }
+        }
+        MotionKind::ExplosionRing { inner, outer } => {
+            let d = needs_duration("ExplosionRing")?;
+            let end = |r: RadiusFile| RadiusEnd {
+                from: r.from,
+                to: r.to,
+                end_velocity: r.end_velocity,
+            };
+            let ring = ExplosionRing::new(end(inner), end(outer), d)
+                .map_err(|e| FieldError::from_motion("motion.ExplosionRing", e))?;
+            Ok((Model::Ring(ring), Ending::Arrives(d)))
+        }
+    }
+}
