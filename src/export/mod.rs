@@ -1,7 +1,10 @@
 //! Exporters: one per output format, each turning baked motions into bytes. None of them
 //! touches the file system; [`crate::write`] is the one place that does.
 
+pub mod css;
+pub mod html;
 pub mod json;
+pub mod png;
 
 /// An output format, as named by `--formats`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -56,16 +59,17 @@ impl Default for ExportSettings {
 
 /// The exporters for `formats`, in the order of [`Format::ALL`].
 pub fn exporters(formats: &[Format], settings: &ExportSettings) -> Vec<Box<dyn Exporter>> {
-    let _ = settings;
     let mut formats = formats.to_vec();
     formats.sort();
     formats.dedup();
     formats
         .into_iter()
-        .filter_map(|f| -> Option<Box<dyn Exporter>> {
+        .map(|f| -> Box<dyn Exporter> {
             match f {
-                Format::Json => Some(Box::new(json::Json)),
-                Format::Css | Format::Png | Format::Html => None,
+                Format::Json => Box::new(json::Json),
+                Format::Css => Box::new(css::Css::new(settings)),
+                Format::Png => Box::new(png::Png::new(settings)),
+                Format::Html => Box::new(html::Html::new(settings)),
             }
         })
         .collect()
