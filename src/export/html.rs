@@ -12,7 +12,9 @@ pub struct Html {
 impl Html {
     /// An exporter with these settings.
     pub fn new(settings: &ExportSettings) -> Self {
-        Self { settings: *settings }
+        Self {
+            settings: *settings,
+        }
     }
 }
 

@@ -1,0 +1,288 @@
+//! The real binary on temporary folders: every variant, every error path, determinism across
+//! thread counts, and `--check` on a stale and a current output folder.
+
+use serde_json::Value;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn curvebake(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_curvebake"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// A temporary project folder holding `curves/` with these files.
+fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir(dir.path().join("curves")).unwrap();
+    for (name, text) in files {
+        fs::write(dir.path().join("curves").join(name), text).unwrap();
+    }
+    dir
+}
+
+/// A project with a copy of the repository's example curves.
+fn examples() -> tempfile::TempDir {
+    let dir = project(&[]);
+    for entry in fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/curves")).unwrap() {
+        let path = entry.unwrap().path();
+        fs::copy(
+            &path,
+            dir.path().join("curves").join(path.file_name().unwrap()),
+        )
+        .unwrap();
+    }
+    dir
+}
+
+fn table(dir: &Path, name: &str) -> Value {
+    let text = fs::read_to_string(dir.join("out/json").join(format!("{name}.json"))).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+fn floats(v: &Value) -> Vec<f64> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect()
+}
+
+/// Every file under `root`, relative path -> bytes.
+fn snapshot(root: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files = Vec::new();
+    let mut stack = vec![root.to_owned()];
+    while let Some(dir) = stack.pop() {
+        for entry in fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                files.push((
+                    path.strip_prefix(root).unwrap().to_owned(),
+                    fs::read(&path).unwrap(),
+                ));
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn bakes_every_example_variant_into_json_tables_that_follow_the_sampling_rule() {
+    let dir = examples();
+    let out = curvebake(dir.path(), &["bake", "--formats", "json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let index: Value =
+        serde_json::from_str(&fs::read_to_string(dir.path().join("out/curves.json")).unwrap())
+            .unwrap();
+    let motions = index["motions"].as_array().unwrap();
+    let kinds: std::collections::BTreeSet<&str> = motions
+        .iter()
+        .map(|m| m["motion"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds.into_iter().collect::<Vec<_>>(),
+        ["decay", "explosion-ring", "friction", "gravity", "spring"]
+    );
+    for m in motions {
+        let t = table(dir.path(), m["name"].as_str().unwrap());
+        let (fps, duration) = (t["fps"].as_f64().unwrap(), t["duration"].as_f64().unwrap());
+        let frames = t["frames"].as_u64().unwrap() as usize;
+        assert_eq!(
+            frames,
+            (duration * fps - 1e-9).ceil() as usize + 1,
+            "{}",
+            m["name"]
+        );
+        for (_, track) in t["tracks"].as_object().unwrap() {
+            assert_eq!(floats(&track["position"]).len(), frames);
+            assert_eq!(floats(&track["velocity"]).len(), frames);
+        }
+    }
+}
+
+#[test]
+fn a_resting_motion_ends_exactly_at_rest_and_a_solved_decay_exactly_at_to() {
+    let dir = project(&[(
+        "a.ron",
+        r#"[
+            (name: "s", motion: Spring(from: 0, to: 100, stiffness: 170, damping: 26)),
+            (name: "d", duration: 0.5, motion: Decay(from: 0, to: 300, end_velocity: 20)),
+            (name: "snap", motion: Friction(from: 10, to: 250, velocity: 900)),
+        ]"#,
+    )]);
+    let out = curvebake(dir.path(), &["bake", "--formats", "json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    for (name, end) in [("s", 100.0), ("d", 300.0), ("snap", 250.0)] {
+        let position = floats(&table(dir.path(), name)["tracks"]["value"]["position"]);
+        assert_eq!(*position.last().unwrap(), end, "{name}");
+        // The frame before the end is the closed form, still moving (not snapped early).
+        assert_ne!(position[position.len() - 2], end, "{name}");
+    }
+    let spring = table(dir.path(), "s");
+    let position = floats(&spring["tracks"]["value"]["position"]);
+    assert!(position
+        .iter()
+        .rev()
+        .skip(1)
+        .take(5)
+        .all(|x| (x - 100.0).abs() > 0.0 && (x - 100.0).abs() < 0.5));
+}
+
+#[test]
+fn every_error_is_reported_with_its_place_and_valid_motions_are_still_baked() {
+    let dir = project(&[
+        ("good.ron", r#"(name: "good", motion: Spring(from: 0, to: 1, stiffness: 100, damping: 20))"#),
+        ("card.ron", "(\n  name: \"card-drop\",\n  motion: Spring(from: 0, to: 1, stiffness: 100, damping: -3),\n)"),
+        ("typo.ron", "(\n  name: \"typo\",\n  motion: Spring(from: 0, to: 1, stiffnes: 100, damping: 3),\n)"),
+        ("never.ron", r#"(name: "never", motion: Friction(from: 0, velocity: 10, friction: 1))"#),
+    ]);
+    let out = curvebake(dir.path(), &["bake", "--formats", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("card.ron: card-drop: motion.Spring.damping must be >= 0, got -3"),
+        "{err}"
+    );
+    assert!(err.contains("typo.ron:3:"), "{err}");
+    assert!(err.contains("stiffnes"), "{err}");
+    assert!(
+        err.contains("  motion: Spring(from: 0, to: 1, stiffnes: 100, damping: 3),"),
+        "{err}"
+    );
+    assert!(
+        err.contains("never.ron: never: never comes to rest"),
+        "{err}"
+    );
+    assert!(dir.path().join("out/json/good.json").exists());
+    assert!(!dir.path().join("out/json/card-drop.json").exists());
+}
+
+#[test]
+fn names_must_be_unique_across_files_ignoring_case() {
+    let spring = |name: &str| {
+        format!(r#"(name: "{name}", motion: Spring(from: 0, to: 1, stiffness: 100, damping: 20))"#)
+    };
+    let dir = project(&[("a.ron", &spring("Card")), ("b.ron", &spring("card"))]);
+    let out = curvebake(dir.path(), &["bake", "--formats", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("b.ron: card: name is already used by a motion in curves/a.ron"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn usage_errors_exit_with_status_2() {
+    let dir = examples();
+    for args in [
+        &["bake", "--fps", "0"][..],
+        &["bake", "--jobs", "0"],
+        &["bake", "--formats", "gif"],
+        &["bake", "missing/"],
+        &["frobnicate"],
+    ] {
+        let out = curvebake(dir.path(), args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+    }
+}
+
+#[test]
+fn outputs_are_byte_identical_across_runs_and_thread_counts() {
+    let dir = examples();
+    let one = curvebake(dir.path(), &["bake", "--jobs", "1", "--out", "one"]);
+    assert!(one.status.success(), "{}", stderr(&one));
+    let two = curvebake(dir.path(), &["bake", "--jobs", "2", "--out", "two"]);
+    assert!(two.status.success(), "{}", stderr(&two));
+    let (a, b) = (
+        snapshot(&dir.path().join("one")),
+        snapshot(&dir.path().join("two")),
+    );
+    assert!(a.len() > 15);
+    assert_eq!(
+        a.iter().map(|f| &f.0).collect::<Vec<_>>(),
+        b.iter().map(|f| &f.0).collect::<Vec<_>>()
+    );
+    for (x, y) in a.iter().zip(&b) {
+        assert!(
+            x.1 == y.1,
+            "{} differs between --jobs 1 and --jobs 2",
+            x.0.display()
+        );
+    }
+}
+
+#[test]
+fn check_fails_on_a_stale_output_folder_and_passes_on_a_current_one() {
+    let dir = examples();
+    let missing = curvebake(dir.path(), &["bake", "--check"]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(!dir.path().join("out").exists(), "--check wrote something");
+    assert!(curvebake(dir.path(), &["bake"]).status.success());
+    let current = curvebake(dir.path(), &["bake", "--check"]);
+    assert!(current.status.success(), "{}", stderr(&current));
+    fs::write(dir.path().join("out/json/card-drop.json"), "{}").unwrap();
+    let stale = curvebake(dir.path(), &["bake", "--check"]);
+    assert_eq!(stale.status.code(), Some(1));
+    assert!(
+        stderr(&stale).contains("differs: out/json/card-drop.json"),
+        "{}",
+        stderr(&stale)
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join("out/json/card-drop.json")).unwrap(),
+        "{}"
+    );
+}
+
+#[test]
+fn a_motion_that_fails_keeps_its_previous_outputs() {
+    let dir = project(&[(
+        "a.ron",
+        r#"(name: "a", motion: Spring(from: 0, to: 1, stiffness: 100, damping: 20))"#,
+    )]);
+    assert!(curvebake(dir.path(), &["bake", "--formats", "json"])
+        .status
+        .success());
+    let before = fs::read(dir.path().join("out/json/a.json")).unwrap();
+    fs::write(
+        dir.path().join("curves/a.ron"),
+        r#"(name: "a", motion: Spring(from: 0, to: 1, stiffness: 0, damping: 20))"#,
+    )
+    .unwrap();
+    let out = curvebake(dir.path(), &["bake", "--formats", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("motion.Spring.stiffness must be > 0, got 0"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        fs::read(dir.path().join("out/json/a.json")).unwrap(),
+        before
+    );
+}
+
+#[test]
+fn a_rerun_with_nothing_changed_writes_nothing() {
+    let dir = examples();
+    assert!(curvebake(dir.path(), &["bake", "--formats", "json"])
+        .status
+        .success());
+    let again = curvebake(dir.path(), &["bake", "--formats", "json"]);
+    assert!(
+        stderr(&again).contains(": 0 files written"),
+        "{}",
+        stderr(&again)
+    );
+}
