@@ -55,6 +55,9 @@ pub struct BakeArgs {
     /// Drop CSS stops while linear interpolation stays within this many units of every frame.
     #[arg(long, default_value_t = 0.0, value_parser = parse_tolerance)]
     pub css_tolerance: f64,
+    /// Bake and export every motion again, ignoring the manifest of the output folder.
+    #[arg(long)]
+    pub force: bool,
     /// Plot size in pixels, WIDTHxHEIGHT.
     #[arg(long, default_value = "1200x800", value_parser = parse_size)]
     pub plot_size: (u32, u32),
@@ -85,7 +88,7 @@ fn parse_size(text: &str) -> Result<(u32, u32), String> {
 
 impl BakeArgs {
     /// The layout, formats and library options these flags ask for.
-    pub fn options(&self) -> Result<(BakeOptions, Vec<Format>, ExportSettings), String> {
+    pub fn options(&self) -> Result<BakeOptions, String> {
         if let Some(fps) = self.fps {
             if !(fps > 0.0 && fps <= curvebake::spec::MAX_FPS) {
                 return Err(format!(
@@ -115,14 +118,13 @@ impl BakeArgs {
             check: self.check,
             layout,
             jobs: self.jobs.map(usize::from),
-        };
-        Ok((
-            options,
             formats,
-            ExportSettings {
+            settings: ExportSettings {
                 css_tolerance: self.css_tolerance,
                 plot_size: self.plot_size,
             },
-        ))
+            force: self.force,
+        };
+        Ok(options)
     }
 }

@@ -19,3 +19,4 @@ pub mod pipeline;
 pub mod schema;
 pub mod spec;
 pub mod write;
+pub mod manifest;

@@ -7,7 +7,6 @@ mod cli;
 
 use clap::Parser;
 use cli::{BakeArgs, Cli, Command};
-use curvebake::export::exporters;
 use curvebake::pipeline::{run, FatalError, Report};
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -27,14 +26,13 @@ fn main() -> ExitCode {
 }
 
 fn bake(args: &BakeArgs) -> ExitCode {
-    let (options, formats, settings) = match args.options() {
+    let options = match args.options() {
         Ok(o) => o,
         Err(message) => {
             eprintln!("error: {message}");
             return ExitCode::from(EXIT_USAGE);
         }
     };
-    let exporters = exporters(&formats, &settings);
     let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
         let bar = indicatif::ProgressBar::new(0);
         bar.set_style(
@@ -51,7 +49,7 @@ fn bake(args: &BakeArgs) -> ExitCode {
             bar.set_position(done as u64);
         }
     };
-    let result = run(&options, &exporters, &progress);
+    let result = run(&options, &progress);
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
@@ -76,6 +74,12 @@ fn finish(report: &Report, args: &BakeArgs) -> ExitCode {
         for path in &report.written {
             eprintln!("differs: {}", args.out.join(path).display());
         }
+        for path in &report.removed {
+            eprintln!(
+                "stale: {} (its motion no longer exists)",
+                args.out.join(path).display()
+            );
+        }
     }
     if !args.quiet {
         let mut line = format!(
@@ -92,12 +96,15 @@ fn finish(report: &Report, args: &BakeArgs) -> ExitCode {
         ) {
             line.push_str(&format!(", CSS stops {before} -> {after}"));
         }
+        if !report.removed.is_empty() {
+            line.push_str(&format!(", {} removed", report.removed.len()));
+        }
         if !report.errors.is_empty() {
             line.push_str(&format!(", {} errors", report.errors.len()));
         }
         eprintln!("{line} in {:.2} s", report.seconds);
     }
-    let stale = args.check && !report.written.is_empty();
+    let stale = args.check && !(report.written.is_empty() && report.removed.is_empty());
     if report.errors.is_empty() && !stale {
         ExitCode::SUCCESS
     } else {

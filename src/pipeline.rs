@@ -3,12 +3,15 @@
 
 use crate::bake::bake;
 use crate::error::{InputError, Problem};
-use crate::export::{Digest, Exporter, Layout, MotionOutput, OutputFile};
+use crate::export::{
+    exporters, Digest, ExportSettings, Exporter, Format, Layout, MotionOutput, OutputFile,
+};
 use crate::load::{find_inputs, load_all, Input};
+use crate::manifest::{hash, tool, Entry, Manifest, MANIFEST_PATH};
 use crate::spec::Overrides;
 use crate::write::{Outcome, OutputDir, StreamedFile, WriteError};
 use rayon::prelude::*;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
@@ -32,6 +35,12 @@ pub struct BakeOptions {
     pub layout: Layout,
     /// Worker threads (None: all cores).
     pub jobs: Option<usize>,
+    /// Output formats.
+    pub formats: Vec<Format>,
+    /// Exporter settings.
+    pub settings: ExportSettings,
+    /// Ignore the manifest: bake and export every motion again.
+    pub force: bool,
 }
 
 impl Default for BakeOptions {
@@ -43,6 +52,9 @@ impl Default for BakeOptions {
             check: false,
             layout: Layout::PerMotion,
             jobs: None,
+            formats: Format::ALL.to_vec(),
+            settings: ExportSettings::default(),
+            force: false,
         }
     }
 }
@@ -56,8 +68,13 @@ pub struct Report {
     pub frames: u64,
     /// Files written (in check mode: files that differ or are missing).
     pub written: Vec<String>,
-    /// Files that already held the right bytes.
+    /// Files that already held the right bytes (or belong to motions the manifest shows
+    /// unchanged).
     pub unchanged: usize,
+    /// Files of motions that no longer exist, removed (in check mode: that would be removed).
+    pub removed: Vec<String>,
+    /// Motions whose hash matched the manifest, so their own files were not regenerated.
+    pub skipped: usize,
     /// Every input error.
     pub errors: Vec<InputError>,
     /// Format figures summed over motions (e.g. CSS stops before and after tolerance).
@@ -83,7 +100,6 @@ pub enum FatalError {
 /// Runs a bake. `progress(done, total)` is called as motions finish.
 pub fn run(
     options: &BakeOptions,
-    exporters: &[Box<dyn Exporter>],
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Report, FatalError> {
     let started = Instant::now();
@@ -91,7 +107,7 @@ pub fn run(
         .num_threads(options.jobs.unwrap_or(0))
         .build()
         .map_err(|e| FatalError::Usage(format!("--jobs: cannot start threads: {e}")))?;
-    let mut report = pool.install(|| run_in_pool(options, exporters, progress))?;
+    let mut report = pool.install(|| run_in_pool(options, progress))?;
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)
 }
@@ -118,7 +134,6 @@ impl OpenBundle {
 
 fn run_in_pool(
     options: &BakeOptions,
-    exporters: &[Box<dyn Exporter>],
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Report, FatalError> {
     let files = find_inputs(&options.inputs).map_err(FatalError::Input)?;
@@ -128,10 +143,54 @@ fn run_in_pool(
     } else {
         OutputDir::create(&options.out)?
     };
+    let exporters = exporters(&options.formats, &options.settings);
     let mut report = Report {
         errors,
         ..Report::default()
     };
+
+    let old = if options.force {
+        Manifest::default()
+    } else {
+        Manifest::read(&options.out)
+    };
+    let run_key = format!(
+        "{}|{:?}|{:?}|{:?}|{:?}",
+        tool(),
+        options.layout,
+        options.formats,
+        options.settings,
+        options.fps
+    );
+    let hashes: Vec<String> = inputs
+        .par_iter()
+        .map(|i| hash(&[run_key.as_bytes(), format!("{:?}", i.spec).as_bytes()]))
+        .collect();
+    let run_hash = hash(&hashes.iter().map(|h| h.as_bytes()).collect::<Vec<_>>());
+    let old_entries: HashMap<&str, &Entry> =
+        old.motions.iter().map(|e| (e.name.as_str(), e)).collect();
+    let files_exist = |e: &Entry| {
+        e.files
+            .iter()
+            .all(|f| out.resolve(f).is_ok_and(|p| p.exists()))
+    };
+    let unchanged: Vec<bool> = inputs
+        .par_iter()
+        .zip(&hashes)
+        .map(|(i, h)| {
+            old_entries
+                .get(i.spec.name.as_str())
+                .is_some_and(|e| &e.hash == h && files_exist(e))
+        })
+        .collect();
+
+    if !options.check && old.run == run_hash && unchanged.iter().all(|&u| u) {
+        // Nothing changed since the manifest was written: nothing to bake, nothing to write.
+        report.motions = inputs.len();
+        report.skipped = inputs.len();
+        report.unchanged = old.motions.iter().map(|e| e.files.len()).sum();
+        return Ok(report);
+    }
 
     let mut bundles = Vec::new();
     for (exporter, e) in exporters.iter().enumerate() {
@@ -148,21 +207,29 @@ fn run_in_pool(
             });
         }
     }
+    let bundled: Vec<bool> = (0..exporters.len())
+        .map(|k| bundles.iter().any(|b| b.exporter == k))
+        .collect();
 
     let mut digests = Vec::new();
+    let mut entries = Vec::new();
     let total = inputs.len();
     let done = AtomicUsize::new(0);
-    for window in inputs.chunks(WINDOW) {
+    let work: Vec<(&Input, (&String, &bool))> =
+        inputs.iter().zip(hashes.iter().zip(&unchanged)).collect();
+    for window in work.chunks(WINDOW) {
         let results: Vec<_> = window
             .par_iter()
-            .map(|input| {
-                let result = export_one(input, exporters, options.layout);
+            .map(|&(input, (_, &same))| {
+                // An unchanged motion still feeds the bundles and the summaries, not its own files.
+                let skip = |k: usize| same && !options.check && !bundled[k];
+                let result = export_one(input, &exporters, options.layout, &skip);
                 progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
                 result
             })
             .collect();
         let mut files = Vec::new();
-        for result in results {
+        for (&(input, (hash, &same)), result) in window.iter().zip(results) {
             let (mut digest, outputs) = match result {
                 Ok(r) => r,
                 Err(e) => {
@@ -172,6 +239,7 @@ fn run_in_pool(
             };
             report.motions += 1;
             report.frames += digest.frames as u64;
+            let skipped = same && !options.check;
             for (exporter, output) in outputs.into_iter().enumerate() {
                 for (name, value) in output.stats {
                     *report.stats.entry(name).or_default() += value;
@@ -182,11 +250,24 @@ fn run_in_pool(
                 ) {
                     bundle.append(&chunk)?;
                 }
-                digest
-                    .files
-                    .extend(output.files.iter().map(|f| f.path.clone()));
-                files.extend(output.files);
+                if !skipped {
+                    digest
+                        .files
+                        .extend(output.files.iter().map(|f| f.path.clone()));
+                    files.extend(output.files);
+                }
             }
+            if skipped {
+                report.skipped += 1;
+                digest.files = old_entries[input.spec.name.as_str()].files.clone();
+                report.unchanged += digest.files.len();
+            }
+            entries.push(Entry {
+                name: input.spec.name.clone(),
+                source: input.file.display().to_string(),
+                hash: hash.clone(),
+                files: digest.files.clone(),
+            });
             digests.push(digest);
         }
         write_files(&out, options.check, files, &mut report)?;
@@ -201,7 +282,61 @@ fn run_in_pool(
         .flat_map(|e| e.summary(&digests, options.layout))
         .collect();
     write_files(&out, options.check, summaries, &mut report)?;
+
+    let (kept, removed) = remove_vanished(&out, &old, &entries, &report.errors, options.check)?;
+    report.removed = removed;
+    if !options.check {
+        entries.extend(kept);
+        let manifest = Manifest {
+            tool: tool(),
+            run: run_hash,
+            motions: entries,
+        };
+        out.write(MANIFEST_PATH, &manifest.to_bytes())?;
+    }
     Ok(report)
+}
+
+/// Removes the files of motions in the old manifest that are gone: not baked now and not in a
+/// file that failed this time (whose motions keep their outputs). Returns the entries kept.
+fn remove_vanished(
+    out: &OutputDir,
+    old: &Manifest,
+    baked: &[Entry],
+    errors: &[InputError],
+    check: bool,
+) -> Result<(Vec<Entry>, Vec<String>), WriteError> {
+    let current: HashSet<&str> = baked.iter().map(|e| e.name.as_str()).collect();
+    let current_files: HashSet<&str> = baked
+        .iter()
+        .flat_map(|e| e.files.iter().map(String::as_str))
+        .collect();
+    let failed: HashSet<String> = errors
+        .iter()
+        .map(|e| e.file.display().to_string())
+        .collect();
+    let mut kept = Vec::new();
+    let mut removed = Vec::new();
+    for entry in &old.motions {
+        if current.contains(entry.name.as_str()) {
+            continue;
+        }
+        if failed.contains(&entry.source) {
+            kept.push(entry.clone());
+            continue;
+        }
+        for file in entry
+            .files
+            .iter()
+            .filter(|f| !current_files.contains(f.as_str()))
+        {
+            if !check {
+                out.remove(file)?;
+            }
+            removed.push(file.clone());
+        }
+    }
+    Ok((kept, removed))
 }
 
 /// Bakes one motion and runs every exporter on it.
@@ -209,6 +344,7 @@ fn export_one(
     input: &Input,
     exporters: &[Box<dyn Exporter>],
     layout: Layout,
+    skip: &dyn Fn(usize) -> bool,
 ) -> Result<(Digest, Vec<MotionOutput>), InputError> {
     let baked = bake(&input.spec).map_err(|e| {
         InputError::new(
@@ -219,7 +355,17 @@ fn export_one(
             },
         )
     })?;
-    let outputs = exporters.iter().map(|e| e.motion(&baked, layout)).collect();
+    let outputs = exporters
+        .iter()
+        .enumerate()
+        .map(|(k, e)| {
+            if skip(k) {
+                MotionOutput::default()
+            } else {
+                e.motion(&baked, layout)
+            }
+        })
+        .collect();
     Ok((Digest::of(&baked), outputs))
 }
 

@@ -286,3 +286,108 @@ fn a_rerun_with_nothing_changed_writes_nothing() {
         stderr(&again)
     );
 }
+
+fn spring_file(name: &str, stiffness: u32) -> String {
+    format!(
+        r#"(name: "{name}", motion: Spring(from: 0, to: 1, stiffness: {stiffness}, damping: 20))"#
+    )
+}
+
+#[test]
+fn an_edit_rebakes_only_the_motions_of_that_file() {
+    let dir = project(&[
+        ("a.ron", &spring_file("a", 100)),
+        ("b.ron", &spring_file("b", 100)),
+    ]);
+    assert!(curvebake(dir.path(), &["bake", "--formats", "json"])
+        .status
+        .success());
+    fs::write(dir.path().join("curves/b.ron"), spring_file("b", 150)).unwrap();
+    let out = curvebake(dir.path(), &["bake", "--formats", "json"]);
+    let err = stderr(&out);
+    // b's table and the index change; a is skipped by its hash.
+    assert!(
+        err.contains("2 motions, ") && err.contains(": 2 files written"),
+        "{err}"
+    );
+    let manifest = fs::read_to_string(dir.path().join("out/.curvebake-manifest.json")).unwrap();
+    assert!(
+        manifest.contains("\"json/a.json\"") && manifest.contains("\"json/b.json\""),
+        "{manifest}"
+    );
+}
+
+#[test]
+fn outputs_of_a_removed_motion_are_removed_and_nothing_else_is_touched() {
+    let dir = project(&[
+        ("a.ron", &spring_file("a", 100)),
+        ("b.ron", &spring_file("b", 100)),
+    ]);
+    assert!(curvebake(dir.path(), &["bake", "--formats", "json"])
+        .status
+        .success());
+    fs::write(dir.path().join("out/json/notes.txt"), "mine").unwrap();
+    fs::remove_file(dir.path().join("curves/b.ron")).unwrap();
+    let check = curvebake(dir.path(), &["bake", "--formats", "json", "--check"]);
+    assert_eq!(check.status.code(), Some(1));
+    assert!(
+        stderr(&check).contains("stale: out/json/b.json"),
+        "{}",
+        stderr(&check)
+    );
+    let out = curvebake(dir.path(), &["bake", "--formats", "json"]);
+    assert!(stderr(&out).contains("1 removed"), "{}", stderr(&out));
+    assert!(!dir.path().join("out/json/b.json").exists());
+    assert!(dir.path().join("out/json/a.json").exists());
+    assert_eq!(
+        fs::read_to_string(dir.path().join("out/json/notes.txt")).unwrap(),
+        "mine"
+    );
+}
+
+#[test]
+fn a_file_that_fails_keeps_the_outputs_of_its_motions() {
+    let dir = project(&[("a.ron", &spring_file("a", 100))]);
+    assert!(curvebake(dir.path(), &["bake", "--formats", "json"])
+        .status
+        .success());
+    fs::write(
+        dir.path().join("curves/a.ron"),
+        "(name: \"a\", motion: Spring(",
+    )
+    .unwrap();
+    assert_eq!(
+        curvebake(dir.path(), &["bake", "--formats", "json"])
+            .status
+            .code(),
+        Some(1)
+    );
+    assert!(dir.path().join("out/json/a.json").exists());
+}
+
+#[test]
+fn force_and_deleted_outputs_bypass_the_manifest() {
+    let dir = project(&[("a.ron", &spring_file("a", 100))]);
+    assert!(curvebake(dir.path(), &["bake", "--formats", "json"])
+        .status
+        .success());
+    fs::remove_file(dir.path().join("out/json/a.json")).unwrap();
+    assert!(curvebake(dir.path(), &["bake", "--formats", "json"])
+        .status
+        .success());
+    assert!(
+        dir.path().join("out/json/a.json").exists(),
+        "a deleted output is restored"
+    );
+    fs::write(dir.path().join("out/json/a.json"), "{}").unwrap();
+    let forced = curvebake(dir.path(), &["bake", "--formats", "json", "--force"]);
+    assert!(
+        stderr(&forced).contains(": 1 files written"),
+        "{}",
+        stderr(&forced)
+    );
+    assert_ne!(
+        fs::read_to_string(dir.path().join("out/json/a.json")).unwrap(),
+        "{}"
+    );
+}

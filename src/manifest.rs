@@ -1,0 +1,74 @@
+//! The manifest of an output folder: per motion, a content hash of what produced its files
+//! (resolved spec, formats, layout, settings, tool version) and the files written. It lets a
+//! re-run skip motions whose hash is unchanged and remove the files of motions that are gone,
+//! touching only files curvebake wrote.
+
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// File name of the manifest inside the output folder.
+pub const MANIFEST_PATH: &str = ".curvebake-manifest.json";
+
+/// What curvebake wrote into an output folder.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    /// Tool name and version that wrote it.
+    pub tool: String,
+    /// Hash of the run settings plus every motion hash in order: equal means nothing changed.
+    pub run: String,
+    /// One entry per motion, in input order.
+    pub motions: Vec<Entry>,
+}
+
+/// One motion's record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Entry {
+    /// Motion name.
+    pub name: String,
+    /// Source file, as found.
+    pub source: String,
+    /// Content hash of the resolved spec and run settings.
+    pub hash: String,
+    /// Files written for this motion alone (relative to the output folder).
+    pub files: Vec<String>,
+}
+
+/// The tool's name and version, part of every hash: a new version re-bakes everything.
+pub fn tool() -> String {
+    format!("curvebake {}", env!("CARGO_PKG_VERSION"))
+}
+
+impl Manifest {
+    /// Reads the manifest of `out`; a missing or unreadable one is empty (everything is baked).
+    pub fn read(out: &Path) -> Self {
+        std::fs::read(out.join(MANIFEST_PATH))
+            .ok()
+            .and_then(|bytes| serde_json::from_slice::<Manifest>(&bytes).ok())
+            .filter(|m| m.tool == tool())
+            .unwrap_or_default()
+    }
+
+    /// The manifest's bytes (deterministic: entries in input order).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut bytes = serde_json::to_vec_pretty(self).expect("a manifest serializes");
+        bytes.push(b'\n');
+        bytes
+    }
+
+    /// The entry of motion `name`, if recorded.
+    pub fn entry(&self, name: &str) -> Option<&Entry> {
+        self.motions.iter().find(|e| e.name == name)
+    }
+}
+
+/// A hex content hash of `parts`, each length-prefixed so boundaries cannot shift.
+pub fn hash(parts: &[&[u8]]) -> String {
+    let mut hasher = blake3::Hasher::new();
+    for part in parts {
+        hasher.update(&(part.len() as u64).to_le_bytes());
+        hasher.update(part);
+    }
+    hasher.finalize().to_hex()[..32].to_owned()
+}
