@@ -5,6 +5,7 @@
 //! stays within `rest_delta` of rest with speed below `rest_speed`; its last frame is exactly
 //! the rest value. Every other frame is the exact closed form.
 
+use crate::motion::frame_time;
 use crate::spec::{Ending, MotionSpec};
 
 /// Most frames a motion may have.
@@ -47,9 +48,6 @@ impl Baked<'_> {
     }
 }
 
-fn frame_time(i: usize, fps: f64, duration: f64) -> f64 {
-    (i as f64 / fps).min(duration)
-}
 
 /// Why a motion cannot be baked.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -131,14 +129,8 @@ pub fn bake(spec: &MotionSpec) -> Result<Baked<'_>, BakeError> {
     let resting = spec.ending == Ending::Rests;
     let mut tracks = Vec::new();
     for (k, (name, motion)) in spec.model.tracks().into_iter().enumerate() {
-        let mut position = Vec::with_capacity(intervals + 1);
-        let mut velocity = Vec::with_capacity(intervals + 1);
-        for i in 0..=intervals {
-            let t = frame_time(i, spec.fps, duration);
-            let (x, v) = motion.state(t);
-            position.push(x);
-            velocity.push(v);
-        }
+        let (mut position, mut velocity) = (Vec::new(), Vec::new());
+        motion.sample(spec.fps, duration, intervals + 1, &mut position, &mut velocity);
         if snaps {
             if let Some(&end) = end_values.get(k) {
                 position[intervals] = end;

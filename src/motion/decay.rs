@@ -263,7 +263,9 @@ impl Settle for Decay {
             return Some(0.0);
         }
         let speed = self.velocity.abs();
-        let rate = self.lambda.max(0.0);
+        // Not `max(0.0)`: for λ = -0.0 (friction 1) it may return -0.0, and |v0|/-0.0 = -inf
+        // would be an envelope that is "settled" from the start.
+        let rate = if self.lambda > 0.0 { self.lambda } else { 0.0 };
         let distance = Envelope::exponential(rate, speed / rate);
         let velocity = Envelope::exponential(rate, speed);
         Some(

@@ -52,11 +52,26 @@ impl Envelope {
         }
     }
 
+    /// The largest value of the bound over t >= 0. Its constant part is largest at t = 0 and
+    /// its linear part at `peak_time` (unbounded when it grows with no decay), so this is
+    /// min(amplitude, linear part at the peak); `at(peak)` alone can be smaller than `at(0)`.
+    fn maximum(&self) -> f64 {
+        let peak = self.peak_time();
+        let linear = if self.slope > 0.0 && self.rate <= 0.0 {
+            f64::INFINITY
+        } else if self.slope == 0.0 && self.start == 0.0 {
+            0.0
+        } else {
+            (-self.rate * peak).exp() * self.slope.mul_add(peak, self.start)
+        };
+        self.amplitude.min(linear)
+    }
+
     /// The earliest time from which the bound stays `<= threshold`, or `None` if it never
     /// does (a rate of 0 with a non-zero amplitude).
     pub fn settles_below(&self, threshold: f64) -> Option<f64> {
         let peak = self.peak_time();
-        if self.at(peak) <= threshold {
+        if self.maximum() <= threshold {
             return Some(0.0);
         }
         if self.rate <= 0.0 || !self.rate.is_finite() {

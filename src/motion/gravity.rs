@@ -52,10 +52,10 @@ impl Gravity {
 
 impl Motion for Gravity {
     fn position(&self, t: f64) -> f64 {
-        self.from + t * (0.5 * self.acceleration).mul_add(t, self.velocity)
+        self.from + t * (self.velocity + 0.5 * self.acceleration * t)
     }
     fn velocity(&self, t: f64) -> f64 {
-        self.acceleration.mul_add(t, self.velocity)
+        self.velocity + self.acceleration * t
     }
 }
 
@@ -141,9 +141,10 @@ impl Bounce {
         self.first_impact + self.first_bounce() * (1.0 - e.powi(k - 1)) / (1.0 - e)
     }
 
-    /// Position and velocity: the fall before t1, then the bounce that contains t.
+    /// Position and velocity: the fall before t1, then the bounce that contains t. At an
+    /// impact instant (the first one included) the state is the one just after the impact.
     fn state_at(&self, t: f64) -> (f64, f64) {
-        if t <= self.first_impact {
+        if t < self.first_impact {
             return self.fall.state(t);
         }
         if t >= self.end_time() {
@@ -151,22 +152,26 @@ impl Bounce {
         }
         let e = self.restitution;
         // Bounce k contains t when impact_time(k) <= t < impact_time(k + 1).
-        let fraction = (t - self.first_impact) * (1.0 - e) / self.first_bounce();
-        let mut k = ((1.0 - fraction).ln() / e.ln()).floor() as i32 + 1;
-        k = k.max(1);
+        // With remaining = 1 - (t - t1)(1 - e)/Δ1, that is e^(k-1) >= remaining > e^k. It is
+        // formed from the end time, so it keeps its digits (and stays > 0) just before the end.
+        let remaining = (self.end_time() - t) * (1.0 - e) / self.first_bounce();
+        let estimate = (remaining.ln() / e.ln()).floor() + 1.0;
+        // Clamped so that k ± 1 never overflows (only a restitution within ~1e-8 of 1 has more
+        // bounces than an i32 counts).
+        let mut k = estimate.clamp(1.0, f64::from(i32::MAX - 1)) as i32;
         while k > 1 && self.impact_time(k) > t {
             k -= 1;
         }
-        while self.impact_time(k + 1) <= t {
+        while k < i32::MAX - 1 && self.impact_time(k + 1) <= t {
             k += 1;
         }
         let s = t - self.impact_time(k);
         let launch = -self.impact_velocity * e.powi(k);
         let a = self.fall.acceleration;
-        let rise = s * (0.5 * a).mul_add(s, launch);
+        let rise = s * (launch + 0.5 * a * s);
         // Rounding may put the end of a bounce a hair behind the floor: it never passes it.
         let rise = if rise * launch < 0.0 { 0.0 } else { rise };
-        (self.floor + rise, a.mul_add(s, launch))
+        (self.floor + rise, launch + a * s)
     }
 
     /// Time of the first impact after which every bounce stays below `rest_delta` in height

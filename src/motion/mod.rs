@@ -33,6 +33,23 @@ pub trait Motion {
     fn state(&self, t: f64) -> (f64, f64) {
         (self.position(t), self.velocity(t))
     }
+    /// Appends `frames` samples at t_i = min(i/fps, duration) to `position` and `velocity`.
+    /// One call per motion: the loop is compiled for each motion type, so a bake pays no
+    /// dynamic dispatch per frame.
+    fn sample(&self, fps: f64, duration: f64, frames: usize, position: &mut Vec<f64>, velocity: &mut Vec<f64>) {
+        position.reserve(frames);
+        velocity.reserve(frames);
+        for i in 0..frames {
+            let (x, v) = self.state(frame_time(i, fps, duration));
+            position.push(x);
+            velocity.push(v);
+        }
+    }
+}
+
+/// Time of frame i at `fps` in a bake of length `duration`: min(i/fps, duration).
+pub fn frame_time(i: usize, fps: f64, duration: f64) -> f64 {
+    (i as f64 / fps).min(duration)
 }
 
 /// A motion that may come to rest.

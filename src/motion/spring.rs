@@ -11,6 +11,10 @@ use std::f64::consts::PI;
 /// critical form smoothly. Either is accurate at the switch.
 const MODAL_SWITCH: f64 = 0.5;
 
+/// Below this ωd·t the underdamped S uses t·sinc(ωd·t); above it sin(ωd·t)/ωd, which is then
+/// just as exact and cheaper.
+const SINC_SWITCH: f64 = 1e-3;
+
 /// A damped spring from `from` towards `to`, with initial `velocity`.
 ///
 /// With u = x - to, u0 = from - to, σ = c/(2m) and ω0² = k/m:
@@ -50,6 +54,10 @@ pub struct Spring {
     discriminant: f64,
     /// √|σ² - ω0²|: ωd when underdamped, g when overdamped.
     root: f64,
+    /// v0 + σ·u0, the coefficient of S in u.
+    s_in_position: f64,
+    /// -(ω0²·u0 + σ·v0), the coefficient of S in v.
+    s_in_velocity: f64,
 }
 
 impl Spring {
@@ -84,8 +92,11 @@ impl Spring {
             omega0_sq,
             discriminant,
             root: discriminant.abs().sqrt(),
+            s_in_position: sigma.mul_add(u0, velocity),
+            s_in_velocity: -omega0_sq.mul_add(u0, sigma * velocity),
         };
-        if [u0, sigma, omega0_sq, discriminant]
+        let (bu, bv) = spring.s_coefficients();
+        if [u0, sigma, omega0_sq, discriminant, bu, bv]
             .iter()
             .all(|x| x.is_finite())
         {
@@ -153,10 +164,7 @@ impl Spring {
 
     /// (v0 + σ·u0, -(ω0²·u0 + σ·v0)): the coefficients of S in u and in v.
     fn s_coefficients(&self) -> (f64, f64) {
-        (
-            self.sigma.mul_add(self.u0, self.velocity),
-            -self.omega0_sq.mul_add(self.u0, self.sigma * self.velocity),
-        )
+        (self.s_in_position, self.s_in_velocity)
     }
 
     /// The overdamped modal form: roots (r1, r2) and amplitudes (A1, A2), u = A1·e^(r1 t) + A2·e^(r2 t).
@@ -179,7 +187,10 @@ impl Spring {
         }
         let envelope = (-self.sigma * t).exp();
         let (c, s) = if self.discriminant < 0.0 {
-            (envelope * x.cos(), envelope * t * sinc(x))
+            let (sin, cos) = x.sin_cos();
+            // sin(ωd·t)/ωd = t·sinc(ωd·t): exact as ωd -> 0, where sin/ωd would be 0/0.
+            let s = if x.abs() < SINC_SWITCH { t * sinc(x) } else { sin / self.root };
+            (envelope * cos, envelope * s)
         } else {
             (envelope * x.cosh(), envelope * t * sinhc(x))
         };
