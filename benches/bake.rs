@@ -3,6 +3,8 @@
 //!
 //! Each iteration bakes into a fresh output folder (files are created, as on a first bake).
 
+#![allow(missing_docs)] // criterion_group! generates undocumented functions
+
 mod common;
 
 use common::{write_curves, Mix};

@@ -1,5 +1,7 @@
 //! (a) One frame of each motion kind, beside a bare inline loop of the same closed form.
 
+#![allow(missing_docs)] // criterion_group! generates undocumented functions
+
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use curvebake::motion::{
     hex, Bounce, Decay, ExplosionRing, Friction, Gravity, Motion, RadiusEnd, Spring,

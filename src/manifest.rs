@@ -35,9 +35,10 @@ pub struct Entry {
     pub files: Vec<String>,
 }
 
-/// The tool's name and version, part of every hash: a new version re-bakes everything.
+/// The tool's name, version and source fingerprint, part of every hash: a new version, or any
+/// change to the code that writes outputs, re-bakes everything.
 pub fn tool() -> String {
-    format!("curvebake {}", env!("CARGO_PKG_VERSION"))
+    format!("curvebake {}+{}", env!("CARGO_PKG_VERSION"), env!("CURVEBAKE_SOURCE_HASH"))
 }
 
 impl Manifest {
