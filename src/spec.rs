@@ -170,6 +170,10 @@ impl Model {
     pub fn end_values(&self) -> Vec<f64> {
         match self {
             Self::Spring(s) => vec![s.to()],
+            // A snap rests at `to` as written, not at from + v/λ, which may round an ulp off.
+            Self::Friction {
+                snap_to: Some(to), ..
+            } => vec![*to],
             Self::Friction { friction, .. } => friction.rest_position().into_iter().collect(),
             Self::GravityTo { to, .. } => vec![*to],
             Self::Bounce(b) => vec![b.floor()],
@@ -322,17 +326,41 @@ impl FieldError {
     /// Rewrites a motion error as a field error under `prefix` (`motion.Spring`).
     fn from_motion(prefix: &str, error: MotionError) -> Self {
         match error.within(prefix) {
-            MotionError::Invalid { path, requirement, value } => {
-                Self::new(path, format!("must be {requirement}, got {value}"))
+            MotionError::Invalid {
+                path,
+                requirement,
+                value,
+            } => Self::new(
+                path,
+                format!("must be {requirement}, got {}", number(value)),
+            ),
+            MotionError::Unsolvable { path, reason } => {
+                Self::new(path, format!("has no solution: {reason}"))
             }
-            MotionError::Unsolvable { path, reason } => Self::new(path, format!("has no solution: {reason}")),
-            MotionError::NeverReaches { path, to } => Self::new(path, format!("= {to} is never reached by the motion")),
+            MotionError::NeverReaches { path, to } => Self::new(
+                path,
+                format!("= {} is never reached by the motion", number(to)),
+            ),
             MotionError::BounceAwayFromFloor { path, acceleration } => Self::new(
                 path,
-                format!("needs acceleration towards the floor at `to` to bounce, got acceleration {acceleration}"),
+                format!(
+                    "needs acceleration towards the floor at `to` to bounce, got acceleration {}",
+                    number(acceleration)
+                ),
             ),
             e @ MotionError::RingInsideOut { .. } => Self::new(prefix, format!("is invalid: {e}")),
         }
+    }
+}
+
+/// A number for a message: as written (`-3`, `0.5`) unless that is long, then in exponent
+/// form (`1e-300`, not three hundred digits).
+fn number(x: f64) -> String {
+    let plain = x.to_string();
+    if plain.len() > 24 {
+        format!("{x:e}")
+    } else {
+        plain
     }
 }
 
@@ -357,8 +385,44 @@ pub fn check_name(name: &str) -> Result<(), String> {
             name.len()
         ));
     }
+    if let Some(word) = CSS_KEYWORDS.iter().find(|w| name.eq_ignore_ascii_case(w)) {
+        return Err(format!(
+            "must not be the CSS keyword {word:?}: `animation` and `@keyframes` read it as something else"
+        ));
+    }
     Ok(())
 }
+
+/// Words a name may not be (ASCII case-insensitively): keywords of the `animation` shorthand,
+/// CSS-wide keywords and the words `@keyframes` names exclude. A motion so named would not
+/// animate (`animation: ease 1s linear both` runs keyframes named `linear`).
+pub const CSS_KEYWORDS: &[&str] = &[
+    "none",
+    "initial",
+    "inherit",
+    "unset",
+    "revert",
+    "revert-layer",
+    "default",
+    "auto",
+    "linear",
+    "ease",
+    "ease-in",
+    "ease-out",
+    "ease-in-out",
+    "step-start",
+    "step-end",
+    "infinite",
+    "normal",
+    "reverse",
+    "alternate",
+    "alternate-reverse",
+    "forwards",
+    "backwards",
+    "both",
+    "running",
+    "paused",
+];
 
 /// Settings that apply to every motion of a bake.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -418,9 +482,10 @@ fn property_and_unit(file: &MotionFile) -> Result<(Property, String), FieldError
 
 fn optional_positive(field: &str, value: Option<f64>) -> Result<Option<f64>, FieldError> {
     match value {
-        Some(v) if !(v.is_finite() && v > 0.0) => {
-            Err(FieldError::new(field, format!("must be > 0, got {v}")))
-        }
+        Some(v) if !(v.is_finite() && v > 0.0) => Err(FieldError::new(
+            field,
+            format!("must be > 0, got {}", number(v)),
+        )),
         v => Ok(v),
     }
 }
@@ -442,7 +507,7 @@ impl MotionSpec {
             };
             return Err(FieldError::new(
                 field,
-                format!("must be in (0, {MAX_FPS}], got {fps}"),
+                format!("must be in (0, {MAX_FPS}], got {}", number(fps)),
             ));
         }
         let duration = optional_positive("duration", file.duration)?;

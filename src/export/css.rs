@@ -1,7 +1,80 @@
-//! CSS exporter (being written).
+//! CSS: `css/<name>.css` per motion and `curves.css` with every motion in input order (with
+//! `--bundle`, only `curves.css`).
+//!
+//! Each motion becomes:
+//!
+//! * `@keyframes <name>` with one stop per baked frame (or fewer, see `--css-tolerance`). The
+//!   curve lives in the stops, so the segments between them must be linear: the ready class
+//!   says `linear`, which is the timing function of every keyframe that names none (a
+//!   hand-written `animation: <name> 1s` would get `ease` on every segment).
+//! * A ready class `.<name> { animation: <name> <D>s linear both; }`.
+//! * `--<name>-duration` on `:root`, and for a motion that travels from one value to another
+//!   ([`Model::endpoints`]) and ends there, `--<name>-easing`: a CSS `linear()` easing of the
+//!   progress `(x - from) / (to - from)` over `t / D`, overshoot included, for transitions
+//!   between any two values. (A `duration` that cuts a motion short of `to` leaves the easing
+//!   out: a transition always ends on its end value, so it would jump there.)
+//! * For a custom property, an `@property` registration (syntax from the unit, `inherits:
+//!   false`, a zero initial value) so that browsers interpolate it.
+//! * For an explosion ring, registered `--<name>-inner` and `--<name>-outer` animated in one
+//!   `@keyframes`, and a class that draws the band between them as a `radial-gradient`.
+//!
+//! # Digits
+//!
+//! Every number goes through [`write_fixed`] (exact rounding, no `-0`, no exponent). The
+//! digits are decided per motion from its numbers:
+//!
+//! * Values: 4 decimals for px, %, deg, pt, mm and grad, whose precision target is 0.01 unit;
+//!   6 decimals for unitless values and the larger units (em, rem, vw, turn, ...), whose
+//!   target is 0.0001 unit. Rounding then costs 1/200 of the target.
+//! * Times: a stop that is off by δ seconds moves the curve by up to `slope · δ`, so the
+//!   timing error budget is `δ = min(0.05 ms, target / (10 · max slope))`, half of it for the
+//!   stop offsets (`100 · t_i / D` percent, with decimals also enough to keep consecutive
+//!   stops apart) and half for the duration `D`. Offsets get at most 12 decimals; stops that
+//!   still coincide (a last frame interval under 10⁻¹⁴ of `D`) keep the later frame.
+//! * `linear()` progress values: enough decimals that `|to - from|` times their rounding
+//!   stays within the rounding of a value.
+//!
+//! # Tolerance
+//!
+//! With `--css-tolerance X` the fewest stops are kept (a shortest path over all segments that
+//! stay within the tolerance, exact for every frame, not just the ones a Ramer-Douglas-Peucker
+//! recursion looks at; a greedy furthest reach past a work limit) such that linear
+//! interpolation between kept stops stays within `X` of every baked frame of every track,
+//! after the rounding and timing error budgets above are taken off `X`. The `linear()` easing
+//! keeps the same frames: its error in progress is the value error divided by `|to - from|`.
+//!
+//! Nothing reaches the CSS but fixed text, validated names (`spec::check_name`), units from
+//! the fixed list of [`unit_kind`] and formatted numbers.
 
-use super::{ExportSettings, Exporter, Layout, MotionOutput};
+use super::{Bundle, ExportSettings, Exporter, Layout, MotionOutput, OutputFile};
 use crate::bake::Baked;
+use crate::format::write_fixed;
+use crate::spec::{unit_kind, Model, Property, UnitKind};
+
+/// Path of the file with every motion.
+pub const BUNDLE_PATH: &str = "curves.css";
+
+/// First bytes of [`BUNDLE_PATH`].
+const BUNDLE_HEADER: &[u8] =
+    b"/* curvebake: every motion, in input order. Generated; do not edit. */\n\n";
+
+/// Longest time a stop may be off by (the offset and duration budgets together), in seconds.
+const MAX_TIMING_ERROR: f64 = 5e-5;
+
+/// Most decimals of a stop offset (percent) or a duration (seconds).
+const MAX_TIME_DECIMALS: u32 = 12;
+
+/// Most decimals of a `linear()` progress value.
+const MAX_PROGRESS_DECIMALS: u32 = 15;
+
+/// Cone steps the fewest-stops search may take per motion before it falls back to the greedy
+/// furthest reach (which keeps the tolerance, with maybe a few more stops).
+const FEWEST_STOPS_WORK: usize = 16_000_000;
+
+/// Path of one motion's CSS.
+pub fn file_path(name: &str) -> String {
+    format!("css/{name}.css")
+}
 
 /// The CSS exporter.
 #[derive(Debug, Clone)]
@@ -22,8 +95,828 @@ impl Exporter for Css {
     fn name(&self) -> &'static str {
         "css"
     }
+
+    /// `curves.css`, in both layouts.
+    fn bundle(&self, layout: Layout) -> Option<Bundle> {
+        let _ = layout;
+        Some(Bundle {
+            path: BUNDLE_PATH.into(),
+            header: BUNDLE_HEADER.to_vec(),
+            separator: b"\n".to_vec(),
+            footer: Vec::new(),
+        })
+    }
+
     fn motion(&self, baked: &Baked, layout: Layout) -> MotionOutput {
-        let _ = (baked, layout, self.settings);
-        MotionOutput::default()
+        let mut bytes = Vec::new();
+        let stops = motion_css(baked, self.settings.css_tolerance, &mut bytes);
+        let files = match layout {
+            Layout::PerMotion => vec![OutputFile {
+                path: file_path(&baked.spec.name),
+                bytes: bytes.clone(),
+            }],
+            Layout::Bundle => Vec::new(),
+        };
+        MotionOutput {
+            files,
+            chunk: Some(bytes),
+            stats: vec![
+                ("css_stops_before", baked.frames() as u64),
+                ("css_stops_after", stops as u64),
+            ],
+        }
+    }
+}
+
+/// Precision target (in the unit) and value decimals for a unit.
+fn value_precision(unit: &str) -> (f64, u32) {
+    match unit {
+        "px" | "%" | "deg" | "pt" | "mm" | "grad" => (0.01, 4),
+        _ => (1e-4, 6),
+    }
+}
+
+/// `@property` syntax and initial value for values of a unit kind. The initial value must be
+/// computationally independent, so a length starts at `0px` whatever its unit (`0em` would
+/// make the whole registration invalid).
+fn syntax(kind: UnitKind) -> (&'static str, &'static str) {
+    match kind {
+        UnitKind::Number => ("<number>", "0"),
+        UnitKind::Length => ("<length>", "0px"),
+        UnitKind::Angle => ("<angle>", "0deg"),
+        UnitKind::Percentage => ("<percentage>", "0%"),
+    }
+}
+
+/// The unit the CSS is written in: the motion's own, except for a ring, whose radii are
+/// lengths (a ring given no length unit is drawn in px).
+fn css_unit<'a>(baked: &Baked<'a>) -> (&'a str, UnitKind) {
+    let spec = baked.spec;
+    let kind = unit_kind(&spec.unit).unwrap_or(UnitKind::Number);
+    match (&spec.model, kind) {
+        (Model::Ring(_), UnitKind::Length | UnitKind::Percentage) => (&spec.unit, kind),
+        (Model::Ring(_), _) => ("px", UnitKind::Length),
+        _ => (&spec.unit, kind),
+    }
+}
+
+/// Smallest `k` in `0..=max` with `10^-k <= bound` (`max` if none).
+fn decimals_for(bound: f64, max: u32) -> u32 {
+    (0..max)
+        .find(|&k| 10f64.powi(-(k as i32)) <= bound)
+        .unwrap_or(max)
+}
+
+/// Largest `|x[i+1] - x[i]| / (t[i+1] - t[i])` over every track.
+fn max_slope(times: &[f64], tracks: &[&[f64]]) -> f64 {
+    let mut slope: f64 = 0.0;
+    for x in tracks {
+        for i in 1..times.len() {
+            slope = slope.max((x[i] - x[i - 1]).abs() / (times[i] - times[i - 1]));
+        }
+    }
+    slope
+}
+
+/// Writes one motion's CSS; returns the number of keyframe stops.
+fn motion_css(baked: &Baked, tolerance: f64, out: &mut Vec<u8>) -> usize {
+    let spec = baked.spec;
+    let name = spec.name.as_bytes();
+    let duration = baked.duration;
+    let times: Vec<f64> = (0..baked.frames()).map(|i| baked.time(i)).collect();
+    let tracks: Vec<&[f64]> = baked.tracks.iter().map(|t| t.position.as_slice()).collect();
+    let (unit, kind) = css_unit(baked);
+    let (target, value_decimals) = value_precision(unit);
+
+    // Timing budget, then the stops the tolerance keeps.
+    let slope = max_slope(&times, &tracks);
+    let timing = if slope > 0.0 {
+        MAX_TIMING_ERROR.min(target / (10.0 * slope))
+    } else {
+        MAX_TIMING_ERROR
+    };
+    let rounding = 0.5 * 10f64.powi(-(value_decimals as i32));
+    let stops = keep_stops(&times, &tracks, tolerance - rounding - target / 10.0);
+
+    // Offsets (percent of D): half the timing budget, and apart from each other.
+    let min_gap = stops
+        .windows(2)
+        .map(|w| 100.0 * (times[w[1]] - times[w[0]]) / duration)
+        .fold(f64::INFINITY, f64::min);
+    let offset_decimals = decimals_for(
+        (100.0 * timing / duration).min(min_gap / 2.0),
+        MAX_TIME_DECIMALS,
+    );
+    let duration_decimals = decimals_for(timing, MAX_TIME_DECIMALS);
+    let offset = |i: usize| 100.0 * times[i] / duration;
+    let stops = distinct_offsets(&stops, offset, offset_decimals);
+
+    out.reserve(stops.len() * 48 * tracks.len() + 1024);
+
+    // Header comment: name, kind, property, unit, frames.
+    out.extend_from_slice(b"/* ");
+    out.extend_from_slice(name);
+    out.extend_from_slice(b": ");
+    out.extend_from_slice(spec.model.kind().as_bytes());
+    if let Model::Ring(_) = spec.model {
+        out.extend_from_slice(b" radii");
+    } else {
+        out.extend_from_slice(b" on ");
+        out.extend_from_slice(spec.property.name().as_bytes());
+    }
+    if !unit.is_empty() {
+        out.extend_from_slice(b" in ");
+        out.extend_from_slice(unit.as_bytes());
+    }
+    out.extend_from_slice(b", ");
+    out.extend_from_slice(itoa::Buffer::new().format(baked.frames()).as_bytes());
+    out.extend_from_slice(b" frames at ");
+    write_fixed(out, spec.fps, 6);
+    out.extend_from_slice(b" fps */\n");
+
+    // What each stop declares, per track: the text before the value and after it.
+    let mut declarations: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+    let register = |out: &mut Vec<u8>, property: &[u8]| {
+        let (syntax, initial) = syntax(kind);
+        out.extend_from_slice(b"@property ");
+        out.extend_from_slice(property);
+        out.extend_from_slice(b" { syntax: '");
+        out.extend_from_slice(syntax.as_bytes());
+        out.extend_from_slice(b"'; inherits: false; initial-value: ");
+        out.extend_from_slice(initial.as_bytes());
+        out.extend_from_slice(b"; }\n");
+    };
+    let unit = unit.as_bytes();
+    if let Model::Ring(_) = spec.model {
+        for track in &baked.tracks {
+            let property = [&b"--"[..], name, b"-", track.name.as_bytes()].concat();
+            register(out, &property);
+            declarations.push(([&property[..], b": "].concat(), unit.to_vec()));
+        }
+    } else {
+        let function = |f: &[u8]| {
+            (
+                [&b"transform: "[..], f, b"("].concat(),
+                [unit, b")"].concat(),
+            )
+        };
+        declarations.push(match &spec.property {
+            Property::TranslateX => function(b"translateX"),
+            Property::TranslateY => function(b"translateY"),
+            Property::Scale => function(b"scale"),
+            Property::Rotate => function(b"rotate"),
+            Property::Opacity => (b"opacity: ".to_vec(), Vec::new()),
+            Property::Custom(custom) => {
+                register(out, custom.as_bytes());
+                ([custom.as_bytes(), b": "].concat(), unit.to_vec())
+            }
+        });
+    }
+
+    // :root: duration, and the easing of a motion from one value to another.
+    out.extend_from_slice(b":root {\n  --");
+    out.extend_from_slice(name);
+    out.extend_from_slice(b"-duration: ");
+    write_fixed(out, duration, duration_decimals);
+    out.extend_from_slice(b"s;\n");
+    // The easing needs a motion from one value to another that ends there: a transition
+    // ends on its end value, so a bake cut short by a `duration` would jump at the end.
+    let easing = match (spec.model.endpoints(), tracks.as_slice()) {
+        (Some((from, to)), &[x]) if (x[x.len() - 1] - to).abs() <= rounding => Some((from, to, x)),
+        _ => None,
+    };
+    if let Some((from, to, x)) = easing {
+        let span = to - from;
+        let progress_decimals = (0..MAX_PROGRESS_DECIMALS)
+            .find(|&k| span.abs() * 10f64.powi(-(k as i32)) <= 10f64.powi(-(value_decimals as i32)))
+            .unwrap_or(MAX_PROGRESS_DECIMALS);
+        out.extend_from_slice(b"  --");
+        out.extend_from_slice(name);
+        out.extend_from_slice(b"-easing: linear(");
+        let last = stops.len() - 1;
+        for (k, &i) in stops.iter().enumerate() {
+            out.extend_from_slice(if k == 0 { b"\n    " } else { b",\n    " });
+            write_fixed(out, (x[i] - from) / span, progress_decimals);
+            if k != 0 && k != last {
+                out.push(b' ');
+                write_fixed(out, offset(i), offset_decimals);
+                out.push(b'%');
+            }
+        }
+        out.extend_from_slice(b"\n  );\n");
+    }
+    out.extend_from_slice(b"}\n");
+
+    // The keyframes: one line per stop.
+    out.extend_from_slice(b"@keyframes ");
+    out.extend_from_slice(name);
+    out.extend_from_slice(b" {\n");
+    for &i in &stops {
+        out.extend_from_slice(b"  ");
+        write_fixed(out, offset(i), offset_decimals);
+        out.extend_from_slice(b"% {");
+        for (x, (before, after)) in tracks.iter().zip(&declarations) {
+            out.push(b' ');
+            out.extend_from_slice(before);
+            write_fixed(out, x[i], value_decimals);
+            out.extend_from_slice(after);
+            out.push(b';');
+        }
+        out.extend_from_slice(b" }\n");
+    }
+    out.extend_from_slice(b"}\n");
+
+    // The ready class.
+    out.push(b'.');
+    out.extend_from_slice(name);
+    out.extend_from_slice(b" {\n  animation: ");
+    out.extend_from_slice(name);
+    out.push(b' ');
+    write_fixed(out, duration, duration_decimals);
+    out.extend_from_slice(b"s linear both;\n");
+    if let Model::Ring(_) = spec.model {
+        ring_drawing(out, name, unit, kind, &tracks, value_decimals);
+    }
+    out.extend_from_slice(b"}\n");
+    stops.len()
+}
+
+/// The declarations of a ring's class after `animation`: a box that holds the largest ring
+/// (not for % radii, which are relative to the box) and the band as a radial gradient.
+fn ring_drawing(
+    out: &mut Vec<u8>,
+    name: &[u8],
+    unit: &[u8],
+    kind: UnitKind,
+    tracks: &[&[f64]],
+    decimals: u32,
+) {
+    if kind == UnitKind::Length {
+        let largest = tracks
+            .iter()
+            .flat_map(|x| x.iter())
+            .fold(0.0f64, |m, &r| m.max(r.abs()));
+        for side in [&b"width"[..], b"height"] {
+            out.extend_from_slice(b"  ");
+            out.extend_from_slice(side);
+            out.extend_from_slice(b": ");
+            write_fixed(out, 2.0 * largest, decimals);
+            out.extend_from_slice(unit);
+            out.extend_from_slice(b";\n");
+        }
+    }
+    let var = |out: &mut Vec<u8>, edge: &[u8]| {
+        out.extend_from_slice(b" var(--");
+        out.extend_from_slice(name);
+        out.push(b'-');
+        out.extend_from_slice(edge);
+        out.push(b')');
+    };
+    out.extend_from_slice(
+        b"  background: radial-gradient(circle closest-side at center, transparent",
+    );
+    var(out, b"inner");
+    out.extend_from_slice(b", currentColor");
+    var(out, b"inner");
+    out.extend_from_slice(b", currentColor");
+    var(out, b"outer");
+    out.extend_from_slice(b", transparent");
+    var(out, b"outer");
+    out.extend_from_slice(b");\n");
+}
+
+/// Removes stops whose offsets format the same as their predecessor's: the later frame
+/// stays, except that the first stop (0%) always does.
+fn distinct_offsets(stops: &[usize], offset: impl Fn(usize) -> f64, decimals: u32) -> Vec<usize> {
+    let mut kept: Vec<usize> = Vec::with_capacity(stops.len());
+    let (mut previous, mut current) = (Vec::new(), Vec::new());
+    for &i in stops {
+        current.clear();
+        write_fixed(&mut current, offset(i), decimals);
+        if !kept.is_empty() && current == previous {
+            if kept.len() == 1 {
+                continue;
+            }
+            kept.pop();
+        }
+        kept.push(i);
+        std::mem::swap(&mut previous, &mut current);
+    }
+    kept
+}
+
+/// The frames to keep as stops so that linear interpolation between them stays within
+/// `tolerance` of every frame of every track: all of them for a tolerance <= 0, else the
+/// fewest (or, past a work limit, a greedy furthest reach). First and last are always kept.
+pub fn keep_stops(times: &[f64], tracks: &[&[f64]], tolerance: f64) -> Vec<usize> {
+    let n = times.len();
+    if !(tolerance > 0.0) || n <= 2 {
+        return (0..n).collect();
+    }
+    fewest_stops(times, tracks, tolerance, FEWEST_STOPS_WORK)
+        .unwrap_or_else(|| greedy_stops(times, tracks, tolerance))
+}
+
+/// Most tracks a motion has (a ring has two).
+const MAX_TRACKS: usize = 2;
+
+/// Calls `valid(b)`, in increasing `b`, for every frame `b > a` such that the segment from
+/// frame `a` to frame `b` stays within `tolerance` of every frame between them, on every
+/// track; returns the number of frames looked at.
+///
+/// For a fixed start, the slopes that pass within the tolerance of frame `i` form an interval
+/// `[(x_i - tol - x_a) / (t_i - t_a), (x_i + tol - x_a) / (t_i - t_a)]`; the segment to `b` is
+/// valid when its slope lies in the intersection (the cone) over the frames before `b`. Once
+/// the cone is empty no later `b` can be valid.
+fn scan_segments(
+    times: &[f64],
+    tracks: &[&[f64]],
+    tolerance: f64,
+    a: usize,
+    mut valid: impl FnMut(usize),
+) -> usize {
+    assert!(tracks.len() <= MAX_TRACKS, "at most {MAX_TRACKS} tracks");
+    let mut cones = [(f64::NEG_INFINITY, f64::INFINITY); MAX_TRACKS];
+    let cones = &mut cones[..tracks.len()];
+    for b in a + 1..times.len() {
+        let dt = times[b] - times[a];
+        let inside = tracks.iter().zip(cones.iter()).all(|(x, &(lo, hi))| {
+            let s = (x[b] - x[a]) / dt;
+            lo <= s && s <= hi
+        });
+        if inside {
+            valid(b);
+        }
+        let mut empty = false;
+        for (x, cone) in tracks.iter().zip(cones.iter_mut()) {
+            cone.0 = cone.0.max((x[b] - tolerance - x[a]) / dt);
+            cone.1 = cone.1.min((x[b] + tolerance - x[a]) / dt);
+            empty |= cone.0 > cone.1;
+        }
+        if empty {
+            return b - a;
+        }
+    }
+    times.len() - a
+}
+
+/// The fewest stops: a shortest path from the first frame to the last over every valid
+/// segment (Imai-Iri). `None` if it would look at more than `work` frames.
+fn fewest_stops(
+    times: &[f64],
+    tracks: &[&[f64]],
+    tolerance: f64,
+    work: usize,
+) -> Option<Vec<usize>> {
+    let n = times.len();
+    let mut count = vec![u32::MAX; n];
+    let mut previous = vec![0usize; n];
+    count[0] = 0;
+    let mut done = 0usize;
+    for a in 0..n - 1 {
+        // Every frame is reachable: the segment from the frame before has nothing between.
+        let next = count[a] + 1;
+        done += scan_segments(times, tracks, tolerance, a, |b| {
+            if next < count[b] {
+                count[b] = next;
+                previous[b] = a;
+            }
+        });
+        if done > work {
+            return None;
+        }
+    }
+    let mut stops = vec![n - 1];
+    while let Some(&b) = stops.last().filter(|&&b| b > 0) {
+        stops.push(previous[b]);
+    }
+    stops.reverse();
+    Some(stops)
+}
+
+/// From each stop, the furthest frame a valid segment reaches.
+fn greedy_stops(times: &[f64], tracks: &[&[f64]], tolerance: f64) -> Vec<usize> {
+    let n = times.len();
+    let mut stops = vec![0];
+    let mut a = 0;
+    while a < n - 1 {
+        let mut furthest = a + 1;
+        scan_segments(times, tracks, tolerance, a, |b| furthest = b);
+        stops.push(furthest);
+        a = furthest;
+    }
+    stops
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bake::bake;
+    use crate::export::Exporter;
+    use crate::load::{find_inputs, load_all, parse_bytes};
+    use crate::spec::{MotionSpec, Overrides};
+    use std::path::{Path, PathBuf};
+
+    fn spec(ron: &str) -> MotionSpec {
+        let files = parse_bytes(Path::new("test.ron"), ron.as_bytes()).unwrap();
+        MotionSpec::from_file(&files[0], Overrides::default()).unwrap()
+    }
+
+    fn css(spec: &MotionSpec, tolerance: f64) -> (String, MotionOutput) {
+        let baked = bake(spec).unwrap();
+        let exporter = Css::new(&ExportSettings {
+            css_tolerance: tolerance,
+            ..ExportSettings::default()
+        });
+        let output = exporter.motion(&baked, Layout::PerMotion);
+        let text = String::from_utf8(output.chunk.clone().unwrap()).unwrap();
+        (text, output)
+    }
+
+    #[test]
+    fn three_frames_of_gravity() {
+        // x = 50 t², frames at 0, 0.05, 0.1 s: 0, 0.125, 0.5 px.
+        let spec = spec(
+            "(name: \"drop\", fps: 20, duration: 0.1, \
+             motion: Gravity(from: 0, acceleration: 100))",
+        );
+        let (text, output) = css(&spec, 0.0);
+        assert_eq!(
+            text,
+            "/* drop: gravity on translateX in px, 3 frames at 20 fps */
+:root {
+  --drop-duration: 0.1s;
+}
+@keyframes drop {
+  0% { transform: translateX(0px); }
+  50% { transform: translateX(0.125px); }
+  100% { transform: translateX(0.5px); }
+}
+.drop {
+  animation: drop 0.1s linear both;
+}
+"
+        );
+        assert_eq!(output.files.len(), 1);
+        assert_eq!(output.files[0].path, "css/drop.css");
+        assert_eq!(output.files[0].bytes, text.as_bytes());
+        assert_eq!(
+            output.stats,
+            vec![("css_stops_before", 3), ("css_stops_after", 3)]
+        );
+    }
+
+    #[test]
+    fn easing_of_a_motion_between_two_values() {
+        // From -2 with velocity 0 and acceleration 1600 to 0: arrives at t = 1/20 s. At fps
+        // 40 the frames are 0, 0.025 (x = -1.5) and 0.05 s; progress 0, 0.25, 1 (7 decimals:
+        // |to - from| = 2 times their rounding stays under a value's, 5e-7). The steepest
+        // segment is 60 /s, so the timing budget is 1e-4 / 600 s: 4 offset decimals, 7 for D.
+        let spec = spec(
+            "(name: \"shelf\", property: \"scale\", fps: 40, \
+             motion: Gravity(from: -2, acceleration: 1600, to: 0))",
+        );
+        let (text, _) = css(&spec, 0.0);
+        assert_eq!(
+            text,
+            "/* shelf: gravity on scale, 3 frames at 40 fps */
+:root {
+  --shelf-duration: 0.05s;
+  --shelf-easing: linear(
+    0,
+    0.25 50%,
+    1
+  );
+}
+@keyframes shelf {
+  0% { transform: scale(-2); }
+  50% { transform: scale(-1.5); }
+  100% { transform: scale(0); }
+}
+.shelf {
+  animation: shelf 0.05s linear both;
+}
+"
+        );
+    }
+
+    #[test]
+    fn a_custom_property_is_registered() {
+        let spec = spec(
+            "(name: \"glow\", property: \"--glow\", unit: \"em\", fps: 2, duration: 0.5, \
+             motion: Decay(from: 1, velocity: 0, lambda: 1))",
+        );
+        let (text, _) = css(&spec, 0.0);
+        assert_eq!(
+            text,
+            "/* glow: decay on --glow in em, 2 frames at 2 fps */
+@property --glow { syntax: '<length>'; inherits: false; initial-value: 0px; }
+:root {
+  --glow-duration: 0.5s;
+}
+@keyframes glow {
+  0% { --glow: 1em; }
+  100% { --glow: 1em; }
+}
+.glow {
+  animation: glow 0.5s linear both;
+}
+"
+        );
+    }
+
+    #[test]
+    fn a_ring_draws_its_band() {
+        // Decays solved with end velocity = the average speed are straight lines.
+        let spec = spec(
+            "(name: \"boom\", fps: 4, duration: 0.5, motion: ExplosionRing(\
+             inner: (from: 0, to: 10, end_velocity: 20), \
+             outer: (from: 2, to: 12, end_velocity: 20)))",
+        );
+        let (text, output) = css(&spec, 0.0);
+        assert_eq!(
+            text,
+            "/* boom: explosion-ring radii in px, 3 frames at 4 fps */
+@property --boom-inner { syntax: '<length>'; inherits: false; initial-value: 0px; }
+@property --boom-outer { syntax: '<length>'; inherits: false; initial-value: 0px; }
+:root {
+  --boom-duration: 0.5s;
+}
+@keyframes boom {
+  0% { --boom-inner: 0px; --boom-outer: 2px; }
+  50% { --boom-inner: 5px; --boom-outer: 7px; }
+  100% { --boom-inner: 10px; --boom-outer: 12px; }
+}
+.boom {
+  animation: boom 0.5s linear both;
+  width: 24px;
+  height: 24px;
+  background: radial-gradient(circle closest-side at center, transparent var(--boom-inner), currentColor var(--boom-inner), currentColor var(--boom-outer), transparent var(--boom-outer));
+}
+"
+        );
+        // A straight line needs only its ends.
+        let (text, simplified) = css(&spec, 0.5);
+        assert!(!text.contains("50%"), "{text}");
+        assert_eq!(
+            simplified.stats,
+            vec![("css_stops_before", 3), ("css_stops_after", 2)]
+        );
+        assert_eq!(output.stats[1], ("css_stops_after", 3));
+    }
+
+    #[test]
+    fn bundle_in_both_layouts() {
+        let spec = spec(
+            "(name: \"a\", fps: 10, duration: 0.2, motion: Gravity(from: 0, acceleration: 1))",
+        );
+        let baked = bake(&spec).unwrap();
+        let exporter = Css::new(&ExportSettings::default());
+        for layout in [Layout::PerMotion, Layout::Bundle] {
+            assert_eq!(exporter.bundle(layout).unwrap().path, BUNDLE_PATH);
+            let output = exporter.motion(&baked, layout);
+            assert!(output.chunk.is_some());
+            assert_eq!(output.files.len(), usize::from(layout == Layout::PerMotion));
+        }
+    }
+
+    #[test]
+    fn hostile_names_never_reach_css() {
+        let hostile = [
+            "x;}body{",
+            "../x",
+            "x/y",
+            "x y",
+            "x\"",
+            "x'",
+            "x*/",
+            "x\\",
+            "x\n",
+            "-x",
+            "1x",
+            "",
+            "caf\u{e9}",
+        ];
+        for name in hostile {
+            let file =
+                format!("(name: {name:?}, duration: 1, motion: Gravity(from: 0, acceleration: 1))");
+            let files = parse_bytes(Path::new("t.ron"), file.as_bytes()).unwrap();
+            let error = MotionSpec::from_file(&files[0], Overrides::default()).unwrap_err();
+            assert_eq!(error.field, "name", "{name:?}");
+            let file = format!(
+                "(name: \"ok\", property: {:?}, duration: 1, \
+                 motion: Gravity(from: 0, acceleration: 1))",
+                format!("--{name}")
+            );
+            let files = parse_bytes(Path::new("t.ron"), file.as_bytes()).unwrap();
+            let error = MotionSpec::from_file(&files[0], Overrides::default()).unwrap_err();
+            assert_eq!(error.field, "property", "--{name:?}");
+        }
+        // Valid identifiers that `animation` or `@keyframes` read as keywords.
+        for name in [
+            "none",
+            "None",
+            "inherit",
+            "ease",
+            "ease-in-out",
+            "infinite",
+            "both",
+            "auto",
+        ] {
+            let file =
+                format!("(name: {name:?}, duration: 1, motion: Gravity(from: 0, acceleration: 1))");
+            let files = parse_bytes(Path::new("t.ron"), file.as_bytes()).unwrap();
+            let error = MotionSpec::from_file(&files[0], Overrides::default()).unwrap_err();
+            assert_eq!(error.field, "name", "{name:?}");
+            assert!(error.message.contains("keyword"), "{error}");
+        }
+        for unit in ["px;}", "px)", "p x", "PX", "e"] {
+            let file = format!(
+                "(name: \"ok\", unit: {unit:?}, duration: 1, \
+                 motion: Gravity(from: 0, acceleration: 1))"
+            );
+            let files = parse_bytes(Path::new("t.ron"), file.as_bytes()).unwrap();
+            let error = MotionSpec::from_file(&files[0], Overrides::default()).unwrap_err();
+            assert_eq!(error.field, "unit", "{unit:?}");
+        }
+    }
+
+    /// Bytes CSS may hold: letters, digits and the punctuation of the fixed text.
+    fn allowed(byte: u8) -> bool {
+        byte.is_ascii_alphanumeric() || b" \n-_.,:;%(){}@'<>/*".contains(&byte)
+    }
+
+    fn examples() -> Vec<MotionSpec> {
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("curves");
+        let (inputs, errors) = load_all(&find_inputs(&[dir]).unwrap(), Overrides::default());
+        assert!(errors.is_empty(), "{errors:?}");
+        assert!(inputs.len() >= 10);
+        inputs.into_iter().map(|i| i.spec).collect()
+    }
+
+    #[test]
+    fn examples_use_a_known_alphabet_and_are_deterministic() {
+        for spec in examples() {
+            for tolerance in [0.0, 0.05, 3.0] {
+                let (text, output) = css(&spec, tolerance);
+                if let Some(bad) = text.bytes().find(|&b| !allowed(b)) {
+                    panic!("{}: byte {bad:#x} in\n{text}", spec.name);
+                }
+                assert!(!text.contains("-0%") && !text.contains("NaN") && !text.contains("inf"));
+                assert!(!text.contains("/*") || text.matches("/*").count() == 1);
+                assert_eq!(css(&spec, tolerance).0, text, "{}", spec.name);
+                let (before, after) = (output.stats[0].1, output.stats[1].1);
+                assert!(after <= before && after >= 2, "{}", spec.name);
+                assert_eq!(text.matches("% {").count() as u64, after, "{}", spec.name);
+            }
+        }
+    }
+
+    /// Linear interpolation of the stops, at frame `i`.
+    fn interpolate(times: &[f64], x: &[f64], stops: &[usize], i: usize) -> f64 {
+        let k = stops.partition_point(|&s| s <= i);
+        if k == stops.len() {
+            return x[*stops.last().unwrap()];
+        }
+        let (a, b) = (stops[k - 1], stops[k]);
+        x[a] + (x[b] - x[a]) * (times[i] - times[a]) / (times[b] - times[a])
+    }
+
+    fn worst_error(times: &[f64], tracks: &[&[f64]], stops: &[usize]) -> f64 {
+        let mut worst: f64 = 0.0;
+        for x in tracks {
+            for i in 0..times.len() {
+                worst = worst.max((interpolate(times, x, stops, i) - x[i]).abs());
+            }
+        }
+        worst
+    }
+
+    /// Deterministic pseudo-random numbers (SplitMix64) in [0, 1).
+    fn random(state: &mut u64) -> f64 {
+        *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = *state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    #[test]
+    fn kept_stops_hold_the_tolerance_at_every_frame() {
+        let mut state = 7;
+        for case in 0..300 {
+            let n = 2 + (random(&mut state) * 120.0) as usize;
+            let times: Vec<f64> = (0..n).map(|i| i as f64 / 60.0).collect();
+            let mut walk = |scale: f64| -> Vec<f64> {
+                let mut x = 0.0;
+                let mut v = 0.0;
+                (0..n)
+                    .map(|_| {
+                        v += (random(&mut state) - 0.5) * scale;
+                        x += v;
+                        x
+                    })
+                    .collect()
+            };
+            let one = walk(4.0);
+            let two = walk(1.0);
+            let tolerance = 0.05 + random(&mut state) * 2.0;
+            let sets: [&[&[f64]]; 2] = [&[&one], &[&one, &two]];
+            for tracks in sets {
+                let fewest = fewest_stops(&times, tracks, tolerance, usize::MAX).unwrap();
+                let greedy = greedy_stops(&times, tracks, tolerance);
+                for stops in [&fewest, &greedy] {
+                    assert_eq!(stops[0], 0);
+                    assert_eq!(*stops.last().unwrap(), n - 1);
+                    assert!(stops.windows(2).all(|w| w[0] < w[1]));
+                    let worst = worst_error(&times, tracks, stops);
+                    assert!(
+                        worst <= tolerance * (1.0 + 1e-9),
+                        "case {case}: {worst} > {tolerance}"
+                    );
+                }
+                assert!(fewest.len() <= greedy.len(), "case {case}");
+                // Optimal: no kept stop of the fewest set can go.
+                if n < 40 {
+                    for drop in 1..fewest.len() - 1 {
+                        let mut fewer = fewest.clone();
+                        fewer.remove(drop);
+                        assert!(worst_error(&times, tracks, &fewer) > tolerance);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fewest_stops_are_really_fewest() {
+        // Brute force over every subset on short curves.
+        let mut state = 11;
+        for _ in 0..200 {
+            let n = 3 + (random(&mut state) * 9.0) as usize;
+            let times: Vec<f64> = (0..n).map(|i| i as f64 * 0.1).collect();
+            let x: Vec<f64> = (0..n).map(|_| random(&mut state) * 3.0).collect();
+            let tolerance = 0.2 + random(&mut state);
+            let tracks: &[&[f64]] = &[&x];
+            let fewest = fewest_stops(&times, tracks, tolerance, usize::MAX).unwrap();
+            let best = (0u32..1 << (n - 2))
+                .map(|mask| {
+                    let stops: Vec<usize> = std::iter::once(0)
+                        .chain((1..n - 1).filter(|i| mask & (1 << (i - 1)) != 0))
+                        .chain(std::iter::once(n - 1))
+                        .collect();
+                    stops
+                })
+                .filter(|stops| worst_error(&times, tracks, stops) <= tolerance)
+                .map(|stops| stops.len())
+                .min()
+                .unwrap();
+            assert_eq!(fewest.len(), best);
+        }
+    }
+
+    #[test]
+    fn tolerance_keeps_every_example_frame_within_bound() {
+        for spec in examples() {
+            let baked = bake(&spec).unwrap();
+            let times: Vec<f64> = (0..baked.frames()).map(|i| baked.time(i)).collect();
+            let tracks: Vec<&[f64]> = baked.tracks.iter().map(|t| t.position.as_slice()).collect();
+            for tolerance in [0.01, 0.05, 0.5] {
+                let stops = keep_stops(&times, &tracks, tolerance);
+                assert!(worst_error(&times, &tracks, &stops) <= tolerance);
+            }
+            let stops = keep_stops(&times, &tracks, 0.5);
+            assert!(stops.len() < times.len(), "{}", spec.name);
+        }
+    }
+
+    #[test]
+    fn stops_closer_than_the_offset_digits_keep_the_later_frame() {
+        let offsets = [0.0, 10.0, 99.999_999_999_999_9, 100.0];
+        let kept = distinct_offsets(&[0, 1, 2, 3], |i| offsets[i], 12);
+        assert_eq!(kept, vec![0, 1, 3]);
+        let offsets = [0.0, 1e-14, 100.0];
+        assert_eq!(distinct_offsets(&[0, 1, 2], |i| offsets[i], 12), vec![0, 2]);
+    }
+
+    #[test]
+    fn digits_follow_the_numbers() {
+        assert_eq!(decimals_for(0.05, 12), 2);
+        assert_eq!(decimals_for(0.01, 12), 2);
+        assert_eq!(decimals_for(1.0, 12), 0);
+        assert_eq!(decimals_for(1e-20, 12), 12);
+        // A fast motion gets more offset digits than a slow one.
+        let fast = spec(
+            "(name: \"f\", duration: 1, motion: Gravity(from: 0, velocity: 3000, acceleration: 0))",
+        );
+        let slow = spec(
+            "(name: \"s\", duration: 1, motion: Gravity(from: 0, velocity: 3, acceleration: 0))",
+        );
+        let (fast, _) = css(&fast, 0.0);
+        let (slow, _) = css(&slow, 0.0);
+        // 1/60 of D is 1.6666...%: timing budget 0.01 / 30000 s -> 0.0000333% -> 5 decimals;
+        // the slow one is limited by 0.05 ms -> 0.005% -> 3 decimals.
+        assert!(fast.contains("\n  1.66667% {"), "{fast}");
+        assert!(slow.contains("\n  1.667% {"), "{slow}");
     }
 }

@@ -1,0 +1,12 @@
+//! Helpers shared by the integration tests. A test crate includes them with `mod common;`
+//! and uses what it needs (the rest is allowed to be dead code in that crate).
+//!
+//! * [`chromium`]: headless Chromium. Find it ([`chromium::chromium`]: skip, or fail when
+//!   `CURVEBAKE_REQUIRE_BROWSER=1`), load a page and get its DOM back
+//!   ([`chromium::dump_dom`]), take a screenshot ([`chromium::screenshot`]), read the page's
+//!   console and errors, and pull a JSON result out of the dumped DOM
+//!   ([`chromium::element_json`]). See that module for the page protocol.
+
+#![allow(dead_code)]
+
+pub mod chromium;
