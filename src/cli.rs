@@ -1,13 +1,22 @@
 //! Command-line flags (clap), turned into plain library options.
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use curvebake::export::{ExportSettings, Format, Layout};
 use curvebake::pipeline::BakeOptions;
+use curvebake::template::Kind;
+use curvebake::Bake;
 use std::path::PathBuf;
 
-/// Bakes physically based animation curves into JSON tables, CSS keyframes and plots.
+/// Bakes physically based animation curves into JSON tables, CSS keyframes, ES modules and
+/// plots.
 #[derive(Debug, Parser)]
-#[command(name = "curvebake", version, about, long_about = None)]
+#[command(
+    name = "curvebake",
+    version,
+    about,
+    long_about = None,
+    after_help = "Examples:\n  curvebake new spring sheet-open    # write curves/sheet-open.ron\n  curvebake inspect sheet-open       # its damping ratio, overshoot, settle time, ...\n  curvebake bake                     # curves/ -> out/\n  curvebake watch                    # bake again on every save\n  curvebake completions bash > ~/.local/share/bash-completion/completions/curvebake"
+)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -19,9 +28,32 @@ pub struct Cli {
 pub enum Command {
     /// Bake every motion under PATHS into the output folder.
     #[command(
-        after_help = "Examples:\n  curvebake bake\n  curvebake bake curves/buttons --out site/motion\n  curvebake bake --check        # in CI: fail if out/ is stale\n  curvebake bake --bundle --formats json,css"
+        after_help = "Examples:\n  curvebake bake\n  curvebake bake curves/buttons --out site/motion\n  curvebake bake --check        # in CI: fail if out/ is stale\n  curvebake bake --bundle --formats json,css\n  curvebake bake --formats js   # only the ES modules, out/js/<name>.js and .d.ts"
     )]
     Bake(BakeArgs),
+    /// Show what motions look and feel like: damping ratio, frequency, period, overshoot,
+    /// peak speed, settle time, resting value, decay rates, and a sparkline of the position.
+    #[command(
+        after_help = "Each FILE_OR_NAME is a .ron file (all its motions), a folder (every motion under it)\nor a motion name, looked up in the .ron files under --curves.\n\nExamples:\n  curvebake inspect card-drop\n  curvebake inspect curves/buttons.ron\n  curvebake inspect --json explosion-ring | jq '.motions[0].tracks[0].decay.branch'\n  curvebake inspect --fps 120 --curves design/curves modal-scale-in"
+    )]
+    Inspect(InspectArgs),
+    /// Bake, then bake again each time a curve file is saved; errors are printed and watching
+    /// goes on. Takes the flags of `bake` (except --check).
+    #[command(
+        mut_arg("check", |a| a.hide(true)),
+        after_help = "Only changed motions are baked again and only changed files rewritten. A burst of\nevents (an editor's save) bakes once: the first event opens a --debounce window.\nCtrl-C stops.\n\nExamples:\n  curvebake watch\n  curvebake watch curves/buttons.ron --out site/motion --formats css,js"
+    )]
+    Watch(WatchArgs),
+    /// Write a commented curve file for a new motion, with defaults that bake as they are.
+    #[command(
+        after_help = "Examples:\n  curvebake new spring sheet-open            # curves/sheet-open.ron\n  curvebake new ring burst --dir design/fx    # design/fx/burst.ron\n  curvebake new decay tooltip-in && curvebake inspect tooltip-in"
+    )]
+    New(NewArgs),
+    /// Print a shell completion script.
+    #[command(
+        after_help = "Examples:\n  curvebake completions bash > ~/.local/share/bash-completion/completions/curvebake\n  curvebake completions zsh > ~/.zfunc/_curvebake     # with fpath+=(~/.zfunc)\n  curvebake completions fish > ~/.config/fish/completions/curvebake.fish"
+    )]
+    Completions(CompletionsArgs),
 }
 
 /// Flags of `bake`.
@@ -37,7 +69,7 @@ pub struct BakeArgs {
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
     /// Frame rate for every motion, replacing each motion's own `fps`.
-    #[arg(long)]
+    #[arg(long, value_parser = parse_fps)]
     pub fps: Option<f64>,
     /// Write nothing; exit 1 and list what differs when the output folder is not what a bake
     /// would write.
@@ -49,8 +81,8 @@ pub struct BakeArgs {
     /// Write only curves.json and curves.css, each holding every motion.
     #[arg(long)]
     pub bundle: bool,
-    /// Output formats, comma-separated: json, css, png, html.
-    #[arg(long, value_delimiter = ',', value_parser = parse_format, default_value = "json,css,png,html")]
+    /// Output formats, comma-separated: json, css, png, html, js.
+    #[arg(long, value_delimiter = ',', value_parser = parse_format, default_value = "json,css,png,html,js")]
     pub formats: Vec<Format>,
     /// Drop CSS stops while linear interpolation stays within this many units of every frame.
     #[arg(long, default_value_t = 0.0, value_parser = parse_tolerance)]
@@ -63,9 +95,91 @@ pub struct BakeArgs {
     pub plot_size: (u32, u32),
 }
 
+/// Flags of `inspect`.
+#[derive(Debug, Args)]
+pub struct InspectArgs {
+    /// Motion names, `.ron` files or folders.
+    #[arg(required = true, value_name = "FILE_OR_NAME")]
+    pub targets: Vec<String>,
+    /// Folder whose `.ron` files motion names are looked up in.
+    #[arg(long, default_value = "curves", value_name = "DIR")]
+    pub curves: PathBuf,
+    /// Print JSON (`{"motions": [...]}`) instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Frame rate for every motion, replacing each motion's own `fps`.
+    #[arg(long, value_parser = parse_fps)]
+    pub fps: Option<f64>,
+}
+
+/// Flags of `watch`.
+#[derive(Debug, Args)]
+pub struct WatchArgs {
+    /// The flags of `bake`.
+    #[command(flatten)]
+    pub bake: BakeArgs,
+    /// Milliseconds to gather a burst of changes before baking.
+    #[arg(long, default_value_t = 200, value_name = "MS")]
+    pub debounce: u64,
+}
+
+/// The motion kinds `new` has templates for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum KindArg {
+    /// A spring (perceptual duration and bounce, or mass, stiffness and damping).
+    Spring,
+    /// A fling slowed by friction, or a snap to a position.
+    Friction,
+    /// A fall that bounces on a floor.
+    Gravity,
+    /// An exponential decay solved from where it ends.
+    Decay,
+    /// An explosion ring: two radii, each a solved decay.
+    Ring,
+}
+
+impl From<KindArg> for Kind {
+    fn from(k: KindArg) -> Self {
+        match k {
+            KindArg::Spring => Kind::Spring,
+            KindArg::Friction => Kind::Friction,
+            KindArg::Gravity => Kind::Gravity,
+            KindArg::Decay => Kind::Decay,
+            KindArg::Ring => Kind::Ring,
+        }
+    }
+}
+
+/// Flags of `new`.
+#[derive(Debug, Args)]
+pub struct NewArgs {
+    /// The kind of motion.
+    pub kind: KindArg,
+    /// The motion's name: a letter, then letters, digits, `-` and `_`.
+    pub name: String,
+    /// Folder to write `<name>.ron` into (created if missing).
+    #[arg(long, default_value = "curves")]
+    pub dir: PathBuf,
+}
+
+/// Flags of `completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    pub shell: clap_complete::Shell,
+}
+
 fn parse_format(name: &str) -> Result<Format, String> {
     Format::parse(name)
-        .ok_or_else(|| format!("unknown format {name:?}; use json, css, png or html"))
+        .ok_or_else(|| format!("unknown format {name:?}; use json, css, png, html or js"))
+}
+
+fn parse_fps(text: &str) -> Result<f64, String> {
+    let max = curvebake::spec::MAX_FPS;
+    match text.parse::<f64>() {
+        Ok(x) if x > 0.0 && x <= max => Ok(x),
+        _ => Err(format!("must be a number in (0, {max}], got {text:?}")),
+    }
 }
 
 fn parse_tolerance(text: &str) -> Result<f64, String> {
@@ -87,44 +201,43 @@ fn parse_size(text: &str) -> Result<(u32, u32), String> {
 }
 
 impl BakeArgs {
-    /// The layout, formats and library options these flags ask for.
-    pub fn options(&self) -> Result<BakeOptions, String> {
-        if let Some(fps) = self.fps {
-            if !(fps > 0.0 && fps <= curvebake::spec::MAX_FPS) {
-                return Err(format!(
-                    "--fps must be in (0, {}], got {fps}",
-                    curvebake::spec::MAX_FPS
-                ));
-            }
-        }
+    /// The library options these flags ask for (validated, and in bundle layout reduced to
+    /// the formats that have a bundle, by [`Bake::resolved`] when the bake runs).
+    pub fn options(&self) -> BakeOptions {
         let layout = if self.bundle {
             Layout::Bundle
         } else {
             Layout::PerMotion
         };
-        let formats: Vec<Format> = if self.bundle {
-            self.formats
-                .iter()
-                .copied()
-                .filter(|f| matches!(f, Format::Json | Format::Css))
-                .collect()
-        } else {
-            self.formats.clone()
-        };
-        let options = BakeOptions {
+        BakeOptions {
             inputs: self.paths.clone(),
             out: self.out.clone(),
             fps: self.fps,
             check: self.check,
             layout,
             jobs: self.jobs.map(usize::from),
-            formats,
+            formats: self.formats.clone(),
             settings: ExportSettings {
                 css_tolerance: self.css_tolerance,
                 plot_size: self.plot_size,
             },
             force: self.force,
-        };
-        Ok(options)
+        }
+    }
+
+    /// The bake these flags ask for: the same builder a build script uses.
+    pub fn bake(&self) -> Bake {
+        Bake::from(self.options())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        Cli::command().debug_assert();
     }
 }

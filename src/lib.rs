@@ -10,13 +10,19 @@
 //! ```
 
 pub mod bake;
+pub mod builder;
 pub mod error;
 pub mod export;
 pub mod format;
+pub mod inspect;
 pub mod load;
 pub mod motion;
 pub mod pipeline;
 pub mod schema;
 pub mod spec;
+pub mod template;
+pub mod watch;
 pub mod write;
 pub mod manifest;
+
+pub use builder::{Bake, Curve};

@@ -1,15 +1,22 @@
 //! The `curvebake` command line: parse flags, run the library, print errors, exit.
 //!
-//! Exit status: 0 success; 1 an input is invalid (or `--check` found differences);
-//! 2 usage error; 3 outputs could not be written.
+//! Exit status: 0 success; 1 an input is invalid (or `--check` found differences, or `new`
+//! refused to overwrite); 2 usage error; 3 outputs could not be written.
 
 mod cli;
 
-use clap::Parser;
-use cli::{BakeArgs, Cli, Command};
-use curvebake::pipeline::{run, FatalError, Report};
-use std::io::IsTerminal;
+use clap::{CommandFactory, Parser};
+use cli::{BakeArgs, Cli, Command, CompletionsArgs, InspectArgs, NewArgs, WatchArgs};
+use curvebake::error::{InputError, Problem};
+use curvebake::pipeline::{FatalError, Report};
+use curvebake::spec::Overrides;
+use curvebake::template::NewError;
+use curvebake::watch::{WatchError, WatchEvent};
+use std::io::{IsTerminal, Write};
+use std::ops::ControlFlow;
+use std::path::Path;
 use std::process::ExitCode;
+use std::time::Duration;
 
 /// Exit status when an input is invalid or `--check` finds differences.
 const EXIT_INPUT: u8 = 1;
@@ -22,17 +29,15 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Bake(args) => bake(&args),
+        Command::Inspect(args) => inspect(&args),
+        Command::Watch(args) => watch(&args),
+        Command::New(args) => new(&args),
+        Command::Completions(args) => completions(&args),
     }
 }
 
 fn bake(args: &BakeArgs) -> ExitCode {
-    let options = match args.options() {
-        Ok(o) => o,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return ExitCode::from(EXIT_USAGE);
-        }
-    };
+    let bake = args.bake();
     let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
         let bar = indicatif::ProgressBar::new(0);
         bar.set_style(
@@ -49,20 +54,22 @@ fn bake(args: &BakeArgs) -> ExitCode {
             bar.set_position(done as u64);
         }
     };
-    let result = run(&options, &progress);
+    let result = bake.run_with_progress(&progress);
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
     match result {
         Ok(report) => finish(&report, args),
-        Err(FatalError::Write(e)) => {
-            eprintln!("error: {e}");
-            ExitCode::from(EXIT_OUTPUT)
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(EXIT_USAGE)
-        }
+        Err(e) => fatal(&e),
+    }
+}
+
+/// Prints a bake that could not run; its exit status.
+fn fatal(e: &FatalError) -> ExitCode {
+    eprintln!("error: {e}");
+    match e {
+        FatalError::Write(_) => ExitCode::from(EXIT_OUTPUT),
+        _ => ExitCode::from(EXIT_USAGE),
     }
 }
 
@@ -82,32 +89,197 @@ fn finish(report: &Report, args: &BakeArgs) -> ExitCode {
         }
     }
     if !args.quiet {
-        let mut line = format!(
-            "{} motions, {} frames: {} files {}, {} unchanged",
-            report.motions,
-            report.frames,
-            report.written.len(),
-            if args.check { "differ" } else { "written" },
-            report.unchanged,
-        );
-        if let (Some(before), Some(after)) = (
-            report.stats.get("css_stops_before"),
-            report.stats.get("css_stops_after"),
-        ) {
-            line.push_str(&format!(", CSS stops {before} -> {after}"));
-        }
-        if !report.removed.is_empty() {
-            line.push_str(&format!(", {} removed", report.removed.len()));
-        }
-        if !report.errors.is_empty() {
-            line.push_str(&format!(", {} errors", report.errors.len()));
-        }
-        eprintln!("{line} in {:.2} s", report.seconds);
+        eprintln!("{}", summary(report, args.check));
     }
     let stale = args.check && !(report.written.is_empty() && report.removed.is_empty());
     if report.errors.is_empty() && !stale {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(EXIT_INPUT)
+    }
+}
+
+/// The one-line account of a bake.
+fn summary(report: &Report, check: bool) -> String {
+    let mut line = format!(
+        "{} motions, {} frames: {} files {}, {} unchanged",
+        report.motions,
+        report.frames,
+        report.written.len(),
+        if check { "differ" } else { "written" },
+        report.unchanged,
+    );
+    if let (Some(before), Some(after)) = (
+        report.stats.get("css_stops_before"),
+        report.stats.get("css_stops_after"),
+    ) {
+        line.push_str(&format!(", CSS stops {before} -> {after}"));
+    }
+    if !report.removed.is_empty() {
+        line.push_str(&format!(", {} removed", report.removed.len()));
+    }
+    if !report.errors.is_empty() {
+        line.push_str(&format!(", {} errors", report.errors.len()));
+    }
+    format!("{line} in {:.2} s", report.seconds)
+}
+
+fn inspect(args: &InspectArgs) -> ExitCode {
+    let overrides = Overrides { fps: args.fps };
+    let (inputs, mut errors) = curvebake::inspect::resolve(&args.targets, &args.curves, overrides);
+    let mut figures = Vec::new();
+    for input in &inputs {
+        match curvebake::bake::bake(&input.spec) {
+            Ok(baked) => {
+                let mut f = curvebake::inspect::inspect(&baked);
+                f.file = Some(input.file.clone());
+                figures.push(f);
+            }
+            Err(e) => errors.push(InputError::new(
+                &input.file,
+                Problem::Field {
+                    motion: input.spec.name.clone(),
+                    message: e.to_string(),
+                },
+            )),
+        }
+    }
+    let mut stdout = std::io::stdout().lock();
+    let written = if args.json {
+        #[derive(serde::Serialize)]
+        struct Motions<'a> {
+            motions: &'a [curvebake::inspect::Inspection],
+        }
+        serde_json::to_writer_pretty(&mut stdout, &Motions { motions: &figures })
+            .map_err(std::io::Error::from)
+            .and_then(|()| writeln!(stdout))
+    } else {
+        figures.iter().enumerate().try_for_each(|(i, f)| {
+            if i > 0 {
+                writeln!(stdout)?;
+            }
+            write!(stdout, "{}", f.to_text())
+        })
+    };
+    // A closed pipe (`| head`) is the reader's choice, not an error worth a message.
+    if let Err(e) = written.and_then(|()| stdout.flush()) {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("error: writing the output: {e}");
+            return ExitCode::from(EXIT_OUTPUT);
+        }
+    }
+    for error in &errors {
+        eprintln!("error: {error}");
+    }
+    if errors.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(EXIT_INPUT)
+    }
+}
+
+fn watch(args: &WatchArgs) -> ExitCode {
+    let flags = &args.bake;
+    if flags.check {
+        eprintln!("error: watch writes the output folder; --check is for `bake`");
+        return ExitCode::from(EXIT_USAGE);
+    }
+    let inputs: Vec<String> = flags
+        .paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    let mut started = false;
+    let result = curvebake::watch::watch(
+        &flags.bake(),
+        Duration::from_millis(args.debounce),
+        |event| {
+            match event {
+                WatchEvent::Baked { changed, result } => {
+                    let cause = if changed.is_empty() {
+                        String::new()
+                    } else {
+                        let names: Vec<String> = changed.iter().map(|p| shorten(p)).collect();
+                        format!(" after changes to {}", names.join(", "))
+                    };
+                    match result {
+                        Ok(report) => {
+                            for error in &report.errors {
+                                eprintln!("error: {error}");
+                            }
+                            if !flags.quiet {
+                                eprintln!("baked{cause}: {}", summary(&report, false));
+                            }
+                        }
+                        Err(e) => eprintln!("error: {e} (still watching)"),
+                    }
+                }
+                WatchEvent::Trouble(message) => eprintln!("warning: watching: {message}"),
+            }
+            if !started {
+                started = true;
+                if !flags.quiet {
+                    eprintln!("watching {} for changes; Ctrl-C stops", inputs.join(", "));
+                }
+            }
+            ControlFlow::Continue(())
+        },
+    );
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e @ (WatchError::Usage(_) | WatchError::Watch { .. })) => {
+            eprintln!("error: {e}");
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}
+
+/// A path relative to the current folder when it is inside it.
+fn shorten(path: &Path) -> String {
+    let cwd = std::env::current_dir()
+        .ok()
+        .and_then(|d| d.canonicalize().ok());
+    match cwd.as_deref().and_then(|d| path.strip_prefix(d).ok()) {
+        Some(relative) => relative.display().to_string(),
+        None => path.display().to_string(),
+    }
+}
+
+fn new(args: &NewArgs) -> ExitCode {
+    match curvebake::template::create(args.kind.into(), &args.name, &args.dir) {
+        Ok(path) => {
+            eprintln!(
+                "wrote {}: bake it with `curvebake bake`, see it with `curvebake inspect {}`",
+                path.display(),
+                args.name
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e @ NewError::Name(_)) => {
+            eprintln!("error: {e}");
+            ExitCode::from(EXIT_USAGE)
+        }
+        Err(e @ NewError::Io { .. }) => {
+            eprintln!("error: {e}");
+            ExitCode::from(EXIT_OUTPUT)
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(EXIT_INPUT)
+        }
+    }
+}
+
+fn completions(args: &CompletionsArgs) -> ExitCode {
+    let mut command = Cli::command();
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell, &mut command, "curvebake", &mut script);
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(&script).and_then(|()| stdout.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            eprintln!("error: writing the script: {e}");
+            ExitCode::from(EXIT_OUTPUT)
+        }
+        _ => ExitCode::SUCCESS,
     }
 }

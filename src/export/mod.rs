@@ -3,6 +3,7 @@
 
 pub mod css;
 pub mod html;
+pub mod js;
 pub mod json;
 pub mod png;
 
@@ -17,11 +18,19 @@ pub enum Format {
     Png,
     /// The HTML review page.
     Html,
+    /// ES modules for the Web Animations API.
+    Js,
 }
 
 impl Format {
     /// Every format, in the order they are exported.
-    pub const ALL: [Format; 4] = [Format::Json, Format::Css, Format::Png, Format::Html];
+    pub const ALL: [Format; 5] = [
+        Format::Json,
+        Format::Css,
+        Format::Png,
+        Format::Html,
+        Format::Js,
+    ];
 
     /// The name used by `--formats`.
     pub fn name(self) -> &'static str {
@@ -30,6 +39,7 @@ impl Format {
             Self::Css => "css",
             Self::Png => "png",
             Self::Html => "html",
+            Self::Js => "js",
         }
     }
 
@@ -70,6 +80,7 @@ pub fn exporters(formats: &[Format], settings: &ExportSettings) -> Vec<Box<dyn E
                 Format::Css => Box::new(css::Css::new(settings)),
                 Format::Png => Box::new(png::Png::new(settings)),
                 Format::Html => Box::new(html::Html::new(settings)),
+                Format::Js => Box::new(js::Js),
             }
         })
         .collect()

@@ -1,0 +1,364 @@
+//! The library's front door: [`Bake`] bakes folders of curve files with the same options and
+//! the same code path as `curvebake bake` (for build scripts), and [`Curve`] builds one motion
+//! from RON text to sample in code.
+//!
+//! In a build script (`build.rs`, with `curvebake` under `[build-dependencies]`):
+//!
+//! ```no_run
+//! use curvebake::export::Format;
+//!
+//! fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!     println!("cargo:rerun-if-changed=curves");
+//!     let out = std::path::PathBuf::from(std::env::var("OUT_DIR")?).join("motion");
+//!     let report = curvebake::Bake::new("curves")
+//!         .out(&out)
+//!         .formats([Format::Json, Format::Css])
+//!         .jobs(2)
+//!         .run()?;
+//!     if !report.errors.is_empty() {
+//!         for e in &report.errors {
+//!             println!("cargo:warning={e}");
+//!         }
+//!         return Err(format!("{} curve errors", report.errors.len()).into());
+//!     }
+//!     Ok(())
+//! }
+//! ```
+//!
+//! One motion, sampled in code:
+//!
+//! ```
+//! use curvebake::Curve;
+//! let card = Curve::from_ron(
+//!     r#"(name: "card", motion: Spring(from: 0, to: 100, stiffness: 170, damping: 26))"#,
+//! )?;
+//! assert_eq!(card.position(0.0), 0.0);
+//! assert!((card.position(2.0) - 100.0).abs() < 0.01);
+//! let baked = card.bake()?; // the frames `bake` would write, at the motion's fps
+//! assert_eq!(baked.tracks[0].position.last(), Some(&100.0));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use crate::bake::{bake, BakeError, Baked};
+use crate::error::{InputError, Problem};
+use crate::export::{Format, Layout};
+use crate::load::parse_bytes;
+use crate::motion::Motion;
+use crate::pipeline::{run, BakeOptions, FatalError, Report};
+use crate::spec::{MotionSpec, Overrides, MAX_FPS};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Smallest and largest plot side, in pixels.
+pub const PLOT_SIDES: std::ops::RangeInclusive<u32> = 200..=8000;
+
+/// A bake to run: the options of `curvebake bake`, set by method. Defaults are the CLI's:
+/// output folder `out`, every format, each motion's own fps, all cores.
+///
+/// ```no_run
+/// use curvebake::{export::Format, Bake};
+/// let report = Bake::new("curves").out("site/motion").formats([Format::Js]).run()?;
+/// println!("{} motions, {} files written", report.motions, report.written.len());
+/// # Ok::<(), curvebake::pipeline::FatalError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bake {
+    options: BakeOptions,
+}
+
+impl Bake {
+    /// A bake of the `.ron` files in `input` (a file, or a folder searched recursively).
+    pub fn new(input: impl Into<PathBuf>) -> Self {
+        Self::from(BakeOptions {
+            inputs: vec![input.into()],
+            ..BakeOptions::default()
+        })
+    }
+
+    /// Adds another input file or folder.
+    pub fn input(mut self, input: impl Into<PathBuf>) -> Self {
+        self.options.inputs.push(input.into());
+        self
+    }
+
+    /// The output folder (default `out`).
+    pub fn out(mut self, dir: impl AsRef<Path>) -> Self {
+        self.options.out = dir.as_ref().to_owned();
+        self
+    }
+
+    /// The output formats (default: all of them).
+    pub fn formats(mut self, formats: impl IntoIterator<Item = Format>) -> Self {
+        self.options.formats = formats.into_iter().collect();
+        self
+    }
+
+    /// Worker threads (default: all cores); must be at least 1.
+    pub fn jobs(mut self, jobs: usize) -> Self {
+        self.options.jobs = Some(jobs);
+        self
+    }
+
+    /// A frame rate for every motion, replacing each motion's own `fps`.
+    pub fn fps(mut self, fps: f64) -> Self {
+        self.options.fps = Some(fps);
+        self
+    }
+
+    /// Compare instead of writing: the report's `written` then lists what differs.
+    pub fn check(mut self, check: bool) -> Self {
+        self.options.check = check;
+        self
+    }
+
+    /// Write only `curves.json` and `curves.css`, each holding every motion (formats other
+    /// than JSON and CSS are dropped).
+    pub fn bundle(mut self, bundle: bool) -> Self {
+        self.options.layout = if bundle {
+            Layout::Bundle
+        } else {
+            Layout::PerMotion
+        };
+        self
+    }
+
+    /// Drop CSS stops while linear interpolation stays within this many units of every frame.
+    pub fn css_tolerance(mut self, tolerance: f64) -> Self {
+        self.options.settings.css_tolerance = tolerance;
+        self
+    }
+
+    /// Plot size in pixels, each side in [`PLOT_SIDES`].
+    pub fn plot_size(mut self, width: u32, height: u32) -> Self {
+        self.options.settings.plot_size = (width, height);
+        self
+    }
+
+    /// Bake and export every motion again, ignoring the output folder's manifest.
+    pub fn force(mut self, force: bool) -> Self {
+        self.options.force = force;
+        self
+    }
+
+    /// The options as set.
+    pub fn options(&self) -> &BakeOptions {
+        &self.options
+    }
+
+    /// The options a run uses: validated, and in bundle layout without the formats that have
+    /// no bundle. Errors name the option.
+    pub fn resolved(&self) -> Result<BakeOptions, FatalError> {
+        let o = &self.options;
+        let usage = |m: String| Err(FatalError::Usage(m));
+        if let Some(fps) = o.fps {
+            if !(fps > 0.0 && fps <= MAX_FPS) {
+                return usage(format!("fps must be in (0, {MAX_FPS}], got {fps}"));
+            }
+        }
+        if o.jobs == Some(0) {
+            return usage("jobs must be at least 1, got 0".into());
+        }
+        let tolerance = o.settings.css_tolerance;
+        if !(tolerance.is_finite() && tolerance >= 0.0) {
+            return usage(format!(
+                "css_tolerance must be a number >= 0, got {tolerance}"
+            ));
+        }
+        let (w, h) = o.settings.plot_size;
+        if !(PLOT_SIDES.contains(&w) && PLOT_SIDES.contains(&h)) {
+            return usage(format!(
+                "plot_size must be in {}..={} on each side, got {w}x{h}",
+                PLOT_SIDES.start(),
+                PLOT_SIDES.end()
+            ));
+        }
+        if o.inputs.is_empty() {
+            return usage("no inputs: give at least one file or folder".into());
+        }
+        let mut options = o.clone();
+        if options.layout == Layout::Bundle {
+            options
+                .formats
+                .retain(|f| matches!(f, Format::Json | Format::Css));
+        }
+        Ok(options)
+    }
+
+    /// Runs the bake.
+    pub fn run(&self) -> Result<Report, FatalError> {
+        self.run_with_progress(&|_, _| {})
+    }
+
+    /// Runs the bake; `progress(done, total)` is called as motions finish.
+    pub fn run_with_progress(
+        &self,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<Report, FatalError> {
+        run(&self.resolved()?, progress)
+    }
+}
+
+impl From<BakeOptions> for Bake {
+    fn from(options: BakeOptions) -> Self {
+        Self { options }
+    }
+}
+
+/// Errors reading curves from RON text: each is worded like the bake's, with `<ron>` as the
+/// file name.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RonError {
+    /// Every error found.
+    pub errors: Vec<InputError>,
+}
+
+impl fmt::Display for RonError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, e) in self.errors.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{e}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for RonError {}
+
+/// The file name RON text is reported under.
+const TEXT_FILE: &str = "<ron>";
+
+/// One validated motion, evaluated in closed form at any time or baked into frames.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Curve {
+    spec: MotionSpec,
+}
+
+impl Curve {
+    /// The one motion in `text` (a `.ron` file's contents holding exactly one motion).
+    pub fn from_ron(text: &str) -> Result<Self, RonError> {
+        let mut all = Self::all_from_ron(text)?;
+        if all.len() != 1 {
+            return Err(RonError {
+                errors: vec![InputError::new(
+                    Path::new(TEXT_FILE),
+                    Problem::Read(format!(
+                        "holds {} motions, expected one (use Curve::all_from_ron for a list)",
+                        all.len()
+                    )),
+                )],
+            });
+        }
+        Ok(all.remove(0))
+    }
+
+    /// Every motion in `text` (one motion or a list), validated; all errors if any is invalid.
+    pub fn all_from_ron(text: &str) -> Result<Vec<Self>, RonError> {
+        let file = Path::new(TEXT_FILE);
+        let motions =
+            parse_bytes(file, text.as_bytes()).map_err(|e| RonError { errors: vec![e] })?;
+        let mut curves = Vec::new();
+        let mut errors = Vec::new();
+        for (i, m) in motions.iter().enumerate() {
+            match MotionSpec::from_file(m, Overrides::default()) {
+                Ok(spec) => curves.push(Self { spec }),
+                Err(e) => errors.push(InputError::new(
+                    file,
+                    Problem::Field {
+                        motion: if crate::spec::check_name(&m.name).is_ok() {
+                            m.name.clone()
+                        } else {
+                            format!("motion #{}", i + 1)
+                        },
+                        message: e.to_string(),
+                    },
+                )),
+            }
+        }
+        if errors.is_empty() {
+            Ok(curves)
+        } else {
+            Err(RonError { errors })
+        }
+    }
+
+    /// The motion's validated specification.
+    pub fn spec(&self) -> &MotionSpec {
+        &self.spec
+    }
+
+    /// The motion's name.
+    pub fn name(&self) -> &str {
+        &self.spec.name
+    }
+
+    /// The tracks by name: `value`, or `inner` and `outer` for an explosion ring.
+    pub fn tracks(&self) -> Vec<(&'static str, &dyn Motion)> {
+        self.spec.model.tracks()
+    }
+
+    /// Position at `t` seconds of the first track (`value`; `inner` for a ring), in closed
+    /// form. (The last baked frame of a motion that rests is its exact rest value instead.)
+    pub fn position(&self, t: f64) -> f64 {
+        self.tracks()[0].1.position(t)
+    }
+
+    /// Velocity at `t` seconds of the first track, in closed form.
+    pub fn velocity(&self, t: f64) -> f64 {
+        self.tracks()[0].1.velocity(t)
+    }
+
+    /// The frames `curvebake bake` writes for this motion.
+    pub fn bake(&self) -> Result<Baked<'_>, BakeError> {
+        bake(&self.spec)
+    }
+}
+
+impl From<MotionSpec> for Curve {
+    fn from(spec: MotionSpec) -> Self {
+        Self { spec }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_options_are_usage_errors_that_name_the_option() {
+        let cases = [
+            (Bake::new("curves").fps(0.0), "fps"),
+            (Bake::new("curves").jobs(0), "jobs"),
+            (Bake::new("curves").css_tolerance(f64::NAN), "css_tolerance"),
+            (Bake::new("curves").plot_size(10, 300), "plot_size"),
+        ];
+        for (bake, option) in cases {
+            match bake.resolved() {
+                Err(FatalError::Usage(m)) => assert!(m.starts_with(option), "{m}"),
+                other => panic!("{option}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn a_bundle_keeps_only_the_formats_that_have_one() {
+        let options = Bake::new("curves").bundle(true).resolved().unwrap();
+        assert_eq!(options.formats, [Format::Json, Format::Css]);
+        assert_eq!(options.layout, Layout::Bundle);
+    }
+
+    #[test]
+    fn ron_errors_are_worded_like_the_bake() {
+        let err = Curve::from_ron(
+            r#"(name: "a", motion: Spring(from: 0, to: 1, stiffness: 1, damping: -1))"#,
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "<ron>: a: motion.Spring.damping must be >= 0, got -1"
+        );
+        let err = Curve::from_ron("[]").unwrap_err();
+        assert!(err.to_string().contains("holds 0 motions"), "{err}");
+    }
+}

@@ -1,0 +1,871 @@
+//! `curvebake inspect`: the figures a motion designer thinks in, for one motion.
+//!
+//! Physical figures (damping ratio, frequencies, period, perceptual duration and bounce, decay
+//! rates, the Lambert W branch of a solve) come from the resolved model in closed form. What
+//! the animation does on screen (overshoot, peak speed, when it is visibly at rest) is read
+//! from the baked frames, because that is what every export plays: CSS and the Web Animations
+//! API interpolate linearly between frames, so the largest value they ever show is the largest
+//! frame. Each such figure says where it came from in its `source` field.
+//!
+//! ```
+//! use curvebake::builder::Curve;
+//! use curvebake::inspect::inspect;
+//! let curve = Curve::from_ron(
+//!     r#"(name: "card", motion: Spring(from: 0, to: 100, stiffness: 170, damping: 13))"#,
+//! )
+//! .unwrap();
+//! let baked = curve.bake().unwrap();
+//! let figures = inspect(&baked);
+//! let spring = figures.spring.as_ref().unwrap();
+//! assert!((spring.damping_ratio - 13.0 / (2.0 * 170f64.sqrt())).abs() < 1e-12);
+//! // ζ ≈ 0.498: the classic e^(-ζπ/√(1-ζ²)) ≈ 16.4 % overshoot, seen in the frames.
+//! assert!((figures.tracks[0].overshoot.as_ref().unwrap().percent - 16.4).abs() < 0.2);
+//! ```
+
+use crate::bake::Baked;
+use crate::error::{InputError, Problem};
+use crate::load::{find_inputs, load_file, Input};
+use crate::motion::{Decay, Settle, SolvedDecay, Spring};
+use crate::spec::{Ending, Model, Overrides, ParamGroup};
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use std::f64::consts::PI;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// Columns of the position sparkline.
+pub const SPARKLINE_COLUMNS: usize = 40;
+
+/// The eight levels of a sparkline, lowest first.
+const LEVELS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+
+/// A damping ratio within this of 1 counts as critically damped: perceptual springs with
+/// bounce 0 land a rounding error away from it.
+pub const CRITICAL_SLACK: f64 = 1e-9;
+
+/// `source` of figures read from the baked frames.
+pub const FROM_FRAMES: &str = "frames";
+/// `source` of figures in closed form.
+pub const CLOSED_FORM: &str = "closed form";
+
+/// Everything `inspect` shows about one motion.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Inspection {
+    /// Motion name.
+    pub name: String,
+    /// The file it came from (filled in by the caller; `None` for motions built in code).
+    pub file: Option<PathBuf>,
+    /// `spring`, `friction`, `gravity`, `decay` or `explosion-ring`.
+    pub kind: &'static str,
+    /// The animated property as written.
+    pub property: String,
+    /// Unit of the values (may be empty).
+    pub unit: String,
+    /// Frames per second.
+    pub fps: f64,
+    /// Bake length in seconds.
+    pub duration: f64,
+    /// Frames baked.
+    pub frames: usize,
+    /// How the bake ends: `rests` (until provably at rest), `fixed` (a given duration) or
+    /// `arrives` (at its end value at the duration).
+    pub ending: &'static str,
+    /// Distance from rest that counts as resting.
+    pub rest_delta: f64,
+    /// Speed that counts as resting.
+    pub rest_speed: f64,
+    /// Resolved physical parameters, as in the JSON tables.
+    pub params: Params,
+    /// Spring figures, for a spring.
+    pub spring: Option<SpringFigures>,
+    /// Friction figures, for a fling or snap.
+    pub friction: Option<FrictionFigures>,
+    /// Gravity figures, for gravity (with or without bounces).
+    pub gravity: Option<GravityFigures>,
+    /// The earliest time the motion provably rests (within `rest_delta`, slower than
+    /// `rest_speed`), from its decay envelope: a bound, never earlier than the true time.
+    pub settle_time: Option<f64>,
+    /// Per track (`value`, or `inner` and `outer` for a ring).
+    pub tracks: Vec<TrackFigures>,
+}
+
+/// Resolved parameters: serialized as `{"from": ..}`, or `{"inner": {..}, "outer": {..}}`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Params(pub Vec<ParamGroup>);
+
+impl Serialize for Params {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        struct Flat<'a>(&'a [(&'static str, f64)]);
+        impl Serialize for Flat<'_> {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                let mut map = serializer.serialize_map(Some(self.0.len()))?;
+                for (k, v) in self.0 {
+                    map.serialize_entry(k, v)?;
+                }
+                map.end()
+            }
+        }
+        match self.0.as_slice() {
+            [ParamGroup { name: None, values }] => Flat(values).serialize(serializer),
+            groups => {
+                let mut map = serializer.serialize_map(Some(groups.len()))?;
+                for g in groups {
+                    map.serialize_entry(g.name.unwrap_or("value"), &Flat(&g.values))?;
+                }
+                map.end()
+            }
+        }
+    }
+}
+
+/// What a spring looks and feels like.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct SpringFigures {
+    /// ζ = c/(2√(km)).
+    pub damping_ratio: f64,
+    /// `undamped`, `underdamped`, `critically damped` or `overdamped`.
+    pub regime: &'static str,
+    /// ω0 = √(k/m) in rad/s.
+    pub natural_frequency: f64,
+    /// ω0/2π in Hz.
+    pub natural_frequency_hz: f64,
+    /// ωd = ω0·√(1 - ζ²) in rad/s, when it oscillates.
+    pub damped_frequency: Option<f64>,
+    /// 2π/ωd in seconds: the time between two overshoots, when it oscillates.
+    pub period: Option<f64>,
+    /// The SwiftUI/Flutter perceptual duration 2π/ω0, in seconds.
+    pub perceptual_duration: f64,
+    /// The perceptual bounce: 1 - ζ when ζ <= 1, 1/ζ - 1 when ζ > 1.
+    pub bounce: f64,
+    /// For an underdamped spring released at rest (velocity 0): overshoot e^(-ζπ/√(1-ζ²)) at
+    /// t = π/ωd, in closed form.
+    pub overshoot: Option<Overshoot>,
+}
+
+/// A fling slowed by friction.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct FrictionFigures {
+    /// Fraction of velocity kept per second.
+    pub friction: f64,
+    /// Decay rate λ = -ln(friction), 1/s.
+    pub lambda: f64,
+    /// Where it comes to rest, x0 + v0/λ (none when friction is 1).
+    pub rest_position: Option<f64>,
+    /// When its speed drops to `rest_speed`.
+    pub rest_time: Option<f64>,
+}
+
+/// Constant acceleration, possibly bouncing.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct GravityFigures {
+    /// Acceleration, units/s².
+    pub acceleration: f64,
+    /// Time of the turning point, when the initial velocity points against the acceleration.
+    pub apex_time: Option<f64>,
+    /// Position of the turning point.
+    pub apex: Option<f64>,
+    /// When it reaches `to` (gravity to a target).
+    pub arrival: Option<f64>,
+    /// When it first hits the floor (bouncing).
+    pub first_impact: Option<f64>,
+    /// Bounce restitution.
+    pub restitution: Option<f64>,
+    /// When the bounces are over.
+    pub bounces_end: Option<f64>,
+}
+
+/// An exponential decay (direct, solved, or one radius of a ring).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct DecayFigures {
+    /// Initial velocity v0.
+    pub initial_velocity: f64,
+    /// Rate λ, 1/s (negative: it speeds up).
+    pub lambda: f64,
+    /// 1/λ in seconds, when λ > 0.
+    pub time_constant: Option<f64>,
+    /// For a solved decay: which real branch of Lambert W the solve used
+    /// (`W-1` slows down, `W0` speeds up, `linear`, `at-rest`).
+    pub branch: Option<&'static str>,
+    /// For a solved decay: its velocity at the end.
+    pub end_velocity: Option<f64>,
+}
+
+/// How far a motion passes its target.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Overshoot {
+    /// Largest distance past the target, as a percentage of the distance travelled.
+    pub percent: f64,
+    /// The same in units.
+    pub units: f64,
+    /// When (none if it never passes its target).
+    pub time: Option<f64>,
+    /// `frames` or `closed form`.
+    pub source: &'static str,
+}
+
+/// The fastest moment.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct PeakSpeed {
+    /// Largest |velocity|, units/s.
+    pub speed: f64,
+    /// When.
+    pub time: f64,
+    /// `frames`: the closed-form velocity at each frame time.
+    pub source: &'static str,
+}
+
+/// Figures of one track.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct TrackFigures {
+    /// `value`, `inner` or `outer`.
+    pub name: &'static str,
+    /// First frame.
+    pub start: f64,
+    /// Last frame.
+    pub end: f64,
+    /// Smallest frame.
+    pub min: f64,
+    /// Largest frame.
+    pub max: f64,
+    /// Where the motion would come to rest if it ran on (none if it never does).
+    pub resting_value: Option<f64>,
+    /// How far it passes its target (motions that travel from one value to another).
+    pub overshoot: Option<Overshoot>,
+    /// The fastest frame.
+    pub peak_speed: PeakSpeed,
+    /// For motions baked until rest: the first frame time from which every frame is within
+    /// `rest_delta` of the rest value and slower than `rest_speed` (what the eye sees; the
+    /// envelope's `settle_time` bounds it from above).
+    pub at_rest_from: Option<f64>,
+    /// Decay figures, for decays, solved decays and ring radii.
+    pub decay: Option<DecayFigures>,
+    /// Position over the bake in [`SPARKLINE_COLUMNS`] block characters, scaled to the
+    /// smallest and largest frame of all tracks.
+    pub sparkline: String,
+}
+
+fn spring_figures(s: &Spring) -> SpringFigures {
+    let zeta = s.damping_ratio();
+    let w0 = s.natural_frequency();
+    let regime = if s.damping() == 0.0 {
+        "undamped"
+    } else if (zeta - 1.0).abs() <= CRITICAL_SLACK {
+        "critically damped"
+    } else if zeta < 1.0 {
+        "underdamped"
+    } else {
+        "overdamped"
+    };
+    let oscillates = matches!(regime, "undamped" | "underdamped");
+    let wd = s.damped_frequency().filter(|_| oscillates);
+    let overshoot = wd.filter(|_| s.initial_velocity() == 0.0 && s.from() != s.to());
+    SpringFigures {
+        damping_ratio: zeta,
+        regime,
+        natural_frequency: w0,
+        natural_frequency_hz: w0 / (2.0 * PI),
+        damped_frequency: wd,
+        period: wd.map(|w| 2.0 * PI / w),
+        perceptual_duration: 2.0 * PI / w0,
+        bounce: if zeta <= 1.0 {
+            1.0 - zeta
+        } else {
+            1.0 / zeta - 1.0
+        },
+        overshoot: overshoot.map(|wd| {
+            let fraction = (-zeta * PI / (1.0 - zeta * zeta).sqrt()).exp();
+            Overshoot {
+                percent: 100.0 * fraction,
+                units: fraction * (s.to() - s.from()).abs(),
+                time: Some(PI / wd),
+                source: CLOSED_FORM,
+            }
+        }),
+    }
+}
+
+fn decay_figures(d: &Decay, solved: Option<&SolvedDecay>) -> DecayFigures {
+    DecayFigures {
+        initial_velocity: d.initial_velocity(),
+        lambda: d.lambda(),
+        time_constant: (d.lambda() > 0.0).then(|| 1.0 / d.lambda()),
+        branch: solved.map(|s| s.branch().name()),
+        end_velocity: solved.map(|s| crate::motion::Motion::velocity(s, s.duration())),
+    }
+}
+
+/// Per track: (endpoints, resting value, decay figures).
+type TrackModel = (Option<(f64, f64)>, Option<f64>, Option<DecayFigures>);
+
+fn track_models(model: &Model) -> Vec<TrackModel> {
+    let solved = |s: &SolvedDecay| {
+        (
+            (s.decay().from() != s.to()).then(|| (s.decay().from(), s.to())),
+            s.decay().rest_position(),
+            Some(decay_figures(s.decay(), Some(s))),
+        )
+    };
+    match model {
+        Model::Ring(r) => vec![solved(r.inner()), solved(r.outer())],
+        Model::SolvedDecay(s) => vec![solved(s)],
+        Model::Decay(d) => vec![(None, d.rest_position(), Some(decay_figures(d, None)))],
+        Model::Spring(s) => vec![(model.endpoints(), s.rest_position(), None)],
+        Model::Friction { friction, .. } => {
+            vec![(model.endpoints(), friction.rest_position(), None)]
+        }
+        Model::Bounce(b) => vec![(model.endpoints(), b.rest_position(), None)],
+        Model::Gravity(_) | Model::GravityTo { .. } => vec![(model.endpoints(), None, None)],
+    }
+}
+
+/// Overshoot past `to` on the way from `from`, from the frames.
+fn overshoot_from_frames(baked: &Baked, position: &[f64], (from, to): (f64, f64)) -> Overshoot {
+    let direction = (to - from).signum();
+    let (mut best, mut at) = (0.0, None);
+    for (i, &x) in position.iter().enumerate() {
+        let past = (x - to) * direction;
+        if past > best {
+            best = past;
+            at = Some(baked.time(i));
+        }
+    }
+    Overshoot {
+        percent: 100.0 * best / (to - from).abs(),
+        units: best,
+        time: at,
+        source: FROM_FRAMES,
+    }
+}
+
+/// The sparkline of each track, on one scale.
+fn sparklines(baked: &Baked, columns: usize) -> Vec<String> {
+    let (lo, hi) = baked
+        .tracks
+        .iter()
+        .flat_map(|t| t.position.iter())
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| {
+            (lo.min(x), hi.max(x))
+        });
+    let last = baked.frames() - 1;
+    baked
+        .tracks
+        .iter()
+        .map(|track| {
+            (0..columns)
+                .map(|c| {
+                    // Column c shows the position at t = c/(columns-1)·D, between frames
+                    // interpolated linearly, as every export plays it.
+                    let t = baked.duration * c as f64 / (columns - 1).max(1) as f64;
+                    let f = (t * baked.spec.fps).min(last as f64);
+                    let i = (f.floor() as usize).min(last);
+                    let x = if i == last {
+                        track.position[last]
+                    } else {
+                        let (t0, t1) = (baked.time(i), baked.time(i + 1));
+                        let w = ((t - t0) / (t1 - t0)).clamp(0.0, 1.0);
+                        track.position[i] + w * (track.position[i + 1] - track.position[i])
+                    };
+                    let level = if hi > lo {
+                        ((x - lo) / (hi - lo) * 7.0).round().clamp(0.0, 7.0) as usize
+                    } else {
+                        0
+                    };
+                    LEVELS[level]
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The figures of a baked motion.
+pub fn inspect(baked: &Baked) -> Inspection {
+    let spec = baked.spec;
+    let model = &spec.model;
+    let lines = sparklines(baked, SPARKLINE_COLUMNS);
+    let rests = spec.ending == Ending::Rests;
+    let tracks = baked
+        .tracks
+        .iter()
+        .zip(track_models(model))
+        .zip(lines)
+        .map(|((track, (endpoints, resting_value, decay)), sparkline)| {
+            let (mut peak, mut peak_at) = (0.0f64, 0.0);
+            for (i, v) in track.velocity.iter().enumerate() {
+                if v.abs() > peak {
+                    peak = v.abs();
+                    peak_at = baked.time(i);
+                }
+            }
+            let rest = *track.position.last().expect("a bake has frames");
+            let at_rest_from = rests.then(|| {
+                let settled = |i: usize| {
+                    (track.position[i] - rest).abs() <= spec.rest_delta
+                        && track.velocity[i].abs() <= spec.rest_speed
+                };
+                let first = (0..baked.frames())
+                    .rev()
+                    .take_while(|&i| settled(i))
+                    .last()
+                    .unwrap_or(baked.frames() - 1);
+                baked.time(first)
+            });
+            TrackFigures {
+                name: track.name,
+                start: track.position[0],
+                end: rest,
+                min: track.position.iter().copied().fold(f64::INFINITY, f64::min),
+                max: track
+                    .position
+                    .iter()
+                    .copied()
+                    .fold(f64::NEG_INFINITY, f64::max),
+                resting_value,
+                overshoot: endpoints.map(|e| overshoot_from_frames(baked, &track.position, e)),
+                peak_speed: PeakSpeed {
+                    speed: peak,
+                    time: peak_at,
+                    source: FROM_FRAMES,
+                },
+                at_rest_from,
+                decay,
+                sparkline,
+            }
+        })
+        .collect();
+    Inspection {
+        name: spec.name.clone(),
+        file: None,
+        kind: model.kind(),
+        property: spec.property.name().to_owned(),
+        unit: spec.unit.clone(),
+        fps: spec.fps,
+        duration: baked.duration,
+        frames: baked.frames(),
+        ending: match spec.ending {
+            Ending::Rests => "rests",
+            Ending::Fixed(_) => "fixed",
+            Ending::Arrives(_) => "arrives",
+        },
+        rest_delta: spec.rest_delta,
+        rest_speed: spec.rest_speed,
+        params: Params(model.params()),
+        spring: match model {
+            Model::Spring(s) => Some(spring_figures(s)),
+            _ => None,
+        },
+        friction: match model {
+            Model::Friction { friction, .. } => Some(FrictionFigures {
+                friction: friction.friction(),
+                lambda: friction.lambda(),
+                rest_position: friction.rest_position(),
+                rest_time: friction.rest_time(spec.rest_speed),
+            }),
+            _ => None,
+        },
+        gravity: gravity_figures(model),
+        settle_time: model.settle_time(spec.rest_delta, spec.rest_speed),
+        tracks,
+    }
+}
+
+fn gravity_figures(model: &Model) -> Option<GravityFigures> {
+    let (g, arrival, bounce) = match model {
+        Model::Gravity(g) => (g, None, None),
+        Model::GravityTo {
+            gravity, arrival, ..
+        } => (gravity, Some(*arrival), None),
+        Model::Bounce(b) => (b.fall(), None, Some(b)),
+        _ => return None,
+    };
+    let (v, a) = (g.initial_velocity(), g.acceleration());
+    // The velocity reverses at t = -v0/a when it starts against the acceleration.
+    let apex_time = (v * a < 0.0).then(|| -v / a);
+    Some(GravityFigures {
+        acceleration: a,
+        apex_time,
+        apex: apex_time.map(|t| crate::motion::Motion::position(g, t)),
+        arrival,
+        first_impact: bounce.map(|b| b.first_impact()),
+        restitution: bounce.map(|b| b.restitution()),
+        bounces_end: bounce.map(|b| b.end_time()),
+    })
+}
+
+/// A number for people: four significant digits, no trailing zeros, exponent only for very
+/// large or small magnitudes.
+pub fn human(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() {
+        return if x == 0.0 { "0".into() } else { x.to_string() };
+    }
+    let exponent = x.abs().log10().floor() as i32;
+    if !(-4..6).contains(&exponent) {
+        return format!("{x:.3e}");
+    }
+    let decimals = (3 - exponent).max(0) as usize;
+    let mut s = format!("{x:.decimals$}");
+    if s.contains('.') {
+        while s.ends_with('0') {
+            s.pop();
+        }
+        if s.ends_with('.') {
+            s.pop();
+        }
+    }
+    if s == "-0" {
+        s = "0".into();
+    }
+    s
+}
+
+impl Inspection {
+    /// The text `curvebake inspect` prints: a title line, then one `label  value` row per
+    /// figure.
+    pub fn to_text(&self) -> String {
+        let unit = |x: f64| {
+            if self.unit.is_empty() {
+                human(x)
+            } else {
+                format!("{} {}", human(x), self.unit)
+            }
+        };
+        let per_s = |x: f64| {
+            if self.unit.is_empty() {
+                format!("{}/s", human(x))
+            } else {
+                format!("{} {}/s", human(x), self.unit)
+            }
+        };
+        let seconds = |x: f64| format!("{} s", human(x));
+        let mut rows: Vec<(String, String)> = Vec::new();
+        let mut row = |label: &str, value: String| rows.push((label.to_owned(), value));
+        let ending = match self.ending {
+            "rests" => "baked until at rest".to_owned(),
+            "arrives" => "arrives at its end value".to_owned(),
+            _ => "fixed duration".to_owned(),
+        };
+        let unit_note = if self.unit.is_empty() {
+            String::new()
+        } else {
+            format!(" in {}", self.unit)
+        };
+        row(
+            "motion",
+            format!(
+                "{} on {}{unit_note}: {} frames at {} fps over {}, {ending}",
+                self.kind,
+                self.property,
+                self.frames,
+                human(self.fps),
+                seconds(self.duration)
+            ),
+        );
+        for group in &self.params.0 {
+            let values: Vec<String> = group
+                .values
+                .iter()
+                .map(|(k, v)| format!("{k} {}", human(*v)))
+                .collect();
+            let label = match group.name {
+                Some(name) => format!("{name} parameters"),
+                None => "parameters".into(),
+            };
+            row(&label, values.join(", "));
+        }
+        if let Some(s) = &self.spring {
+            row(
+                "damping ratio",
+                format!("{} ({})", human(s.damping_ratio), s.regime),
+            );
+            let damped = s
+                .damped_frequency
+                .map_or(String::new(), |w| format!(", damped {} rad/s", human(w)));
+            row(
+                "frequency",
+                format!(
+                    "natural {} rad/s ({} Hz){damped}",
+                    human(s.natural_frequency),
+                    human(s.natural_frequency_hz)
+                ),
+            );
+            row(
+                "period",
+                match s.period {
+                    Some(p) => format!("{} (between overshoots)", seconds(p)),
+                    None => "none: it does not oscillate".into(),
+                },
+            );
+            row(
+                "perceptual",
+                format!(
+                    "duration {}, bounce {}",
+                    seconds(s.perceptual_duration),
+                    human(s.bounce)
+                ),
+            );
+        }
+        if let Some(f) = &self.friction {
+            let rest = f.rest_position.map_or("never (friction 1)".into(), unit);
+            row(
+                "friction",
+                format!(
+                    "keeps {} of its velocity per second, lambda {} /s",
+                    human(f.friction),
+                    human(f.lambda)
+                ),
+            );
+            row("comes to rest at", rest);
+            if let Some(t) = f.rest_time {
+                row(
+                    "slower than rest",
+                    format!("{} (rest_speed {})", seconds(t), per_s(self.rest_speed)),
+                );
+            }
+        }
+        if let Some(g) = &self.gravity {
+            row(
+                "acceleration",
+                if self.unit.is_empty() {
+                    format!("{} /s²", human(g.acceleration))
+                } else {
+                    format!("{} {}/s²", human(g.acceleration), self.unit)
+                },
+            );
+            if let (Some(t), Some(x)) = (g.apex_time, g.apex) {
+                row("turns at", format!("{} at {}", unit(x), seconds(t)));
+            }
+            if let Some(t) = g.arrival {
+                row("arrives", seconds(t));
+            }
+            if let (Some(t), Some(e)) = (g.first_impact, g.restitution) {
+                row(
+                    "bounces",
+                    format!(
+                        "first impact at {}, restitution {}, over at {}",
+                        seconds(t),
+                        human(e),
+                        g.bounces_end.map_or("-".into(), seconds)
+                    ),
+                );
+            }
+        }
+        let many = self.tracks.len() > 1;
+        for track in &self.tracks {
+            let label = |l: &str| {
+                if many {
+                    format!("{} {l}", track.name)
+                } else {
+                    l.to_owned()
+                }
+            };
+            if let Some(d) = &track.decay {
+                let mut v = format!(
+                    "initial velocity {}, lambda {} /s",
+                    per_s(d.initial_velocity),
+                    human(d.lambda)
+                );
+                if let Some(tau) = d.time_constant {
+                    let _ = write!(v, " (time constant {})", seconds(tau));
+                }
+                if let Some(b) = d.branch {
+                    let _ = write!(v, ", Lambert W branch {b}");
+                }
+                if let Some(ve) = d.end_velocity {
+                    let _ = write!(v, ", end velocity {}", per_s(ve));
+                }
+                row(&label("decay"), v);
+            }
+            if let Some(o) = &track.overshoot {
+                let mut v = match o.time {
+                    Some(t) => format!(
+                        "{} % ({}) at {} ({})",
+                        human(o.percent),
+                        unit(o.units),
+                        seconds(t),
+                        o.source
+                    ),
+                    None => format!("0 %: never passes its target ({})", o.source),
+                };
+                if let Some(c) = self.spring.as_ref().and_then(|s| s.overshoot.as_ref()) {
+                    let _ = write!(
+                        v,
+                        "; {} % at {} ({})",
+                        human(c.percent),
+                        seconds(c.time.unwrap_or(0.0)),
+                        c.source
+                    );
+                }
+                row(&label("overshoot"), v);
+            }
+            row(
+                &label("peak speed"),
+                format!(
+                    "{} at {} ({})",
+                    per_s(track.peak_speed.speed),
+                    seconds(track.peak_speed.time),
+                    track.peak_speed.source
+                ),
+            );
+            row(
+                &label("range"),
+                format!(
+                    "{} -> {}, between {} and {}",
+                    unit(track.start),
+                    unit(track.end),
+                    unit(track.min),
+                    unit(track.max)
+                ),
+            );
+            let resting = match track.resting_value {
+                None => "none: it never comes to rest".into(),
+                Some(x) if self.ending == "rests" => unit(x),
+                Some(x) => format!("{} (if it ran on past its end)", unit(x)),
+            };
+            row(&label("resting value"), resting);
+            // Only worth a row when the frames rest before the bake ends.
+            if let Some(t) = track.at_rest_from.filter(|&t| t < self.duration) {
+                row(
+                    &label("at rest from"),
+                    format!(
+                        "{} (frames within {} of rest, slower than {})",
+                        seconds(t),
+                        unit(self.rest_delta),
+                        per_s(self.rest_speed)
+                    ),
+                );
+            }
+        }
+        if let Some(t) = self.settle_time {
+            row(
+                "settle time",
+                format!(
+                    "{} (envelope bound for rest_delta {}, rest_speed {})",
+                    seconds(t),
+                    unit(self.rest_delta),
+                    per_s(self.rest_speed)
+                ),
+            );
+        }
+        for track in &self.tracks {
+            let label = if many {
+                format!("{} position", track.name)
+            } else {
+                "position".into()
+            };
+            row(&label, track.sparkline.clone());
+        }
+        let width = rows
+            .iter()
+            .map(|(l, _)| l.chars().count())
+            .max()
+            .unwrap_or(0);
+        let mut out = match &self.file {
+            Some(file) => format!("{} ({})\n", self.name, file.display()),
+            None => format!("{}\n", self.name),
+        };
+        for (label, value) in rows {
+            let _ = writeln!(out, "  {label:<width$}  {value}");
+        }
+        out
+    }
+}
+
+/// The motions named by `targets`, each a `.ron` file (all its motions), a folder (every
+/// motion under it) or a motion name looked up in the `.ron` files under `curves`; and every
+/// error met on the way, worded like the bake's. Motions are in target order, without
+/// repeats.
+pub fn resolve(
+    targets: &[String],
+    curves: &Path,
+    overrides: Overrides,
+) -> (Vec<Input>, Vec<InputError>) {
+    let mut inputs: Vec<Input> = Vec::new();
+    let mut errors = Vec::new();
+    // Loaded lazily, once: every motion under `curves`, and the errors of its files.
+    let mut library: Option<(Vec<Input>, Vec<InputError>)> = None;
+    for target in targets {
+        let path = Path::new(target);
+        let found = if path.exists() || target.ends_with(".ron") {
+            let files = match find_inputs(&[path.to_owned()]) {
+                Ok(files) => files,
+                Err(e) => {
+                    errors.push(e);
+                    continue;
+                }
+            };
+            let mut found = Vec::new();
+            for file in files {
+                let (valid, mut errs) = load_file(&file, overrides);
+                found.extend(valid);
+                errors.append(&mut errs);
+            }
+            found
+        } else {
+            let (all, library_errors) =
+                library.get_or_insert_with(|| match find_inputs(&[curves.to_owned()]) {
+                    Ok(files) => {
+                        let mut all = Vec::new();
+                        let mut errs = Vec::new();
+                        for file in files {
+                            let (valid, mut e) = load_file(&file, overrides);
+                            all.extend(valid);
+                            errs.append(&mut e);
+                        }
+                        (all, errs)
+                    }
+                    Err(e) => (Vec::new(), vec![e]),
+                });
+            let exact: Vec<Input> = all
+                .iter()
+                .filter(|i| i.spec.name == *target)
+                .cloned()
+                .collect();
+            let found = if exact.is_empty() {
+                all.iter()
+                    .filter(|i| i.spec.name.eq_ignore_ascii_case(target))
+                    .cloned()
+                    .collect()
+            } else {
+                exact
+            };
+            if found.is_empty() {
+                // The motion may be in a file that does not load: show why those fail.
+                errors.append(library_errors);
+                errors.push(InputError::new(
+                    curves,
+                    Problem::Read(format!(
+                        "no motion named {target:?} here; give a motion name, a .ron file or a \
+                         folder (names are looked up under --curves)"
+                    )),
+                ));
+            }
+            found
+        };
+        for input in found {
+            if !inputs
+                .iter()
+                .any(|i| i.spec.name == input.spec.name && i.file == input.file)
+            {
+                inputs.push(input);
+            }
+        }
+    }
+    (inputs, errors)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn human_numbers_keep_four_significant_digits() {
+        assert_eq!(human(0.0), "0");
+        assert_eq!(human(0.60678), "0.6068");
+        assert_eq!(human(14.8324), "14.83");
+        assert_eq!(human(2034.4), "2034");
+        assert_eq!(human(-240.0), "-240");
+        assert_eq!(human(1.0), "1");
+        assert_eq!(human(0.00012346), "0.0001235");
+        assert_eq!(human(1.5e-7), "1.500e-7");
+        assert_eq!(human(-0.00001), "-1.000e-5");
+        assert_eq!(human(1234567.0), "1.235e6");
+    }
+}

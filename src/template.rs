@@ -1,0 +1,276 @@
+//! `curvebake new`: commented RON templates, one per kind of motion, whose defaults bake as
+//! they are.
+
+use crate::load::{find_inputs, load_file};
+use crate::spec::{check_name, Overrides};
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The kinds of motion `new` has a template for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A spring (perceptual form, with the physical form in comments).
+    Spring,
+    /// A fling slowed by friction (with the snap form in comments).
+    Friction,
+    /// A fall that bounces on a floor (with the other gravity forms in comments).
+    Gravity,
+    /// A decay solved from where it ends (with the direct form in comments).
+    Decay,
+    /// An explosion ring.
+    Ring,
+}
+
+impl Kind {
+    /// Every kind.
+    pub const ALL: [Kind; 5] = [
+        Kind::Spring,
+        Kind::Friction,
+        Kind::Gravity,
+        Kind::Decay,
+        Kind::Ring,
+    ];
+
+    /// The name `new` takes: `spring`, `friction`, `gravity`, `decay`, `ring`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Spring => "spring",
+            Self::Friction => "friction",
+            Self::Gravity => "gravity",
+            Self::Decay => "decay",
+            Self::Ring => "ring",
+        }
+    }
+
+    /// Parses a kind name.
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.name() == name)
+    }
+}
+
+/// The fields every template shares, after `name`.
+const COMMON: &str = r#"    // CSS @keyframes name and output file stem: a letter, then letters, digits, - and _.
+    // The property animated: translateX (default), translateY, scale, rotate, opacity, or a
+    // custom property such as "--glow".
+    property: "translateX",
+    // Unit of the values. Defaults: px for translate, deg for rotate, none otherwise.
+    unit: "px",
+    // Frames per second of the bake (default 60).
+    fps: 60,
+"#;
+
+/// The RON text of a new motion called `name` (not validated here; see [`create`]).
+pub fn template(kind: Kind, name: &str) -> String {
+    let (intro, timing, motion) = match kind {
+        Kind::Spring => (
+            "A spring: settles on `to` with the feel set by its duration and bounce.",
+            r#"    // Without `duration` the bake ends once the spring provably rests: within rest_delta
+    // of `to` (default 0.01, or 0.0001 without a unit) and slower than rest_speed (default
+    // 0.1, or 0.001 without a unit) per second.
+    // duration: 1.0,
+    // rest_delta: 0.01,
+    // rest_speed: 0.1,
+"#,
+            r#"    motion: Spring(
+        from: 0,
+        to: 100,
+        // Initial velocity, units per second (default 0).
+        velocity: 0,
+        // Perceptual form, as in SwiftUI and Flutter: the duration in seconds and a bounce
+        // in (-1, 1): 0 is no overshoot, 0.3 a lively one, below 0 slower than critical.
+        perceptual_duration: 0.5,
+        bounce: 0.2,
+        // Or the physical form, instead of the two lines above:
+        // mass: 1,
+        // stiffness: 170,
+        // damping: 26,
+    ),
+"#,
+        ),
+        Kind::Friction => (
+            "A fling slowed by friction: starts fast and glides to a stop.",
+            r#"    // The bake ends once the fling provably rests (see rest_delta and rest_speed in the
+    // README); or give it a `duration`.
+    // duration: 1.0,
+"#,
+            r#"    motion: Friction(
+        from: 0,
+        // Initial velocity, units per second.
+        velocity: 1800,
+        // The fraction of its velocity kept each second, in (0, 1]: smaller stops sooner.
+        friction: 0.02,
+        // Or the snap form, instead of `friction`: the fling that comes to rest exactly
+        // at `to` (velocity must point towards it).
+        // to: 320,
+    ),
+"#,
+        ),
+        Kind::Gravity => (
+            "Gravity: a fall onto a floor at `to` that bounces until it rests.",
+            r#"    // With `restitution` the bake ends once the bounces are provably over. Without it, the
+    // fall ends when it reaches `to`; with neither `to` nor `restitution` give a `duration`.
+    // duration: 0.8,
+"#,
+            r#"    motion: Gravity(
+        from: -300,
+        // Initial velocity, units per second (default 0).
+        velocity: 0,
+        // Acceleration, units per second squared, towards the floor.
+        acceleration: 2400,
+        // The floor.
+        to: 0,
+        // The fraction of speed kept at each bounce, in [0, 1); 0 lands without a bounce.
+        restitution: 0.5,
+    ),
+"#,
+        ),
+        Kind::Decay => (
+            "An exponential decay, solved so that it arrives at `to` with `end_velocity`.",
+            r#"    // A decay needs a `duration` in seconds: it arrives at `to` exactly then.
+    duration: 0.45,
+"#,
+            r#"    motion: Decay(
+        from: 0,
+        to: 100,
+        // Speed at the end, units per second; the solve finds the initial velocity and rate.
+        // Slower than the average speed (to - from)/duration slows down, faster speeds up.
+        end_velocity: 40,
+        // Or the direct form, instead of `to` and `end_velocity`:
+        // velocity: 2200,
+        // lambda: 7.5,
+    ),
+"#,
+        ),
+        Kind::Ring => (
+            "An explosion ring: inner and outer radius expand fast and settle; the band between\n\
+             // them thins out. A ring animates two custom properties, --NAME-inner and\n\
+             // --NAME-outer, in the ring's unit.",
+            r#"    // A ring needs a `duration` in seconds: both radii arrive at their `to` exactly then.
+    duration: 0.9,
+"#,
+            r#"    motion: ExplosionRing(
+        // Each radius: where it starts, where it ends, and its speed at the end.
+        inner: (from: 0, to: 150, end_velocity: 30),
+        outer: (from: 8, to: 180, end_velocity: 15),
+    ),
+"#,
+        ),
+    };
+    let intro = intro.replace("NAME", name);
+    let name_literal = serde_json::to_string(name).expect("a string serializes");
+    format!(
+        "// {name}: {intro}\n\
+         // Made by `curvebake new {kind}`. Bake it with `curvebake bake`, look at it with\n\
+         // `curvebake inspect {name}`. Every field is described in the README.\n\
+         (\n    name: {name_literal},\n{COMMON}{timing}{motion})\n",
+        kind = kind.name(),
+    )
+}
+
+/// Why `new` wrote nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum NewError {
+    /// The name is not a valid motion name.
+    #[error("invalid name: the name {0}")]
+    Name(String),
+    /// The file exists.
+    #[error(
+        "{0}: already exists; refusing to overwrite it (pick another name, or delete the file)"
+    )]
+    Exists(PathBuf),
+    /// A motion of that name exists in another file.
+    #[error(
+        "{file}: already holds a motion named {existing:?}; names must be unique, ignoring case"
+    )]
+    Taken {
+        /// The file holding it.
+        file: PathBuf,
+        /// Its name as written there.
+        existing: String,
+    },
+    /// The folder or file could not be created.
+    #[error("{path}: {source}")]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+}
+
+/// Writes the template for `kind` as `<dir>/<name>.ron`, creating `dir` if needed. Refuses a
+/// name that is invalid, a file that exists, and a name already used (ignoring case) by a
+/// motion in a `.ron` file under `dir`, since the bake would reject it. Returns the path.
+pub fn create(kind: Kind, name: &str, dir: &Path) -> Result<PathBuf, NewError> {
+    check_name(name).map_err(NewError::Name)?;
+    let path = dir.join(format!("{name}.ron"));
+    if path.exists() {
+        return Err(NewError::Exists(path));
+    }
+    if dir.is_dir() {
+        // Files that fail to load are the bake's business, not a reason to refuse.
+        for file in find_inputs(&[dir.to_owned()]).unwrap_or_default() {
+            for input in load_file(&file, Overrides::default()).0 {
+                if input.spec.name.eq_ignore_ascii_case(name) {
+                    return Err(NewError::Taken {
+                        file,
+                        existing: input.spec.name,
+                    });
+                }
+            }
+        }
+    }
+    std::fs::create_dir_all(dir).map_err(|source| NewError::Io {
+        path: dir.to_owned(),
+        source,
+    })?;
+    // `create_new` refuses atomically, even if the file appeared since the check above.
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&path)
+        .map_err(|source| {
+            if source.kind() == std::io::ErrorKind::AlreadyExists {
+                NewError::Exists(path.clone())
+            } else {
+                NewError::Io {
+                    path: path.clone(),
+                    source,
+                }
+            }
+        })?;
+    file.write_all(template(kind, name).as_bytes())
+        .map_err(|source| NewError::Io {
+            path: path.clone(),
+            source,
+        })?;
+    Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::parse_bytes;
+    use crate::spec::MotionSpec;
+
+    #[test]
+    fn every_template_is_a_valid_motion_that_bakes() {
+        for kind in Kind::ALL {
+            let text = template(kind, "my-motion");
+            let files = parse_bytes(Path::new("t.ron"), text.as_bytes())
+                .unwrap_or_else(|e| panic!("{kind:?}: {e}\n{text}"));
+            let spec = MotionSpec::from_file(&files[0], Overrides::default())
+                .unwrap_or_else(|e| panic!("{kind:?}: {e}"));
+            assert_eq!(spec.name, "my-motion");
+            crate::bake::bake(&spec).unwrap_or_else(|e| panic!("{kind:?}: {e}"));
+        }
+    }
+
+    #[test]
+    fn kinds_round_trip_through_their_names() {
+        for kind in Kind::ALL {
+            assert_eq!(Kind::parse(kind.name()), Some(kind));
+        }
+        assert_eq!(Kind::parse("wobble"), None);
+    }
+}

@@ -1,0 +1,647 @@
+//! The ES module exporter proved in a real browser (headless Chromium).
+//!
+//! Every motion of `curves/` and a generated set (every motion kind; translate in px and %,
+//! scale, rotate, opacity, custom lengths, numbers and angles; rings in px, % and unitless
+//! (drawn in px);
+//! 24 to 120 fps; up to 10 s) is baked with the JSON and JS exporters. A page next to the
+//! output imports every `js/<name>.js` as an ES module, plays each motion with
+//! `element.animate(keyframes, {duration: durationMs, fill: "both"})` and with the module's
+//! own `animate(element)`, pauses both and seeks them (at least 20 times per motion: frame
+//! times, times between frames, and the steepest interval), and reads the computed style two
+//! ways: `getComputedStyle` (what a site sees, 6 significant digits) and Typed OM
+//! (`computedStyleMap()`, the numbers Chromium holds). Each reading must match the JSON table
+//! (between frames: linear interpolation of the two neighbouring frames) within 0.01 for px,
+//! % and deg and 0.0001 for unitless values, as in the CSS test. The page also returns each
+//! module's `Float32Array` tables, which must be the JSON tables rounded to float32, and its
+//! duration, fps, frame count and timing. A control plays one motion with `easing: "ease"`,
+//! which must miss by far: proof that the comparison can fail.
+//!
+//! ES modules from `file://` pages are blocked by Chromium (a module fetch needs CORS, and a
+//! file has no origin). The page is loaded with `--allow-file-access-from-files`, which lets a
+//! `file://` page import modules beside it: so the test imports the very files a site would
+//! serve, with relative `import` statements. (Importing from a `data:` URL also works without
+//! the flag; the flag keeps the real file paths.) A ring module is imported a second time
+//! under another URL, which registers its custom properties again: the guard must swallow
+//! that, and no page error may be recorded.
+
+mod common;
+
+use common::chromium::{self as browser, CAPTURE_ERRORS};
+use curvebake::export::{Format, Layout};
+use curvebake::load::{find_inputs, load_all};
+use curvebake::pipeline::{run, BakeOptions};
+use curvebake::spec::{unit_kind, Overrides, UnitKind};
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// Bound for px, % and deg.
+const UNIT_BOUND: f64 = 0.01;
+/// Bound for unitless values.
+const UNITLESS_BOUND: f64 = 1e-4;
+/// Motion played with `ease` as the control.
+const CONTROL: &str = "card-drop";
+/// Ring imported twice.
+const TWICE: &str = "explosion-ring";
+
+/// Motions beyond `curves/`: every kind, property and syntax the module writes.
+const GENERATED: &str = r#"[
+  (name: "j-spring-under", fps: 24, motion: Spring(from: -300, to: 0, stiffness: 170, damping: 12)),
+  (name: "j-spring-over", property: "scale", fps: 120, motion: Spring(from: 0.5, to: 1.5, velocity: -1, mass: 2, stiffness: 100, damping: 60)),
+  (name: "j-perceptual-pct", property: "translateY", unit: "%", motion: Spring(from: 0, to: 75, perceptual_duration: 0.6, bounce: 0.3)),
+  (name: "j-spring-fixed", property: "rotate", fps: 30, duration: 0.25, motion: Spring(from: 0, to: 90, stiffness: 300, damping: 10)),
+  (name: "j-fling-rotate", property: "rotate", fps: 120, motion: Friction(from: 0, velocity: 750, friction: 0.05)),
+  (name: "j-snap-opacity", property: "opacity", fps: 24, motion: Friction(from: 0, to: 1, velocity: 3.3)),
+  (name: "j-toss-len", property: "--j-len", unit: "px", duration: 1.0, motion: Gravity(from: 0, velocity: -600, acceleration: 1800)),
+  (name: "j-drop-num", property: "--j-num", unit: "", fps: 120, motion: Gravity(from: 0, velocity: -0.25, acceleration: 5, to: 1)),
+  (name: "j-bounce-angle", property: "--j-ang", unit: "deg", motion: Gravity(from: -150, acceleration: 1200, to: 0, restitution: 0.5)),
+  (name: "j-decay-long", duration: 10, motion: Decay(from: -200, velocity: 1500, lambda: 5)),
+  (name: "j-solved-scale", property: "scale", fps: 120, duration: 0.5, motion: Decay(from: 0.2, to: 1, end_velocity: 0.4)),
+  (name: "j-ring-24", fps: 24, duration: 0.4, motion: ExplosionRing(inner: (from: 0, to: 120, end_velocity: 20), outer: (from: 6, to: 160, end_velocity: 10))),
+  (name: "j-ring-pct", unit: "%", fps: 120, duration: 0.9, motion: ExplosionRing(inner: (from: 0, to: 40, end_velocity: 5), outer: (from: 2, to: 60, end_velocity: 4))),
+  (name: "j-ring-num", property: "scale", duration: 1.5, motion: ExplosionRing(inner: (from: 0, to: 0.8, end_velocity: 0.1), outer: (from: 0.1, to: 1, end_velocity: 0.05))),
+]
+"#;
+
+/// A baked motion as its JSON table has it, and what the page does with it.
+struct Motion {
+    name: String,
+    property: String,
+    unit: String,
+    fps: f64,
+    duration: f64,
+    /// Frame times (s).
+    times: Vec<f64>,
+    /// Per track: name and positions.
+    tracks: Vec<(String, Vec<f64>)>,
+    /// Seek times in ms.
+    samples: Vec<f64>,
+}
+
+impl Motion {
+    fn is_ring(&self) -> bool {
+        self.tracks.len() == 2
+    }
+
+    /// What the page reads: `transform`, `opacity` or custom properties.
+    fn readout(&self) -> (&'static str, Vec<String>) {
+        if self.is_ring() {
+            let props = ["inner", "outer"].map(|t| format!("--{}-{t}", self.name));
+            return ("custom", props.to_vec());
+        }
+        match self.property.as_str() {
+            "opacity" => ("opacity", Vec::new()),
+            p if p.starts_with("--") => ("custom", vec![p.to_owned()]),
+            _ => ("transform", Vec::new()),
+        }
+    }
+
+    fn label(&self) -> String {
+        match (self.is_ring(), self.property.as_str(), self.unit.as_str()) {
+            (true, _, unit) => format!("ring radius ({unit})"),
+            (_, "translateX" | "translateY", unit) => format!("translate ({unit})"),
+            (_, "rotate", unit) => format!("rotate ({unit})"),
+            (_, p, "") if !p.starts_with("--") => p.to_owned(),
+            (_, _, "") => "custom <number>".to_owned(),
+            (_, _, unit) => format!("custom ({unit})"),
+        }
+    }
+
+    fn bound(&self) -> f64 {
+        if self.unit.is_empty() {
+            UNITLESS_BOUND
+        } else {
+            UNIT_BOUND
+        }
+    }
+
+    /// The table at `t` seconds: linear interpolation of the neighbouring frames.
+    fn at(&self, track: usize, t: f64) -> f64 {
+        let x = &self.tracks[track].1;
+        let k = self.times.partition_point(|&ti| ti <= t);
+        if k == 0 {
+            return x[0];
+        }
+        if k == self.times.len() {
+            return x[k - 1];
+        }
+        let (a, b) = (k - 1, k);
+        x[a] + (x[b] - x[a]) * (t - self.times[a]) / (self.times[b] - self.times[a])
+    }
+}
+
+/// Seek times (ms): up to 12 frame times (first and last included), 18 or more times between
+/// frames, and four in the steepest interval.
+fn sample_times(times: &[f64], tracks: &[(String, Vec<f64>)]) -> Vec<f64> {
+    const FRACTIONS: [f64; 7] = [0.5, 0.25, 0.8, 0.1, 0.63, 0.37, 0.93];
+    let n = times.len();
+    let mut out = Vec::new();
+    let picks = n.min(12);
+    for k in 0..picks {
+        out.push(times[k * (n - 1) / (picks - 1)]);
+    }
+    let intervals = (n - 1).min(18);
+    let per = 18usize.div_ceil(intervals);
+    let mut f = 0;
+    for k in 0..intervals {
+        let i = k * (n - 1) / intervals;
+        for _ in 0..per {
+            out.push(times[i] + FRACTIONS[f % FRACTIONS.len()] * (times[i + 1] - times[i]));
+            f += 1;
+        }
+    }
+    let slope = |i: usize| {
+        tracks
+            .iter()
+            .map(|(_, x)| (x[i + 1] - x[i]).abs() / (times[i + 1] - times[i]))
+            .fold(0.0, f64::max)
+    };
+    let steepest = (0..n - 1)
+        .max_by(|&i, &j| slope(i).total_cmp(&slope(j)))
+        .unwrap();
+    for fraction in [0.0, 0.3, 0.5, 0.9] {
+        out.push(times[steepest] + fraction * (times[steepest + 1] - times[steepest]));
+    }
+    out.sort_by(f64::total_cmp);
+    out.dedup();
+    out.into_iter().map(|t| t * 1000.0).collect()
+}
+
+/// Reads every table of the bake, in input order.
+fn read_motions(inputs: &[PathBuf], out: &Path) -> Vec<Motion> {
+    let (specs, errors) = load_all(&find_inputs(inputs).unwrap(), Overrides::default());
+    assert!(errors.is_empty(), "{errors:?}");
+    specs
+        .iter()
+        .map(|input| {
+            let name = &input.spec.name;
+            let path = out.join("json").join(format!("{name}.json"));
+            let table: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+            let fps = table["fps"].as_f64().unwrap();
+            let duration = table["duration"].as_f64().unwrap();
+            let frames = table["frames"].as_u64().unwrap() as usize;
+            // serde_json keeps keys sorted: a ring's inner comes before its outer.
+            let tracks: Vec<(String, Vec<f64>)> = table["tracks"]
+                .as_object()
+                .unwrap()
+                .iter()
+                .map(|(track, v)| {
+                    let x: Vec<f64> = serde_json::from_value(v["position"].clone()).unwrap();
+                    assert_eq!(x.len(), frames);
+                    (track.clone(), x)
+                })
+                .collect();
+            let times: Vec<f64> = (0..frames)
+                .map(|i| (i as f64 / fps).min(duration))
+                .collect();
+            let samples = sample_times(&times, &tracks);
+            // A ring's radii are written as lengths: px unless the file gives a length or %.
+            let unit = table["unit"].as_str().unwrap();
+            let unit = match unit_kind(unit) {
+                Some(UnitKind::Length | UnitKind::Percentage) => unit,
+                _ if tracks.len() == 2 => "px",
+                _ => unit,
+            };
+            Motion {
+                name: name.clone(),
+                property: table["property"].as_str().unwrap().to_owned(),
+                unit: unit.to_owned(),
+                fps,
+                duration,
+                times,
+                tracks,
+                samples,
+            }
+        })
+        .collect()
+}
+
+const PAGE_SCRIPT: &str = r#"
+const plan = JSON.parse(document.getElementById("plan").textContent);
+const host = document.getElementById("host");
+const num = (v) => (v && typeof v.value === "number") ? [v.value, v.unit] : null;
+function typedTransform(map) {
+  const t = map.get("transform");
+  if (!t || t.length !== 1) return null;
+  const c = t[0];
+  if (c instanceof CSSTranslate) return [num(c.x), num(c.y)];
+  if (c instanceof CSSScale) return [num(c.x), num(c.y)];
+  if (c instanceof CSSRotate) return [num(c.angle)];
+  return null;
+}
+function read(el, kind, props) {
+  const cs = getComputedStyle(el);
+  const map = el.computedStyleMap();
+  if (kind === "transform") return [[cs.transform, typedTransform(map)]];
+  if (kind === "opacity") return [[cs.opacity, num(map.get("opacity"))]];
+  return props.map((p) => [cs.getPropertyValue(p), num(map.get(p))]);
+}
+function seek(animation, el, kind, props, times) {
+  animation.pause();
+  return times.map((t) => {
+    animation.currentTime = t;
+    return [animation.currentTime, read(el, kind, props)];
+  });
+}
+const results = [];
+for (const p of plan.motions) {
+  const r = { name: p.name };
+  try {
+    const m = modules[p.name];
+    r.meta = {
+      name: m.name, kind: m.kind, property: m.property, unit: m.unit, fps: m.fps,
+      duration: m.duration, durationMs: m.durationMs, frames: m.frames,
+      keyframes: m.keyframes.length, timing: m.timing,
+      customProperties: m.customProperties.map((c) => c.name),
+      defaultExport: m.default.keyframes === m.keyframes && m.default.animate === m.animate,
+    };
+    r.tracks = {};
+    for (const [k, v] of Object.entries(m.tracks)) {
+      r.tracks[k] = v instanceof Float32Array ? Array.from(v) : null;
+    }
+    const el = document.createElement("div");
+    host.appendChild(el);
+    const a = el.animate(m.keyframes, { duration: m.durationMs, fill: "both" });
+    r.samples = seek(a, el, p.kind, p.props, p.times);
+    const el2 = document.createElement("div");
+    host.appendChild(el2);
+    r.helper = seek(m.animate(el2), el2, p.kind, p.props, p.times);
+    if (p.control) {
+      const c = document.createElement("div");
+      host.appendChild(c);
+      const b = c.animate(m.keyframes, { duration: m.durationMs, fill: "both", easing: "ease" });
+      r.control = seek(b, c, p.kind, p.props, p.times);
+    }
+  } catch (e) {
+    r.error = String((e && e.stack) || e);
+  }
+  results.push(r);
+}
+document.getElementById("result").textContent = JSON.stringify({
+  userAgent: navigator.userAgent,
+  twice: again.customProperties.map((c) => c.name),
+  motions: results,
+});
+"#;
+
+/// Writes the page into the output folder (beside `js/`) and returns its path.
+fn write_page(out: &Path, motions: &[Motion]) -> PathBuf {
+    let plan: Vec<Value> = motions
+        .iter()
+        .map(|m| {
+            let (kind, props) = m.readout();
+            json!({
+                "name": m.name,
+                "kind": kind,
+                "props": props,
+                "times": m.samples,
+                "control": m.name == CONTROL,
+            })
+        })
+        .collect();
+    let plan = json!({ "motions": plan }).to_string();
+    assert!(!plan.contains('<'));
+    let mut imports = String::new();
+    let mut table = String::from("const modules = {\n");
+    for (i, m) in motions.iter().enumerate() {
+        writeln!(imports, "import * as m{i} from \"./js/{}.js\";", m.name).unwrap();
+        writeln!(table, "  {:?}: m{i},", m.name).unwrap();
+    }
+    writeln!(imports, "import again from \"./js/{TWICE}.js?again\";").unwrap();
+    table.push_str("};\n");
+    let page = format!(
+        r#"<!doctype html>
+<html>
+<head>
+<meta charset="utf-8">
+{CAPTURE_ERRORS}
+<style>#host > div {{ width: 100px; height: 10px; }}</style>
+<script type="application/json" id="plan">{plan}</script>
+</head>
+<body>
+<div id="host"></div>
+<pre id="result"></pre>
+<script type="module">
+{imports}{table}{PAGE_SCRIPT}</script>
+</body>
+</html>
+"#
+    );
+    let path = out.join("browser-js-test.html");
+    std::fs::write(&path, page).unwrap();
+    path
+}
+
+/// Leading number of a computed value (`-12.5px`, `0.3`, `40%`).
+fn leading_number(text: &str) -> Option<f64> {
+    let text = text.trim();
+    let end = text
+        .find(|c: char| !(c.is_ascii_digit() || matches!(c, '-' | '+' | '.' | 'e' | 'E')))
+        .unwrap_or(text.len());
+    // The `e` of a unit (`em`) is not an exponent: back off while it does not parse.
+    (1..=end).rev().find_map(|k| text[..k].parse().ok())
+}
+
+fn matrix(text: &str) -> Option<[f64; 6]> {
+    let inner = text.strip_prefix("matrix(")?.strip_suffix(')')?;
+    let v: Vec<f64> = inner
+        .split(',')
+        .map(|s| s.trim().parse())
+        .collect::<Result<_, _>>()
+        .ok()?;
+    v.try_into().ok()
+}
+
+/// A Typed OM reading `[value, unit]` in the unit of the table.
+fn typed(reading: &Value) -> Option<f64> {
+    let value = reading.get(0)?.as_f64()?;
+    match reading.get(1)?.as_str()? {
+        "px" | "percent" | "deg" | "number" => Some(value),
+        "rad" => Some(value.to_degrees()),
+        "turn" => Some(value * 360.0),
+        "grad" => Some(value * 0.9),
+        _ => None,
+    }
+}
+
+fn unwrap_angle(angle: f64, towards: f64) -> f64 {
+    angle + 360.0 * ((towards - angle) / 360.0).round()
+}
+
+/// One reading decoded: (computed style, Typed OM).
+fn decode(m: &Motion, reading: &Value, expected: f64) -> (Option<f64>, Option<f64>) {
+    let text = reading[0].as_str().unwrap_or_default();
+    let typed_value = &reading[1];
+    if m.readout().0 != "transform" {
+        return (leading_number(text), typed(typed_value));
+    }
+    let mx = matrix(text);
+    let component = |k: usize| typed_value.get(k).and_then(typed);
+    match m.property.as_str() {
+        // 1% of the 100px wide element is 1px.
+        "translateX" => (mx.map(|v| v[4]), component(0)),
+        "translateY" if m.unit == "%" => (mx.map(|v| v[5] * 10.0), component(1)),
+        "translateY" => (mx.map(|v| v[5]), component(1)),
+        "scale" => (mx.map(|v| v[0]), component(0)),
+        "rotate" => (
+            mx.map(|v| unwrap_angle(v[1].atan2(v[0]).to_degrees(), expected)),
+            component(0),
+        ),
+        other => panic!("unexpected property {other}"),
+    }
+}
+
+/// Worst error per (label, readout), and every failure.
+#[derive(Default)]
+struct Tally {
+    worst: BTreeMap<(String, &'static str), (f64, f64, String)>,
+    failures: Vec<String>,
+    samples: usize,
+}
+
+impl Tally {
+    fn record(&mut self, label: &str, readout: &'static str, error: f64, bound: f64, what: &str) {
+        self.samples += 1;
+        let entry =
+            self.worst
+                .entry((label.to_owned(), readout))
+                .or_insert((0.0, bound, String::new()));
+        if !(error <= entry.0) {
+            *entry = (error, bound, what.to_owned());
+        }
+        if !(error <= bound) {
+            self.failures.push(format!(
+                "{label} ({readout}): error {error:.6} > {bound} at {what}"
+            ));
+        }
+    }
+
+    fn table(&self) -> String {
+        let mut s = format!(
+            "{:<24} {:<16} {:>12} {:>10}  where\n",
+            "kind", "readout", "worst error", "bound"
+        );
+        for ((label, readout), (error, bound, what)) in &self.worst {
+            writeln!(
+                s,
+                "{label:<24} {readout:<16} {error:>12.7} {bound:>10}  {what}"
+            )
+            .unwrap();
+        }
+        s
+    }
+
+    fn worst(&self) -> f64 {
+        self.worst.values().map(|w| w.0).fold(0.0, f64::max)
+    }
+}
+
+/// Compares the seeks `[[currentTime, readings], ...]` of one element with the table.
+fn compare(m: &Motion, seeks: &Value, label: &str, tally: &mut Tally) {
+    let seeks = seeks.as_array().expect("samples");
+    assert_eq!(seeks.len(), m.samples.len(), "{}", m.name);
+    for (seek, &sent) in seeks.iter().zip(&m.samples) {
+        let time_ms = seek[0].as_f64().unwrap();
+        assert!(
+            (time_ms - sent).abs() < 1e-6,
+            "{}: currentTime {sent} reads back as {time_ms}",
+            m.name
+        );
+        let t = time_ms / 1000.0;
+        let readings = seek[1].as_array().unwrap();
+        assert_eq!(readings.len(), m.tracks.len(), "{}", m.name);
+        for (k, reading) in readings.iter().enumerate() {
+            let mut expected = m.at(k, t);
+            if m.property == "opacity" {
+                expected = expected.clamp(0.0, 1.0);
+            }
+            let (computed, typed) = decode(m, reading, expected);
+            let frame = m.times.iter().position(|&ti| ti * 1000.0 == sent);
+            let what = format!(
+                "{} {} t={time_ms} ms ({}) expected {expected}, read {} / {}",
+                m.name,
+                m.tracks[k].0,
+                frame.map_or("between frames".to_owned(), |i| format!("frame {i}")),
+                reading[0],
+                reading[1]
+            );
+            for (readout, value) in [("computed style", computed), ("typed OM", typed)] {
+                match value {
+                    Some(v) => tally.record(label, readout, (v - expected).abs(), m.bound(), &what),
+                    None => tally.failures.push(format!("unreadable {readout}: {what}")),
+                }
+            }
+        }
+    }
+}
+
+/// Whether two doubles agree within a few ulp: serde_json (without its `float_roundtrip`
+/// feature) may read a shortest-round-trip decimal one ulp off.
+fn same(a: Option<f64>, b: f64) -> bool {
+    a.is_some_and(|a| (a - b).abs() <= 4.0 * f64::EPSILON * b.abs())
+}
+
+/// The module's own figures and tables against the JSON table.
+fn check_meta(m: &Motion, r: &Value, failures: &mut Vec<String>) {
+    let meta = &r["meta"];
+    let mut expect = |what: &str, ok: bool| {
+        if !ok {
+            failures.push(format!("{}: {what} (module says {meta})", m.name));
+        }
+    };
+    expect("name", meta["name"] == m.name.as_str());
+    expect("fps", same(meta["fps"].as_f64(), m.fps));
+    expect("duration", same(meta["duration"].as_f64(), m.duration));
+    expect(
+        "durationMs",
+        same(meta["durationMs"].as_f64(), m.duration * 1000.0),
+    );
+    expect(
+        "frames",
+        meta["frames"].as_u64() == Some(m.times.len() as u64),
+    );
+    expect(
+        "one keyframe per frame",
+        meta["keyframes"].as_u64() == Some(m.times.len() as u64),
+    );
+    let timing = &meta["timing"];
+    expect(
+        "timing",
+        same(timing["duration"].as_f64(), m.duration * 1000.0)
+            && timing["easing"] == "linear"
+            && timing["fill"] == "both"
+            && timing.as_object().map(|o| o.len()) == Some(3),
+    );
+    expect("default export", meta["defaultExport"] == true);
+    let custom: Vec<String> = if m.is_ring() {
+        m.readout().1
+    } else if m.property.starts_with("--") {
+        vec![m.property.clone()]
+    } else {
+        Vec::new()
+    };
+    expect(
+        "customProperties",
+        meta["customProperties"] == json!(custom),
+    );
+    for (name, table) in &m.tracks {
+        let js: Vec<f64> = serde_json::from_value(r["tracks"][name].clone()).unwrap_or_default();
+        let float32 = js.len() == table.len()
+            && js
+                .iter()
+                .zip(table)
+                .all(|(&j, &x)| same(Some(j), f64::from(x as f32)));
+        expect(
+            &format!("tracks.{name} is the table as a Float32Array"),
+            float32,
+        );
+    }
+}
+
+#[test]
+fn es_modules_play_the_tables_with_element_animate_in_chromium() {
+    let Some(chromium) = browser::chromium() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let generated = dir.path().join("generated.ron");
+    std::fs::write(&generated, GENERATED).unwrap();
+    let inputs = vec![
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("curves"),
+        generated,
+    ];
+    let out = dir.path().join("out");
+    let options = BakeOptions {
+        inputs: inputs.clone(),
+        out: out.clone(),
+        formats: vec![Format::Json, Format::Js],
+        layout: Layout::PerMotion,
+        ..BakeOptions::default()
+    };
+    let report = run(&options, &|_, _| {}).expect("the bake runs");
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    let motions = read_motions(&inputs, &out);
+    assert!(motions.len() >= 25, "{} motions", motions.len());
+    assert!(motions.iter().any(|m| m.name == CONTROL));
+
+    let page = write_page(&out, &motions);
+    let run = browser::run_page(
+        &chromium,
+        &page,
+        &browser::Options {
+            extra_args: vec!["--allow-file-access-from-files".into()],
+            ..browser::Options::default()
+        },
+    );
+    let dom = &run.stdout;
+    let errors = browser::page_errors(dom);
+    assert!(errors.is_empty(), "page errors: {errors:?}");
+    let result = browser::element_json(dom, "result");
+    eprintln!(
+        "{} motions: Chromium ran {:.2} s ({})",
+        motions.len(),
+        run.elapsed.as_secs_f64(),
+        result["userAgent"].as_str().unwrap_or("?")
+    );
+    assert_eq!(
+        result["twice"],
+        json!([format!("--{TWICE}-inner"), format!("--{TWICE}-outer")]),
+        "the ring module imported a second time"
+    );
+    let results: HashMap<&str, &Value> = result["motions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["name"].as_str().unwrap(), r))
+        .collect();
+    let mut tally = Tally::default();
+    let mut helper = Tally::default();
+    let mut control = Tally::default();
+    for m in &motions {
+        let r = results[m.name.as_str()];
+        if let Some(error) = r.get("error") {
+            tally
+                .failures
+                .push(format!("{}: script error {error}", m.name));
+            continue;
+        }
+        check_meta(m, r, &mut tally.failures);
+        compare(m, &r["samples"], &m.label(), &mut tally);
+        compare(
+            m,
+            &r["helper"],
+            &format!("animate(): {}", m.label()),
+            &mut helper,
+        );
+        if m.name == CONTROL {
+            compare(m, &r["control"], "control", &mut control);
+        }
+    }
+    eprintln!(
+        "element.animate(keyframes, {{duration, fill}}):\n{}",
+        tally.table()
+    );
+    eprintln!("animate(element):\n{}", helper.table());
+    let control_worst = control.worst();
+    eprintln!(
+        "control: {CONTROL} with `ease` between keyframes is off by up to {control_worst:.3} px"
+    );
+    assert!(
+        control_worst > 100.0 * UNIT_BOUND,
+        "the control with `ease` matched the table: the comparison cannot tell"
+    );
+    assert!(
+        tally.samples >= 20 * 2 * motions.len(),
+        "{} readings for {} motions",
+        tally.samples,
+        motions.len()
+    );
+    tally.failures.extend(helper.failures);
+    assert!(
+        tally.failures.is_empty(),
+        "{} failures:\n{}",
+        tally.failures.len(),
+        tally.failures.join("\n")
+    );
+}
