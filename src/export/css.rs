@@ -108,7 +108,10 @@ impl Exporter for Css {
     }
 
     fn motion(&self, baked: &Baked, layout: Layout) -> MotionOutput {
-        let mut bytes = Vec::new();
+        // Sized once for the keyframes and the easing, so formatting never grows it per frame.
+        let mut bytes = Vec::with_capacity(
+            CAPACITY_BASE + baked.frames() * CAPACITY_PER_FRAME * baked.tracks.len(),
+        );
         let stops = motion_css(baked, self.settings.css_tolerance, &mut bytes);
         let files = match layout {
             Layout::PerMotion => vec![OutputFile {
@@ -127,6 +130,12 @@ impl Exporter for Css {
         }
     }
 }
+
+/// Bytes reserved per motion besides its frames (comment, class, registrations).
+const CAPACITY_BASE: usize = 2048;
+/// Bytes reserved per frame and track: a keyframe stop (at most about 70 bytes) and a
+/// `linear()` point (about 25).
+const CAPACITY_PER_FRAME: usize = 112;
 
 /// Precision target (in the unit) and value decimals for a unit.
 fn value_precision(unit: &str) -> (f64, u32) {
@@ -389,7 +398,8 @@ fn ring_drawing(
 /// stays, except that the first stop (0%) always does.
 fn distinct_offsets(stops: &[usize], offset: impl Fn(usize) -> f64, decimals: u32) -> Vec<usize> {
     let mut kept: Vec<usize> = Vec::with_capacity(stops.len());
-    let (mut previous, mut current) = (Vec::new(), Vec::new());
+    // Room for any formatted offset (at most 3 integer digits, a point and the decimals).
+    let (mut previous, mut current) = (Vec::with_capacity(32), Vec::with_capacity(32));
     for &i in stops {
         current.clear();
         write_fixed(&mut current, offset(i), decimals);
