@@ -87,10 +87,13 @@ impl fmt::Display for InputError {
                     .chars()
                     .map(|c| if c.is_control() { ' ' } else { c })
                     .collect();
-                let start = col
-                    .saturating_sub(1)
-                    .saturating_sub(MAX_ECHOED_CHARS / 2)
-                    .min(chars.len());
+                let start = if chars.len() <= MAX_ECHOED_CHARS {
+                    0
+                } else {
+                    col.saturating_sub(1)
+                        .saturating_sub(MAX_ECHOED_CHARS / 2)
+                        .min(chars.len() - MAX_ECHOED_CHARS)
+                };
                 let end = (start + MAX_ECHOED_CHARS).min(chars.len());
                 let shown: String = chars[start..end].iter().collect();
                 let gutter = line.to_string();

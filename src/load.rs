@@ -67,20 +67,36 @@ pub fn load_all(files: &[PathBuf], overrides: Overrides) -> (Vec<Input>, Vec<Inp
     let parsed: Vec<_> = files.par_iter().map(|f| load_file(f, overrides)).collect();
     let mut inputs = Vec::new();
     let mut errors = Vec::new();
-    let mut seen: HashMap<String, PathBuf> = HashMap::new();
+    let mut seen: HashMap<String, (String, PathBuf)> = HashMap::new();
     for (valid, mut errs) in parsed {
         errors.append(&mut errs);
         for input in valid {
             match seen.get(&input.spec.name.to_ascii_lowercase()) {
-                Some(first) => errors.push(InputError::new(
-                    &input.file,
-                    Problem::Field {
-                        motion: input.spec.name.clone(),
-                        message: format!("name is already used by a motion in {}", first.display()),
-                    },
-                )),
+                Some((first, file)) => {
+                    // Say so when the names differ only in case: they look different.
+                    let case = if *first == input.spec.name {
+                        String::new()
+                    } else {
+                        format!(
+                            " (as {first:?}; names that differ only in case would clash on case-insensitive file systems)"
+                        )
+                    };
+                    errors.push(InputError::new(
+                        &input.file,
+                        Problem::Field {
+                            motion: input.spec.name.clone(),
+                            message: format!(
+                                "name is already used by a motion in {}{case}",
+                                file.display()
+                            ),
+                        },
+                    ))
+                }
                 None => {
-                    seen.insert(input.spec.name.to_ascii_lowercase(), input.file.clone());
+                    seen.insert(
+                        input.spec.name.to_ascii_lowercase(),
+                        (input.spec.name.clone(), input.file.clone()),
+                    );
                     inputs.push(input);
                 }
             }
@@ -141,8 +157,10 @@ pub fn parse_file(file: &Path) -> Result<Vec<MotionFile>, InputError> {
     parse_bytes(file, &bytes)
 }
 
-/// Parses RON text (as bytes, which must be UTF-8).
+/// Parses RON text (as bytes, which must be UTF-8; a leading byte order mark is skipped).
 pub fn parse_bytes(file: &Path, bytes: &[u8]) -> Result<Vec<MotionFile>, InputError> {
+    // Editors on Windows may save UTF-8 with a BOM; it is invisible, so columns skip it too.
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let text = match std::str::from_utf8(bytes) {
         Ok(text) => text,
         Err(e) => {
@@ -166,14 +184,61 @@ pub fn parse_bytes(file: &Path, bytes: &[u8]) -> Result<Vec<MotionFile>, InputEr
         options.from_str::<MotionFile>(text).map(|m| vec![m])
     };
     result.map_err(|e| {
-        InputError::syntax(
-            file,
-            text,
-            e.span.start.line,
-            e.span.start.col,
-            e.code.to_string(),
-        )
+        let (line, col) = (e.span.start.line, e.span.start.col);
+        let nothing = first_token(text).is_empty() && e.code != ron::Error::UnclosedBlockComment;
+        let message = if nothing {
+            "the file holds no motion: write one `(name: ..., motion: ...)` or a list `[ ... ]`"
+                .to_owned()
+        } else if at_end(text, line, col) {
+            // Whatever the parser expected there, the file ended before it.
+            describe(&ron::Error::Eof)
+        } else {
+            describe(&e.code)
+        };
+        InputError::syntax(file, text, line, col, message)
     })
+}
+
+/// Whether nothing but whitespace and comments follows 1-based `line:col` (in characters).
+fn at_end(text: &str, line: usize, col: usize) -> bool {
+    let Some(rest) = text.split_inclusive('\n').nth(line.saturating_sub(1)) else {
+        return true;
+    };
+    let offset = rest
+        .char_indices()
+        .nth(col.saturating_sub(1))
+        .map_or(rest.len(), |(i, _)| i);
+    let after_line: usize = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum();
+    first_token(&text[after_line + offset..]).is_empty()
+}
+
+/// The parser's message, in the words of the file format: no Rust type names.
+fn describe(code: &ron::Error) -> String {
+    match code {
+        ron::Error::Eof => {
+            "unexpected end of file: a `(` or `[` is not closed, or a value is missing".to_owned()
+        }
+        ron::Error::TrailingCharacters => "unexpected text after the end of the motion: a file \
+            holds one motion `(name: ..., motion: ...)` or a list `[ ... ]`"
+            .to_owned(),
+        ron::Error::ExceededRecursionLimit => {
+            format!("nested more than {RECURSION_LIMIT} levels deep (a motion nests at most 3)")
+        }
+        other => other
+            .to_string()
+            .replace("struct `MotionFile`", "a motion `(name: ..., motion: ...)`")
+            .replace("`MotionFile`", "the motion")
+            .replace("enum `MotionKind`", "`motion`")
+            .replace(
+                "struct `RadiusFile`",
+                "a radius `(from: ..., to: ..., end_velocity: ...)`",
+            )
+            .replace("`RadiusFile`", "the radius"),
+    }
 }
 
 /// Line and column (1-based, in characters) just after `text`.
@@ -185,6 +250,12 @@ fn end_position(text: &str) -> (usize, usize) {
 
 /// Whether the first token, after whitespace, comments and `#![...]` attributes, is `[`.
 fn starts_with_list(text: &str) -> bool {
+    first_token(text).starts_with('[')
+}
+
+/// The text from its first token on, after whitespace, comments and `#![...]` attributes
+/// (empty when there is nothing else).
+fn first_token(text: &str) -> &str {
     let mut rest = text;
     loop {
         rest = rest.trim_start();
@@ -195,7 +266,7 @@ fn starts_with_list(text: &str) -> bool {
         } else if let Some(after) = rest.strip_prefix("#!") {
             rest = after.split_once(']').map_or("", |(_, r)| r);
         } else {
-            return rest.starts_with('[');
+            return rest;
         }
     }
 }

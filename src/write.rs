@@ -31,6 +31,14 @@ pub enum WriteError {
         /// Why.
         why: &'static str,
     },
+    /// An output folder given by a relative path through a symbolic link.
+    #[error("{root}: refusing to write through the symbolic link {link} (a link in the working folder could send outputs anywhere); give the output folder's real path or an absolute one")]
+    LinkedRoot {
+        /// The output folder as given.
+        root: String,
+        /// The first component of it that is a symbolic link.
+        link: String,
+    },
     /// An I/O error.
     #[error("{path}: {source}")]
     Io {
@@ -55,9 +63,26 @@ pub struct OutputDir {
 }
 
 impl OutputDir {
-    /// Opens (creating if needed) the output folder. The folder itself may be given through a
-    /// symbolic link; nothing inside it may be one.
+    /// Opens (creating if needed) the output folder. An absolute path is used as given; a
+    /// relative one (inside the working folder, where a checkout may have planted a link) may
+    /// not go through a symbolic link. Nothing inside the folder may be one.
     pub fn create(root: &Path) -> Result<Self, WriteError> {
+        if root.is_relative() {
+            let mut prefix = PathBuf::new();
+            for component in root.components() {
+                prefix.push(component);
+                if fs::symlink_metadata(&prefix).is_ok_and(|m| m.file_type().is_symlink()) {
+                    return Err(WriteError::LinkedRoot {
+                        root: root.display().to_string(),
+                        link: prefix.display().to_string(),
+                    });
+                }
+            }
+        }
+        if fs::metadata(root).is_ok_and(|m| !m.is_dir()) {
+            let error = io::Error::other("the output folder is a file, not a folder");
+            return Err(io_error(root)(error));
+        }
         fs::create_dir_all(root).map_err(io_error(root))?;
         Ok(Self {
             root: root.to_owned(),
@@ -111,17 +136,26 @@ impl OutputDir {
 
     /// Writes `bytes` to `relative` atomically, unless the file already holds them.
     pub fn write(&self, relative: &str, bytes: &[u8]) -> Result<Outcome, WriteError> {
+        self.write_with(relative, bytes, &mut |file, bytes| file.write_all(bytes))
+    }
+
+    /// [`OutputDir::write`], with `fill` putting the bytes into the temporary file: a seam for
+    /// fault injection. If `fill` fails, the destination keeps its old contents and the
+    /// temporary file is removed.
+    pub fn write_with(
+        &self,
+        relative: &str,
+        bytes: &[u8],
+        fill: &mut dyn FnMut(&mut fs::File, &[u8]) -> io::Result<()>,
+    ) -> Result<Outcome, WriteError> {
         let path = self.resolve(relative)?;
         if same_contents(&path, bytes).map_err(io_error(&path))? {
             return Ok(Outcome::Unchanged);
         }
         let dir = path.parent().unwrap_or(&self.root);
         fs::create_dir_all(dir).map_err(io_error(dir))?;
-        let mut temp = tempfile::Builder::new()
-            .prefix(".curvebake-")
-            .tempfile_in(dir)
-            .map_err(io_error(dir))?;
-        temp.write_all(bytes).map_err(io_error(&path))?;
+        let mut temp = temp_in(dir).map_err(io_error(dir))?;
+        fill(temp.as_file_mut(), bytes).map_err(io_error(&path))?;
         temp.persist(&path).map_err(|e| WriteError::Io {
             path: path.display().to_string(),
             source: e.error,
@@ -201,10 +235,7 @@ impl OutputDir {
         } else {
             let dir = path.parent().unwrap_or(&self.root);
             fs::create_dir_all(dir).map_err(io_error(dir))?;
-            let temp = tempfile::Builder::new()
-                .prefix(".curvebake-")
-                .tempfile_in(dir)
-                .map_err(io_error(dir))?;
+            let temp = temp_in(dir).map_err(io_error(dir))?;
             Some(io::BufWriter::with_capacity(1 << 16, temp))
         };
         Ok(StreamedFile {
@@ -214,6 +245,22 @@ impl OutputDir {
             len: 0,
         })
     }
+}
+
+/// Prefix of the temporary files renamed into place (a killed run may leave some behind).
+pub const TEMP_PREFIX: &str = ".curvebake-tmp-";
+
+/// A temporary file in `dir`, created like any new file (mode 0666 less the umask), not with
+/// tempfile's private 0600: outputs are meant to be read by others, a web server for one.
+fn temp_in(dir: &Path) -> io::Result<tempfile::NamedTempFile> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(TEMP_PREFIX);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(fs::Permissions::from_mode(0o666));
+    }
+    builder.tempfile_in(dir)
 }
 
 /// Compares a file with `bytes` without reading more than it must.

@@ -1,0 +1,456 @@
+//! Faults: a writer that fails part way, a process killed in the middle of a large bake, and
+//! output paths that would lead outside the output folder through symbolic links. Whatever
+//! happens, every output file is the old one or the new one (or absent), never partial, and
+//! nothing is written outside the output folder.
+
+use curvebake::write::{Outcome, OutputDir, WriteError, TEMP_PREFIX};
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn curvebake(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_curvebake"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Every file under `root` (relative path -> bytes), and separately the temporary files.
+fn snapshot(root: &Path) -> (BTreeMap<PathBuf, Vec<u8>>, Vec<PathBuf>) {
+    let mut files = BTreeMap::new();
+    let mut temps = Vec::new();
+    let mut stack = vec![root.to_owned()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries {
+            let path = entry.unwrap().path();
+            let relative = path.strip_prefix(root).unwrap().to_owned();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with(TEMP_PREFIX)
+            {
+                temps.push(relative);
+            } else {
+                files.insert(relative, fs::read(&path).unwrap());
+            }
+        }
+    }
+    (files, temps)
+}
+
+/// Files in `dir` (not below) whose name starts with the temporary prefix.
+fn temps_in(dir: &Path) -> Vec<String> {
+    fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(TEMP_PREFIX))
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// An injected writer that fails after N bytes
+// ---------------------------------------------------------------------------------------------
+
+/// Writes at most `limit` bytes of what it is given, then fails.
+fn failing_after(limit: usize) -> impl FnMut(&mut fs::File, &[u8]) -> io::Result<()> {
+    move |file, bytes| {
+        let n = limit.min(bytes.len());
+        file.write_all(&bytes[..n])?;
+        file.flush()?;
+        if n < bytes.len() {
+            Err(io::Error::other(format!(
+                "injected failure after {n} bytes"
+            )))
+        } else {
+            Ok(())
+        }
+    }
+}
+
+#[test]
+fn a_writer_that_fails_part_way_leaves_the_old_file_and_no_temporary_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = OutputDir::create(dir.path()).unwrap();
+    let old = b"{\"old\": true}\n".repeat(100);
+    let new = b"{\"new\": true}\n".repeat(1000);
+    assert_eq!(out.write("json/a.json", &old).unwrap(), Outcome::Written);
+    let path = dir.path().join("json/a.json");
+    for limit in [0, 1, 7, 4096, new.len() - 1] {
+        let error = out
+            .write_with("json/a.json", &new, &mut failing_after(limit))
+            .unwrap_err();
+        assert!(
+            matches!(&error, WriteError::Io { path, .. } if path.ends_with("json/a.json")),
+            "{error}"
+        );
+        assert!(error.to_string().contains("injected failure"), "{error}");
+        assert_eq!(fs::read(&path).unwrap(), old, "after failing at {limit}");
+        assert_eq!(temps_in(&dir.path().join("json")), Vec::<String>::new());
+    }
+    // The same writer with room for every byte succeeds, and the new file replaces the old.
+    let outcome = out
+        .write_with("json/a.json", &new, &mut failing_after(new.len()))
+        .unwrap();
+    assert_eq!(outcome, Outcome::Written);
+    assert_eq!(fs::read(&path).unwrap(), new);
+    assert_eq!(temps_in(&dir.path().join("json")), Vec::<String>::new());
+}
+
+#[test]
+fn a_writer_that_fails_on_a_new_file_leaves_no_file_at_all() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = OutputDir::create(dir.path()).unwrap();
+    let result = out.write_with("css/b.css", b"@keyframes b {}", &mut failing_after(3));
+    assert!(result.is_err());
+    assert!(!dir.path().join("css/b.css").exists());
+    assert_eq!(temps_in(&dir.path().join("css")), Vec::<String>::new());
+}
+
+#[test]
+fn a_writer_that_panics_part_way_leaves_the_old_file_and_no_temporary_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = OutputDir::create(dir.path()).unwrap();
+    out.write("a.json", b"old").unwrap();
+    let panicked = std::panic::catch_unwind(|| {
+        let _ = out.write_with("a.json", b"new and longer", &mut |file, bytes| {
+            file.write_all(&bytes[..4])?;
+            panic!("injected panic while writing");
+        });
+    });
+    assert!(panicked.is_err());
+    assert_eq!(fs::read(dir.path().join("a.json")).unwrap(), b"old");
+    assert_eq!(temps_in(dir.path()), Vec::<String>::new());
+}
+
+#[cfg(unix)]
+#[test]
+fn outputs_are_created_with_the_permissions_of_any_new_file_not_private_ones() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let out = OutputDir::create(dir.path()).unwrap();
+    out.write("a.json", b"{}").unwrap();
+    // A plain new file gets 0666 less the umask; an output must get the same, not 0600.
+    fs::write(dir.path().join("plain"), b"{}").unwrap();
+    let mode = |name: &str| {
+        fs::metadata(dir.path().join(name))
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777
+    };
+    assert_eq!(mode("a.json"), mode("plain"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writes that would leave the output folder
+// ---------------------------------------------------------------------------------------------
+
+const SPRING: &str =
+    r#"(name: "card", motion: Spring(from: 0, to: 100, stiffness: 170, damping: 26))"#;
+
+/// A project with one valid motion in `curves/`.
+fn project() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir(dir.path().join("curves")).unwrap();
+    fs::write(dir.path().join("curves/card.ron"), SPRING).unwrap();
+    dir
+}
+
+fn is_empty(dir: &Path) -> bool {
+    fs::read_dir(dir).unwrap().next().is_none()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symbolic_link_inside_the_output_folder_is_refused_with_exit_3() {
+    let dir = project();
+    let elsewhere = tempfile::tempdir().unwrap();
+    fs::create_dir(dir.path().join("out")).unwrap();
+    std::os::unix::fs::symlink(elsewhere.path(), dir.path().join("out/json")).unwrap();
+    let output = curvebake(dir.path(), &["bake", "--formats", "json"]);
+    assert_eq!(output.status.code(), Some(3), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains(
+            "error: json/card.json: refusing to write outside the output folder out (it goes through a symbolic link)"
+        ),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!stderr(&output).contains("panicked"));
+    assert!(
+        is_empty(elsewhere.path()),
+        "something was written through the link"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symbolic_link_to_a_file_inside_the_output_folder_is_not_written_through() {
+    let dir = project();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let victim = elsewhere.path().join("victim.txt");
+    fs::write(&victim, "precious").unwrap();
+    fs::create_dir_all(dir.path().join("out/json")).unwrap();
+    std::os::unix::fs::symlink(&victim, dir.path().join("out/json/card.json")).unwrap();
+    let output = curvebake(dir.path(), &["bake", "--formats", "json"]);
+    assert_eq!(output.status.code(), Some(3), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("json/card.json: refusing to write outside the output folder"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(fs::read_to_string(&victim).unwrap(), "precious");
+    assert!(dir.path().join("out/json/card.json").is_symlink());
+}
+
+#[cfg(unix)]
+#[test]
+fn an_output_folder_given_through_a_symbolic_link_is_refused_with_exit_3() {
+    let dir = project();
+    let elsewhere = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(elsewhere.path(), dir.path().join("site")).unwrap();
+    for out in ["site/motion", "site", "./site/motion/deeper"] {
+        let output = curvebake(dir.path(), &["bake", "--formats", "json", "--out", out]);
+        assert_eq!(output.status.code(), Some(3), "{out}: {}", stderr(&output));
+        let link = if out.starts_with("./") {
+            "./site"
+        } else {
+            "site"
+        };
+        assert!(
+            stderr(&output).contains(&format!(
+                "error: {out}: refusing to write through the symbolic link {link}"
+            )),
+            "{out}: {}",
+            stderr(&output)
+        );
+        assert!(
+            is_empty(elsewhere.path()),
+            "{out}: written through the link"
+        );
+    }
+    // The real path, or any absolute one, is the user's explicit choice and is used as given.
+    let real = elsewhere.path().join("motion");
+    let output = curvebake(
+        dir.path(),
+        &["bake", "--formats", "json", "--out", real.to_str().unwrap()],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(real.join("json/card.json").exists());
+}
+
+#[test]
+fn an_output_folder_that_is_a_file_is_refused_with_exit_3() {
+    let dir = project();
+    fs::write(dir.path().join("afile"), "keep me").unwrap();
+    let output = curvebake(dir.path(), &["bake", "--formats", "json", "--out", "afile"]);
+    assert_eq!(output.status.code(), Some(3), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("error: afile: the output folder is a file, not a folder"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join("afile")).unwrap(),
+        "keep me"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// A process killed in the middle of a large bake
+// ---------------------------------------------------------------------------------------------
+
+/// Motions in the large bake.
+const MOTIONS: usize = 3000;
+
+/// Writes `count` motions in 30 files; `version` changes every motion's outputs.
+fn write_curves(curves: &Path, count: usize, version: u32) {
+    let _ = fs::remove_dir_all(curves);
+    fs::create_dir_all(curves).unwrap();
+    let per_file = count.div_ceil(30);
+    for f in 0..30 {
+        let motions: Vec<String> = (f * per_file..((f + 1) * per_file).min(count))
+            .map(|k| {
+                format!(
+                    "(name: \"m{k:04}\", fps: 120, duration: 2, motion: Spring(from: {k}, to: {}, \
+                     stiffness: {}, damping: 10))",
+                    k + 500,
+                    100 + k % 50 + version as usize
+                )
+            })
+            .collect();
+        fs::write(
+            curves.join(format!("f{f:02}.ron")),
+            format!("[\n{}\n]\n", motions.join(",\n")),
+        )
+        .unwrap();
+    }
+}
+
+/// Starts a bake into `out` and SIGKILLs it after `delay`; returns whether it was still
+/// running when killed.
+fn bake_and_kill(dir: &Path, out: &str, delay: Duration) -> bool {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_curvebake"))
+        .current_dir(dir)
+        .args(["bake", "--formats", "json", "--quiet", "--out", out])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(delay);
+    let running = child.try_wait().unwrap().is_none();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    running
+}
+
+/// Checks that every file in `found` is one of the `allowed` versions of it; returns how many
+/// files are each version (by index), panicking on a file that is none of them.
+fn classify(
+    found: &BTreeMap<PathBuf, Vec<u8>>,
+    allowed: &[&BTreeMap<PathBuf, Vec<u8>>],
+    what: &str,
+) -> Vec<usize> {
+    let mut counts = vec![0; allowed.len()];
+    for (path, bytes) in found {
+        match allowed
+            .iter()
+            .position(|version| version.get(path) == Some(bytes))
+        {
+            Some(k) => counts[k] += 1,
+            None => {
+                let json = serde_json::from_slice::<serde_json::Value>(bytes);
+                panic!(
+                    "{what}: {} is neither version ({} bytes, parses as JSON: {})",
+                    path.display(),
+                    bytes.len(),
+                    json.is_ok()
+                );
+            }
+        }
+    }
+    counts
+}
+
+#[test]
+fn a_bake_killed_part_way_leaves_only_complete_files_and_a_rerun_repairs_everything() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let curves = root.join("curves");
+
+    // Version A, baked completely into out/; version B baked cleanly into ref/.
+    write_curves(&curves, MOTIONS, 0);
+    let output = curvebake(root, &["bake", "--formats", "json", "--quiet"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let (a, _) = snapshot(&root.join("out"));
+    write_curves(&curves, MOTIONS, 1);
+    let started = Instant::now();
+    let output = curvebake(
+        root,
+        &["bake", "--formats", "json", "--quiet", "--out", "ref"],
+    );
+    let full = started.elapsed();
+    assert!(output.status.success(), "{}", stderr(&output));
+    let (b, _) = snapshot(&root.join("ref"));
+    assert_eq!(b.len(), MOTIONS + 2, "tables, index and manifest");
+
+    // Killed while replacing A by B: each file is A's or B's, never partial.
+    let mut caught_running = 0;
+    let mut leftovers = Vec::new();
+    for fraction in [0.3, 0.6, 0.9] {
+        let running = bake_and_kill(root, "out", full.mul_f64(fraction));
+        caught_running += usize::from(running);
+        let (found, temps) = snapshot(&root.join("out"));
+        assert_eq!(found.len(), MOTIONS + 2, "a file disappeared");
+        let counts = classify(&found, &[&a, &b], "replacing A by B");
+        eprintln!(
+            "killed at {fraction} of {full:?} (running: {running}): {} files A, {} files B, {} temporary files",
+            counts[0],
+            counts[1],
+            temps.len()
+        );
+        leftovers = temps;
+    }
+
+    // Killed while baking into an empty folder: each file is B's or absent.
+    let running = bake_and_kill(root, "fresh", full.mul_f64(0.5));
+    caught_running += usize::from(running);
+    let (found, temps) = snapshot(&root.join("fresh"));
+    let counts = classify(&found, &[&b], "baking into an empty folder");
+    eprintln!(
+        "killed a fresh bake at 0.5 (running: {running}): {} of {} files written, {} temporary files",
+        counts[0],
+        b.len(),
+        temps.len()
+    );
+    assert!(
+        caught_running > 0,
+        "no kill landed while the bake was running; make it larger"
+    );
+
+    // A re-run repairs everything, and --check agrees.
+    let output = curvebake(root, &["bake", "--formats", "json", "--quiet"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let output = curvebake(root, &["bake", "--formats", "json", "--check"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let (repaired, temps) = snapshot(&root.join("out"));
+    assert!(
+        repaired == b,
+        "the re-run did not restore what a clean bake writes"
+    );
+    // Temporary files of the killed runs are not cleaned up by the re-run (they are inert:
+    // never read, and --check ignores them). Reported, not asserted.
+    eprintln!(
+        "temporary files left by the killed runs: {} after them, {} after the re-run",
+        leftovers.len(),
+        temps.len()
+    );
+}
+
+/// The manifest of a complete bake of A says A's files are current. A bake towards B killed
+/// part way leaves some of B's files; going back to A, the re-run must rewrite them. It does
+/// not yet: the manifest is only checked for the existence of the files, not their contents,
+/// so the re-run skips every motion and `--check` fails. Run with `--ignored` after the fix
+/// (e.g. removing the manifest, or marking it stale, before the first write of a bake).
+#[test]
+#[ignore = "the manifest trusts files a killed run may have replaced (pipeline.rs)"]
+fn a_rerun_after_a_killed_bake_repairs_files_the_manifest_thinks_are_current() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let curves = root.join("curves");
+    write_curves(&curves, 1000, 0);
+    let started = Instant::now();
+    let output = curvebake(root, &["bake", "--formats", "json", "--quiet"]);
+    let full = started.elapsed();
+    assert!(output.status.success(), "{}", stderr(&output));
+    let (a, _) = snapshot(&root.join("out"));
+    write_curves(&curves, 1000, 1);
+    assert!(bake_and_kill(root, "out", full.mul_f64(0.6)));
+    let (found, _) = snapshot(&root.join("out"));
+    let changed = found
+        .iter()
+        .filter(|(p, bytes)| a.get(*p) != Some(bytes))
+        .count();
+    assert!(changed > 0, "the killed bake changed nothing; kill later");
+    write_curves(&curves, 1000, 0);
+    let output = curvebake(root, &["bake", "--formats", "json", "--quiet"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let output = curvebake(root, &["bake", "--formats", "json", "--check"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let (after, _) = snapshot(&root.join("out"));
+    assert!(after == a);
+}
