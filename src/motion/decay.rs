@@ -91,7 +91,11 @@ impl Decay {
         if !(distance.is_finite()
             && lambda.is_finite()
             && velocity.is_finite()
-            && velocity.is_normal())
+            && velocity.is_normal()
+            // The growth e^(-λt) <= e^(-ρ) over [0, T] must be finite too, or velocity and
+            // position overflow to infinity before T (ρ < -709.78, with |vT| large enough
+            // that v0 = vT·e^ρ is still a normal double).
+            && (-rho).exp().is_finite())
         {
             return fail("", Unsolvable::OutOfRange);
         }

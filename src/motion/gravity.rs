@@ -59,6 +59,9 @@ impl Motion for Gravity {
     }
 }
 
+/// Most steps by which [`Bounce`] corrects its logarithmic estimate of the bounce containing t.
+const BOUNCE_CORRECTION_STEPS: u32 = 64;
+
 /// A fall onto a floor at `floor` that bounces: at each impact the velocity reverses and is
 /// multiplied by the restitution e in [0, 1).
 ///
@@ -159,11 +162,23 @@ impl Bounce {
         // Clamped so that k ± 1 never overflows (only a restitution within ~1e-8 of 1 has more
         // bounces than an i32 counts).
         let mut k = estimate.clamp(1.0, f64::from(i32::MAX - 1)) as i32;
-        while k > 1 && self.impact_time(k) > t {
-            k -= 1;
+        // The estimate is off by a bounce or so wherever bounces last longer than the rounding
+        // of t. Where they do not (restitution near 1, just before the end) it can be off by
+        // millions of bounces that all start within rounding of t and are all far below it in
+        // height and speed; any of them will do, so the correction is capped.
+        for _ in 0..BOUNCE_CORRECTION_STEPS {
+            if k > 1 && self.impact_time(k) > t {
+                k -= 1;
+            } else {
+                break;
+            }
         }
-        while k < i32::MAX - 1 && self.impact_time(k + 1) <= t {
-            k += 1;
+        for _ in 0..BOUNCE_CORRECTION_STEPS {
+            if k < i32::MAX - 1 && self.impact_time(k + 1) <= t {
+                k += 1;
+            } else {
+                break;
+            }
         }
         let s = t - self.impact_time(k);
         let launch = -self.impact_velocity * e.powi(k);

@@ -36,7 +36,14 @@ pub trait Motion {
     /// Appends `frames` samples at t_i = min(i/fps, duration) to `position` and `velocity`.
     /// One call per motion: the loop is compiled for each motion type, so a bake pays no
     /// dynamic dispatch per frame.
-    fn sample(&self, fps: f64, duration: f64, frames: usize, position: &mut Vec<f64>, velocity: &mut Vec<f64>) {
+    fn sample(
+        &self,
+        fps: f64,
+        duration: f64,
+        frames: usize,
+        position: &mut Vec<f64>,
+        velocity: &mut Vec<f64>,
+    ) {
         position.reserve(frames);
         velocity.reserve(frames);
         for i in 0..frames {

@@ -96,9 +96,26 @@ impl Spring {
             s_in_velocity: -omega0_sq.mul_add(u0, sigma * velocity),
         };
         let (bu, bv) = spring.s_coefficients();
-        if [u0, sigma, omega0_sq, discriminant, bu, bv]
-            .iter()
-            .all(|x| x.is_finite())
+        // The overdamped modal form divides by 2g, which can be tiny near critical damping.
+        let ((r1, r2), (a1, a2)) = if discriminant > 0.0 {
+            spring.modes()
+        } else {
+            ((0.0, 0.0), (0.0, 0.0))
+        };
+        if [
+            u0,
+            sigma,
+            omega0_sq,
+            discriminant,
+            bu,
+            bv,
+            a1,
+            a2,
+            a1 * r1,
+            a2 * r2,
+        ]
+        .iter()
+        .all(|x| x.is_finite())
         {
             Ok(spring)
         } else {
@@ -189,7 +206,11 @@ impl Spring {
         let (c, s) = if self.discriminant < 0.0 {
             let (sin, cos) = x.sin_cos();
             // sin(ωd·t)/ωd = t·sinc(ωd·t): exact as ωd -> 0, where sin/ωd would be 0/0.
-            let s = if x.abs() < SINC_SWITCH { t * sinc(x) } else { sin / self.root };
+            let s = if x.abs() < SINC_SWITCH {
+                t * sinc(x)
+            } else {
+                sin / self.root
+            };
             (envelope * cos, envelope * s)
         } else {
             (envelope * x.cosh(), envelope * t * sinhc(x))
