@@ -48,7 +48,6 @@ impl Baked<'_> {
     }
 }
 
-
 /// Why a motion cannot be baked.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum BakeError {
@@ -61,7 +60,7 @@ pub enum BakeError {
         rest_speed: f64,
     },
     /// Too many frames.
-    #[error("needs {frames} frames ({seconds} s at {fps} fps), more than the limit of {MAX_FRAMES}; shorten `duration`, lower `fps` or raise rest_delta/rest_speed")]
+    #[error("needs {} frames ({} s at {fps} fps), more than the limit of {MAX_FRAMES}; shorten `duration`, lower `fps` or raise rest_delta/rest_speed", Rounded(*frames), Rounded(*seconds))]
     TooManyFrames {
         /// Frames it would need (rounded to a float).
         frames: f64,
@@ -80,6 +79,19 @@ pub enum BakeError {
         /// Time of the frame.
         time: f64,
     },
+}
+
+/// A large number written readably: whole below 1e15, in exponent form above.
+struct Rounded(f64);
+
+impl std::fmt::Display for Rounded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.0.abs() < 1e15 {
+            write!(f, "{}", (self.0 * 1000.0).round() / 1000.0)
+        } else {
+            write!(f, "{:.3e}", self.0)
+        }
+    }
 }
 
 /// Frame intervals and bake length for a motion: (ceil(D·fps), D).
@@ -121,6 +133,11 @@ fn intervals(frames: f64) -> f64 {
     }
 }
 
+/// Frames a bake of `spec` will have (cheap: no sampling).
+pub fn frame_count(spec: &MotionSpec) -> Result<usize, BakeError> {
+    frame_plan(spec).map(|(intervals, _, _)| intervals + 1)
+}
+
 /// Samples every track of a motion. The last frame of a motion that rests or arrives is its
 /// exact end value with velocity as the model gives it (0 at rest).
 pub fn bake(spec: &MotionSpec) -> Result<Baked<'_>, BakeError> {
@@ -130,7 +147,13 @@ pub fn bake(spec: &MotionSpec) -> Result<Baked<'_>, BakeError> {
     let mut tracks = Vec::new();
     for (k, (name, motion)) in spec.model.tracks().into_iter().enumerate() {
         let (mut position, mut velocity) = (Vec::new(), Vec::new());
-        motion.sample(spec.fps, duration, intervals + 1, &mut position, &mut velocity);
+        motion.sample(
+            spec.fps,
+            duration,
+            intervals + 1,
+            &mut position,
+            &mut velocity,
+        );
         if snaps {
             if let Some(&end) = end_values.get(k) {
                 position[intervals] = end;

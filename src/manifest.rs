@@ -31,6 +31,8 @@ pub struct Entry {
     pub source: String,
     /// Content hash of the resolved spec and run settings.
     pub hash: String,
+    /// Frames baked.
+    pub frames: u64,
     /// Files written for this motion alone (relative to the output folder).
     pub files: Vec<String>,
 }
@@ -38,7 +40,11 @@ pub struct Entry {
 /// The tool's name, version and source fingerprint, part of every hash: a new version, or any
 /// change to the code that writes outputs, re-bakes everything.
 pub fn tool() -> String {
-    format!("curvebake {}+{}", env!("CARGO_PKG_VERSION"), env!("CURVEBAKE_SOURCE_HASH"))
+    format!(
+        "curvebake {}+{}",
+        env!("CARGO_PKG_VERSION"),
+        env!("CURVEBAKE_SOURCE_HASH")
+    )
 }
 
 impl Manifest {

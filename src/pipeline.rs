@@ -1,7 +1,7 @@
 //! The bake: load -> validate -> bake (in parallel) -> export -> write, with every input
 //! error collected and reported, and valid motions still baked.
 
-use crate::bake::bake;
+use crate::bake::{bake, frame_count};
 use crate::error::{InputError, Problem};
 use crate::export::{
     exporters, Digest, ExportSettings, Exporter, Format, Layout, MotionOutput, OutputFile,
@@ -16,9 +16,34 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-/// Motions baked and exported at once: enough to keep every core busy, few enough that memory
-/// is bounded by the window, not by the number of motions.
+/// Most motions baked and exported at once: enough to keep every core busy, few enough that
+/// memory is bounded by the window, not by the number of motions.
 const WINDOW: usize = 256;
+/// Most frames in one window (a window holds at least one motion): bounds memory when motions
+/// are long, since a window's outputs are held until they are written.
+const WINDOW_FRAMES: usize = 1_000_000;
+
+/// Consecutive ranges of motions, each at most [`WINDOW`] motions and, unless a single motion
+/// is longer, [`WINDOW_FRAMES`] frames.
+fn windows(frames: &[usize]) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+    let mut start = 0;
+    std::iter::from_fn(move || {
+        if start == frames.len() {
+            return None;
+        }
+        let (mut end, mut sum) = (start, 0);
+        while end < frames.len()
+            && end - start < WINDOW
+            && (end == start || sum + frames[end] <= WINDOW_FRAMES)
+        {
+            sum += frames[end];
+            end += 1;
+        }
+        let range = start..end;
+        start = end;
+        Some(range)
+    })
+}
 
 /// Options of a bake (the CLI's flags, without clap).
 #[derive(Debug, Clone, PartialEq)]
@@ -149,11 +174,14 @@ fn run_in_pool(
         ..Report::default()
     };
 
-    let old = if options.force {
+    let mut old = if options.force {
         Manifest::default()
     } else {
         Manifest::read(&options.out)
     };
+    // An entry naming a path outside the folder (a hand-edited manifest) is not ours to touch.
+    old.motions
+        .retain(|e| e.files.iter().all(|f| out.resolve(f).is_ok()));
     let run_key = format!(
         "{}|{:?}|{:?}|{:?}|{:?}",
         tool(),
@@ -188,10 +216,16 @@ fn run_in_pool(
         // Nothing changed since the manifest was written: nothing to bake, nothing to write.
         report.motions = inputs.len();
         report.skipped = inputs.len();
+        report.frames = old.motions.iter().map(|e| e.frames).sum();
         report.unchanged = old.motions.iter().map(|e| e.files.len()).sum();
         return Ok(report);
     }
 
+    if !options.check {
+        // Until this bake completes, the folder matches no manifest: a run killed from here on
+        // leaves none, so the next run bakes everything again instead of trusting stale hashes.
+        out.remove(MANIFEST_PATH)?;
+    }
     let mut bundles = Vec::new();
     for (exporter, e) in exporters.iter().enumerate() {
         if let Some(b) = e.bundle(options.layout) {
@@ -217,7 +251,11 @@ fn run_in_pool(
     let done = AtomicUsize::new(0);
     let work: Vec<(&Input, (&String, &bool))> =
         inputs.iter().zip(hashes.iter().zip(&unchanged)).collect();
-    for window in work.chunks(WINDOW) {
+    let frames: Vec<usize> = inputs
+        .par_iter()
+        .map(|i| frame_count(&i.spec).unwrap_or(1))
+        .collect();
+    for window in windows(&frames).map(|range| &work[range]) {
         let results: Vec<_> = window
             .par_iter()
             .map(|&(input, (_, &same))| {
@@ -266,6 +304,7 @@ fn run_in_pool(
                 name: input.spec.name.clone(),
                 source: input.file.display().to_string(),
                 hash: hash.clone(),
+                frames: digest.frames as u64,
                 files: digest.files.clone(),
             });
             digests.push(digest);
@@ -293,6 +332,7 @@ fn run_in_pool(
             motions: entries,
         };
         out.write(MANIFEST_PATH, &manifest.to_bytes())?;
+        out.remove_leftovers();
     }
     Ok(report)
 }

@@ -250,6 +250,43 @@ impl OutputDir {
 /// Prefix of the temporary files renamed into place (a killed run may leave some behind).
 pub const TEMP_PREFIX: &str = ".curvebake-tmp-";
 
+/// A temporary file older than this is a leftover of a killed run, not one in flight.
+const LEFTOVER_AGE: std::time::Duration = std::time::Duration::from_secs(600);
+
+impl OutputDir {
+    /// Removes temporary files left by killed runs (older than ten minutes, so that a bake
+    /// running beside this one keeps its own) from the output folder and its subfolders.
+    /// Returns how many were removed.
+    pub fn remove_leftovers(&self) -> usize {
+        let mut removed = 0;
+        let mut dirs = vec![self.root.clone()];
+        while let Some(dir) = dirs.pop() {
+            let Ok(entries) = fs::read_dir(&dir) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let Ok(kind) = entry.file_type() else {
+                    continue;
+                };
+                if kind.is_dir() {
+                    dirs.push(entry.path());
+                } else if kind.is_file()
+                    && entry.file_name().to_string_lossy().starts_with(TEMP_PREFIX)
+                {
+                    let old = entry
+                        .metadata()
+                        .and_then(|m| m.modified())
+                        .is_ok_and(|t| t.elapsed().is_ok_and(|age| age > LEFTOVER_AGE));
+                    if old && fs::remove_file(entry.path()).is_ok() {
+                        removed += 1;
+                    }
+                }
+            }
+        }
+        removed
+    }
+}
+
 /// A temporary file in `dir`, created like any new file (mode 0666 less the umask), not with
 /// tempfile's private 0600: outputs are meant to be read by others, a web server for one.
 fn temp_in(dir: &Path) -> io::Result<tempfile::NamedTempFile> {

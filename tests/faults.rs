@@ -422,12 +422,10 @@ fn a_bake_killed_part_way_leaves_only_complete_files_and_a_rerun_repairs_everyth
 }
 
 /// The manifest of a complete bake of A says A's files are current. A bake towards B killed
-/// part way leaves some of B's files; going back to A, the re-run must rewrite them. It does
-/// not yet: the manifest is only checked for the existence of the files, not their contents,
-/// so the re-run skips every motion and `--check` fails. Run with `--ignored` after the fix
-/// (e.g. removing the manifest, or marking it stale, before the first write of a bake).
+/// part way leaves some of B's files; going back to A, the re-run must rewrite them. A bake
+/// removes the manifest before its first write and writes it back only when complete, so the
+/// killed run leaves none and the re-run does not trust stale hashes.
 #[test]
-#[ignore = "the manifest trusts files a killed run may have replaced (pipeline.rs)"]
 fn a_rerun_after_a_killed_bake_repairs_files_the_manifest_thinks_are_current() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
