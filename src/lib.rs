@@ -1,5 +1,11 @@
 //! curvebake bakes physically based animation curves into lookup tables, CSS and plots.
 //!
+//! The pipeline is load ([`load`]) -> validate ([`spec`]) -> bake ([`bake`]) -> export
+//! ([`export`], one module per format, each returning bytes) -> write ([`write`], the one place
+//! that touches the output folder), driven by [`pipeline::run`]. A build script bakes a folder
+//! with the same options as the CLI through [`Bake`]; one motion is built from RON with
+//! [`Curve`].
+//!
 //! The [`motion`] module evaluates every motion in closed form:
 //!
 //! ```
@@ -16,6 +22,7 @@ pub mod export;
 pub mod format;
 pub mod inspect;
 pub mod load;
+pub mod manifest;
 pub mod motion;
 pub mod pipeline;
 pub mod schema;
@@ -23,6 +30,5 @@ pub mod spec;
 pub mod template;
 pub mod watch;
 pub mod write;
-pub mod manifest;
 
 pub use builder::{Bake, Curve};

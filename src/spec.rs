@@ -1,4 +1,4 @@
-//! Validated motion specifications: a [`schema::MotionFile`] checked field by field and
+//! Validated motion specifications: a [`crate::schema::MotionFile`] checked field by field and
 //! resolved into a closed-form [`Model`].
 
 use crate::motion::{
