@@ -4,7 +4,9 @@
 use std::path::{Path, PathBuf};
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for entry in entries.flatten() {
         let path = entry.path();
         if path.is_dir() {
@@ -34,7 +36,10 @@ fn main() {
     paths.sort();
     let mut hash = 0xcbf2_9ce4_8422_2325;
     for path in paths {
-        fnv1a(&mut hash, path.to_string_lossy().replace('\\', "/").as_bytes());
+        fnv1a(
+            &mut hash,
+            path.to_string_lossy().replace('\\', "/").as_bytes(),
+        );
         fnv1a(&mut hash, &std::fs::read(&path).unwrap_or_default());
     }
     println!("cargo:rustc-env=CURVEBAKE_SOURCE_HASH={hash:016x}");

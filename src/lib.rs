@@ -1,7 +1,7 @@
 //! curvebake bakes physically based animation curves into lookup tables, CSS and plots.
 //!
 //! The pipeline is load ([`load`]) -> validate ([`spec`]) -> bake ([`bake`]) -> export
-//! ([`export`], one module per format, each returning bytes) -> write ([`write`], the one place
+//! ([`export`], one module per format, each returning bytes) -> write ([`mod@write`], the one place
 //! that touches the output folder), driven by [`pipeline::run`]. A build script bakes a folder
 //! with the same options as the CLI through [`Bake`]; one motion is built from RON with
 //! [`Curve`].
