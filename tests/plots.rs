@@ -1,0 +1,187 @@
+//! The PNG plots of `curves/`: every file decodes, has the configured size, is not blank,
+//! carries its title, and is byte-identical across runs and thread counts.
+
+use curvebake::export::png::{plot_path, CONTACT_SHEET_PATH};
+use curvebake::export::{ExportSettings, Format};
+use curvebake::pipeline::{run, BakeOptions, Report};
+use image::RgbImage;
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn curves_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("curves")
+}
+
+/// Bakes `inputs` with the PNG exporter alone.
+fn bake(inputs: &[PathBuf], out: &Path, plot_size: (u32, u32), jobs: usize) -> Report {
+    let options = BakeOptions {
+        inputs: inputs.to_vec(),
+        out: out.to_owned(),
+        formats: vec![Format::Png],
+        settings: ExportSettings {
+            plot_size,
+            ..ExportSettings::default()
+        },
+        jobs: Some(jobs),
+        ..BakeOptions::default()
+    };
+    let report = run(&options, &|_, _| {}).expect("the bake runs");
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    assert_eq!(
+        report.stats.get("png_incomplete"),
+        None,
+        "some plot failed to draw"
+    );
+    report
+}
+
+/// Every PNG under `out/png`, by relative path.
+fn pngs(out: &Path) -> BTreeMap<String, Vec<u8>> {
+    let dir = out.join("png");
+    std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| entry.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "png"))
+        .map(|p| {
+            let name = format!("png/{}", p.file_name().unwrap().to_string_lossy());
+            (name, std::fs::read(&p).unwrap())
+        })
+        .collect()
+}
+
+fn decode(path: &str, bytes: &[u8]) -> RgbImage {
+    image::load_from_memory_with_format(bytes, image::ImageFormat::Png)
+        .unwrap_or_else(|e| panic!("{path} does not decode: {e}"))
+        .to_rgb8()
+}
+
+fn luma(p: &image::Rgb<u8>) -> u32 {
+    (299 * u32::from(p[0]) + 587 * u32::from(p[1]) + 114 * u32::from(p[2])) / 1000
+}
+
+/// Not blank: enough pixels off the white background, several distinct colours.
+fn assert_drawn(path: &str, img: &RgbImage) {
+    let total = img.pixels().len();
+    let inked = img.pixels().filter(|p| p.0 != [255, 255, 255]).count();
+    assert!(
+        inked * 100 > total * 2,
+        "{path}: only {inked} of {total} pixels are not background"
+    );
+    // Colours quantized to 32 levels per channel, so anti-aliasing does not count.
+    let colours: HashSet<[u8; 3]> = img
+        .pixels()
+        .map(|p| [p[0] >> 3, p[1] >> 3, p[2] >> 3])
+        .collect();
+    assert!(
+        colours.len() >= 8,
+        "{path}: only {} distinct colours",
+        colours.len()
+    );
+}
+
+/// Dark pixels (text) in the band where the title goes: at least `min` in the top `band`
+/// rows, left half.
+fn assert_title(path: &str, img: &RgbImage, band: u32, min: usize) {
+    let dark = (0..band.min(img.height()))
+        .flat_map(|y| (0..img.width() / 2).map(move |x| (x, y)))
+        .filter(|&(x, y)| luma(img.get_pixel(x, y)) < 96)
+        .count();
+    assert!(
+        dark >= min,
+        "{path}: no title text in the top {band} rows ({dark} dark pixels)"
+    );
+}
+
+/// Checks every plot under `out` (at least `count`, and the contact sheet).
+fn check_plots(out: &Path, (width, height): (u32, u32), count: usize) -> BTreeMap<String, Vec<u8>> {
+    let files = pngs(out);
+    let motions: Vec<&String> = files.keys().filter(|p| *p != CONTACT_SHEET_PATH).collect();
+    assert!(motions.len() >= count, "{} plots", motions.len());
+    for path in motions {
+        let img = decode(path, &files[path]);
+        assert_eq!(img.dimensions(), (width, height), "{path}");
+        assert_drawn(path, &img);
+        let scale = (f64::from(width) / 1200.0)
+            .min(f64::from(height) / 800.0)
+            .max(0.6);
+        assert_title(path, &img, (50.0 * scale) as u32, (60.0 * scale) as usize);
+    }
+    let sheet = decode(CONTACT_SHEET_PATH, &files[CONTACT_SHEET_PATH]);
+    assert_drawn(CONTACT_SHEET_PATH, &sheet);
+    assert_title(CONTACT_SHEET_PATH, &sheet, 45, 60);
+    files
+}
+
+/// A few motions of every layout: a ring (filmstrip), a bounce, a toss, a drop.
+fn some_curves() -> Vec<PathBuf> {
+    vec![
+        curves_dir().join("explosion.ron"),
+        curves_dir().join("gravity.ron"),
+    ]
+}
+
+/// Debug builds draw slowly, so each test bakes what it needs once: all of `curves/` twice
+/// here (the determinism check), a few motions at other sizes below.
+#[test]
+fn every_plot_decodes_has_its_size_is_drawn_and_is_byte_identical_across_thread_counts() {
+    let (one, two) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    bake(&[curves_dir()], one.path(), (1200, 800), 1);
+    let report = bake(&[curves_dir()], two.path(), (1200, 800), 2);
+    assert!(report.motions >= 10, "{} motions", report.motions);
+    let files = check_plots(two.path(), (1200, 800), report.motions);
+    assert!(files.contains_key(&plot_path("card-drop")));
+
+    let first = pngs(one.path());
+    assert_eq!(
+        first.keys().collect::<Vec<_>>(),
+        files.keys().collect::<Vec<_>>()
+    );
+    for (path, bytes) in &first {
+        assert!(
+            bytes == &files[path],
+            "{path} differs between --jobs 1 and --jobs 2"
+        );
+    }
+
+    // The ring's filmstrip: the shaded band of the ring itself in the bottom fifth.
+    let ring = decode("explosion-ring", &files[&plot_path("explosion-ring")]);
+    let ring_fill = (640..800)
+        .flat_map(|y| (0..1200).map(move |x| (x, y)))
+        .filter(|&(x, y)| ring.get_pixel(x, y).0 == [0xee, 0x9a, 0x4d])
+        .count();
+    assert!(
+        ring_fill > 2000,
+        "no filmstrip of the ring ({ring_fill} pixels)"
+    );
+}
+
+#[test]
+fn other_sizes() {
+    for size in [(640, 480), (200, 200), (1920, 600)] {
+        let dir = tempfile::tempdir().unwrap();
+        let report = bake(&some_curves(), dir.path(), size, 2);
+        check_plots(dir.path(), size, report.motions);
+    }
+}
+
+#[test]
+fn plot_size_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let status = Command::new(env!("CARGO_BIN_EXE_curvebake"))
+        .args([
+            "bake",
+            "--quiet",
+            "--formats",
+            "png",
+            "--plot-size",
+            "900x500",
+            "--out",
+        ])
+        .arg(dir.path())
+        .arg(curves_dir().join("explosion.ron"))
+        .status()
+        .expect("curvebake runs");
+    assert!(status.success());
+    check_plots(dir.path(), (900, 500), 1);
+}
