@@ -37,7 +37,7 @@ fn frames(c: &mut Criterion) {
     let mut group = c.benchmark_group("one frame");
     group.throughput(Throughput::Elements(FRAMES as u64));
     let (from, to, v0, m, k) = (0.0, 100.0, 0.0, 1.0, 170.0);
-    let critical = 2.0 * (k * m as f64).sqrt();
+    let critical = 2.0 * (k * m).sqrt();
     let cases: Vec<(&str, Box<dyn Motion>)> = vec![
         (
             "spring underdamped",
