@@ -36,7 +36,7 @@ fn inline(buffers: &mut (Vec<f64>, Vec<f64>), f: impl Fn(f64) -> (f64, f64)) -> 
 fn frames(c: &mut Criterion) {
     let mut group = c.benchmark_group("one frame");
     group.throughput(Throughput::Elements(FRAMES as u64));
-    let (from, to, v0, m, k) = (0.0, 100.0, 0.0, 1.0, 170.0);
+    let (from, to, v0, m, k): (f64, f64, f64, f64, f64) = (0.0, 100.0, 0.0, 1.0, 170.0);
     let critical = 2.0 * (k * m).sqrt();
     let cases: Vec<(&str, Box<dyn Motion>)> = vec![
         (
