@@ -11,6 +11,8 @@ use crate::schema::{MotionFile, MotionKind, RadiusFile};
 pub const DEFAULT_FPS: f64 = 60.0;
 /// Highest accepted frame rate.
 pub const MAX_FPS: f64 = 1000.0;
+/// Motion names that would clash with files describing the whole bake (`png/all.png`).
+pub const RESERVED_NAMES: &[&str] = &["all"];
 /// Longest accepted name.
 pub const MAX_NAME_LEN: usize = 64;
 /// Rest thresholds for values measured in px, deg, % and other "big" units: 0.01 unit, 0.1 unit/s.
@@ -494,6 +496,18 @@ impl MotionSpec {
     /// Validates one motion. Errors name the field.
     pub fn from_file(file: &MotionFile, overrides: Overrides) -> Result<Self, FieldError> {
         check_name(&file.name).map_err(|m| FieldError::new("name", m))?;
+        if RESERVED_NAMES
+            .iter()
+            .any(|r| r.eq_ignore_ascii_case(&file.name))
+        {
+            return Err(FieldError::new(
+                "name",
+                format!(
+                    "{:?} is reserved: png/{}.png is the contact sheet of every motion",
+                    file.name, file.name
+                ),
+            ));
+        }
         let (property, unit) = property_and_unit(file)?;
         let fps = match overrides.fps {
             Some(fps) => fps,
