@@ -375,7 +375,13 @@ fn a_bake_killed_part_way_leaves_only_complete_files_and_a_rerun_repairs_everyth
         let running = bake_and_kill(root, "out", full.mul_f64(fraction));
         caught_running += usize::from(running);
         let (found, temps) = snapshot(&root.join("out"));
-        assert_eq!(found.len(), MOTIONS + 2, "a file disappeared");
+        // The manifest alone may be missing: a bake removes it until it completes.
+        let manifest_missing = !found.contains_key(Path::new(".curvebake-manifest.json"));
+        assert_eq!(
+            found.len() + usize::from(manifest_missing),
+            MOTIONS + 2,
+            "an output file disappeared"
+        );
         let counts = classify(&found, &[&a, &b], "replacing A by B");
         eprintln!(
             "killed at {fraction} of {full:?} (running: {running}): {} files A, {} files B, {} temporary files",
