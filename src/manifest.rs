@@ -3,6 +3,7 @@
 //! re-run skip motions whose hash is unchanged and remove the files of motions that are gone,
 //! touching only files curvebake wrote.
 
+use crate::spec::{Ending, MotionSpec};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -78,4 +79,36 @@ pub fn hash(parts: &[&[u8]]) -> String {
         hasher.update(part);
     }
     hasher.finalize().to_hex()[..32].to_owned()
+}
+
+/// The content hash of one motion under a run key: every field that decides its outputs
+/// (floats by their exact bits), without formatting a single number.
+pub fn spec_hash(run_key: &[u8], spec: &MotionSpec) -> String {
+    let mut bytes = Vec::with_capacity(512);
+    let mut put = |part: &[u8]| {
+        bytes.extend_from_slice(&(part.len() as u64).to_le_bytes());
+        bytes.extend_from_slice(part);
+    };
+    put(run_key);
+    put(spec.name.as_bytes());
+    put(spec.property.name().as_bytes());
+    put(spec.unit.as_bytes());
+    put(spec.model.kind().as_bytes());
+    let (ending, length) = match spec.ending {
+        Ending::Fixed(d) => (0u8, d),
+        Ending::Arrives(d) => (1, d),
+        Ending::Rests => (2, 0.0),
+    };
+    put(&[ending]);
+    for x in [spec.fps, length, spec.rest_delta, spec.rest_speed] {
+        put(&x.to_bits().to_le_bytes());
+    }
+    for group in spec.model.params() {
+        put(group.name.unwrap_or("").as_bytes());
+        for (name, value) in group.values {
+            put(name.as_bytes());
+            put(&value.to_bits().to_le_bytes());
+        }
+    }
+    hash(&[&bytes])
 }

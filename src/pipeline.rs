@@ -7,7 +7,7 @@ use crate::export::{
     exporters, Digest, ExportSettings, Exporter, Format, Layout, MotionOutput, OutputFile,
 };
 use crate::load::{find_inputs, load_all, Input};
-use crate::manifest::{hash, tool, Entry, Manifest, MANIFEST_PATH};
+use crate::manifest::{hash, spec_hash, tool, Entry, Manifest, MANIFEST_PATH};
 use crate::spec::Overrides;
 use crate::write::{Outcome, OutputDir, StreamedFile, WriteError};
 use rayon::prelude::*;
@@ -192,7 +192,7 @@ fn run_in_pool(
     );
     let hashes: Vec<String> = inputs
         .par_iter()
-        .map(|i| hash(&[run_key.as_bytes(), format!("{:?}", i.spec).as_bytes()]))
+        .map(|i| spec_hash(run_key.as_bytes(), &i.spec))
         .collect();
     let run_hash = hash(&hashes.iter().map(|h| h.as_bytes()).collect::<Vec<_>>());
     let old_entries: HashMap<&str, &Entry> =
@@ -245,18 +245,24 @@ fn run_in_pool(
         .map(|k| bundles.iter().any(|b| b.exporter == k))
         .collect();
 
-    let mut digests = Vec::new();
-    let mut entries = Vec::new();
+    let mut sink = Sink {
+        out: &out,
+        check: options.check,
+        old_entries: &old_entries,
+        report,
+        bundles,
+        digests: Vec::new(),
+        entries: Vec::new(),
+    };
     let total = inputs.len();
     let done = AtomicUsize::new(0);
-    let work: Vec<(&Input, (&String, &bool))> =
-        inputs.iter().zip(hashes.iter().zip(&unchanged)).collect();
+    let work: Vec<Work> = inputs.iter().zip(hashes.iter().zip(&unchanged)).collect();
     let frames: Vec<usize> = inputs
         .par_iter()
         .map(|i| frame_count(&i.spec).unwrap_or(1))
         .collect();
-    for window in windows(&frames).map(|range| &work[range]) {
-        let results: Vec<_> = window
+    let bake_window = |window: &[Work]| -> Vec<Exported> {
+        window
             .par_iter()
             .map(|&(input, (_, &same))| {
                 // An unchanged motion still feeds the bundles and the summaries, not its own files.
@@ -265,52 +271,32 @@ fn run_in_pool(
                 progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
                 result
             })
-            .collect();
-        let mut files = Vec::new();
-        for (&(input, (hash, &same)), result) in window.iter().zip(results) {
-            let (mut digest, outputs) = match result {
-                Ok(r) => r,
-                Err(e) => {
-                    report.errors.push(e);
-                    continue;
-                }
-            };
-            report.motions += 1;
-            report.frames += digest.frames as u64;
-            let skipped = same && !options.check;
-            for (exporter, output) in outputs.into_iter().enumerate() {
-                for (name, value) in output.stats {
-                    *report.stats.entry(name).or_default() += value;
-                }
-                if let (Some(chunk), Some(bundle)) = (
-                    output.chunk,
-                    bundles.iter_mut().find(|b| b.exporter == exporter),
-                ) {
-                    bundle.append(&chunk)?;
-                }
-                if !skipped {
-                    digest
-                        .files
-                        .extend(output.files.iter().map(|f| f.path.clone()));
-                    files.extend(output.files);
-                }
-            }
-            if skipped {
-                report.skipped += 1;
-                digest.files = old_entries[input.spec.name.as_str()].files.clone();
-                report.unchanged += digest.files.len();
-            }
-            entries.push(Entry {
-                name: input.spec.name.clone(),
-                source: input.file.display().to_string(),
-                hash: hash.clone(),
-                frames: digest.frames as u64,
-                files: digest.files.clone(),
-            });
-            digests.push(digest);
-        }
-        write_files(&out, options.check, files, &mut report)?;
+            .collect()
+    };
+    // Window k+1 is baked on the pool while window k is written, so the writing (which must
+    // keep input order) overlaps the parallel work instead of idling every other core.
+    let mut pending: Option<(&[Work], Vec<Exported>)> = None;
+    for window in windows(&frames).map(|range| &work[range]) {
+        let (results, written) = rayon::join(
+            || bake_window(window),
+            || match pending.take() {
+                Some((previous, results)) => absorb(&mut sink, previous, results),
+                None => Ok(()),
+            },
+        );
+        written?;
+        pending = Some((window, results));
     }
+    if let Some((previous, results)) = pending {
+        absorb(&mut sink, previous, results)?;
+    }
+    let Sink {
+        mut report,
+        bundles,
+        digests,
+        mut entries,
+        ..
+    } = sink;
     for mut bundle in bundles {
         bundle.file.append(&bundle.footer)?;
         let outcome = bundle.file.finish()?;
@@ -377,6 +363,71 @@ fn remove_vanished(
         }
     }
     Ok((kept, removed))
+}
+
+/// One motion to bake: the input, its hash and whether the manifest shows it unchanged.
+type Work<'a> = (&'a Input, (&'a String, &'a bool));
+/// One motion baked and exported, or why it could not be.
+type Exported = Result<(Digest, Vec<MotionOutput>), InputError>;
+
+/// Where baked windows go, in input order: files, bundles, digests and manifest entries.
+struct Sink<'a> {
+    out: &'a OutputDir,
+    check: bool,
+    old_entries: &'a HashMap<&'a str, &'a Entry>,
+    report: Report,
+    bundles: Vec<OpenBundle>,
+    digests: Vec<Digest>,
+    entries: Vec<Entry>,
+}
+
+/// Takes in one baked window: appends its bundle chunks, writes its files and records it.
+fn absorb(sink: &mut Sink, window: &[Work], results: Vec<Exported>) -> Result<(), WriteError> {
+    let report = &mut sink.report;
+    let mut files = Vec::new();
+    for (&(input, (hash, &same)), result) in window.iter().zip(results) {
+        let (mut digest, outputs) = match result {
+            Ok(r) => r,
+            Err(e) => {
+                report.errors.push(e);
+                continue;
+            }
+        };
+        report.motions += 1;
+        report.frames += digest.frames as u64;
+        let skipped = same && !sink.check;
+        for (exporter, output) in outputs.into_iter().enumerate() {
+            for (name, value) in output.stats {
+                *report.stats.entry(name).or_default() += value;
+            }
+            if let (Some(chunk), Some(bundle)) = (
+                output.chunk,
+                sink.bundles.iter_mut().find(|b| b.exporter == exporter),
+            ) {
+                bundle.append(&chunk)?;
+            }
+            if !skipped {
+                digest
+                    .files
+                    .extend(output.files.iter().map(|f| f.path.clone()));
+                files.extend(output.files);
+            }
+        }
+        if skipped {
+            report.skipped += 1;
+            digest.files = sink.old_entries[input.spec.name.as_str()].files.clone();
+            report.unchanged += digest.files.len();
+        }
+        sink.entries.push(Entry {
+            name: input.spec.name.clone(),
+            source: input.file.display().to_string(),
+            hash: hash.clone(),
+            frames: digest.frames as u64,
+            files: digest.files.clone(),
+        });
+        sink.digests.push(digest);
+    }
+    write_files(sink.out, sink.check, files, report)
 }
 
 /// Bakes one motion and runs every exporter on it.

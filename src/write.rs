@@ -175,30 +175,40 @@ impl OutputDir {
 
 /// A file written in pieces (a bundle), streamed into a temporary file beside its destination
 /// and renamed into place by [`StreamedFile::finish`] only if its bytes differ from the file
-/// already there. In check mode nothing is written: only the hash is kept.
+/// already there, which is read alongside and compared as the pieces arrive. In check mode
+/// nothing is written: only the comparison is made.
 pub struct StreamedFile {
     path: PathBuf,
     temp: Option<io::BufWriter<tempfile::NamedTempFile>>,
-    hasher: blake3::Hasher,
-    len: u64,
+    /// The existing file, while every byte so far has matched it.
+    existing: Option<io::BufReader<fs::File>>,
+    scratch: Vec<u8>,
 }
 
 impl StreamedFile {
     /// Appends bytes.
     pub fn append(&mut self, bytes: &[u8]) -> Result<(), WriteError> {
-        self.hasher.update(bytes);
-        self.len += bytes.len() as u64;
+        if let Some(existing) = &mut self.existing {
+            self.scratch.resize(bytes.len(), 0);
+            if existing.read_exact(&mut self.scratch).is_err() || self.scratch != bytes {
+                self.existing = None;
+            }
+        }
         if let Some(temp) = &mut self.temp {
             temp.write_all(bytes).map_err(io_error(&self.path))?;
         }
         Ok(())
     }
 
-    /// Compares with the existing file; moves the new one into place if they differ (unless
-    /// this is a check). Returns whether the file was (or, in check mode, would be) written.
+    /// Moves the new file into place if it differs from the existing one (unless this is a
+    /// check). Returns whether the file was (or, in check mode, would be) written.
     pub fn finish(self) -> Result<Outcome, WriteError> {
         let path = self.path;
-        if hash_of(&path).map_err(io_error(&path))? == Some((self.len, self.hasher.finalize())) {
+        // Same bytes so far, and the existing file ends here too.
+        let same = self
+            .existing
+            .is_some_and(|mut existing| matches!(existing.read(&mut [0u8; 1]), Ok(0)));
+        if same {
             return Ok(Outcome::Unchanged);
         }
         if let Some(temp) = self.temp {
@@ -214,20 +224,8 @@ impl StreamedFile {
     }
 }
 
-fn hash_of(path: &Path) -> io::Result<Option<(u64, blake3::Hash)>> {
-    match fs::File::open(path) {
-        Ok(mut file) => {
-            let mut hasher = blake3::Hasher::new();
-            let len = io::copy(&mut file, &mut hasher)?;
-            Ok(Some((len, hasher.finalize())))
-        }
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(e),
-    }
-}
-
 impl OutputDir {
-    /// Starts a streamed file at `relative`; with `dry_run`, only its hash is computed.
+    /// Starts a streamed file at `relative`; with `dry_run`, it is only compared.
     pub fn stream(&self, relative: &str, dry_run: bool) -> Result<StreamedFile, WriteError> {
         let path = self.resolve(relative)?;
         let temp = if dry_run {
@@ -238,11 +236,14 @@ impl OutputDir {
             let temp = temp_in(dir).map_err(io_error(dir))?;
             Some(io::BufWriter::with_capacity(1 << 16, temp))
         };
+        let existing = fs::File::open(&path)
+            .ok()
+            .map(|f| io::BufReader::with_capacity(1 << 16, f));
         Ok(StreamedFile {
             path,
             temp,
-            hasher: blake3::Hasher::new(),
-            len: 0,
+            existing,
+            scratch: Vec::new(),
         })
     }
 }
