@@ -437,6 +437,7 @@ fn export_one(
     layout: Layout,
     skip: &dyn Fn(usize) -> bool,
 ) -> Result<(Digest, Vec<MotionOutput>), InputError> {
+    let with_preview = exporters.iter().any(|e| e.needs_preview());
     let baked = bake(&input.spec).map_err(|e| {
         InputError::new(
             &input.file,
@@ -457,7 +458,7 @@ fn export_one(
             }
         })
         .collect();
-    Ok((Digest::of(&baked), outputs))
+    Ok((Digest::of(&baked, with_preview), outputs))
 }
 
 /// Writes (or, in check mode, compares) files in parallel; records what happened.

@@ -33,6 +33,8 @@
 
 mod common;
 
+use common::readout::{leading_number, matrix, sample_times, typed, unwrap_angle};
+
 use common::chromium::{self as browser, CAPTURE_ERRORS};
 use curvebake::export::{ExportSettings, Format, Layout};
 use curvebake::load::{find_inputs, load_all};
@@ -343,45 +345,6 @@ fn frame_times(fps: f64, duration: f64, frames: usize) -> Vec<f64> {
         .collect()
 }
 
-/// Seek times (ms): up to 12 frame times, 18 or more between frames (several per interval for
-/// short motions), and both kinds at the steepest interval.
-fn sample_times(times: &[f64], tracks: &[(String, Vec<f64>)]) -> Vec<f64> {
-    const FRACTIONS: [f64; 7] = [0.5, 0.25, 0.8, 0.1, 0.63, 0.37, 0.93];
-    let n = times.len();
-    let mut out = Vec::new();
-    let picks = n.min(12);
-    for k in 0..picks {
-        out.push(times[k * (n - 1) / (picks - 1)]);
-    }
-    let intervals = (n - 1).min(18);
-    let per = 18usize.div_ceil(intervals);
-    let mut f = 0;
-    for k in 0..intervals {
-        let i = k * (n - 1) / intervals;
-        for _ in 0..per {
-            out.push(times[i] + FRACTIONS[f % FRACTIONS.len()] * (times[i + 1] - times[i]));
-            f += 1;
-        }
-    }
-    let steepest = (0..n - 1)
-        .max_by(|&i, &j| {
-            let slope = |i: usize| {
-                tracks
-                    .iter()
-                    .map(|(_, x)| (x[i + 1] - x[i]).abs() / (times[i + 1] - times[i]))
-                    .fold(0.0, f64::max)
-            };
-            slope(i).total_cmp(&slope(j))
-        })
-        .unwrap();
-    for fraction in [0.0, 0.3, 0.5, 0.9] {
-        out.push(times[steepest] + fraction * (times[steepest + 1] - times[steepest]));
-    }
-    out.sort_by(f64::total_cmp);
-    out.dedup();
-    out.into_iter().map(|t| t * 1000.0).collect()
-}
-
 /// Bakes `inputs` with the JSON and CSS exporters.
 fn bake(inputs: &[PathBuf], out: &Path, layout: Layout, tolerance: f64) -> Report {
     let options = BakeOptions {
@@ -559,42 +522,6 @@ fn write_page(out: &Path, motions: &[Motion]) -> PathBuf {
     let path = out.join("browser-test.html");
     std::fs::write(&path, page).unwrap();
     path
-}
-
-/// Leading number of a computed value (`-12.5px`, `0.3`).
-fn leading_number(text: &str) -> Option<f64> {
-    let text = text.trim();
-    let end = text
-        .find(|c: char| !(c.is_ascii_digit() || matches!(c, '-' | '+' | '.' | 'e' | 'E')))
-        .unwrap_or(text.len());
-    // `e` of a unit (`em`) is not an exponent: back off while it does not parse.
-    (1..=end).rev().find_map(|k| text[..k].parse().ok())
-}
-
-fn matrix(text: &str) -> Option<[f64; 6]> {
-    let inner = text.strip_prefix("matrix(")?.strip_suffix(')')?;
-    let v: Vec<f64> = inner
-        .split(',')
-        .map(|s| s.trim().parse())
-        .collect::<Result<_, _>>()
-        .ok()?;
-    v.try_into().ok()
-}
-
-/// Value of a typed-OM reading `[value, unit]`, in the unit of the table.
-fn typed(reading: &Value) -> Option<f64> {
-    let value = reading.get(0)?.as_f64()?;
-    match reading.get(1)?.as_str()? {
-        "px" | "percent" | "deg" | "number" => Some(value),
-        "rad" => Some(value.to_degrees()),
-        "turn" => Some(value * 360.0),
-        "grad" => Some(value * 0.9),
-        _ => None,
-    }
-}
-
-fn unwrap_angle(angle: f64, towards: f64) -> f64 {
-    angle + 360.0 * ((towards - angle) / 360.0).round()
 }
 
 /// Decodes one reading of track `track`: (computed-style value, typed-OM value).

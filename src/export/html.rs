@@ -40,6 +40,9 @@ impl Exporter for Html {
     fn name(&self) -> &'static str {
         "html"
     }
+    fn needs_preview(&self) -> bool {
+        true
+    }
 
     /// Nothing per motion: the page is written by [`Exporter::summary`].
     fn motion(&self, baked: &Baked, layout: Layout) -> MotionOutput {
@@ -165,7 +168,7 @@ enum Preview {
 }
 
 fn preview_kind(d: &Digest) -> Preview {
-    if d.preview.len() == 2 {
+    if d.kind == "explosion-ring" {
         return Preview::Ring;
     }
     match d.property.as_str() {
@@ -195,7 +198,7 @@ fn motion_card(out: &mut String, d: &Digest, (width, height): (u32, u32)) {
 <p class=\"kind\">{kind} · {what} ({unit})</p>
 ",
         kind = escape(d.kind),
-        what = if d.preview.len() == 2 {
+        what = if d.kind == "explosion-ring" {
             "radii".to_owned()
         } else {
             property.clone()

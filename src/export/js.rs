@@ -13,17 +13,12 @@
 //! Keyframe values are written with [`write_fixed`] (like the CSS exporter), table values
 //! with [`write_json_f64`] (shortest round trip, like the JSON tables).
 
+use super::css::{css_unit, syntax, value_precision};
 use super::{Exporter, Layout, MotionOutput, OutputFile};
 use crate::bake::Baked;
 use crate::format::{write_fixed, write_json_f64};
-use crate::spec::{unit_kind, Model, Property, UnitKind};
+use crate::spec::{Model, Property};
 
-/// Decimals of keyframe values in px, %, deg, pt, mm and grad, whose precision target is
-/// 0.01 unit (the default rest distance): rounding costs 1/200 of it.
-pub const UNIT_DECIMALS: u32 = 4;
-/// Decimals of unitless keyframe values and of the larger units (em, rem, vw, turn, ...),
-/// whose precision target is 0.0001 unit. (The same digits as the CSS exporter.)
-pub const FINE_DECIMALS: u32 = 6;
 /// Fewest decimals of keyframe offsets.
 pub const OFFSET_DECIMALS: u32 = 6;
 /// Offsets get enough decimals that rounding moves no keyframe by more than this many
@@ -53,17 +48,6 @@ pub struct CustomProperty {
     pub syntax: &'static str,
     /// A computationally independent zero of that syntax.
     pub initial_value: &'static str,
-}
-
-/// The `@property` syntax and initial value for values in `unit`.
-fn syntax_of(unit: &str) -> (&'static str, &'static str) {
-    match unit_kind(unit) {
-        Some(UnitKind::Length) => ("<length>", "0px"),
-        Some(UnitKind::Angle) => ("<angle>", "0deg"),
-        Some(UnitKind::Percentage) => ("<percentage>", "0%"),
-        // Validation admits no other unit; a number is the safe reading of one.
-        Some(UnitKind::Number) | None => ("<number>", "0"),
-    }
 }
 
 /// What one track animates in a keyframe.
@@ -98,21 +82,16 @@ fn targets(baked: &Baked) -> Vec<Target> {
     vec![target; baked.tracks.len()]
 }
 
-/// The unit the keyframe values are written in: the motion's own, except for a ring, whose
-/// radii are lengths (px unless the curve file gives a length or %), as in the CSS exporter,
-/// so that both register `--<name>-inner` and `--<name>-outer` alike.
+/// The unit the keyframe values are written in: the CSS exporter's (a ring's radii are
+/// lengths, px unless the curve file gives a length or %), so that both register
+/// `--<name>-inner` and `--<name>-outer` alike.
 pub fn value_unit<'a>(baked: &Baked<'a>) -> &'a str {
-    let spec = baked.spec;
-    match (&spec.model, unit_kind(&spec.unit)) {
-        (Model::Ring(_), Some(UnitKind::Length | UnitKind::Percentage)) => &spec.unit,
-        (Model::Ring(_), _) => "px",
-        _ => &spec.unit,
-    }
+    css_unit(baked).0
 }
 
 /// The custom properties a motion's keyframes animate (none for transforms and opacity).
 pub fn custom_properties(baked: &Baked) -> Vec<CustomProperty> {
-    let (syntax, initial_value) = syntax_of(value_unit(baked));
+    let (syntax, initial_value) = syntax(css_unit(baked).1);
     targets(baked)
         .into_iter()
         .filter_map(|t| match t {
@@ -126,12 +105,9 @@ pub fn custom_properties(baked: &Baked) -> Vec<CustomProperty> {
         .collect()
 }
 
-/// Decimals of keyframe values in `unit`.
+/// Decimals of keyframe values in `unit`: the CSS exporter's.
 fn value_decimals(unit: &str) -> u32 {
-    match unit {
-        "px" | "%" | "deg" | "pt" | "mm" | "grad" => UNIT_DECIMALS,
-        _ => FINE_DECIMALS,
-    }
+    value_precision(unit).1
 }
 
 /// Decimals of the offsets of a bake `duration` seconds long: rounding an offset to d

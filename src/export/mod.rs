@@ -164,28 +164,28 @@ pub struct Digest {
 }
 
 impl Digest {
-    /// The digest of a baked motion (its files are filled in by the pipeline).
-    pub fn of(baked: &Baked) -> Self {
+    /// The digest of a baked motion (its files are filled in by the pipeline), with a preview
+    /// only when `preview` is set (the contact sheet needs it; nothing else does, and a bake of
+    /// many motions should not hold one per motion for nothing).
+    pub fn of(baked: &Baked, preview: bool) -> Self {
         let spec = baked.spec;
         let frames = baked.frames();
-        let step = frames.div_ceil(PREVIEW_POINTS).max(1);
-        let picks: Vec<usize> = (0..frames)
-            .step_by(step)
-            .chain(std::iter::once(frames - 1))
-            .collect();
-        let preview = baked
-            .tracks
-            .iter()
-            .map(|t| {
-                (
-                    t.name,
-                    picks
-                        .iter()
-                        .map(|&i| (baked.time(i), t.position[i]))
-                        .collect(),
-                )
-            })
-            .collect();
+        let preview = if preview {
+            let step = frames.div_ceil(PREVIEW_POINTS).max(1);
+            let picks: Vec<usize> = (0..frames)
+                .step_by(step)
+                .chain(std::iter::once(frames - 1))
+                .collect();
+            let points = |t: &crate::bake::Track| {
+                picks
+                    .iter()
+                    .map(|&i| (baked.time(i), t.position[i]))
+                    .collect()
+            };
+            baked.tracks.iter().map(|t| (t.name, points(t))).collect()
+        } else {
+            Vec::new()
+        };
         Self {
             name: spec.name.clone(),
             kind: spec.model.kind(),
@@ -209,6 +209,10 @@ pub trait Exporter: Send + Sync {
     fn bundle(&self, layout: Layout) -> Option<Bundle> {
         let _ = layout;
         None
+    }
+    /// Whether [`Exporter::summary`] reads the digests' previews (so they are kept).
+    fn needs_preview(&self) -> bool {
+        false
     }
     /// Files and bundle chunk of one motion.
     fn motion(&self, baked: &Baked, layout: Layout) -> MotionOutput;

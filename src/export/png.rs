@@ -63,6 +63,9 @@ impl Exporter for Png {
     fn name(&self) -> &'static str {
         "png"
     }
+    fn needs_preview(&self) -> bool {
+        true
+    }
 
     /// `png/<name>.png`; nothing in the bundle layout, which holds only JSON and CSS. A plot
     /// whose drawing failed part-way is still written, and counted in the `png_incomplete`

@@ -87,7 +87,7 @@ pub fn draw(root: &Area, texts: &mut Texts, grid: &Grid, digests: &[Digest]) -> 
         } else {
             format!(" ({})", d.unit)
         };
-        let property = if d.preview.len() == 2 {
+        let property = if d.kind == "explosion-ring" {
             "radii"
         } else {
             d.property.as_str()
@@ -125,7 +125,7 @@ pub fn draw(root: &Area, texts: &mut Texts, grid: &Grid, digests: &[Digest]) -> 
                 bottom - (fy * f64::from(bottom - top)).round() as i32,
             )
         };
-        let colors = if d.preview.len() == 2 {
+        let colors = if d.kind == "explosion-ring" {
             [INNER, OUTER]
         } else {
             [POSITION, POSITION]
