@@ -1,32 +1,13 @@
 //! The real binary on temporary folders: every variant, every error path, determinism across
 //! thread counts, and `--check` on a stale and a current output folder.
 
+mod common;
+
+use common::project::{curvebake, project, stderr};
+
 use serde_json::Value;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn curvebake(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_curvebake"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-/// A temporary project folder holding `curves/` with these files.
-fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    fs::create_dir(dir.path().join("curves")).unwrap();
-    for (name, text) in files {
-        fs::write(dir.path().join("curves").join(name), text).unwrap();
-    }
-    dir
-}
 
 /// A project with a copy of the repository's example curves.
 fn examples() -> tempfile::TempDir {

@@ -3,12 +3,16 @@
 //! save, once per burst, keeps going after an error), and the library builder writing what
 //! the CLI writes.
 
+mod common;
+
+use common::project::{curvebake, project};
+
 use curvebake::export::Format;
 use serde_json::Value;
 use std::fs;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -34,26 +38,8 @@ const DECAYS: &str = r#"[
 /// loaded machine does not make the test flaky.
 const PATIENCE: Duration = Duration::from_secs(90);
 
-fn curvebake(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_curvebake"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// A temporary project folder holding `curves/` with these files.
-fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    fs::create_dir(dir.path().join("curves")).unwrap();
-    for (name, text) in files {
-        fs::write(dir.path().join("curves").join(name), text).unwrap();
-    }
-    dir
 }
 
 /// Every file under `root` except the manifest, relative path -> bytes.

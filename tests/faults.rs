@@ -3,25 +3,17 @@
 //! happens, every output file is the old one or the new one (or absent), never partial, and
 //! nothing is written outside the output folder.
 
+mod common;
+
+use common::project::{curvebake, stderr};
+
 use curvebake::write::{Outcome, OutputDir, WriteError, TEMP_PREFIX};
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn curvebake(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_curvebake"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
 
 /// Every file under `root` (relative path -> bytes), and separately the temporary files.
 fn snapshot(root: &Path) -> (BTreeMap<PathBuf, Vec<u8>>, Vec<PathBuf>) {

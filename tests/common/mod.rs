@@ -6,9 +6,11 @@
 //!   ([`chromium::dump_dom`]), take a screenshot ([`chromium::screenshot`]), read the page's
 //!   console and errors, and pull a JSON result out of the dumped DOM
 //!   ([`chromium::element_json`]). See that module for the page protocol.
+//! * [`project`]: the real binary run on a temporary project folder.
 //! * [`readout`]: turning what the browser reports back into numbers.
 
 #![allow(dead_code)]
 
 pub mod chromium;
+pub mod project;
 pub mod readout;
