@@ -64,11 +64,6 @@ impl Manifest {
         bytes.push(b'\n');
         bytes
     }
-
-    /// The entry of motion `name`, if recorded.
-    pub fn entry(&self, name: &str) -> Option<&Entry> {
-        self.motions.iter().find(|e| e.name == name)
-    }
 }
 
 /// A hex content hash of `parts`, each length-prefixed so boundaries cannot shift.

@@ -222,8 +222,6 @@ fn motion_css(baked: &Baked, tolerance: f64, out: &mut Vec<u8>) -> usize {
     let offset = |i: usize| 100.0 * times[i] / duration;
     let stops = distinct_offsets(&stops, offset, offset_decimals);
 
-    out.reserve(stops.len() * 48 * tracks.len() + 1024);
-
     // Header comment: name, kind, property, unit, frames.
     out.extend_from_slice(b"/* ");
     out.extend_from_slice(name);
