@@ -4,7 +4,7 @@
 //! module so that the two rules below hold everywhere:
 //!
 //! * **JSON tables** ([`write_json_f64`]): the shortest decimal string that
-//!   parses back to the very same `f64` (via [`ryu`]). A table consumer gets every
+//!   parses back to the very same `f64` (via [`zmij`], the algorithm `serde_json` uses). A table consumer gets every
 //!   sample bit for bit, with no precision chosen on its behalf. Negative zero is
 //!   written as `0.0`, so a sign bit that means nothing never leaks into output
 //!   or into diffs of it.
@@ -32,10 +32,10 @@ const POW10: [f64; 13] = [
 const FAST_PATH_LIMIT: f64 = 9_007_199_254_740_992.0;
 
 /// Appends `x` to `out` as a JSON number: the shortest decimal representation
-/// that parses back to exactly `x` (produced by [`ryu`]).
+/// that parses back to exactly `x` (produced by [`zmij`]).
 ///
 /// Integral values keep a fractional part (`1.0`), large and small magnitudes
-/// use an exponent (`1e16`, `5e-324`); all of it is valid JSON. Negative zero is
+/// use an exponent (`1e+16`, `5e-324`); all of it is valid JSON. Negative zero is
 /// written as `0.0`, never `-0.0`.
 ///
 /// `x` must be finite: JSON has no NaN or infinity, and callers validate their
@@ -47,10 +47,10 @@ pub fn write_json_f64(out: &mut Vec<u8>, x: f64) {
     if !x.is_finite() {
         out.extend_from_slice(b"null");
     } else if x == 0.0 {
-        // Both zeros; ryu would write `-0.0` for negative zero.
+        // Both zeros; zmij would write `-0.0` for negative zero.
         out.extend_from_slice(b"0.0");
     } else {
-        let mut buf = ryu::Buffer::new();
+        let mut buf = zmij::Buffer::new();
         out.extend_from_slice(buf.format_finite(x).as_bytes());
     }
 }
@@ -135,32 +135,56 @@ fn round_half_even_exact(p: f64, e: f64) -> i64 {
 
 /// Writes `n / 10^decimals` in fixed notation, trailing fractional zeros and a
 /// bare trailing `.` removed, zero as `0`.
+///
+/// The text is composed right to left in a stack buffer, which starts out all
+/// zeros (the padding of a fraction like `0.004`), and appended at once. It
+/// fits: `|n| < 2^53` has at most 16 digits and `decimals <= 12`.
 fn write_scaled_integer(out: &mut Vec<u8>, n: i64, decimals: usize) {
-    if n == 0 {
+    const DIGIT_PAIRS: &[u8; 200] = b"\
+        0001020304050607080910111213141516171819\
+        2021222324252627282930313233343536373839\
+        4041424344454647484950515253545556575859\
+        6061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899";
+    let (mut magnitude, mut decimals) = (n.unsigned_abs(), decimals);
+    if magnitude == 0 {
         out.push(b'0');
         return;
     }
+    while decimals > 0 && magnitude % 10 == 0 {
+        magnitude /= 10;
+        decimals -= 1;
+    }
+    let mut text = [b'0'; 32];
+    let end = text.len();
+    let mut start = end;
+    while magnitude >= 10 {
+        let pair = 2 * (magnitude % 100) as usize;
+        start -= 2;
+        text[start..start + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+        magnitude /= 100;
+    }
+    if magnitude > 0 {
+        start -= 1;
+        text[start] = b'0' + magnitude as u8;
+    }
+    // `text[start..end]` holds the digits, without leading zeros.
+    let point = end - decimals;
+    if decimals > 0 && start < point {
+        // `12.34`: the integer digits move left to make room for the point.
+        text.copy_within(start..point, start - 1);
+        text[point - 1] = b'.';
+        start -= 1;
+    } else if decimals > 0 {
+        // `0.0034`: the zeros after the point are already there.
+        text[point - 1] = b'.';
+        start = point - 2;
+    }
     if n < 0 {
-        out.push(b'-');
+        start -= 1;
+        text[start] = b'-';
     }
-    let mut buf = itoa::Buffer::new();
-    let digits = buf.format(n.unsigned_abs()).as_bytes();
-    let (int_part, frac_part, leading_zeros) = if digits.len() > decimals {
-        let split = digits.len() - decimals;
-        (&digits[..split], &digits[split..], 0)
-    } else {
-        (&b"0"[..], digits, decimals - digits.len())
-    };
-    let frac_len = frac_part
-        .iter()
-        .rposition(|&c| c != b'0')
-        .map_or(0, |i| i + 1);
-    out.extend_from_slice(int_part);
-    if frac_len > 0 {
-        out.push(b'.');
-        out.resize(out.len() + leading_zeros, b'0');
-        out.extend_from_slice(&frac_part[..frac_len]);
-    }
+    out.extend_from_slice(&text[start..]);
 }
 
 /// Exact fixed-point formatting through `format!`, then trimmed like the fast path.
@@ -512,9 +536,9 @@ mod tests {
             (-1.0, "-1.0"),
             (0.1, "0.1"),
             (1.0 / 3.0, "0.3333333333333333"),
-            (1e16, "1e16"),
+            (1e16, "1e+16"),
             (1e-7, "1e-7"),
-            (f64::MAX, "1.7976931348623157e308"),
+            (f64::MAX, "1.7976931348623157e+308"),
             (f64::MIN_POSITIVE, "2.2250738585072014e-308"),
             (5e-324, "5e-324"),
             (-5e-324, "-5e-324"),

@@ -303,12 +303,12 @@ fn motion_css(baked: &Baked, tolerance: f64, out: &mut Vec<u8>) -> usize {
         out.extend_from_slice(name);
         out.extend_from_slice(b"-easing: linear(");
         let last = stops.len() - 1;
-        for (k, &i) in stops.iter().enumerate() {
+        for (k, (i, offset)) in stops.iter().enumerate() {
             out.extend_from_slice(if k == 0 { b"\n    " } else { b",\n    " });
             write_fixed(out, (x[i] - from) / span, progress_decimals);
             if k != 0 && k != last {
                 out.push(b' ');
-                write_fixed(out, offset(i), offset_decimals);
+                out.extend_from_slice(offset);
                 out.push(b'%');
             }
         }
@@ -320,9 +320,9 @@ fn motion_css(baked: &Baked, tolerance: f64, out: &mut Vec<u8>) -> usize {
     out.extend_from_slice(b"@keyframes ");
     out.extend_from_slice(name);
     out.extend_from_slice(b" {\n");
-    for &i in &stops {
+    for (i, offset) in stops.iter() {
         out.extend_from_slice(b"  ");
-        write_fixed(out, offset(i), offset_decimals);
+        out.extend_from_slice(offset);
         out.extend_from_slice(b"% {");
         for (x, (before, after)) in tracks.iter().zip(&declarations) {
             out.push(b' ');
@@ -394,25 +394,59 @@ fn ring_drawing(
     out.extend_from_slice(b");\n");
 }
 
-/// Removes stops whose offsets format the same as their predecessor's: the later frame
-/// stays, except that the first stop (0%) always does.
-fn distinct_offsets(stops: &[usize], offset: impl Fn(usize) -> f64, decimals: u32) -> Vec<usize> {
-    let mut kept: Vec<usize> = Vec::with_capacity(stops.len());
-    // Room for any formatted offset (at most 3 integer digits, a point and the decimals).
-    let (mut previous, mut current) = (Vec::with_capacity(32), Vec::with_capacity(32));
-    for &i in stops {
-        current.clear();
-        write_fixed(&mut current, offset(i), decimals);
-        if !kept.is_empty() && current == previous {
-            if kept.len() == 1 {
-                continue;
-            }
-            kept.pop();
-        }
-        kept.push(i);
-        std::mem::swap(&mut previous, &mut current);
+/// The keyframe stops, each with its offset (percent) formatted once for the keyframes and
+/// the easing.
+#[derive(Debug, Default)]
+struct Stops {
+    /// Frame index of each stop.
+    frames: Vec<usize>,
+    /// Every offset's text, one after another.
+    text: Vec<u8>,
+    /// Where each offset's text ends in `text`.
+    ends: Vec<usize>,
+}
+
+impl Stops {
+    /// Stop `k`: its frame and its offset's text.
+    fn get(&self, k: usize) -> (usize, &[u8]) {
+        let start = if k == 0 { 0 } else { self.ends[k - 1] };
+        (self.frames[k], &self.text[start..self.ends[k]])
     }
-    kept
+
+    fn len(&self) -> usize {
+        self.frames.len()
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (usize, &[u8])> {
+        (0..self.len()).map(|k| self.get(k))
+    }
+}
+
+/// Formats the offsets of `frames` and removes stops whose offsets format the same as their
+/// predecessor's: the later frame stays, except that the first stop (0%) always does.
+fn distinct_offsets(frames: &[usize], offset: impl Fn(usize) -> f64, decimals: u32) -> Stops {
+    // Room for every offset (at most 3 integer digits, a point and the decimals).
+    let mut stops = Stops {
+        frames: Vec::with_capacity(frames.len()),
+        text: Vec::with_capacity(frames.len() * (5 + decimals as usize)),
+        ends: Vec::with_capacity(frames.len()),
+    };
+    for &i in frames {
+        let start = stops.text.len();
+        write_fixed(&mut stops.text, offset(i), decimals);
+        let k = stops.len();
+        if k > 0 && stops.get(k - 1).1 == &stops.text[start..] {
+            stops.text.truncate(start);
+            if k > 1 {
+                // The later frame takes the earlier one's place (and text).
+                stops.frames[k - 1] = i;
+            }
+            continue;
+        }
+        stops.frames.push(i);
+        stops.ends.push(stops.text.len());
+    }
+    stops
 }
 
 /// The frames to keep as stops so that linear interpolation between them stays within
@@ -904,9 +938,13 @@ mod tests {
     fn stops_closer_than_the_offset_digits_keep_the_later_frame() {
         let offsets = [0.0, 10.0, 99.999_999_999_999_9, 100.0];
         let kept = distinct_offsets(&[0, 1, 2, 3], |i| offsets[i], 12);
-        assert_eq!(kept, vec![0, 1, 3]);
+        assert_eq!(kept.frames, vec![0, 1, 3]);
+        let texts: Vec<&[u8]> = kept.iter().map(|(_, text)| text).collect();
+        assert_eq!(texts, [&b"0"[..], b"10", b"100"]);
         let offsets = [0.0, 1e-14, 100.0];
-        assert_eq!(distinct_offsets(&[0, 1, 2], |i| offsets[i], 12), vec![0, 2]);
+        let kept = distinct_offsets(&[0, 1, 2], |i| offsets[i], 12);
+        assert_eq!(kept.frames, vec![0, 2]);
+        assert_eq!(kept.get(1), (2, &b"100"[..]));
     }
 
     #[test]

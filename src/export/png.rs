@@ -161,7 +161,7 @@ pub fn format_number(x: f64) -> String {
         return "0".into();
     }
     let magnitude = x.abs().log10().floor() as i32;
-    let mut buffer = ryu::Buffer::new();
+    let mut buffer = zmij::Buffer::new();
     let shortest = buffer.format_finite(x);
     let shortest = shortest.strip_suffix(".0").unwrap_or(shortest);
     let digits = shortest
