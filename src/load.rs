@@ -5,8 +5,9 @@ use crate::error::{InputError, Problem};
 use crate::schema::MotionFile;
 use crate::spec::{MotionSpec, Overrides};
 use ron::extensions::Extensions;
-use std::collections::HashMap;
+use std::collections::hash_map::{Entry, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Largest input file accepted: curve files are small, so anything bigger is a mistake.
 pub const MAX_INPUT_BYTES: u64 = 1 << 20;
@@ -17,8 +18,8 @@ const RECURSION_LIMIT: usize = 32;
 /// A validated motion and the file it came from.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Input {
-    /// The source file.
-    pub file: PathBuf,
+    /// The source file (shared by the motions of one file).
+    pub file: Arc<Path>,
     /// The motion.
     pub spec: MotionSpec,
 }
@@ -67,18 +68,21 @@ pub fn load_all(files: &[PathBuf], overrides: Overrides) -> (Vec<Input>, Vec<Inp
     let parsed: Vec<_> = files.par_iter().map(|f| load_file(f, overrides)).collect();
     let mut inputs = Vec::new();
     let mut errors = Vec::new();
-    let mut seen: HashMap<String, (String, PathBuf)> = HashMap::new();
+    // Each name, lowercased, and the index in `inputs` of the motion that has it.
+    let mut seen: HashMap<String, usize> = HashMap::new();
     for (valid, mut errs) in parsed {
         errors.append(&mut errs);
         for input in valid {
-            match seen.get(&input.spec.name.to_ascii_lowercase()) {
-                Some((first, file)) => {
+            match seen.entry(input.spec.name.to_ascii_lowercase()) {
+                Entry::Occupied(first) => {
+                    let first: &Input = &inputs[*first.get()];
                     // Say so when the names differ only in case: they look different.
-                    let case = if *first == input.spec.name {
+                    let case = if first.spec.name == input.spec.name {
                         String::new()
                     } else {
                         format!(
-                            " (as {first:?}; names that differ only in case would clash on case-insensitive file systems)"
+                            " (as {:?}; names that differ only in case would clash on case-insensitive file systems)",
+                            first.spec.name
                         )
                     };
                     errors.push(InputError::new(
@@ -87,16 +91,13 @@ pub fn load_all(files: &[PathBuf], overrides: Overrides) -> (Vec<Input>, Vec<Inp
                             motion: input.spec.name.clone(),
                             message: format!(
                                 "name is already used by a motion in {}{case}",
-                                file.display()
+                                first.file.display()
                             ),
                         },
                     ))
                 }
-                None => {
-                    seen.insert(
-                        input.spec.name.to_ascii_lowercase(),
-                        (input.spec.name.clone(), input.file.clone()),
-                    );
+                Entry::Vacant(slot) => {
+                    slot.insert(inputs.len());
                     inputs.push(input);
                 }
             }
@@ -110,12 +111,13 @@ pub fn load_file(file: &Path, overrides: Overrides) -> (Vec<Input>, Vec<InputErr
     match parse_file(file) {
         Err(e) => (Vec::new(), vec![e]),
         Ok(motions) => {
+            let shared: Arc<Path> = Arc::from(file);
             let mut valid = Vec::new();
             let mut errors = Vec::new();
             for (index, motion) in motions.iter().enumerate() {
                 match MotionSpec::from_file(motion, overrides) {
                     Ok(spec) => valid.push(Input {
-                        file: file.to_owned(),
+                        file: Arc::clone(&shared),
                         spec,
                     }),
                     Err(e) => errors.push(InputError::new(

@@ -132,7 +132,7 @@ fn inspect(args: &InspectArgs) -> ExitCode {
         match curvebake::bake::bake(&input.spec) {
             Ok(baked) => {
                 let mut f = curvebake::inspect::inspect(&baked);
-                f.file = Some(input.file.clone());
+                f.file = Some(input.file.to_path_buf());
                 figures.push(f);
             }
             Err(e) => errors.push(InputError::new(

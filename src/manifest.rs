@@ -60,7 +60,7 @@ impl Manifest {
 
     /// The manifest's bytes (deterministic: entries in input order).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut bytes = serde_json::to_vec_pretty(self).expect("a manifest serializes");
+        let mut bytes = serde_json::to_vec(self).expect("a manifest serializes");
         bytes.push(b'\n');
         bytes
     }
@@ -70,40 +70,66 @@ impl Manifest {
 pub fn hash(parts: &[&[u8]]) -> String {
     let mut hasher = blake3::Hasher::new();
     for part in parts {
-        hasher.update(&(part.len() as u64).to_le_bytes());
-        hasher.update(part);
+        absorb(&mut hasher, part);
     }
+    hex(&hasher)
+}
+
+fn absorb(hasher: &mut blake3::Hasher, part: &[u8]) {
+    hasher.update(&(part.len() as u64).to_le_bytes());
+    hasher.update(part);
+}
+
+fn hex(hasher: &blake3::Hasher) -> String {
     hasher.finalize().to_hex()[..32].to_owned()
 }
 
-/// The content hash of one motion under a run key: every field that decides its outputs
-/// (floats by their exact bits), without formatting a single number.
-pub fn spec_hash(run_key: &[u8], spec: &MotionSpec) -> String {
-    let mut bytes = Vec::with_capacity(512);
-    let mut put = |part: &[u8]| {
-        bytes.extend_from_slice(&(part.len() as u64).to_le_bytes());
-        bytes.extend_from_slice(part);
-    };
-    put(run_key);
-    put(spec.name.as_bytes());
-    put(spec.property.name().as_bytes());
-    put(spec.unit.as_bytes());
-    put(spec.model.kind().as_bytes());
-    let (ending, length) = match spec.ending {
-        Ending::Fixed(d) => (0u8, d),
-        Ending::Arrives(d) => (1, d),
-        Ending::Rests => (2, 0.0),
-    };
-    put(&[ending]);
-    for x in [spec.fps, length, spec.rest_delta, spec.rest_speed] {
-        put(&x.to_bits().to_le_bytes());
+/// Content hashes of motions under one run key (the tool, layout, formats and settings),
+/// which is absorbed once and not again for every motion.
+#[derive(Debug, Clone)]
+pub struct SpecHasher {
+    keyed: blake3::Hasher,
+}
+
+impl SpecHasher {
+    /// Hashes motions under `run_key`.
+    pub fn new(run_key: &[u8]) -> Self {
+        let mut keyed = blake3::Hasher::new();
+        absorb(&mut keyed, run_key);
+        Self { keyed }
     }
-    for group in spec.model.params() {
-        put(group.name.unwrap_or("").as_bytes());
-        for (name, value) in group.values {
-            put(name.as_bytes());
-            put(&value.to_bits().to_le_bytes());
+
+    /// The content hash of one motion: every field that decides its outputs (floats by their
+    /// exact bits), without formatting a single number. Equal to
+    /// `hash(&[run_key, ..fields])` with the fields length-prefixed in a fixed order.
+    pub fn hash(&self, spec: &MotionSpec) -> String {
+        let mut bytes = Vec::with_capacity(512);
+        let mut put = |part: &[u8]| {
+            bytes.extend_from_slice(&(part.len() as u64).to_le_bytes());
+            bytes.extend_from_slice(part);
+        };
+        put(spec.name.as_bytes());
+        put(spec.property.name().as_bytes());
+        put(spec.unit.as_bytes());
+        put(spec.model.kind().as_bytes());
+        let (ending, length) = match spec.ending {
+            Ending::Fixed(d) => (0u8, d),
+            Ending::Arrives(d) => (1, d),
+            Ending::Rests => (2, 0.0),
+        };
+        put(&[ending]);
+        for x in [spec.fps, length, spec.rest_delta, spec.rest_speed] {
+            put(&x.to_bits().to_le_bytes());
         }
+        for group in spec.model.params() {
+            put(group.name.unwrap_or("").as_bytes());
+            for (name, value) in group.values {
+                put(name.as_bytes());
+                put(&value.to_bits().to_le_bytes());
+            }
+        }
+        let mut hasher = self.keyed.clone();
+        hasher.update(&bytes);
+        hex(&hasher)
     }
-    hash(&[&bytes])
 }

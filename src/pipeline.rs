@@ -7,7 +7,7 @@ use crate::export::{
     exporters, Digest, ExportSettings, Exporter, Format, Layout, MotionOutput, OutputFile,
 };
 use crate::load::{find_inputs, load_all, Input};
-use crate::manifest::{hash, spec_hash, tool, Entry, Manifest, MANIFEST_PATH};
+use crate::manifest::{hash, tool, Entry, Manifest, SpecHasher, MANIFEST_PATH};
 use crate::spec::Overrides;
 use crate::write::{Outcome, OutputDir, StreamedFile, WriteError};
 use rayon::prelude::*;
@@ -190,9 +190,10 @@ fn run_in_pool(
         options.settings,
         options.fps
     );
+    let spec_hasher = SpecHasher::new(run_key.as_bytes());
     let hashes: Vec<String> = inputs
         .par_iter()
-        .map(|i| spec_hash(run_key.as_bytes(), &i.spec))
+        .map(|i| spec_hasher.hash(&i.spec))
         .collect();
     let run_hash = hash(&hashes.iter().map(|h| h.as_bytes()).collect::<Vec<_>>());
     let old_entries: HashMap<&str, &Entry> =
