@@ -83,12 +83,7 @@ pub fn write_fixed(out: &mut Vec<u8>, x: f64, decimals: u32) {
         // Rounding is monotonic and 2^53 is a double, so `|p| < 2^53` exactly
         // when the exact product `|x| * scale < 2^53`.
         if p.abs() < FAST_PATH_LIMIT {
-            // `scale` is an exact power of ten, so `x * scale == p + e` exactly:
-            // `e` is the rounding error of the product, recovered by the FMA. (As
-            // `scale` is a positive integer, the exact product is a multiple of
-            // 2^-1074, so `e` is exact even for subnormal `x`.)
-            let e = x.mul_add(scale, -p);
-            let n = round_half_even_exact(p, e);
+            let n = round_half_even_exact(x, scale, p);
             write_scaled_integer(out, n, decimals as usize);
             return;
         }
@@ -96,51 +91,55 @@ pub fn write_fixed(out: &mut Vec<u8>, x: f64, decimals: u32) {
     write_fixed_slow(out, x, decimals as usize);
 }
 
-/// Rounds the exact sum `p + e` to the nearest integer, ties to even, where
-/// `|p| < 2^53` and `e` is the rounding error of the product that gave `p`
-/// (so `|e| <= ulp(p) / 2`, and `ulp(p) <= 1`).
-fn round_half_even_exact(p: f64, e: f64) -> i64 {
-    let r = p.round(); // Ties away from zero; corrected below.
-    let d = p - r; // Exact: `|d| <= 1/2` and `d` is a multiple of ulp(p).
-
-    // The exact value is `r + d + e`. Never add `d + e` in floating point: the
-    // sum can round onto 1/2 and fake a tie.
-    //
-    // * `|d| == 1/2`: `p` is halfway between `r` and `other = r ± 1`, and the
-    //   sign of `e` decides; `e == 0` is an exact tie, broken to even.
-    // * `|d| < 1/2` with ulp(p) <= 1/2: then `|d| <= 1/2 - ulp(p)` and
-    //   `|e| <= ulp(p)/2`, so the exact value is strictly nearer to `r`.
-    // * ulp(p) == 1 (`|p| >= 2^52`): `p` is an integer, `d == 0`, and `e` can be
-    //   exactly ±1/2. That tie was already broken to even when the multiplication
-    //   rounded the product to `p`, so `r == p` is the answer.
-    let rounded = if d.abs() == 0.5 {
-        let other = r + 2.0 * d;
-        if e == 0.0 {
-            if r % 2.0 == 0.0 {
-                r
-            } else {
-                other
-            }
-        } else if (e > 0.0) == (d > 0.0) {
-            other
-        } else {
-            r
-        }
+/// Rounds the exact product `x * scale` to the nearest integer, ties to even,
+/// where `p` is the rounded product and `|p| < 2^53`.
+///
+/// The exact product is `p + e`, where `e` is the rounding error of the
+/// multiplication (`|e| <= ulp(p) / 2`, and `ulp(p) <= 1`). Only a `p` exactly
+/// halfway between two integers needs `e`:
+///
+/// * `p`'s fraction below 1/2 in magnitude: with ulp(p) <= 1/2 it is at most
+///   `1/2 - ulp(p)`, so the exact value is strictly nearer the truncation. With
+///   ulp(p) == 1 (`|p| >= 2^52`), `p` is an integer and `e` may be exactly ±1/2:
+///   that tie was already broken to even when the product was rounded to `p`.
+/// * Above 1/2: likewise strictly nearer the next integer away from zero.
+/// * Exactly 1/2: `e` decides, recovered by an FMA (`scale` is a positive
+///   integer, so the exact product is a multiple of 2^-1074 and `e` is exact even
+///   for subnormal `x`); `e == 0` is an exact tie, broken to even.
+///
+/// The common cases take a truncating conversion and a subtraction, both exact,
+/// and never call `round` or `fma`.
+fn round_half_even_exact(x: f64, scale: f64, p: f64) -> i64 {
+    let truncated = p as i64; // Exact: `|p| < 2^53`.
+    let fraction = p - truncated as f64; // Exact, with the sign of `p`.
+    let away = truncated + if p < 0.0 { -1 } else { 1 };
+    if fraction.abs() < 0.5 {
+        truncated
+    } else if fraction.abs() > 0.5 {
+        away
     } else {
-        r
-    };
-    // `|rounded| <= 2^53`, an exact integer: the conversion is exact.
-    rounded as i64
+        let e = x.mul_add(scale, -p);
+        if e == 0.0 {
+            if truncated % 2 == 0 {
+                truncated
+            } else {
+                away
+            }
+        } else if (e > 0.0) == (p > 0.0) {
+            away
+        } else {
+            truncated
+        }
+    }
 }
 
 /// Writes `n / 10^decimals` in fixed notation, trailing fractional zeros and a
 /// bare trailing `.` removed, zero as `0`.
 ///
-/// The text is composed right to left in a stack buffer that starts out all
-/// zeros (the padding of a fraction like `0.004`), then appended with one
-/// fixed-size copy and a truncation, which compile to a few vector moves instead
-/// of a `memcpy` call per number. It fits: `|n| < 2^53` has at most 16 digits and
-/// `decimals <= 12`, so the text is at most 19 bytes.
+/// The text is composed right to left in place, over zeros (the padding of a
+/// fraction like `0.004`): no `memcpy` call per number, and no small stores read
+/// back by a wide load. It is at most 19 bytes: `|n| < 2^53` has at most 16
+/// digits and `decimals <= 12`.
 fn write_scaled_integer(out: &mut Vec<u8>, n: i64, decimals: usize) {
     let (mut magnitude, mut decimals) = (n.unsigned_abs(), decimals);
     if magnitude == 0 {
@@ -160,9 +159,13 @@ fn write_scaled_integer(out: &mut Vec<u8>, n: i64, decimals: usize) {
             _ if digits > decimals => digits + 1, // `12.34`
             _ => decimals + 2,                    // `0.0034`
         };
-    let mut text = [b'0'; 32];
+    // The text is written in place: 32 zeros appended (a constant copy), then the digits
+    // over them, then the excess cut.
+    let start = out.len();
+    out.extend_from_slice(&[b'0'; 32]);
+    let text = &mut out[start..];
     let fraction = decimals.min(digits);
-    let magnitude = put_digits(&mut text, end, magnitude, fraction);
+    let magnitude = put_digits(text, end, magnitude, fraction);
     let integer_end = if decimals > 0 {
         text[end - decimals - 1] = b'.';
         end - decimals - 1
@@ -170,18 +173,16 @@ fn write_scaled_integer(out: &mut Vec<u8>, n: i64, decimals: usize) {
         end
     };
     // Without integer digits, the integer part is the `0` already in front of the point.
-    put_digits(&mut text, integer_end, magnitude, digits - fraction);
+    put_digits(text, integer_end, magnitude, digits - fraction);
     if sign == 1 {
         text[0] = b'-';
     }
-    let len = out.len() + end;
-    out.extend_from_slice(&text);
-    out.truncate(len);
+    out.truncate(start + end);
 }
 
 /// Writes the last `count` decimal digits of `value` into `text`, ending before `end`, two at a
 /// time; returns what is left of `value`.
-fn put_digits(text: &mut [u8; 32], end: usize, mut value: u64, count: usize) -> u64 {
+fn put_digits(text: &mut [u8], end: usize, mut value: u64, count: usize) -> u64 {
     const DIGIT_PAIRS: &[u8; 200] = b"\
         0001020304050607080910111213141516171819\
         2021222324252627282930313233343536373839\
