@@ -252,23 +252,42 @@ fn run_in_pool(
         old_entries: &old_entries,
         report,
         bundles,
-        digests: Vec::new(),
+        // Digests are kept only for the files that describe the whole bake, if any.
+        digests: exporters
+            .iter()
+            .any(|e| e.summarizes(options.layout))
+            .then(Vec::new),
         entries: Vec::new(),
     };
     let total = inputs.len();
     let done = AtomicUsize::new(0);
-    let work: Vec<Work> = inputs.iter().zip(hashes.iter().zip(&unchanged)).collect();
     let frames: Vec<usize> = inputs
         .par_iter()
         .map(|i| frame_count(&i.spec).unwrap_or(1))
         .collect();
-    let bake_window = |window: &[Work]| -> Vec<Exported> {
+    // Each window owns its jobs and drops them once written: a spec is not held until the
+    // end of the bake.
+    let mut jobs =
+        inputs
+            .into_iter()
+            .zip(hashes)
+            .zip(unchanged)
+            .map(|((input, hash), unchanged)| Job {
+                input,
+                hash,
+                unchanged,
+            });
+    let windows: Vec<Vec<Job>> = windows(&frames)
+        .map(|range| jobs.by_ref().take(range.len()).collect())
+        .collect();
+    drop(jobs);
+    let bake_window = |window: &[Job]| -> Vec<Exported> {
         window
             .par_iter()
-            .map(|&(input, (_, &same))| {
+            .map(|job| {
                 // An unchanged motion still feeds the bundles and the summaries, not its own files.
-                let skip = |k: usize| same && !options.check && !bundled[k];
-                let result = export_one(input, &exporters, options.layout, &skip);
+                let skip = |k: usize| job.unchanged && !options.check && !bundled[k];
+                let result = export_one(&job.input, &exporters, options.layout, &skip);
                 progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
                 result
             })
@@ -276,10 +295,10 @@ fn run_in_pool(
     };
     // Window k+1 is baked on the pool while window k is written, so the writing (which must
     // keep input order) overlaps the parallel work instead of idling every other core.
-    let mut pending: Option<(&[Work], Vec<Exported>)> = None;
-    for window in windows(&frames).map(|range| &work[range]) {
+    let mut pending: Option<(Vec<Job>, Vec<Exported>)> = None;
+    for window in windows {
         let (results, written) = rayon::join(
-            || bake_window(window),
+            || bake_window(&window),
             || match pending.take() {
                 Some((previous, results)) => absorb(&mut sink, previous, results),
                 None => Ok(()),
@@ -305,7 +324,7 @@ fn run_in_pool(
     }
     let summaries = exporters
         .iter()
-        .flat_map(|e| e.summary(&digests, options.layout))
+        .flat_map(|e| e.summary(digests.as_deref().unwrap_or_default(), options.layout))
         .collect();
     write_files(&out, options.check, summaries, &mut report)?;
 
@@ -367,7 +386,11 @@ fn remove_vanished(
 }
 
 /// One motion to bake: the input, its hash and whether the manifest shows it unchanged.
-type Work<'a> = (&'a Input, (&'a String, &'a bool));
+struct Job {
+    input: Input,
+    hash: String,
+    unchanged: bool,
+}
 /// One motion baked and exported, or why it could not be.
 type Exported = Result<(Digest, Vec<MotionOutput>), InputError>;
 
@@ -378,15 +401,16 @@ struct Sink<'a> {
     old_entries: &'a HashMap<&'a str, &'a Entry>,
     report: Report,
     bundles: Vec<OpenBundle>,
-    digests: Vec<Digest>,
+    /// Kept only when an exporter summarizes the bake.
+    digests: Option<Vec<Digest>>,
     entries: Vec<Entry>,
 }
 
 /// Takes in one baked window: appends its bundle chunks, writes its files and records it.
-fn absorb(sink: &mut Sink, window: &[Work], results: Vec<Exported>) -> Result<(), WriteError> {
+fn absorb(sink: &mut Sink, window: Vec<Job>, results: Vec<Exported>) -> Result<(), WriteError> {
     let report = &mut sink.report;
     let mut files = Vec::new();
-    for (&(input, (hash, &same)), result) in window.iter().zip(results) {
+    for (job, result) in window.into_iter().zip(results) {
         let (mut digest, outputs) = match result {
             Ok(r) => r,
             Err(e) => {
@@ -396,7 +420,7 @@ fn absorb(sink: &mut Sink, window: &[Work], results: Vec<Exported>) -> Result<()
         };
         report.motions += 1;
         report.frames += digest.frames as u64;
-        let skipped = same && !sink.check;
+        let skipped = job.unchanged && !sink.check;
         for (exporter, output) in outputs.into_iter().enumerate() {
             for (name, value) in output.stats {
                 *report.stats.entry(name).or_default() += value;
@@ -416,17 +440,25 @@ fn absorb(sink: &mut Sink, window: &[Work], results: Vec<Exported>) -> Result<()
         }
         if skipped {
             report.skipped += 1;
-            digest.files = sink.old_entries[input.spec.name.as_str()].files.clone();
+            digest.files = sink.old_entries[job.input.spec.name.as_str()].files.clone();
             report.unchanged += digest.files.len();
         }
+        let frames = digest.frames as u64;
+        let files = match &mut sink.digests {
+            Some(digests) => {
+                let files = digest.files.clone();
+                digests.push(digest);
+                files
+            }
+            None => digest.files,
+        };
         sink.entries.push(Entry {
-            name: input.spec.name.clone(),
-            source: input.file.display().to_string(),
-            hash: hash.clone(),
-            frames: digest.frames as u64,
-            files: digest.files.clone(),
+            source: job.input.file.display().to_string(),
+            name: job.input.spec.name,
+            hash: job.hash,
+            frames,
+            files,
         });
-        sink.digests.push(digest);
     }
     write_files(sink.out, sink.check, files, report)
 }
@@ -455,7 +487,14 @@ fn export_one(
             if skip(k) {
                 MotionOutput::default()
             } else {
-                e.motion(&baked, layout)
+                let mut output = e.motion(&baked, layout);
+                // Outputs wait for the writer: give back what their buffers reserved beyond
+                // their bytes (a shrink in place, no copy).
+                let files = output.files.iter_mut().map(|f| &mut f.bytes);
+                files
+                    .chain(&mut output.chunk)
+                    .for_each(|b| b.shrink_to_fit());
+                output
             }
         })
         .collect();

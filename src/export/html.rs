@@ -50,6 +50,11 @@ impl Exporter for Html {
         MotionOutput::default()
     }
 
+    /// The review page exists only in the per-motion layout.
+    fn summarizes(&self, layout: Layout) -> bool {
+        layout == Layout::PerMotion
+    }
+
     /// `index.html`; nothing in the bundle layout, which holds only JSON and CSS.
     fn summary(&self, digests: &[Digest], layout: Layout) -> Vec<OutputFile> {
         if layout == Layout::Bundle {

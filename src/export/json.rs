@@ -145,6 +145,11 @@ impl Exporter for Json {
         }
     }
 
+    /// The index `curves.json` exists only in the per-motion layout.
+    fn summarizes(&self, layout: Layout) -> bool {
+        layout == Layout::PerMotion
+    }
+
     /// The index `curves.json`: per motion its name, kind, duration, frames and files.
     fn summary(&self, digests: &[Digest], layout: Layout) -> Vec<OutputFile> {
         if layout == Layout::Bundle {

@@ -216,6 +216,11 @@ pub trait Exporter: Send + Sync {
     }
     /// Files and bundle chunk of one motion.
     fn motion(&self, baked: &Baked, layout: Layout) -> MotionOutput;
+    /// Whether [`Exporter::summary`] writes anything in `layout` (so digests are kept).
+    fn summarizes(&self, layout: Layout) -> bool {
+        let _ = layout;
+        false
+    }
     /// Files describing the whole bake, written after every motion.
     fn summary(&self, digests: &[Digest], layout: Layout) -> Vec<OutputFile> {
         let _ = (digests, layout);

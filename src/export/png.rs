@@ -89,6 +89,11 @@ impl Exporter for Png {
         }
     }
 
+    /// The contact sheet exists only in the per-motion layout.
+    fn summarizes(&self, layout: Layout) -> bool {
+        layout == Layout::PerMotion
+    }
+
     /// The contact sheet `png/all.png`: every motion's position curve as small multiples.
     /// It is left out when there is no motion, and when a motion is itself named `all` (its
     /// plot owns that path).
