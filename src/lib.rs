@@ -17,6 +17,7 @@
 
 pub mod bake;
 pub mod builder;
+pub mod bundle;
 pub mod error;
 pub mod export;
 pub mod format;

@@ -18,8 +18,30 @@ pub struct Manifest {
     pub tool: String,
     /// Hash of the run settings plus every motion hash in order: equal means nothing changed.
     pub run: String,
+    /// The bundles written, in exporter order, as they were left.
+    pub bundles: Vec<BundleStamp>,
     /// One entry per motion, in input order.
     pub motions: Vec<Entry>,
+    /// When the manifest was written (read from the file system, not stored in it).
+    #[serde(skip)]
+    pub written: Option<std::time::SystemTime>,
+}
+
+/// A bundle as a bake left it.
+///
+/// A bundle no longer than recorded and no newer than the manifest (which is written after
+/// every bundle) is taken to be the one this manifest describes, the test make applies to its
+/// targets, so the chunks the entries locate in it can be copied into the next bundle instead
+/// of exported again. An edit that keeps the length within the file system's timestamp
+/// granularity of the bake goes unnoticed; `--check` compares exactly and `--force` exports
+/// everything.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BundleStamp {
+    /// Path relative to the output folder.
+    pub path: String,
+    /// Length in bytes.
+    pub len: u64,
 }
 
 /// One motion's record.
@@ -36,6 +58,9 @@ pub struct Entry {
     pub frames: u64,
     /// Files written for this motion alone (relative to the output folder).
     pub files: Vec<String>,
+    /// Where this motion's chunk lies in each bundle (in the order of [`Manifest::bundles`]):
+    /// `[start, length]` in bytes.
+    pub chunks: Vec<[u64; 2]>,
 }
 
 /// The tool's name, version and source fingerprint, part of every hash: a new version, or any
@@ -51,11 +76,27 @@ pub fn tool() -> String {
 impl Manifest {
     /// Reads the manifest of `out`; a missing or unreadable one is empty (everything is baked).
     pub fn read(out: &Path) -> Self {
-        std::fs::read(out.join(MANIFEST_PATH))
+        let path = out.join(MANIFEST_PATH);
+        let written = std::fs::metadata(&path).and_then(|m| m.modified()).ok();
+        std::fs::read(&path)
             .ok()
             .and_then(|bytes| serde_json::from_slice::<Manifest>(&bytes).ok())
             .filter(|m| m.tool == tool())
+            .map(|m| Manifest { written, ..m })
             .unwrap_or_default()
+    }
+
+    /// Whether the bundle at `path` is still the one `stamp` records: of the recorded length,
+    /// and no newer than this manifest.
+    pub fn describes(&self, stamp: &BundleStamp, path: &Path) -> bool {
+        let Ok(meta) = std::fs::metadata(path) else {
+            return false;
+        };
+        let newer = match (meta.modified(), self.written) {
+            (Ok(modified), Some(written)) => modified > written,
+            _ => true,
+        };
+        meta.len() == stamp.len && !newer
     }
 
     /// The manifest's bytes (deterministic: entries in input order).

@@ -2,6 +2,7 @@
 //! error collected and reported, and valid motions still baked.
 
 use crate::bake::{bake, frame_count};
+use crate::bundle::OpenBundle;
 use crate::error::{InputError, Problem};
 use crate::export::{
     exporters, Digest, ExportSettings, Exporter, Format, Layout, MotionOutput, OutputFile,
@@ -9,7 +10,7 @@ use crate::export::{
 use crate::load::{find_inputs, load_all, Input};
 use crate::manifest::{hash, tool, Entry, Manifest, SpecHasher, MANIFEST_PATH};
 use crate::spec::Overrides;
-use crate::write::{Outcome, OutputDir, StreamedFile, WriteError};
+use crate::write::{Outcome, OutputDir, WriteError};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::PathBuf;
@@ -102,7 +103,8 @@ pub struct Report {
     pub skipped: usize,
     /// Every input error.
     pub errors: Vec<InputError>,
-    /// Format figures summed over motions (e.g. CSS stops before and after tolerance).
+    /// Format figures summed over the motions exported in this bake (e.g. CSS stops before and
+    /// after tolerance); an unchanged motion whose outputs are reused adds nothing.
     pub stats: BTreeMap<&'static str, u64>,
     /// Wall time in seconds.
     pub seconds: f64,
@@ -135,26 +137,6 @@ pub fn run(
     let mut report = pool.install(|| run_in_pool(options, progress))?;
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)
-}
-
-/// A bundle being streamed: chunks are appended in input order.
-struct OpenBundle {
-    exporter: usize,
-    path: String,
-    file: StreamedFile,
-    separator: Vec<u8>,
-    footer: Vec<u8>,
-    empty: bool,
-}
-
-impl OpenBundle {
-    fn append(&mut self, chunk: &[u8]) -> Result<(), WriteError> {
-        if !self.empty {
-            self.file.append(&self.separator)?;
-        }
-        self.empty = false;
-        self.file.append(chunk)
-    }
 }
 
 fn run_in_pool(
@@ -207,9 +189,9 @@ fn run_in_pool(
         .par_iter()
         .zip(&hashes)
         .map(|(i, h)| {
-            old_entries
-                .get(i.spec.name.as_str())
-                .is_some_and(|e| &e.hash == h && files_exist(e))
+            old_entries.get(i.spec.name.as_str()).is_some_and(|e| {
+                &e.hash == h && files_exist(e) && e.chunks.len() == old.bundles.len()
+            })
         })
         .collect();
 
@@ -230,20 +212,13 @@ fn run_in_pool(
     let mut bundles = Vec::new();
     for (exporter, e) in exporters.iter().enumerate() {
         if let Some(b) = e.bundle(options.layout) {
-            let mut file = out.stream(&b.path, options.check)?;
-            file.append(&b.header)?;
-            bundles.push(OpenBundle {
-                exporter,
-                path: b.path,
-                file,
-                separator: b.separator,
-                footer: b.footer,
-                empty: true,
-            });
+            bundles.push(OpenBundle::open(&out, exporter, b, options.check, &old)?);
         }
     }
-    let bundled: Vec<bool> = (0..exporters.len())
-        .map(|k| bundles.iter().any(|b| b.exporter == k))
+    // Per exporter: whether its motions' outputs of an unchanged motion are all reusable (its
+    // own files are on disk; a bundle chunk can be copied from the previous bundle).
+    let reusable: Vec<bool> = (0..exporters.len())
+        .map(|k| !options.check && bundles.iter().all(|b| b.exporter != k || b.reusable()))
         .collect();
 
     let mut sink = Sink {
@@ -285,8 +260,8 @@ fn run_in_pool(
         window
             .par_iter()
             .map(|job| {
-                // An unchanged motion still feeds the bundles and the summaries, not its own files.
-                let skip = |k: usize| job.unchanged && !options.check && !bundled[k];
+                // An unchanged motion is still baked for the summaries, but not exported again.
+                let skip = |k: usize| job.unchanged && reusable[k];
                 let result = export_one(&job.input, &exporters, options.layout, &skip);
                 progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
                 result
@@ -317,10 +292,11 @@ fn run_in_pool(
         mut entries,
         ..
     } = sink;
-    for mut bundle in bundles {
-        bundle.file.append(&bundle.footer)?;
-        let outcome = bundle.file.finish()?;
-        record(&mut report, bundle.path, outcome);
+    let mut stamps = Vec::new();
+    for bundle in bundles {
+        let (outcome, stamp) = bundle.finish()?;
+        record(&mut report, stamp.path.clone(), outcome);
+        stamps.push(stamp);
     }
     let summaries = exporters
         .iter()
@@ -335,6 +311,8 @@ fn run_in_pool(
         let manifest = Manifest {
             tool: tool(),
             run: run_hash,
+            bundles: stamps,
+            written: None,
             motions: entries,
         };
         out.write(MANIFEST_PATH, &manifest.to_bytes())?;
@@ -421,15 +399,21 @@ fn absorb(sink: &mut Sink, window: Vec<Job>, results: Vec<Exported>) -> Result<(
         report.motions += 1;
         report.frames += digest.frames as u64;
         let skipped = job.unchanged && !sink.check;
+        let mut chunks = Vec::new();
         for (exporter, output) in outputs.into_iter().enumerate() {
             for (name, value) in output.stats {
                 *report.stats.entry(name).or_default() += value;
             }
-            if let (Some(chunk), Some(bundle)) = (
-                output.chunk,
-                sink.bundles.iter_mut().find(|b| b.exporter == exporter),
-            ) {
-                bundle.append(&chunk)?;
+            let bundle = sink.bundles.iter_mut().position(|b| b.exporter == exporter);
+            if let Some(b) = bundle {
+                // No chunk: the exporter was skipped, and the previous bundle holds it.
+                chunks.push(match output.chunk {
+                    Some(chunk) => sink.bundles[b].append(&chunk)?,
+                    None => {
+                        let old = sink.old_entries[job.input.spec.name.as_str()];
+                        sink.bundles[b].append_previous(&old.chunks)?
+                    }
+                });
             }
             if !skipped {
                 digest
@@ -458,6 +442,7 @@ fn absorb(sink: &mut Sink, window: Vec<Job>, results: Vec<Exported>) -> Result<(
             hash: job.hash,
             frames,
             files,
+            chunks,
         });
     }
     write_files(sink.out, sink.check, files, report)

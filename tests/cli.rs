@@ -298,6 +298,78 @@ fn an_edit_rebakes_only_the_motions_of_that_file() {
     );
 }
 
+/// The outputs under `root` other than the manifest (which records when bundles were written).
+fn outputs(root: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files = snapshot(root);
+    files.retain(|(path, _)| path != Path::new(".curvebake-manifest.json"));
+    files
+}
+
+/// The CSS stop count a bake reports (`CSS stops N -> M`), summed over the motions it exported.
+fn css_stops_exported(err: &str) -> u64 {
+    let (_, after) = err.split_once("CSS stops ").unwrap_or((err, "0 "));
+    after.split(' ').next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn an_edit_exports_only_its_motions_and_copies_the_other_bundle_chunks() {
+    let frames = |dir: &Path, name: &str| -> u64 {
+        let table = fs::read_to_string(dir.join(format!("fresh/json/{name}.json")));
+        let table: Value = serde_json::from_str(&table.unwrap()).unwrap();
+        table["frames"].as_u64().unwrap()
+    };
+    for layout in [&[][..], &["--bundle"]] {
+        let dir = project(&[
+            ("a.ron", &spring_file("a", 100)),
+            ("b.ron", &spring_file("b", 100)),
+            ("c.ron", &spring_file("c", 100)),
+        ]);
+        let bake = |extra: &[&str]| {
+            let args = [&["bake", "--formats", "json,css"][..], layout, extra].concat();
+            let out = curvebake(dir.path(), &args);
+            assert!(out.status.success(), "{}", stderr(&out));
+            stderr(&out)
+        };
+        bake(&[]);
+        fs::write(dir.path().join("curves/b.ron"), spring_file("b", 150)).unwrap();
+        let err = bake(&[]);
+        bake(&["--out", "fresh"]);
+        // Only b was exported again; a's and c's chunks came from the previous bundles.
+        let b_frames = if layout.is_empty() {
+            frames(dir.path(), "b")
+        } else {
+            // The bundle layout has no per-motion tables: count b's stops in curves.css.
+            let css = fs::read_to_string(dir.path().join("fresh/curves.css")).unwrap();
+            let b = &css[css.find("@keyframes b ").unwrap()..];
+            b[..b.find("\n}\n").unwrap()].matches("% {").count() as u64
+        };
+        assert_eq!(css_stops_exported(&err), b_frames, "{layout:?}: {err}");
+        assert_eq!(
+            outputs(&dir.path().join("out")),
+            outputs(&dir.path().join("fresh")),
+            "{layout:?}"
+        );
+
+        // A bundle edited by hand is not copied from: the next bake exports every motion and
+        // repairs it. (The edit changes the length: a same-length edit is told apart by the
+        // modification time alone, which may not have ticked since the bake.)
+        let bundle = dir.path().join("out/curves.css");
+        let edited = fs::read_to_string(&bundle)
+            .unwrap()
+            .replace("@keyframes a ", "@keyframes xx ");
+        fs::write(&bundle, edited).unwrap();
+        fs::write(dir.path().join("curves/c.ron"), spring_file("c", 150)).unwrap();
+        let err = bake(&[]);
+        bake(&["--out", "fresh"]);
+        assert!(css_stops_exported(&err) > b_frames, "{layout:?}: {err}");
+        assert_eq!(
+            outputs(&dir.path().join("out")),
+            outputs(&dir.path().join("fresh")),
+            "{layout:?}"
+        );
+    }
+}
+
 #[test]
 fn outputs_of_a_removed_motion_are_removed_and_nothing_else_is_touched() {
     let dir = project(&[

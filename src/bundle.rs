@@ -1,0 +1,120 @@
+//! Bundles being written: files that gather one chunk per motion, in input order
+//! (`curves.css`, and `curves.json` with `--bundle`), streamed as windows of motions are
+//! written: `header chunk (separator chunk)* footer`.
+//!
+//! A bundle remembers where each chunk went, so the manifest can locate it. On the next bake, a
+//! motion whose spec is unchanged gets its chunk copied from the previous bundle instead of
+//! being exported again, provided that bundle is still the file the manifest describes (see
+//! [`BundleStamp`]).
+
+use crate::export::Bundle;
+use crate::manifest::{BundleStamp, Manifest};
+use crate::write::{Outcome, OutputDir, StreamedFile, WriteError};
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
+
+/// A bundle being streamed.
+pub struct OpenBundle {
+    /// The exporter whose chunks it gathers.
+    pub exporter: usize,
+    path: String,
+    file: StreamedFile,
+    separator: Vec<u8>,
+    footer: Vec<u8>,
+    /// Bytes appended so far.
+    written: u64,
+    empty: bool,
+    /// The previous bundle, when the old manifest still describes it, and its position among
+    /// that manifest's bundles (where its chunks are in each entry's `chunks`).
+    previous: Option<(File, usize)>,
+    scratch: Vec<u8>,
+}
+
+impl OpenBundle {
+    /// Starts the bundle of `exporter` (only compared, with `dry_run`). Its previous version's
+    /// chunks can be reused when `old`, the previous manifest, still describes it.
+    pub fn open(
+        out: &OutputDir,
+        exporter: usize,
+        bundle: Bundle,
+        dry_run: bool,
+        old: &Manifest,
+    ) -> Result<Self, WriteError> {
+        let path = out.resolve(&bundle.path)?;
+        let previous = old
+            .bundles
+            .iter()
+            .position(|s| s.path == bundle.path)
+            .filter(|&k| !dry_run && old.describes(&old.bundles[k], &path))
+            .and_then(|k| Some((File::open(&path).ok()?, k)));
+        let mut file = out.stream(&bundle.path, dry_run)?;
+        file.append(&bundle.header)?;
+        Ok(Self {
+            exporter,
+            written: bundle.header.len() as u64,
+            path: bundle.path,
+            file,
+            separator: bundle.separator,
+            footer: bundle.footer,
+            empty: true,
+            previous,
+            scratch: Vec::new(),
+        })
+    }
+
+    /// Whether chunks of the previous bundle can be copied.
+    pub fn reusable(&self) -> bool {
+        self.previous.is_some()
+    }
+
+    /// Appends a motion's chunk; returns where it lies: `[start, length]`.
+    pub fn append(&mut self, chunk: &[u8]) -> Result<[u64; 2], WriteError> {
+        if !self.empty {
+            self.file.append(&self.separator)?;
+            self.written += self.separator.len() as u64;
+        }
+        self.empty = false;
+        self.file.append(chunk)?;
+        let start = self.written;
+        self.written += chunk.len() as u64;
+        Ok([start, chunk.len() as u64])
+    }
+
+    /// Appends a motion's chunk as it lay in the previous bundle, given the motion's `chunks`
+    /// in the old manifest. Fails (with the bundle's path) if it cannot be read, which a
+    /// matching stamp rules out short of the file being changed during the bake.
+    pub fn append_previous(&mut self, chunks: &[[u64; 2]]) -> Result<[u64; 2], WriteError> {
+        let (previous, k) = self
+            .previous
+            .as_mut()
+            .expect("append_previous needs a reusable bundle");
+        let [start, length] = chunks[*k];
+        let length = usize::try_from(length).map_err(std::io::Error::other);
+        let read = length.and_then(|length| {
+            self.scratch.resize(length, 0);
+            previous.seek(SeekFrom::Start(start))?;
+            previous.read_exact(&mut self.scratch)
+        });
+        read.map_err(|source| WriteError::Io {
+            path: self.path.clone(),
+            source,
+        })?;
+        let chunk = std::mem::take(&mut self.scratch);
+        let range = self.append(&chunk);
+        self.scratch = chunk;
+        range
+    }
+
+    /// Appends the footer and moves the bundle into place if its bytes changed. Returns what
+    /// happened and the bundle's stamp.
+    pub fn finish(mut self) -> Result<(Outcome, BundleStamp), WriteError> {
+        self.file.append(&self.footer)?;
+        self.written += self.footer.len() as u64;
+        let outcome = self.file.finish()?;
+        let stamp = BundleStamp {
+            path: self.path,
+            len: self.written,
+        };
+        Ok((outcome, stamp))
+    }
+}
