@@ -346,7 +346,11 @@ fn remove_vanished(
             continue;
         }
         if failed.contains(&entry.source) {
-            kept.push(entry.clone());
+            // The bundles written now leave its chunks out, so they locate nothing any more.
+            kept.push(Entry {
+                chunks: Vec::new(),
+                ..entry.clone()
+            });
             continue;
         }
         for file in entry

@@ -371,6 +371,32 @@ fn an_edit_exports_only_its_motions_and_copies_the_other_bundle_chunks() {
 }
 
 #[test]
+fn a_motion_back_from_a_failing_file_is_exported_again_not_copied() {
+    // While b.ron fails, the bundles are written without b, so its old chunk positions point
+    // at other bytes: once fixed, b must be exported, not copied from there.
+    let dir = project(&[
+        ("a.ron", &spring_file("a", 100)),
+        ("b.ron", &spring_file("b", 100)),
+        ("c.ron", &spring_file("c", 100)),
+    ]);
+    let bake = |out: &str| curvebake(dir.path(), &["bake", "--formats", "json,css", "--out", out]);
+    assert!(bake("out").status.success());
+    fs::write(
+        dir.path().join("curves/b.ron"),
+        "(name: \"b\", motion: Spring(",
+    )
+    .unwrap();
+    assert_eq!(bake("out").status.code(), Some(1));
+    fs::write(dir.path().join("curves/b.ron"), spring_file("b", 100)).unwrap();
+    assert!(bake("out").status.success());
+    assert!(bake("fresh").status.success());
+    assert_eq!(
+        outputs(&dir.path().join("out")),
+        outputs(&dir.path().join("fresh"))
+    );
+}
+
+#[test]
 fn outputs_of_a_removed_motion_are_removed_and_nothing_else_is_touched() {
     let dir = project(&[
         ("a.ron", &spring_file("a", 100)),
