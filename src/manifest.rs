@@ -20,6 +20,8 @@ pub struct Manifest {
     pub run: String,
     /// The bundles written, in exporter order, as they were left.
     pub bundles: Vec<BundleStamp>,
+    /// The files describing the whole bake (`curves.json`, `index.html`, `png/all.png`).
+    pub summaries: Vec<String>,
     /// One entry per motion, in input order.
     pub motions: Vec<Entry>,
     /// When the manifest was written (read from the file system, not stored in it).

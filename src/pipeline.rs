@@ -195,12 +195,21 @@ fn run_in_pool(
         })
         .collect();
 
-    if !options.check && old.run == run_hash && unchanged.iter().all(|&u| u) {
+    // The files every motion feeds: bundles as the manifest left them, summaries present.
+    let shared_intact = || {
+        let bundles = old
+            .bundles
+            .iter()
+            .all(|stamp| (out.resolve(&stamp.path)).is_ok_and(|path| old.describes(stamp, &path)));
+        bundles && (old.summaries.iter()).all(|f| out.resolve(f).is_ok_and(|p| p.exists()))
+    };
+    if !options.check && old.run == run_hash && unchanged.iter().all(|&u| u) && shared_intact() {
         // Nothing changed since the manifest was written: nothing to bake, nothing to write.
         report.motions = inputs.len();
         report.skipped = inputs.len();
         report.frames = old.motions.iter().map(|e| e.frames).sum();
-        report.unchanged = old.motions.iter().map(|e| e.files.len()).sum();
+        let shared = old.bundles.len() + old.summaries.len();
+        report.unchanged = old.motions.iter().map(|e| e.files.len()).sum::<usize>() + shared;
         return Ok(report);
     }
 
@@ -298,10 +307,11 @@ fn run_in_pool(
         record(&mut report, stamp.path.clone(), outcome);
         stamps.push(stamp);
     }
-    let summaries = exporters
+    let summaries: Vec<OutputFile> = exporters
         .iter()
         .flat_map(|e| e.summary(digests.as_deref().unwrap_or_default(), options.layout))
         .collect();
+    let summary_paths = summaries.iter().map(|f| f.path.clone()).collect();
     write_files(&out, options.check, summaries, &mut report)?;
 
     let (kept, removed) = remove_vanished(&out, &old, &entries, &report.errors, options.check)?;
@@ -312,6 +322,7 @@ fn run_in_pool(
             tool: tool(),
             run: run_hash,
             bundles: stamps,
+            summaries: summary_paths,
             written: None,
             motions: entries,
         };

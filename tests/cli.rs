@@ -300,9 +300,7 @@ fn an_edit_rebakes_only_the_motions_of_that_file() {
 
 /// The outputs under `root` other than the manifest (which records when bundles were written).
 fn outputs(root: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    let mut files = snapshot(root);
-    files.retain(|(path, _)| path != Path::new(".curvebake-manifest.json"));
-    files
+    outputs_of(&snapshot(root))
 }
 
 /// The CSS stop count a bake reports (`CSS stops N -> M`), summed over the motions it exported.
@@ -442,6 +440,31 @@ fn a_file_that_fails_keeps_the_outputs_of_its_motions() {
         Some(1)
     );
     assert!(dir.path().join("out/json/a.json").exists());
+}
+
+#[test]
+fn deleted_bundles_and_summaries_are_restored_by_a_rerun() {
+    let dir = examples();
+    assert!(curvebake(dir.path(), &["bake"]).status.success());
+    let out = dir.path().join("out");
+    let before = snapshot(&out);
+    for shared in ["curves.css", "curves.json", "index.html", "png/all.png"] {
+        fs::remove_file(out.join(shared)).unwrap();
+        let again = curvebake(dir.path(), &["bake"]);
+        assert!(
+            stderr(&again).contains(": 1 files written"),
+            "{shared}: {}",
+            stderr(&again)
+        );
+        assert_eq!(outputs(&out), outputs_of(&before), "{shared}");
+    }
+}
+
+/// [`outputs`] of a snapshot.
+fn outputs_of(files: &[(PathBuf, Vec<u8>)]) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files = files.to_vec();
+    files.retain(|(path, _)| path != Path::new(".curvebake-manifest.json"));
+    files
 }
 
 #[test]
