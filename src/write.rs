@@ -5,9 +5,11 @@
 //! A file whose bytes would not change is left alone. Paths are relative, built from
 //! validated names, and may not leave the output folder, through `..` or a symbolic link.
 
+use std::collections::HashSet;
 use std::fs;
 use std::io::{self, Read, Write};
 use std::path::{Component, Path, PathBuf};
+use std::sync::RwLock;
 
 /// What happened to one output file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,9 +59,13 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> WriteError + '_ {
 }
 
 /// The output folder.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct OutputDir {
     root: PathBuf,
+    /// Folders below the root already seen to be real folders (not links) by this value: a
+    /// path is checked from the deepest of them on, and they are not created again. (A bake
+    /// writes thousands of files into a few folders.)
+    folders: RwLock<HashSet<PathBuf>>,
 }
 
 impl OutputDir {
@@ -84,16 +90,19 @@ impl OutputDir {
             return Err(io_error(root)(error));
         }
         fs::create_dir_all(root).map_err(io_error(root))?;
-        Ok(Self {
-            root: root.to_owned(),
-        })
+        Ok(Self::existing(root))
     }
 
     /// An output folder that is only read (for `--check`); it need not exist.
     pub fn existing(root: &Path) -> Self {
         Self {
             root: root.to_owned(),
+            folders: RwLock::default(),
         }
+    }
+
+    fn known_folder(&self, path: &Path) -> bool {
+        self.folders.read().is_ok_and(|f| f.contains(path))
     }
 
     /// The folder.
@@ -110,12 +119,25 @@ impl OutputDir {
             why,
         };
         let mut path = self.root.clone();
-        for component in Path::new(relative).components() {
+        let mut components = Path::new(relative).components().peekable();
+        while let Some(component) = components.next() {
             match component {
                 Component::Normal(part) => {
                     path.push(part);
-                    if fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
-                        return Err(escapes("it goes through a symbolic link"));
+                    let folder = components.peek().is_some();
+                    if folder && self.known_folder(&path) {
+                        continue;
+                    }
+                    match fs::symlink_metadata(&path) {
+                        Ok(m) if m.file_type().is_symlink() => {
+                            return Err(escapes("it goes through a symbolic link"));
+                        }
+                        Ok(m) if folder && m.is_dir() => {
+                            if let Ok(mut folders) = self.folders.write() {
+                                folders.insert(path.clone());
+                            }
+                        }
+                        _ => {}
                     }
                 }
                 Component::CurDir => {}
@@ -153,7 +175,9 @@ impl OutputDir {
             return Ok(Outcome::Unchanged);
         }
         let dir = path.parent().unwrap_or(&self.root);
-        fs::create_dir_all(dir).map_err(io_error(dir))?;
+        if !self.known_folder(dir) {
+            fs::create_dir_all(dir).map_err(io_error(dir))?;
+        }
         let mut temp = temp_in(dir).map_err(io_error(dir))?;
         fill(temp.as_file_mut(), bytes).map_err(io_error(&path))?;
         temp.persist(&path).map_err(|e| WriteError::Io {
