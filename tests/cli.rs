@@ -3,11 +3,11 @@
 
 mod common;
 
-use common::project::{curvebake, project, stderr};
+use common::project::{curvebake, outputs, project, snapshot, stderr};
 
 use serde_json::Value;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// A project with a copy of the repository's example curves.
 fn examples() -> tempfile::TempDir {
@@ -37,26 +37,6 @@ fn floats(v: &Value) -> Vec<f64> {
 }
 
 /// Every file under `root`, relative path -> bytes.
-fn snapshot(root: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    let mut files = Vec::new();
-    let mut stack = vec![root.to_owned()];
-    while let Some(dir) = stack.pop() {
-        for entry in fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                files.push((
-                    path.strip_prefix(root).unwrap().to_owned(),
-                    fs::read(&path).unwrap(),
-                ));
-            }
-        }
-    }
-    files.sort();
-    files
-}
-
 #[test]
 fn bakes_every_example_variant_into_json_tables_that_follow_the_sampling_rule() {
     let dir = examples();
@@ -298,11 +278,6 @@ fn an_edit_rebakes_only_the_motions_of_that_file() {
     );
 }
 
-/// The outputs under `root` other than the manifest (which records when bundles were written).
-fn outputs(root: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    outputs_of(&snapshot(root))
-}
-
 /// The CSS stop count a bake reports (`CSS stops N -> M`), summed over the motions it exported.
 fn css_stops_exported(err: &str) -> u64 {
     let (_, after) = err.split_once("CSS stops ").unwrap_or((err, "0 "));
@@ -447,7 +422,7 @@ fn deleted_bundles_and_summaries_are_restored_by_a_rerun() {
     let dir = examples();
     assert!(curvebake(dir.path(), &["bake"]).status.success());
     let out = dir.path().join("out");
-    let before = snapshot(&out);
+    let before = outputs(&out);
     for shared in ["curves.css", "curves.json", "index.html", "png/all.png"] {
         fs::remove_file(out.join(shared)).unwrap();
         let again = curvebake(dir.path(), &["bake"]);
@@ -456,15 +431,8 @@ fn deleted_bundles_and_summaries_are_restored_by_a_rerun() {
             "{shared}: {}",
             stderr(&again)
         );
-        assert_eq!(outputs(&out), outputs_of(&before), "{shared}");
+        assert_eq!(outputs(&out), before, "{shared}");
     }
-}
-
-/// [`outputs`] of a snapshot.
-fn outputs_of(files: &[(PathBuf, Vec<u8>)]) -> Vec<(PathBuf, Vec<u8>)> {
-    let mut files = files.to_vec();
-    files.retain(|(path, _)| path != Path::new(".curvebake-manifest.json"));
-    files
 }
 
 #[test]

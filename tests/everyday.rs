@@ -5,13 +5,13 @@
 
 mod common;
 
-use common::project::{curvebake, project};
+use common::project::{curvebake, outputs, project};
 
 use curvebake::export::Format;
 use serde_json::Value;
 use std::fs;
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -40,30 +40,6 @@ const PATIENCE: Duration = Duration::from_secs(90);
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// Every file under `root` except the manifest, relative path -> bytes.
-fn snapshot(root: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    let mut files = Vec::new();
-    let mut stack = vec![root.to_owned()];
-    while let Some(dir) = stack.pop() {
-        for entry in fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if !path
-                .file_name()
-                .is_some_and(|n| n == curvebake::manifest::MANIFEST_PATH)
-            {
-                files.push((
-                    path.strip_prefix(root).unwrap().to_owned(),
-                    fs::read(&path).unwrap(),
-                ));
-            }
-        }
-    }
-    files.sort();
-    files
 }
 
 #[test]
@@ -341,8 +317,8 @@ fn the_library_builder_writes_what_the_cli_writes() {
     assert!(report.errors.is_empty(), "{:?}", report.errors);
     assert_eq!(report.motions, 3);
     let (cli, lib) = (
-        snapshot(&dir.path().join("cli")),
-        snapshot(&dir.path().join("lib")),
+        outputs(&dir.path().join("cli")),
+        outputs(&dir.path().join("lib")),
     );
     assert!(!lib.is_empty());
     assert_eq!(

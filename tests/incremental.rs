@@ -3,6 +3,9 @@
 //! followed by an incremental bake, must leave the output folder as a fresh bake of the same
 //! inputs would, in both layouts.
 
+mod common;
+
+use common::project::outputs;
 use curvebake::export::{Format, Layout};
 use curvebake::pipeline::{run, BakeOptions};
 use std::fs;
@@ -59,25 +62,6 @@ fn bake(curves: &Path, out: &Path, layout: Layout) -> usize {
         ..BakeOptions::default()
     };
     run(&options, &|_, _| {}).unwrap().errors.len()
-}
-
-/// Every file under `root` but the manifest, as (relative path, bytes), sorted.
-fn outputs(root: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    let mut files = Vec::new();
-    let mut stack = vec![root.to_owned()];
-    while let Some(dir) = stack.pop() {
-        for entry in fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.file_name().unwrap() != ".curvebake-manifest.json" {
-                let relative = path.strip_prefix(root).unwrap().to_owned();
-                files.push((relative, fs::read(&path).unwrap()));
-            }
-        }
-    }
-    files.sort();
-    files
 }
 
 fn write_sources(curves: &Path, sources: &[SourceFile]) {

@@ -1,7 +1,7 @@
 //! Running the real binary on a temporary project folder.
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// Runs `curvebake args...` in `dir`.
@@ -26,4 +26,31 @@ pub fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
         fs::write(dir.path().join("curves").join(name), text).unwrap();
     }
     dir
+}
+
+/// Every file under `root`, as (relative path, bytes), sorted by path.
+pub fn snapshot(root: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files = Vec::new();
+    let mut stack = vec![root.to_owned()];
+    while let Some(dir) = stack.pop() {
+        for entry in fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let relative = path.strip_prefix(root).unwrap().to_owned();
+                files.push((relative, fs::read(&path).unwrap()));
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// What a bake wrote under `root`: [`snapshot`] without the manifest, which records when the
+/// bundles were written.
+pub fn outputs(root: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files = snapshot(root);
+    files.retain(|(path, _)| path != Path::new(curvebake::manifest::MANIFEST_PATH));
+    files
 }
