@@ -1,35 +1,19 @@
 //! Incremental bakes against fresh ones: random sequences of edits to a project (motions
 //! edited, renamed, added, removed, reordered; files broken and fixed; outputs deleted), each
 //! followed by an incremental bake, must leave the output folder as a fresh bake of the same
-//! inputs would, in both layouts.
+//! inputs would, in both layouts. proptest shrinks a failure to a shortest sequence.
 
 mod common;
 
 use common::project::outputs;
 use curvebake::export::{Format, Layout};
 use curvebake::pipeline::{run, BakeOptions};
+use proptest::prelude::*;
 use std::fs;
-use std::path::{Path, PathBuf};
-
-/// Deterministic pseudo-random numbers (SplitMix64).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use std::path::Path;
 
 /// One input file: its motions as (name, stiffness), or broken.
-#[derive(Clone)]
+#[derive(Debug, Clone)]
 struct SourceFile {
     motions: Vec<(String, u32)>,
     broken: bool,
@@ -53,6 +37,118 @@ impl SourceFile {
     }
 }
 
+/// An edit; `pick` chooses the file, motion or output it applies to.
+#[derive(Debug, Clone, Copy)]
+enum Edit {
+    /// Set a motion's stiffness (maybe to the value it has).
+    Stiffness { pick: usize, stiffness: u32 },
+    /// Give a motion a new name.
+    Rename { pick: usize },
+    /// Add a motion to a file.
+    Add { pick: usize },
+    /// Remove a file (unless it is the last).
+    Remove { pick: usize },
+    /// Swap two files, which reorders the motions in the bundles.
+    Swap { pick: usize, with: usize },
+    /// Make a file unparsable.
+    Break { pick: usize },
+    /// Repair every broken file.
+    Fix,
+    /// Delete one of the output files.
+    DeleteOutput { pick: usize },
+}
+
+fn edit() -> impl Strategy<Value = Edit> {
+    let pick = any::<usize>();
+    prop_oneof![
+        (pick, 10..15u32).prop_map(|(pick, s)| Edit::Stiffness {
+            pick,
+            stiffness: s * 10
+        }),
+        pick.prop_map(|pick| Edit::Rename { pick }),
+        pick.prop_map(|pick| Edit::Add { pick }),
+        pick.prop_map(|pick| Edit::Remove { pick }),
+        (pick, pick).prop_map(|(pick, with)| Edit::Swap { pick, with }),
+        pick.prop_map(|pick| Edit::Break { pick }),
+        Just(Edit::Fix),
+        pick.prop_map(|pick| Edit::DeleteOutput { pick }),
+    ]
+}
+
+/// The project being edited: its files, and the next fresh motion name.
+struct Project {
+    sources: Vec<SourceFile>,
+    names: usize,
+}
+
+impl Project {
+    fn new() -> Self {
+        let mut project = Self {
+            sources: Vec::new(),
+            names: 0,
+        };
+        for _ in 0..4 {
+            let motions = vec![project.new_motion(), project.new_motion()];
+            project.sources.push(SourceFile {
+                motions,
+                broken: false,
+            });
+        }
+        project
+    }
+
+    fn new_motion(&mut self) -> (String, u32) {
+        self.names += 1;
+        (format!("m{}", self.names), 100)
+    }
+
+    fn apply(&mut self, edit: Edit, out: &Path) {
+        let n = self.sources.len();
+        match edit {
+            Edit::Stiffness { pick, stiffness } => {
+                let motions = &mut self.sources[pick % n].motions;
+                let k = pick / n % motions.len();
+                motions[k].1 = stiffness;
+            }
+            Edit::Rename { pick } => {
+                let name = self.new_motion().0;
+                self.sources[pick % n].motions[0].0 = name;
+            }
+            Edit::Add { pick } => {
+                let motion = self.new_motion();
+                self.sources[pick % n].motions.push(motion);
+            }
+            Edit::Remove { pick } if n > 1 => {
+                self.sources.remove(pick % n);
+            }
+            Edit::Remove { .. } => {}
+            Edit::Swap { pick, with } => self.sources.swap(pick % n, with % n),
+            Edit::Break { pick } => self.sources[pick % n].broken = true,
+            Edit::Fix => self.sources.iter_mut().for_each(|s| s.broken = false),
+            Edit::DeleteOutput { pick } => {
+                let files = outputs(out);
+                if !files.is_empty() {
+                    fs::remove_file(out.join(&files[pick % files.len()].0)).unwrap();
+                }
+            }
+        }
+    }
+
+    fn write(&self, curves: &Path) {
+        for entry in fs::read_dir(curves).unwrap() {
+            fs::remove_file(entry.unwrap().path()).unwrap();
+        }
+        for (i, source) in self.sources.iter().enumerate() {
+            fs::write(curves.join(format!("f{i:02}.ron")), source.text()).unwrap();
+        }
+    }
+
+    fn broken(&self) -> bool {
+        self.sources.iter().any(|s| s.broken)
+    }
+}
+
+/// Bakes `curves` into `out`; returns the number of input errors.
 fn bake(curves: &Path, out: &Path, layout: Layout) -> usize {
     let options = BakeOptions {
         inputs: vec![curves.to_owned()],
@@ -64,111 +160,40 @@ fn bake(curves: &Path, out: &Path, layout: Layout) -> usize {
     run(&options, &|_, _| {}).unwrap().errors.len()
 }
 
-fn write_sources(curves: &Path, sources: &[SourceFile]) {
-    for entry in fs::read_dir(curves).unwrap() {
-        fs::remove_file(entry.unwrap().path()).unwrap();
-    }
-    for (i, source) in sources.iter().enumerate() {
-        fs::write(curves.join(format!("f{i:02}.ron")), source.text()).unwrap();
-    }
-}
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
 
-#[test]
-fn incremental_bakes_match_fresh_ones_after_random_edits() {
-    for (seed, layout) in [
-        (1, Layout::PerMotion),
-        (2, Layout::Bundle),
-        (3, Layout::PerMotion),
-        (4, Layout::Bundle),
-    ] {
-        let mut rng = Rng(seed);
+    #[test]
+    fn incremental_bakes_match_fresh_ones_after_any_edits(
+        bundle in any::<bool>(),
+        edits in prop::collection::vec(edit(), 1..16),
+    ) {
+        let layout = if bundle { Layout::Bundle } else { Layout::PerMotion };
         let dir = tempfile::tempdir().unwrap();
         let (curves, out) = (dir.path().join("curves"), dir.path().join("out"));
         fs::create_dir(&curves).unwrap();
-        let mut next_name = 0;
-        let mut new_motion = |rng: &mut Rng| {
-            next_name += 1;
-            (format!("m{next_name}"), 100 + rng.below(5) as u32 * 10)
-        };
-        let mut sources: Vec<SourceFile> = (0..4)
-            .map(|_| SourceFile {
-                motions: (0..2).map(|_| new_motion(&mut rng)).collect(),
-                broken: false,
-            })
-            .collect();
-        write_sources(&curves, &sources);
+        let mut project = Project::new();
+        project.write(&curves);
         bake(&curves, &out, layout);
-        for step in 0..24 {
-            let i = rng.below(sources.len());
-            let what = match rng.below(9) {
-                0 => {
-                    let motions = &mut sources[i].motions;
-                    let k = rng.below(motions.len());
-                    motions[k].1 = 100 + rng.below(5) as u32 * 10;
-                    "edit a motion (maybe to the same values)"
-                }
-                1 => {
-                    sources[i].motions[0].0 = new_motion(&mut rng).0;
-                    "rename a motion"
-                }
-                2 => {
-                    sources[i].motions.push(new_motion(&mut rng));
-                    "add a motion"
-                }
-                3 if sources.len() > 1 => {
-                    sources.remove(i);
-                    "remove a file"
-                }
-                4 => {
-                    let j = rng.below(sources.len());
-                    sources.swap(i, j);
-                    "reorder files"
-                }
-                5 => {
-                    sources[i].broken = true;
-                    "break a file"
-                }
-                6 => {
-                    for source in &mut sources {
-                        source.broken = false;
-                    }
-                    "fix every file"
-                }
-                7 => {
-                    let files = outputs(&out);
-                    let (path, _) = &files[rng.below(files.len())];
-                    fs::remove_file(out.join(path)).unwrap();
-                    "delete an output"
-                }
-                _ => "nothing",
-            };
-            write_sources(&curves, &sources);
+        for (step, &edit) in edits.iter().enumerate() {
+            project.apply(edit, &out);
+            project.write(&curves);
             let errors = bake(&curves, &out, layout);
-            let broken = sources.iter().any(|s| s.broken);
-            assert_eq!(errors > 0, broken, "seed {seed} step {step} ({what})");
-            if broken {
-                // Outputs of the motions of a failing file are kept, which a fresh bake lacks.
+            prop_assert_eq!(errors > 0, project.broken(), "step {} ({:?})", step, edit);
+            if project.broken() {
+                // The outputs of a failing file's motions are kept, which a fresh bake lacks.
                 continue;
             }
             let fresh = dir.path().join(format!("fresh-{step}"));
             bake(&curves, &fresh, layout);
             let (got, want) = (outputs(&out), outputs(&fresh));
-            let paths = |files: &[(PathBuf, Vec<u8>)]| -> Vec<PathBuf> {
+            let paths = |files: &[(std::path::PathBuf, Vec<u8>)]| -> Vec<_> {
                 files.iter().map(|(p, _)| p.clone()).collect()
             };
-            assert_eq!(
-                paths(&got),
-                paths(&want),
-                "seed {seed} step {step} ({what})"
-            );
+            prop_assert_eq!(paths(&got), paths(&want), "step {} ({:?})", step, edit);
             for ((path, a), (_, b)) in got.iter().zip(&want) {
-                assert!(
-                    a == b,
-                    "seed {seed} step {step} ({what}): {} differs from a fresh bake",
-                    path.display()
-                );
+                prop_assert!(a == b, "step {} ({:?}): {} differs from a fresh bake", step, edit, path.display());
             }
-            fs::remove_dir_all(&fresh).unwrap();
         }
     }
 }
