@@ -33,22 +33,17 @@
 
 mod common;
 
-use common::readout::{leading_number, matrix, sample_times, typed, unwrap_angle};
+use common::readout::{leading_number, matrix, typed, unwrap_angle};
+use common::tables::{read_tables, Table, PAGE_READERS, UNIT_BOUND};
 
 use common::chromium::{self as browser, CAPTURE_ERRORS};
 use curvebake::export::{ExportSettings, Format, Layout};
-use curvebake::load::{find_inputs, load_all};
 use curvebake::pipeline::{run, BakeOptions, Report};
-use curvebake::spec::Overrides;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-/// Bound for px, % and deg.
-const UNIT_BOUND: f64 = 0.01;
-/// Bound for unitless values.
-const UNITLESS_BOUND: f64 = 1e-4;
 /// The tolerance of the second run.
 const TOLERANCE: f64 = 0.05;
 /// Motion whose control element runs with `ease`.
@@ -269,80 +264,19 @@ fn generated_motions() -> String {
     ron
 }
 
-/// A baked motion as the JSON table has it, plus what the page does with it.
+/// A baked motion as its JSON table has it, with the `linear()` easing of its CSS.
 struct Motion {
-    name: String,
-    property: String,
-    unit: String,
-    /// Frame times (s) and per track (name, positions).
-    times: Vec<f64>,
-    tracks: Vec<(String, Vec<f64>)>,
+    table: Table,
     /// (from, to) of the `linear()` easing, if the CSS has one.
     easing: Option<(f64, f64)>,
-    duration: f64,
-    /// Seek times in ms.
-    samples: Vec<f64>,
 }
 
-impl Motion {
-    fn is_ring(&self) -> bool {
-        self.tracks.len() == 2
-    }
+impl std::ops::Deref for Motion {
+    type Target = Table;
 
-    /// What the page reads: `transform`, `opacity` or the custom properties.
-    fn readout(&self) -> (&'static str, Vec<String>) {
-        if self.is_ring() {
-            let props = ["inner", "outer"].map(|t| format!("--{}-{t}", self.name));
-            return ("custom", props.to_vec());
-        }
-        match self.property.as_str() {
-            "opacity" => ("opacity", Vec::new()),
-            p if p.starts_with("--") => ("custom", vec![p.to_owned()]),
-            _ => ("transform", Vec::new()),
-        }
+    fn deref(&self) -> &Table {
+        &self.table
     }
-
-    /// Label of a track's readings, for the error table.
-    fn label(&self) -> String {
-        match (self.is_ring(), self.property.as_str(), self.unit.as_str()) {
-            (true, _, unit) => format!("ring radius ({unit})"),
-            (_, "translateX" | "translateY", unit) => format!("translate ({unit})"),
-            (_, "rotate", unit) => format!("rotate ({unit})"),
-            (_, p, "") if !p.starts_with("--") => p.to_owned(),
-            (_, _, "") => "custom <number>".to_owned(),
-            (_, _, unit) => format!("custom ({unit})"),
-        }
-    }
-
-    fn bound(&self) -> f64 {
-        if self.unit.is_empty() && !self.is_ring() {
-            UNITLESS_BOUND
-        } else {
-            UNIT_BOUND
-        }
-    }
-
-    /// The table at time `t` (s): linear interpolation of the neighbouring frames.
-    fn at(&self, track: usize, t: f64) -> f64 {
-        let x = &self.tracks[track].1;
-        let times = &self.times;
-        let k = times.partition_point(|&ti| ti <= t);
-        if k == 0 {
-            return x[0];
-        }
-        if k == times.len() {
-            return x[k - 1];
-        }
-        let (a, b) = (k - 1, k);
-        x[a] + (x[b] - x[a]) * (t - times[a]) / (times[b] - times[a])
-    }
-}
-
-/// Frame times bake uses: t_i = min(i / fps, D).
-fn frame_times(fps: f64, duration: f64, frames: usize) -> Vec<f64> {
-    (0..frames)
-        .map(|i| (i as f64 / fps).min(duration))
-        .collect()
 }
 
 /// Bakes `inputs` with the JSON and CSS exporters.
@@ -363,83 +297,33 @@ fn bake(inputs: &[PathBuf], out: &Path, layout: Layout, tolerance: f64) -> Repor
     report
 }
 
-/// Reads every table of a per-motion bake, in input order.
+/// Reads every table of a per-motion bake, in input order, with the easing of its CSS.
 fn read_motions(inputs: &[PathBuf], out: &Path) -> Vec<Motion> {
-    let (specs, errors) = load_all(&find_inputs(inputs).unwrap(), Overrides::default());
-    assert!(errors.is_empty(), "{errors:?}");
-    specs
-        .iter()
-        .map(|input| {
-            let spec = &input.spec;
-            let path = out.join("json").join(format!("{}.json", spec.name));
-            let table: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-            let fps = table["fps"].as_f64().unwrap();
-            let duration = table["duration"].as_f64().unwrap();
-            let frames = table["frames"].as_u64().unwrap() as usize;
-            let tracks: Vec<(String, Vec<f64>)> = table["tracks"]
-                .as_object()
-                .unwrap()
-                .iter()
-                .map(|(name, track)| {
-                    let x: Vec<f64> = serde_json::from_value(track["position"].clone()).unwrap();
-                    assert_eq!(x.len(), frames);
-                    (name.clone(), x)
-                })
-                .collect();
-            // serde_json keeps keys sorted: a ring's inner comes before its outer.
+    read_tables(inputs, out)
+        .into_iter()
+        .map(|(spec, table)| {
             // The CSS has an easing for a motion between two values that ends on the second.
             let css = std::fs::read_to_string(out.join(format!("css/{}.css", spec.name))).unwrap();
             let has_easing = css.contains(&format!("--{}-easing: linear(", spec.name));
             let endpoints = spec.model.endpoints();
-            let last = tracks[0].1[frames - 1];
+            let x = &table.tracks[0].1;
             match endpoints {
-                Some((_, to)) if last == to => assert!(has_easing, "{} has no easing", spec.name),
+                Some((_, to)) if x[x.len() - 1] == to => {
+                    assert!(has_easing, "{} has no easing", spec.name)
+                }
                 None => assert!(!has_easing, "{} has an easing", spec.name),
                 _ => {}
             }
-            let times = frame_times(fps, duration, frames);
-            let samples = sample_times(&times, &tracks);
             Motion {
-                name: spec.name.clone(),
-                property: table["property"].as_str().unwrap().to_owned(),
-                unit: table["unit"].as_str().unwrap().to_owned(),
-                times,
-                tracks,
+                table,
                 easing: endpoints.filter(|_| has_easing),
-                duration,
-                samples,
             }
         })
         .collect()
 }
 
+/// The page's script after [`PAGE_READERS`].
 const PAGE_SCRIPT: &str = r#"
-const plan = JSON.parse(document.getElementById("plan").textContent);
-const host = document.getElementById("host");
-const num = (v) => (v && typeof v.value === "number") ? [v.value, v.unit] : null;
-function typedTransform(map) {
-  const t = map.get("transform");
-  if (!t || t.length !== 1) return null;
-  const c = t[0];
-  if (c instanceof CSSTranslate) return [num(c.x), num(c.y)];
-  if (c instanceof CSSScale) return [num(c.x), num(c.y)];
-  if (c instanceof CSSRotate) return [num(c.angle)];
-  return null;
-}
-function read(el, kind, props) {
-  const cs = getComputedStyle(el);
-  const map = el.computedStyleMap();
-  if (kind === "transform") return [[cs.transform, typedTransform(map)]];
-  if (kind === "opacity") return [[cs.opacity, num(map.get("opacity"))]];
-  return props.map((p) => [cs.getPropertyValue(p), num(map.get(p))]);
-}
-function seek(animation, el, kind, props, times) {
-  animation.pause();
-  return times.map((t) => {
-    animation.currentTime = t;
-    return [animation.currentTime, read(el, kind, props)];
-  });
-}
 const results = [];
 for (const m of plan.motions) {
   const r = { name: m.name };
@@ -514,7 +398,7 @@ fn write_page(out: &Path, motions: &[Motion]) -> PathBuf {
 <body>
 <div id="host"></div>
 <pre id="result"></pre>
-<script>{PAGE_SCRIPT}</script>
+<script>{PAGE_READERS}{PAGE_SCRIPT}</script>
 </body>
 </html>
 "#

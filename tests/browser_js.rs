@@ -26,23 +26,18 @@
 
 mod common;
 
-use common::readout::{leading_number, matrix, sample_times, typed, unwrap_angle};
+use common::readout::{leading_number, matrix, typed, unwrap_angle};
+use common::tables::{read_tables, Table, PAGE_READERS, UNIT_BOUND};
 
 use common::chromium::{self as browser, CAPTURE_ERRORS};
 use curvebake::export::{Format, Layout};
-use curvebake::load::{find_inputs, load_all};
 use curvebake::pipeline::{run, BakeOptions};
-use curvebake::spec::{unit_kind, Overrides, UnitKind};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-/// Bound for px, % and deg.
-const UNIT_BOUND: f64 = 0.01;
-/// Bound for unitless values.
-const UNITLESS_BOUND: f64 = 1e-4;
-/// Motion played with `ease` as the control.
+/// Table played with `ease` as the control.
 const CONTROL: &str = "card-drop";
 /// Ring imported twice.
 const TWICE: &str = "explosion-ring";
@@ -66,149 +61,8 @@ const GENERATED: &str = r#"[
 ]
 "#;
 
-/// A baked motion as its JSON table has it, and what the page does with it.
-struct Motion {
-    name: String,
-    property: String,
-    unit: String,
-    fps: f64,
-    duration: f64,
-    /// Frame times (s).
-    times: Vec<f64>,
-    /// Per track: name and positions.
-    tracks: Vec<(String, Vec<f64>)>,
-    /// Seek times in ms.
-    samples: Vec<f64>,
-}
-
-impl Motion {
-    fn is_ring(&self) -> bool {
-        self.tracks.len() == 2
-    }
-
-    /// What the page reads: `transform`, `opacity` or custom properties.
-    fn readout(&self) -> (&'static str, Vec<String>) {
-        if self.is_ring() {
-            let props = ["inner", "outer"].map(|t| format!("--{}-{t}", self.name));
-            return ("custom", props.to_vec());
-        }
-        match self.property.as_str() {
-            "opacity" => ("opacity", Vec::new()),
-            p if p.starts_with("--") => ("custom", vec![p.to_owned()]),
-            _ => ("transform", Vec::new()),
-        }
-    }
-
-    fn label(&self) -> String {
-        match (self.is_ring(), self.property.as_str(), self.unit.as_str()) {
-            (true, _, unit) => format!("ring radius ({unit})"),
-            (_, "translateX" | "translateY", unit) => format!("translate ({unit})"),
-            (_, "rotate", unit) => format!("rotate ({unit})"),
-            (_, p, "") if !p.starts_with("--") => p.to_owned(),
-            (_, _, "") => "custom <number>".to_owned(),
-            (_, _, unit) => format!("custom ({unit})"),
-        }
-    }
-
-    fn bound(&self) -> f64 {
-        if self.unit.is_empty() {
-            UNITLESS_BOUND
-        } else {
-            UNIT_BOUND
-        }
-    }
-
-    /// The table at `t` seconds: linear interpolation of the neighbouring frames.
-    fn at(&self, track: usize, t: f64) -> f64 {
-        let x = &self.tracks[track].1;
-        let k = self.times.partition_point(|&ti| ti <= t);
-        if k == 0 {
-            return x[0];
-        }
-        if k == self.times.len() {
-            return x[k - 1];
-        }
-        let (a, b) = (k - 1, k);
-        x[a] + (x[b] - x[a]) * (t - self.times[a]) / (self.times[b] - self.times[a])
-    }
-}
-
-/// Reads every table of the bake, in input order.
-fn read_motions(inputs: &[PathBuf], out: &Path) -> Vec<Motion> {
-    let (specs, errors) = load_all(&find_inputs(inputs).unwrap(), Overrides::default());
-    assert!(errors.is_empty(), "{errors:?}");
-    specs
-        .iter()
-        .map(|input| {
-            let name = &input.spec.name;
-            let path = out.join("json").join(format!("{name}.json"));
-            let table: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-            let fps = table["fps"].as_f64().unwrap();
-            let duration = table["duration"].as_f64().unwrap();
-            let frames = table["frames"].as_u64().unwrap() as usize;
-            // serde_json keeps keys sorted: a ring's inner comes before its outer.
-            let tracks: Vec<(String, Vec<f64>)> = table["tracks"]
-                .as_object()
-                .unwrap()
-                .iter()
-                .map(|(track, v)| {
-                    let x: Vec<f64> = serde_json::from_value(v["position"].clone()).unwrap();
-                    assert_eq!(x.len(), frames);
-                    (track.clone(), x)
-                })
-                .collect();
-            let times: Vec<f64> = (0..frames)
-                .map(|i| (i as f64 / fps).min(duration))
-                .collect();
-            let samples = sample_times(&times, &tracks);
-            // A ring's radii are written as lengths: px unless the file gives a length or %.
-            let unit = table["unit"].as_str().unwrap();
-            let unit = match unit_kind(unit) {
-                Some(UnitKind::Length | UnitKind::Percentage) => unit,
-                _ if tracks.len() == 2 => "px",
-                _ => unit,
-            };
-            Motion {
-                name: name.clone(),
-                property: table["property"].as_str().unwrap().to_owned(),
-                unit: unit.to_owned(),
-                fps,
-                duration,
-                times,
-                tracks,
-                samples,
-            }
-        })
-        .collect()
-}
-
+/// The page's script after [`PAGE_READERS`].
 const PAGE_SCRIPT: &str = r#"
-const plan = JSON.parse(document.getElementById("plan").textContent);
-const host = document.getElementById("host");
-const num = (v) => (v && typeof v.value === "number") ? [v.value, v.unit] : null;
-function typedTransform(map) {
-  const t = map.get("transform");
-  if (!t || t.length !== 1) return null;
-  const c = t[0];
-  if (c instanceof CSSTranslate) return [num(c.x), num(c.y)];
-  if (c instanceof CSSScale) return [num(c.x), num(c.y)];
-  if (c instanceof CSSRotate) return [num(c.angle)];
-  return null;
-}
-function read(el, kind, props) {
-  const cs = getComputedStyle(el);
-  const map = el.computedStyleMap();
-  if (kind === "transform") return [[cs.transform, typedTransform(map)]];
-  if (kind === "opacity") return [[cs.opacity, num(map.get("opacity"))]];
-  return props.map((p) => [cs.getPropertyValue(p), num(map.get(p))]);
-}
-function seek(animation, el, kind, props, times) {
-  animation.pause();
-  return times.map((t) => {
-    animation.currentTime = t;
-    return [animation.currentTime, read(el, kind, props)];
-  });
-}
 const results = [];
 for (const p of plan.motions) {
   const r = { name: p.name };
@@ -251,7 +105,7 @@ document.getElementById("result").textContent = JSON.stringify({
 "#;
 
 /// Writes the page into the output folder (beside `js/`) and returns its path.
-fn write_page(out: &Path, motions: &[Motion]) -> PathBuf {
+fn write_page(out: &Path, motions: &[Table]) -> PathBuf {
     let plan: Vec<Value> = motions
         .iter()
         .map(|m| {
@@ -288,7 +142,7 @@ fn write_page(out: &Path, motions: &[Motion]) -> PathBuf {
 <div id="host"></div>
 <pre id="result"></pre>
 <script type="module">
-{imports}{table}{PAGE_SCRIPT}</script>
+{imports}{table}{PAGE_READERS}{PAGE_SCRIPT}</script>
 </body>
 </html>
 "#
@@ -299,7 +153,7 @@ fn write_page(out: &Path, motions: &[Motion]) -> PathBuf {
 }
 
 /// One reading decoded: (computed style, Typed OM).
-fn decode(m: &Motion, reading: &Value, expected: f64) -> (Option<f64>, Option<f64>) {
+fn decode(m: &Table, reading: &Value, expected: f64) -> (Option<f64>, Option<f64>) {
     let text = reading[0].as_str().unwrap_or_default();
     let typed_value = &reading[1];
     if m.readout().0 != "transform" {
@@ -367,7 +221,7 @@ impl Tally {
 }
 
 /// Compares the seeks `[[currentTime, readings], ...]` of one element with the table.
-fn compare(m: &Motion, seeks: &Value, label: &str, tally: &mut Tally) {
+fn compare(m: &Table, seeks: &Value, label: &str, tally: &mut Tally) {
     let seeks = seeks.as_array().expect("samples");
     assert_eq!(seeks.len(), m.samples.len(), "{}", m.name);
     for (seek, &sent) in seeks.iter().zip(&m.samples) {
@@ -412,7 +266,7 @@ fn same(a: Option<f64>, b: f64) -> bool {
 }
 
 /// The module's own figures and tables against the JSON table.
-fn check_meta(m: &Motion, r: &Value, failures: &mut Vec<String>) {
+fn check_meta(m: &Table, r: &Value, failures: &mut Vec<String>) {
     let meta = &r["meta"];
     let mut expect = |what: &str, ok: bool| {
         if !ok {
@@ -490,7 +344,10 @@ fn es_modules_play_the_tables_with_element_animate_in_chromium() {
     };
     let report = run(&options, &|_, _| {}).expect("the bake runs");
     assert!(report.errors.is_empty(), "{:?}", report.errors);
-    let motions = read_motions(&inputs, &out);
+    let motions: Vec<Table> = read_tables(&inputs, &out)
+        .into_iter()
+        .map(|(_, t)| t)
+        .collect();
     assert!(motions.len() >= 25, "{} motions", motions.len());
     assert!(motions.iter().any(|m| m.name == CONTROL));
 

@@ -8,9 +8,12 @@
 //!   ([`chromium::element_json`]). See that module for the page protocol.
 //! * [`project`]: the real binary run on a temporary project folder.
 //! * [`readout`]: turning what the browser reports back into numbers.
+//! * [`tables`]: a bake's JSON tables read back, what a page reads of each motion and the
+//!   bound it must meet, and the page script that reads computed styles.
 
 #![allow(dead_code)]
 
 pub mod chromium;
 pub mod project;
 pub mod readout;
+pub mod tables;

@@ -1,0 +1,165 @@
+//! A per-motion bake's JSON tables read back for the browser tests: each motion's frames, what
+//! a page reads of it, the bound its readings must meet, and the page script that reads them.
+
+use super::readout::sample_times;
+use curvebake::load::{find_inputs, load_all};
+use curvebake::spec::{unit_kind, MotionSpec, Overrides, UnitKind};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// Bound for px, % and deg.
+pub const UNIT_BOUND: f64 = 0.01;
+/// Bound for unitless values.
+pub const UNITLESS_BOUND: f64 = 1e-4;
+
+/// A baked motion as its JSON table has it, and the times a page seeks it to.
+pub struct Table {
+    pub name: String,
+    pub property: String,
+    /// The unit the CSS and JS write values in: a ring given no length unit is drawn in px.
+    pub unit: String,
+    pub fps: f64,
+    pub duration: f64,
+    /// Frame times (s): t_i = min(i / fps, D), as bakes sample.
+    pub times: Vec<f64>,
+    /// Per track: name and positions (a ring's `inner` before its `outer`).
+    pub tracks: Vec<(String, Vec<f64>)>,
+    /// Seek times in ms.
+    pub samples: Vec<f64>,
+}
+
+impl Table {
+    pub fn is_ring(&self) -> bool {
+        self.tracks.len() == 2
+    }
+
+    /// What the page reads: `transform`, `opacity` or the custom properties.
+    pub fn readout(&self) -> (&'static str, Vec<String>) {
+        if self.is_ring() {
+            let props = ["inner", "outer"].map(|t| format!("--{}-{t}", self.name));
+            return ("custom", props.to_vec());
+        }
+        match self.property.as_str() {
+            "opacity" => ("opacity", Vec::new()),
+            p if p.starts_with("--") => ("custom", vec![p.to_owned()]),
+            _ => ("transform", Vec::new()),
+        }
+    }
+
+    /// Label of a track's readings, for the error table.
+    pub fn label(&self) -> String {
+        match (self.is_ring(), self.property.as_str(), self.unit.as_str()) {
+            (true, _, unit) => format!("ring radius ({unit})"),
+            (_, "translateX" | "translateY", unit) => format!("translate ({unit})"),
+            (_, "rotate", unit) => format!("rotate ({unit})"),
+            (_, p, "") if !p.starts_with("--") => p.to_owned(),
+            (_, _, "") => "custom <number>".to_owned(),
+            (_, _, unit) => format!("custom ({unit})"),
+        }
+    }
+
+    pub fn bound(&self) -> f64 {
+        if self.unit.is_empty() {
+            UNITLESS_BOUND
+        } else {
+            UNIT_BOUND
+        }
+    }
+
+    /// The table at time `t` (s): linear interpolation of the neighbouring frames.
+    pub fn at(&self, track: usize, t: f64) -> f64 {
+        let x = &self.tracks[track].1;
+        let times = &self.times;
+        let k = times.partition_point(|&ti| ti <= t);
+        if k == 0 {
+            return x[0];
+        }
+        if k == times.len() {
+            return x[k - 1];
+        }
+        let (a, b) = (k - 1, k);
+        x[a] + (x[b] - x[a]) * (t - times[a]) / (times[b] - times[a])
+    }
+}
+
+/// The table of every motion under `inputs` from the per-motion bake in `out`, in input
+/// order, each with its spec.
+pub fn read_tables(inputs: &[PathBuf], out: &Path) -> Vec<(MotionSpec, Table)> {
+    let (specs, errors) = load_all(&find_inputs(inputs).unwrap(), Overrides::default());
+    assert!(errors.is_empty(), "{errors:?}");
+    specs
+        .into_iter()
+        .map(|input| {
+            let path = out.join(format!("json/{}.json", input.spec.name));
+            let table: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+            let fps = table["fps"].as_f64().unwrap();
+            let duration = table["duration"].as_f64().unwrap();
+            let frames = table["frames"].as_u64().unwrap() as usize;
+            // serde_json keeps keys sorted: a ring's inner comes before its outer.
+            let tracks: Vec<(String, Vec<f64>)> = table["tracks"]
+                .as_object()
+                .unwrap()
+                .iter()
+                .map(|(track, v)| {
+                    let x: Vec<f64> = serde_json::from_value(v["position"].clone()).unwrap();
+                    assert_eq!(x.len(), frames);
+                    (track.clone(), x)
+                })
+                .collect();
+            let times: Vec<f64> = (0..frames)
+                .map(|i| (i as f64 / fps).min(duration))
+                .collect();
+            let unit = table["unit"].as_str().unwrap();
+            let unit = match unit_kind(unit) {
+                Some(UnitKind::Length | UnitKind::Percentage) => unit,
+                _ if tracks.len() == 2 => "px",
+                _ => unit,
+            };
+            let table = Table {
+                name: input.spec.name.clone(),
+                property: table["property"].as_str().unwrap().to_owned(),
+                unit: unit.to_owned(),
+                fps,
+                duration,
+                samples: sample_times(&times, &tracks),
+                times,
+                tracks,
+            };
+            (input.spec, table)
+        })
+        .collect()
+}
+
+/// The start of a test page's script: `plan` (from the `#plan` JSON) and `host` (the
+/// `#host` element), and the readers. `read(el, kind, props)` returns, per value read, the
+/// computed-style string and the typed OM reading (`[value, unit]`, or null);
+/// `seek(animation, el, kind, props, times)` pauses `animation` and returns, per time (ms),
+/// the animation's current time and what `read` returns there.
+pub const PAGE_READERS: &str = r#"
+const plan = JSON.parse(document.getElementById("plan").textContent);
+const host = document.getElementById("host");
+const num = (v) => (v && typeof v.value === "number") ? [v.value, v.unit] : null;
+function typedTransform(map) {
+  const t = map.get("transform");
+  if (!t || t.length !== 1) return null;
+  const c = t[0];
+  if (c instanceof CSSTranslate) return [num(c.x), num(c.y)];
+  if (c instanceof CSSScale) return [num(c.x), num(c.y)];
+  if (c instanceof CSSRotate) return [num(c.angle)];
+  return null;
+}
+function read(el, kind, props) {
+  const cs = getComputedStyle(el);
+  const map = el.computedStyleMap();
+  if (kind === "transform") return [[cs.transform, typedTransform(map)]];
+  if (kind === "opacity") return [[cs.opacity, num(map.get("opacity"))]];
+  return props.map((p) => [cs.getPropertyValue(p), num(map.get(p))]);
+}
+function seek(animation, el, kind, props, times) {
+  animation.pause();
+  return times.map((t) => {
+    animation.currentTime = t;
+    return [animation.currentTime, read(el, kind, props)];
+  });
+}
+"#;
