@@ -33,14 +33,14 @@
 
 mod common;
 
-use common::readout::{leading_number, matrix, typed, unwrap_angle};
+use common::compare::{compare, Readings, Tally};
 use common::tables::{read_tables, Table, PAGE_READERS, UNIT_BOUND};
 
 use common::chromium::{self as browser, CAPTURE_ERRORS};
 use curvebake::export::{ExportSettings, Format, Layout};
 use curvebake::pipeline::{run, BakeOptions, Report};
 use serde_json::{json, Value};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -408,127 +408,6 @@ fn write_page(out: &Path, motions: &[Motion]) -> PathBuf {
     path
 }
 
-/// Decodes one reading of track `track`: (computed-style value, typed-OM value).
-fn decode(m: &Motion, reading: &Value, expected: f64) -> (Option<f64>, Option<f64>) {
-    let text = reading[0].as_str().unwrap_or_default();
-    let typed_value = &reading[1];
-    match m.readout().0 {
-        "transform" => {
-            let mx = matrix(text);
-            let component = |k: usize| typed_value.get(k).and_then(typed);
-            match m.property.as_str() {
-                "translateX" => (mx.map(|v| v[4]), component(0)),
-                "translateY" => (mx.map(|v| v[5]), component(1)),
-                "scale" => (mx.map(|v| v[0]), component(0)),
-                "rotate" => (
-                    mx.map(|v| unwrap_angle(v[1].atan2(v[0]).to_degrees(), expected)),
-                    component(0),
-                ),
-                other => panic!("unexpected property {other}"),
-            }
-        }
-        _ => (leading_number(text), typed(typed_value)),
-    }
-}
-
-/// Worst errors, per (label, readout).
-#[derive(Default)]
-struct Tally {
-    worst: BTreeMap<(String, &'static str), (f64, f64, String)>,
-    failures: Vec<String>,
-    samples: usize,
-}
-
-impl Tally {
-    fn record(&mut self, label: &str, readout: &'static str, error: f64, bound: f64, what: String) {
-        self.samples += 1;
-        let entry =
-            self.worst
-                .entry((label.to_owned(), readout))
-                .or_insert((0.0, bound, String::new()));
-        if !(error <= entry.0) {
-            *entry = (error, bound, what.clone());
-        }
-        if !(error <= bound) {
-            self.failures.push(format!(
-                "{label} ({readout}): error {error:.6} > {bound} at {what}"
-            ));
-        }
-    }
-
-    fn table(&self) -> String {
-        let mut s = format!(
-            "{:<24} {:<16} {:>12} {:>10}  where\n",
-            "kind", "readout", "worst error", "bound"
-        );
-        for ((label, readout), (error, bound, what)) in &self.worst {
-            writeln!(
-                s,
-                "{label:<24} {readout:<16} {error:>12.7} {bound:>10.4}  {what}"
-            )
-            .unwrap();
-        }
-        s
-    }
-}
-
-/// Compares seeks `[[currentTime, readings], ...]` of one element with the table.
-fn compare(
-    m: &Motion,
-    seeks: &Value,
-    label: &str,
-    bound: f64,
-    tally: &mut Tally,
-    decode_as_probe: bool,
-) {
-    let seeks = seeks.as_array().expect("samples");
-    assert_eq!(seeks.len(), m.samples.len(), "{}", m.name);
-    for (seek, &sent) in seeks.iter().zip(&m.samples) {
-        let time_ms = seek[0].as_f64().unwrap();
-        // Chromium keeps times in seconds: the read-back differs in the last bits.
-        assert!(
-            (time_ms - sent).abs() < 1e-6,
-            "{}: currentTime {sent} reads back as {time_ms}",
-            m.name
-        );
-        let t = time_ms / 1000.0;
-        let readings = seek[1].as_array().unwrap();
-        let tracks = if decode_as_probe { 1 } else { m.tracks.len() };
-        assert_eq!(readings.len(), tracks, "{}", m.name);
-        for (k, reading) in readings.iter().enumerate() {
-            let mut expected = m.at(k, t);
-            if m.property == "opacity" && !decode_as_probe {
-                expected = expected.clamp(0.0, 1.0);
-            }
-            let (computed, typed) = if decode_as_probe {
-                (
-                    leading_number(reading[0].as_str().unwrap_or_default()),
-                    typed(&reading[1]),
-                )
-            } else {
-                decode(m, reading, expected)
-            };
-            let frame = m.times.iter().position(|&ti| ti * 1000.0 == sent);
-            let what = format!(
-                "{} {} t={time_ms} ms ({}) expected {expected}, read {:?} / {:?}",
-                m.name,
-                m.tracks[k.min(m.tracks.len() - 1)].0,
-                frame.map_or("between frames".to_owned(), |i| format!("frame {i}")),
-                reading[0],
-                reading[1]
-            );
-            for (readout, value) in [("computed style", computed), ("typed OM", typed)] {
-                match value {
-                    Some(v) => {
-                        tally.record(label, readout, (v - expected).abs(), bound, what.clone())
-                    }
-                    None => tally.failures.push(format!("unreadable {readout}: {what}")),
-                }
-            }
-        }
-    }
-}
-
 /// Bakes, loads the page in Chromium and checks every reading; returns the tally.
 fn check_in_browser(
     chromium: &Path,
@@ -574,7 +453,14 @@ fn check_in_browser(
             continue;
         }
         let bound = m.bound() + tolerance;
-        compare(m, &r["samples"], &m.label(), bound, &mut tally, false);
+        compare(
+            m,
+            &r["samples"],
+            &m.label(),
+            bound,
+            Readings::Motion,
+            &mut tally,
+        );
         if m.easing.is_some() {
             if r["easing_animations"] != 1 {
                 tally.failures.push(format!(
@@ -590,20 +476,21 @@ fn check_in_browser(
                         "unitless"
                     }
                 );
-                compare(m, &r["easing"], &label, bound, &mut tally, true);
+                compare(m, &r["easing"], &label, bound, Readings::Probe, &mut tally);
             }
         }
         if m.name == CONTROL {
             let mut control = Tally::default();
+            let infinite = f64::INFINITY;
             compare(
                 m,
                 &r["control"],
                 "control",
-                f64::INFINITY,
+                infinite,
+                Readings::Motion,
                 &mut control,
-                false,
             );
-            control_worst = control.worst.values().map(|w| w.0).fold(0.0, f64::max);
+            control_worst = control.worst();
         }
     }
     eprintln!("{}", tally.table());

@@ -6,6 +6,7 @@
 //!   ([`chromium::dump_dom`]), take a screenshot ([`chromium::screenshot`]), read the page's
 //!   console and errors, and pull a JSON result out of the dumped DOM
 //!   ([`chromium::element_json`]). See that module for the page protocol.
+//! * [`compare`]: browser readings against a bake's tables, and the worst errors.
 //! * [`project`]: the real binary run on a temporary project folder.
 //! * [`readout`]: turning what the browser reports back into numbers.
 //! * [`tables`]: a bake's JSON tables read back, what a page reads of each motion and the
@@ -14,6 +15,7 @@
 #![allow(dead_code)]
 
 pub mod chromium;
+pub mod compare;
 pub mod project;
 pub mod readout;
 pub mod tables;

@@ -1,0 +1,152 @@
+//! Browser readings against a bake's tables: decoding what the page read, comparing it with
+//! the table at the time the animation was seeked to, and tallying the worst errors.
+
+use super::readout::{leading_number, matrix, typed, unwrap_angle};
+use super::tables::Table;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// One reading of a motion decoded: (computed style, Typed OM).
+pub fn decode(m: &Table, reading: &Value, expected: f64) -> (Option<f64>, Option<f64>) {
+    let text = reading[0].as_str().unwrap_or_default();
+    let typed_value = &reading[1];
+    if m.readout().0 != "transform" {
+        return (leading_number(text), typed(typed_value));
+    }
+    let mx = matrix(text);
+    let component = |k: usize| typed_value.get(k).and_then(typed);
+    match m.property.as_str() {
+        "translateX" => (mx.map(|v| v[4]), component(0)),
+        // A % of translateY is of the element's height, 10px: 1% is 0.1px.
+        "translateY" if m.unit == "%" => (mx.map(|v| v[5] * 10.0), component(1)),
+        "translateY" => (mx.map(|v| v[5]), component(1)),
+        "scale" => (mx.map(|v| v[0]), component(0)),
+        "rotate" => (
+            mx.map(|v| unwrap_angle(v[1].atan2(v[0]).to_degrees(), expected)),
+            component(0),
+        ),
+        other => panic!("unexpected property {other}"),
+    }
+}
+
+/// Worst error per (label, readout), and every failure.
+#[derive(Default)]
+pub struct Tally {
+    pub worst: BTreeMap<(String, &'static str), (f64, f64, String)>,
+    pub failures: Vec<String>,
+    pub samples: usize,
+}
+
+impl Tally {
+    pub fn record(
+        &mut self,
+        label: &str,
+        readout: &'static str,
+        error: f64,
+        bound: f64,
+        what: &str,
+    ) {
+        self.samples += 1;
+        let entry =
+            self.worst
+                .entry((label.to_owned(), readout))
+                .or_insert((0.0, bound, String::new()));
+        if !(error <= entry.0) {
+            *entry = (error, bound, what.to_owned());
+        }
+        if !(error <= bound) {
+            self.failures.push(format!(
+                "{label} ({readout}): error {error:.6} > {bound} at {what}"
+            ));
+        }
+    }
+
+    /// The worst errors as a table, for the test's output.
+    pub fn table(&self) -> String {
+        let mut s = format!(
+            "{:<24} {:<16} {:>12} {:>10}  where\n",
+            "kind", "readout", "worst error", "bound"
+        );
+        for ((label, readout), (error, bound, what)) in &self.worst {
+            writeln!(
+                s,
+                "{label:<24} {readout:<16} {error:>12.7} {bound:>10.4}  {what}"
+            )
+            .unwrap();
+        }
+        s
+    }
+
+    /// The worst error of all.
+    pub fn worst(&self) -> f64 {
+        self.worst.values().map(|w| w.0).fold(0.0, f64::max)
+    }
+}
+
+/// What one seek's readings are.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Readings {
+    /// The motion's own property (one reading per track; opacity clamped to [0, 1]).
+    Motion,
+    /// One number per seek, following the motion's first track (a probe property driven by
+    /// the motion's easing).
+    Probe,
+}
+
+/// Compares the seeks `[[currentTime, readings], ...]` of one element with the table.
+pub fn compare(
+    m: &Table,
+    seeks: &Value,
+    label: &str,
+    bound: f64,
+    readings_are: Readings,
+    tally: &mut Tally,
+) {
+    let seeks = seeks.as_array().expect("samples");
+    assert_eq!(seeks.len(), m.samples.len(), "{}", m.name);
+    for (seek, &sent) in seeks.iter().zip(&m.samples) {
+        let time_ms = seek[0].as_f64().unwrap();
+        // Chromium keeps times in seconds: the read-back differs in the last bits.
+        assert!(
+            (time_ms - sent).abs() < 1e-6,
+            "{}: currentTime {sent} reads back as {time_ms}",
+            m.name
+        );
+        let t = time_ms / 1000.0;
+        let readings = seek[1].as_array().unwrap();
+        let tracks = match readings_are {
+            Readings::Motion => m.tracks.len(),
+            Readings::Probe => 1,
+        };
+        assert_eq!(readings.len(), tracks, "{}", m.name);
+        for (k, reading) in readings.iter().enumerate() {
+            let mut expected = m.at(k, t);
+            if m.property == "opacity" && readings_are == Readings::Motion {
+                expected = expected.clamp(0.0, 1.0);
+            }
+            let (computed, typed) = match readings_are {
+                Readings::Motion => decode(m, reading, expected),
+                Readings::Probe => (
+                    leading_number(reading[0].as_str().unwrap_or_default()),
+                    typed(&reading[1]),
+                ),
+            };
+            let frame = m.times.iter().position(|&ti| ti * 1000.0 == sent);
+            let what = format!(
+                "{} {} t={time_ms} ms ({}) expected {expected}, read {} / {}",
+                m.name,
+                m.tracks[k].0,
+                frame.map_or("between frames".to_owned(), |i| format!("frame {i}")),
+                reading[0],
+                reading[1]
+            );
+            for (readout, value) in [("computed style", computed), ("typed OM", typed)] {
+                match value {
+                    Some(v) => tally.record(label, readout, (v - expected).abs(), bound, &what),
+                    None => tally.failures.push(format!("unreadable {readout}: {what}")),
+                }
+            }
+        }
+    }
+}
