@@ -369,15 +369,10 @@ fn write_page(out: &Path, motions: &[Motion]) -> PathBuf {
     let plan: Vec<Value> = motions
         .iter()
         .map(|m| {
-            let (kind, props) = m.readout();
-            json!({
-                "name": m.name,
-                "kind": kind,
-                "props": props,
-                "times": m.samples,
-                "easing": m.easing.map(|(from, to)| [from, to]),
-                "control": (m.name == CONTROL).then(|| format!("{}s", m.duration)),
-            })
+            let mut entry = m.plan();
+            entry["easing"] = json!(m.easing.map(|(from, to)| [from, to]));
+            entry["control"] = json!((m.name == CONTROL).then(|| format!("{}s", m.duration)));
+            entry
         })
         .collect();
     let plan = json!({ "motions": plan }).to_string();

@@ -109,14 +109,9 @@ fn write_page(out: &Path, motions: &[Table]) -> PathBuf {
     let plan: Vec<Value> = motions
         .iter()
         .map(|m| {
-            let (kind, props) = m.readout();
-            json!({
-                "name": m.name,
-                "kind": kind,
-                "props": props,
-                "times": m.samples,
-                "control": m.name == CONTROL,
-            })
+            let mut entry = m.plan();
+            entry["control"] = json!(m.name == CONTROL);
+            entry
         })
         .collect();
     let plan = json!({ "motions": plan }).to_string();

@@ -4,7 +4,7 @@
 use super::readout::sample_times;
 use curvebake::load::{find_inputs, load_all};
 use curvebake::spec::{unit_kind, MotionSpec, Overrides, UnitKind};
-use serde_json::Value;
+use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
 /// Bound for px, % and deg.
@@ -44,6 +44,13 @@ impl Table {
             p if p.starts_with("--") => ("custom", vec![p.to_owned()]),
             _ => ("transform", Vec::new()),
         }
+    }
+
+    /// The motion's entry in a test page's plan: its name, what the page reads (`kind`,
+    /// `props`, as [`PAGE_READERS`]' `read` takes them) and the seek times (ms).
+    pub fn plan(&self) -> Value {
+        let (kind, props) = self.readout();
+        json!({ "name": self.name, "kind": kind, "props": props, "times": self.samples })
     }
 
     /// Label of a track's readings, for the error table.
