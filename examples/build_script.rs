@@ -2,7 +2,8 @@
 //! options of `curvebake bake`, then build single motions in code and sample them.
 //!
 //! Run it with `cargo run --example build_script [OUT_DIR]`. In a crate of your own, put
-//! `curvebake` under `[build-dependencies]` and the bake in `build.rs`:
+//! `curvebake = { version = "0.1", default-features = false }` under `[build-dependencies]`
+//! (without the command line's dependencies) and the bake in `build.rs`:
 //!
 //! ```ignore
 //! fn main() -> Result<(), Box<dyn std::error::Error>> {

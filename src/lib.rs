@@ -29,6 +29,7 @@ pub mod pipeline;
 pub mod schema;
 pub mod spec;
 pub mod template;
+#[cfg(feature = "watch")]
 pub mod watch;
 pub mod write;
 
