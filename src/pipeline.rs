@@ -203,7 +203,10 @@ fn run_in_pool(
             .all(|stamp| (out.resolve(&stamp.path)).is_ok_and(|path| old.describes(stamp, &path)));
         bundles && (old.summaries.iter()).all(|f| out.resolve(f).is_ok_and(|p| p.exists()))
     };
-    if !options.check && old.run == run_hash && unchanged.iter().all(|&u| u) && shared_intact() {
+    // Every motion unchanged, and none gone (the manifest keeps the records of motions whose
+    // file failed, until the file is fixed or removed).
+    let all_unchanged = unchanged.iter().all(|&u| u) && old.motions.len() == inputs.len();
+    if !options.check && old.run == run_hash && all_unchanged && shared_intact() {
         // Nothing changed since the manifest was written: nothing to bake, nothing to write.
         report.motions = inputs.len();
         report.skipped = inputs.len();
@@ -265,13 +268,15 @@ fn run_in_pool(
         .map(|range| jobs.by_ref().take(range.len()).collect())
         .collect();
     drop(jobs);
-    let bake_window = |window: &[Job]| -> Vec<Exported> {
+    let keep_digests = sink.digests.is_some();
+    let bake_window = |window: &[Job]| -> Vec<Result<Exported, InputError>> {
         window
             .par_iter()
             .map(|job| {
                 // An unchanged motion is still baked for the summaries, but not exported again.
                 let skip = |k: usize| job.unchanged && reusable[k];
-                let result = export_one(&job.input, &exporters, options.layout, &skip);
+                let result =
+                    export_one(&job.input, &exporters, options.layout, &skip, keep_digests);
                 progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
                 result
             })
@@ -279,7 +284,7 @@ fn run_in_pool(
     };
     // Window k+1 is baked on the pool while window k is written, so the writing (which must
     // keep input order) overlaps the parallel work instead of idling every other core.
-    let mut pending: Option<(Vec<Job>, Vec<Exported>)> = None;
+    let mut pending: Option<(Vec<Job>, Vec<Result<Exported, InputError>>)> = None;
     for window in windows {
         let (results, written) = rayon::join(
             || bake_window(&window),
@@ -384,8 +389,14 @@ struct Job {
     hash: String,
     unchanged: bool,
 }
-/// One motion baked and exported, or why it could not be.
-type Exported = Result<(Digest, Vec<MotionOutput>), InputError>;
+/// One motion baked and exported.
+struct Exported {
+    frames: usize,
+    /// Its digest, when a summary needs one.
+    digest: Option<Digest>,
+    /// Per exporter (empty for an exporter whose outputs are reused).
+    outputs: Vec<MotionOutput>,
+}
 
 /// Where baked windows go, in input order: files, bundles, digests and manifest entries.
 struct Sink<'a> {
@@ -400,11 +411,19 @@ struct Sink<'a> {
 }
 
 /// Takes in one baked window: appends its bundle chunks, writes its files and records it.
-fn absorb(sink: &mut Sink, window: Vec<Job>, results: Vec<Exported>) -> Result<(), WriteError> {
+fn absorb(
+    sink: &mut Sink,
+    window: Vec<Job>,
+    results: Vec<Result<Exported, InputError>>,
+) -> Result<(), WriteError> {
     let report = &mut sink.report;
     let mut files = Vec::new();
     for (job, result) in window.into_iter().zip(results) {
-        let (mut digest, outputs) = match result {
+        let Exported {
+            frames,
+            digest,
+            outputs,
+        } = match result {
             Ok(r) => r,
             Err(e) => {
                 report.errors.push(e);
@@ -412,7 +431,8 @@ fn absorb(sink: &mut Sink, window: Vec<Job>, results: Vec<Exported>) -> Result<(
             }
         };
         report.motions += 1;
-        report.frames += digest.frames as u64;
+        report.frames += frames as u64;
+        let mut own_files = Vec::new();
         let skipped = job.unchanged && !sink.check;
         let mut chunks = Vec::new();
         for (exporter, output) in outputs.into_iter().enumerate() {
@@ -431,45 +451,39 @@ fn absorb(sink: &mut Sink, window: Vec<Job>, results: Vec<Exported>) -> Result<(
                 });
             }
             if !skipped {
-                digest
-                    .files
-                    .extend(output.files.iter().map(|f| f.path.clone()));
+                own_files.extend(output.files.iter().map(|f| f.path.clone()));
                 files.extend(output.files);
             }
         }
         if skipped {
             report.skipped += 1;
-            digest.files = sink.old_entries[job.input.spec.name.as_str()].files.clone();
-            report.unchanged += digest.files.len();
+            own_files = sink.old_entries[job.input.spec.name.as_str()].files.clone();
+            report.unchanged += own_files.len();
         }
-        let frames = digest.frames as u64;
-        let files = match &mut sink.digests {
-            Some(digests) => {
-                let files = digest.files.clone();
-                digests.push(digest);
-                files
-            }
-            None => digest.files,
-        };
+        if let (Some(digests), Some(mut digest)) = (&mut sink.digests, digest) {
+            digest.files = own_files.clone();
+            digests.push(digest);
+        }
         sink.entries.push(Entry {
             source: job.input.file.display().to_string(),
             name: job.input.spec.name,
             hash: job.hash,
-            frames,
-            files,
+            frames: frames as u64,
+            files: own_files,
             chunks,
         });
     }
     write_files(sink.out, sink.check, files, report)
 }
 
-/// Bakes one motion and runs every exporter on it.
+/// Bakes one motion and runs every exporter it does not `skip` on it.
 fn export_one(
     input: &Input,
     exporters: &[Box<dyn Exporter>],
     layout: Layout,
     skip: &dyn Fn(usize) -> bool,
-) -> Result<(Digest, Vec<MotionOutput>), InputError> {
+    keep_digest: bool,
+) -> Result<Exported, InputError> {
     let with_preview = exporters.iter().any(|e| e.needs_preview());
     let baked = bake(&input.spec).map_err(|e| {
         InputError::new(
@@ -498,7 +512,11 @@ fn export_one(
             }
         })
         .collect();
-    Ok((Digest::of(&baked, with_preview), outputs))
+    Ok(Exported {
+        frames: baked.frames(),
+        digest: keep_digest.then(|| Digest::of(&baked, with_preview)),
+        outputs,
+    })
 }
 
 /// Writes (or, in check mode, compares) files in parallel; records what happened.

@@ -398,6 +398,28 @@ fn outputs_of_a_removed_motion_are_removed_and_nothing_else_is_touched() {
 }
 
 #[test]
+fn a_file_removed_while_it_failed_loses_its_outputs() {
+    let dir = project(&[
+        ("a.ron", &spring_file("a", 100)),
+        ("b.ron", &spring_file("b", 100)),
+    ]);
+    let bake = || curvebake(dir.path(), &["bake", "--formats", "json"]);
+    assert!(bake().status.success());
+    fs::write(
+        dir.path().join("curves/b.ron"),
+        "(name: \"b\", motion: Spring(",
+    )
+    .unwrap();
+    assert_eq!(bake().status.code(), Some(1));
+    assert!(dir.path().join("out/json/b.json").exists());
+    // Nothing else changed since the last bake, but b is gone now, not failing.
+    fs::remove_file(dir.path().join("curves/b.ron")).unwrap();
+    let out = bake();
+    assert!(stderr(&out).contains("1 removed"), "{}", stderr(&out));
+    assert!(!dir.path().join("out/json/b.json").exists());
+}
+
+#[test]
 fn a_file_that_fails_keeps_the_outputs_of_its_motions() {
     let dir = project(&[("a.ron", &spring_file("a", 100))]);
     assert!(curvebake(dir.path(), &["bake", "--formats", "json"])

@@ -24,9 +24,16 @@ fn string(out: &mut Vec<u8>, s: &str) {
     serde_json::to_writer(&mut *out, s).expect("writing a string into a Vec cannot fail");
 }
 
-fn key(out: &mut Vec<u8>, k: &str) {
-    string(out, k);
-    out.push(b':');
+/// Writes `"k":`. Keys are the tool's own identifiers (field, parameter and track names),
+/// which JSON never needs to escape.
+fn key(out: &mut Vec<u8>, k: &'static str) {
+    debug_assert!(
+        k.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'),
+        "{k}"
+    );
+    out.push(b'"');
+    out.extend_from_slice(k.as_bytes());
+    out.extend_from_slice(b"\":");
 }
 
 fn number_array(out: &mut Vec<u8>, values: &[f64]) {
@@ -41,7 +48,7 @@ fn number_array(out: &mut Vec<u8>, values: &[f64]) {
 }
 
 fn params(out: &mut Vec<u8>, groups: &[ParamGroup]) {
-    let flat = |out: &mut Vec<u8>, values: &[(&str, f64)]| {
+    let flat = |out: &mut Vec<u8>, values: &[(&'static str, f64)]| {
         out.push(b'{');
         for (i, (name, v)) in values.iter().enumerate() {
             if i > 0 {
@@ -89,7 +96,7 @@ pub fn table(baked: &Baked, out: &mut Vec<u8>) {
     write_json_f64(out, baked.duration);
     out.extend_from_slice(b",\n");
     key(out, "frames");
-    out.extend_from_slice(baked.frames().to_string().as_bytes());
+    out.extend_from_slice(itoa::Buffer::new().format(baked.frames()).as_bytes());
     out.extend_from_slice(b",\n");
     key(out, "params");
     params(out, &spec.model.params());
