@@ -269,7 +269,7 @@ fn run_in_pool(
         .collect();
     drop(jobs);
     let keep_digests = sink.digests.is_some();
-    let bake_window = |window: &[Job]| -> Vec<Result<Exported, InputError>> {
+    let bake_window = |window: &[Job]| -> Vec<ExportResult> {
         window
             .par_iter()
             .map(|job| {
@@ -284,7 +284,7 @@ fn run_in_pool(
     };
     // Window k+1 is baked on the pool while window k is written, so the writing (which must
     // keep input order) overlaps the parallel work instead of idling every other core.
-    let mut pending: Option<(Vec<Job>, Vec<Result<Exported, InputError>>)> = None;
+    let mut pending: Option<(Vec<Job>, Vec<ExportResult>)> = None;
     for window in windows {
         let (results, written) = rayon::join(
             || bake_window(&window),
@@ -389,6 +389,9 @@ struct Job {
     hash: String,
     unchanged: bool,
 }
+/// One motion baked and exported, or why it could not be.
+type ExportResult = Result<Exported, InputError>;
+
 /// One motion baked and exported.
 struct Exported {
     frames: usize,
@@ -411,11 +414,7 @@ struct Sink<'a> {
 }
 
 /// Takes in one baked window: appends its bundle chunks, writes its files and records it.
-fn absorb(
-    sink: &mut Sink,
-    window: Vec<Job>,
-    results: Vec<Result<Exported, InputError>>,
-) -> Result<(), WriteError> {
+fn absorb(sink: &mut Sink, window: Vec<Job>, results: Vec<ExportResult>) -> Result<(), WriteError> {
     let report = &mut sink.report;
     let mut files = Vec::new();
     for (job, result) in window.into_iter().zip(results) {
