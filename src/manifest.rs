@@ -31,7 +31,7 @@ pub struct Manifest {
 
 /// A bundle as a bake left it.
 ///
-/// A bundle no longer than recorded and no newer than the manifest (which is written after
+/// A bundle of the recorded length and no newer than the manifest (which is written after
 /// every bundle) is taken to be the one this manifest describes, the test make applies to its
 /// targets, so the chunks the entries locate in it can be copied into the next bundle instead
 /// of exported again. An edit that keeps the length within the file system's timestamp

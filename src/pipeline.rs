@@ -180,11 +180,7 @@ fn run_in_pool(
     let run_hash = hash(&hashes.iter().map(|h| h.as_bytes()).collect::<Vec<_>>());
     let old_entries: HashMap<&str, &Entry> =
         old.motions.iter().map(|e| (e.name.as_str(), e)).collect();
-    let files_exist = |e: &Entry| {
-        e.files
-            .iter()
-            .all(|f| out.resolve(f).is_ok_and(|p| p.exists()))
-    };
+    let files_exist = |e: &Entry| e.files.iter().all(|f| out.exists(f));
     let unchanged: Vec<bool> = inputs
         .par_iter()
         .zip(&hashes)
@@ -201,7 +197,7 @@ fn run_in_pool(
             .bundles
             .iter()
             .all(|stamp| (out.resolve(&stamp.path)).is_ok_and(|path| old.describes(stamp, &path)));
-        bundles && (old.summaries.iter()).all(|f| out.resolve(f).is_ok_and(|p| p.exists()))
+        bundles && old.summaries.iter().all(|f| out.exists(f))
     };
     // Every motion unchanged, and none gone (the manifest keeps the records of motions whose
     // file failed, until the file is fixed or removed).
@@ -433,20 +429,18 @@ fn absorb(sink: &mut Sink, window: Vec<Job>, results: Vec<ExportResult>) -> Resu
         report.frames += frames as u64;
         let mut own_files = Vec::new();
         let skipped = job.unchanged && !sink.check;
+        // The motion's record in the old manifest, which an unchanged motion's reuse reads.
+        let old = || sink.old_entries[job.input.spec.name.as_str()];
         let mut chunks = Vec::new();
         for (exporter, output) in outputs.into_iter().enumerate() {
             for (name, value) in output.stats {
                 *report.stats.entry(name).or_default() += value;
             }
-            let bundle = sink.bundles.iter_mut().position(|b| b.exporter == exporter);
-            if let Some(b) = bundle {
+            if let Some(bundle) = sink.bundles.iter_mut().find(|b| b.exporter == exporter) {
                 // No chunk: the exporter was skipped, and the previous bundle holds it.
                 chunks.push(match output.chunk {
-                    Some(chunk) => sink.bundles[b].append(&chunk)?,
-                    None => {
-                        let old = sink.old_entries[job.input.spec.name.as_str()];
-                        sink.bundles[b].append_previous(&old.chunks)?
-                    }
+                    Some(chunk) => bundle.append(&chunk)?,
+                    None => bundle.append_previous(&old().chunks)?,
                 });
             }
             if !skipped {
@@ -456,7 +450,7 @@ fn absorb(sink: &mut Sink, window: Vec<Job>, results: Vec<ExportResult>) -> Resu
         }
         if skipped {
             report.skipped += 1;
-            own_files = sink.old_entries[job.input.spec.name.as_str()].files.clone();
+            own_files = old().files.clone();
             report.unchanged += own_files.len();
         }
         if let (Some(digests), Some(mut digest)) = (&mut sink.digests, digest) {

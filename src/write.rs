@@ -150,6 +150,11 @@ impl OutputDir {
         Ok(path)
     }
 
+    /// Whether something is at `relative` (false for a path that may not be written).
+    pub fn exists(&self, relative: &str) -> bool {
+        self.resolve(relative).is_ok_and(|path| path.exists())
+    }
+
     /// Whether the file at `relative` already holds exactly `bytes`.
     pub fn holds(&self, relative: &str, bytes: &[u8]) -> Result<bool, WriteError> {
         let path = self.resolve(relative)?;

@@ -396,7 +396,7 @@ fn ring_drawing(
 
 /// The keyframe stops, each with its offset (percent) formatted once for the keyframes and
 /// the easing.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Stops {
     /// Frame index of each stop.
     frames: Vec<usize>,
