@@ -22,6 +22,7 @@ pub mod error;
 pub mod export;
 pub mod format;
 pub mod inspect;
+pub mod intake;
 pub mod load;
 pub mod manifest;
 pub mod motion;

@@ -61,54 +61,108 @@ fn collect_ron(dir: &Path, files: &mut Vec<PathBuf>) -> Result<(), InputError> {
 }
 
 /// Reads and validates every file; returns the valid motions (in file order, then in order
-/// within a file) and every error. Names must be unique across files, ignoring case (outputs
-/// named `Card.css` and `card.css` would clash on case-insensitive file systems).
+/// within a file) and every error. Names must be unique across files (see [`Names`]).
 pub fn load_all(files: &[PathBuf], overrides: Overrides) -> (Vec<Input>, Vec<InputError>) {
     use rayon::prelude::*;
     let parsed: Vec<_> = files.par_iter().map(|f| load_file(f, overrides)).collect();
     let mut inputs = Vec::new();
     let mut errors = Vec::new();
-    // Each name, lowercased, and the index in `inputs` of the motion that has it.
-    let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut names = Names::default();
     for (valid, mut errs) in parsed {
         errors.append(&mut errs);
         for input in valid {
-            match seen.entry(input.spec.name.to_ascii_lowercase()) {
-                Entry::Occupied(first) => {
-                    let first: &Input = &inputs[*first.get()];
-                    // Say so when the names differ only in case: they look different.
-                    let case = if first.spec.name == input.spec.name {
-                        String::new()
-                    } else {
-                        format!(
-                            " (as {:?}; names that differ only in case would clash on case-insensitive file systems)",
-                            first.spec.name
-                        )
-                    };
-                    errors.push(InputError::new(
-                        &input.file,
-                        Problem::Field {
-                            motion: input.spec.name.clone(),
-                            message: format!(
-                                "name is already used by a motion in {}{case}",
-                                first.file.display()
-                            ),
-                        },
-                    ))
-                }
-                Entry::Vacant(slot) => {
-                    slot.insert(inputs.len());
-                    inputs.push(input);
-                }
+            match names.admit(&input) {
+                Ok(()) => inputs.push(input),
+                Err(e) => errors.push(e),
             }
         }
     }
     (inputs, errors)
 }
 
+/// The motion names taken so far, each with its file. Names are compared ignoring ASCII case:
+/// outputs named `Card.css` and `card.css` would clash on case-insensitive file systems.
+/// Holds a name and a shared path per motion, nothing else.
+#[derive(Debug, Default)]
+pub struct Names {
+    taken: HashMap<Caseless, Arc<Path>>,
+}
+
+impl Names {
+    /// Takes `input`'s name, or says which file already has it.
+    pub fn admit(&mut self, input: &Input) -> Result<(), InputError> {
+        let name = Caseless(input.spec.name.as_str().into());
+        let (first, file) = match self.taken.entry(name) {
+            Entry::Vacant(slot) => {
+                slot.insert(Arc::clone(&input.file));
+                return Ok(());
+            }
+            Entry::Occupied(taken) => (taken.key().0.clone(), Arc::clone(taken.get())),
+        };
+        // Say so when the names differ only in case: they look different.
+        let case = if *first == *input.spec.name {
+            String::new()
+        } else {
+            format!(
+                " (as {first:?}; names that differ only in case would clash on case-insensitive file systems)"
+            )
+        };
+        Err(InputError::new(
+            &input.file,
+            Problem::Field {
+                motion: input.spec.name.clone(),
+                message: format!(
+                    "name is already used by a motion in {}{case}",
+                    file.display()
+                ),
+            },
+        ))
+    }
+
+    /// Whether a motion has exactly this name.
+    pub fn contains(&self, name: &str) -> bool {
+        self.taken
+            .get_key_value(&Caseless(name.into()))
+            .is_some_and(|(taken, _)| *taken.0 == *name)
+    }
+}
+
+/// A name that hashes and compares ignoring ASCII case.
+#[derive(Debug)]
+struct Caseless(Box<str>);
+
+impl PartialEq for Caseless {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.eq_ignore_ascii_case(&other.0)
+    }
+}
+
+impl Eq for Caseless {}
+
+impl std::hash::Hash for Caseless {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        for byte in self.0.bytes() {
+            state.write_u8(byte.to_ascii_lowercase());
+        }
+        state.write_u8(0xff);
+    }
+}
+
 /// Reads one file: its valid motions and its errors.
 pub fn load_file(file: &Path, overrides: Overrides) -> (Vec<Input>, Vec<InputError>) {
-    match parse_file(file) {
+    match read_source(file) {
+        Ok(bytes) => load_bytes(file, &bytes, overrides),
+        Err(e) => (Vec::new(), vec![e]),
+    }
+}
+
+/// Parses and validates the bytes of `file`: its valid motions and its errors.
+pub fn load_bytes(
+    file: &Path,
+    bytes: &[u8],
+    overrides: Overrides,
+) -> (Vec<Input>, Vec<InputError>) {
+    match parse_bytes(file, bytes) {
         Err(e) => (Vec::new(), vec![e]),
         Ok(motions) => {
             let shared: Arc<Path> = Arc::from(file);
@@ -143,8 +197,8 @@ fn motion_label(motion: &MotionFile, index: usize) -> String {
     }
 }
 
-/// Parses a file holding one motion or a list of motions.
-pub fn parse_file(file: &Path) -> Result<Vec<MotionFile>, InputError> {
+/// The bytes of an input file, refusing one larger than [`MAX_INPUT_BYTES`].
+pub fn read_source(file: &Path) -> Result<Vec<u8>, InputError> {
     let read_error = |e: std::io::Error| InputError::new(file, Problem::Read(e.to_string()));
     let size = std::fs::metadata(file).map_err(read_error)?.len();
     if size > MAX_INPUT_BYTES {
@@ -155,8 +209,7 @@ pub fn parse_file(file: &Path) -> Result<Vec<MotionFile>, InputError> {
             )),
         ));
     }
-    let bytes = std::fs::read(file).map_err(read_error)?;
-    parse_bytes(file, &bytes)
+    std::fs::read(file).map_err(read_error)
 }
 
 /// Parses RON text (as bytes, which must be UTF-8; a leading byte order mark is skipped).

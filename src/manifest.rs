@@ -4,6 +4,7 @@
 //! touching only files curvebake wrote.
 
 use crate::spec::{Ending, MotionSpec};
+use crate::write::{OutputDir, StreamedFile, WriteError};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -16,7 +17,8 @@ pub const MANIFEST_PATH: &str = ".curvebake-manifest.json";
 pub struct Manifest {
     /// Tool name and version that wrote it.
     pub tool: String,
-    /// Hash of the run settings plus every motion hash in order: equal means nothing changed.
+    /// Hash of the run settings and every input file (path and bytes) in order, recorded only
+    /// by a bake without errors (empty otherwise): equal means nothing changed.
     pub run: String,
     /// The bundles written, in exporter order, as they were left.
     pub bundles: Vec<BundleStamp>,
@@ -100,24 +102,68 @@ impl Manifest {
         };
         meta.len() == stamp.len && !newer
     }
+}
 
-    /// The manifest's bytes (deterministic: entries in input order).
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let mut bytes = serde_json::to_vec(self).expect("a manifest serializes");
-        bytes.push(b'\n');
-        bytes
+/// A manifest written as a bake goes: each motion's entry as its window is written, the rest
+/// at the end, into a temporary file renamed into place by [`ManifestWriter::finish`] (so no
+/// manifest describes the folder until the bake completes, and the entries are not held).
+///
+/// The file is `{"motions":[entry,...],"tool":...,"run":...,"bundles":[...],"summaries":[...]}`.
+pub struct ManifestWriter {
+    file: StreamedFile,
+    entries: usize,
+}
+
+impl ManifestWriter {
+    /// Starts the manifest of `out`.
+    pub fn open(out: &OutputDir) -> Result<Self, WriteError> {
+        let mut file = out.stream(MANIFEST_PATH, false)?;
+        file.append(b"{\"motions\":[")?;
+        Ok(Self { file, entries: 0 })
+    }
+
+    /// Appends one motion's entry.
+    pub fn push(&mut self, entry: &Entry) -> Result<(), WriteError> {
+        let mut bytes = Vec::with_capacity(256);
+        if self.entries > 0 {
+            bytes.push(b',');
+        }
+        serde_json::to_writer(&mut bytes, entry).expect("an entry serializes");
+        self.entries += 1;
+        self.file.append(&bytes)
+    }
+
+    /// Writes the fields after the entries and moves the manifest into place.
+    pub fn finish(
+        mut self,
+        run: &str,
+        bundles: &[BundleStamp],
+        summaries: &[String],
+    ) -> Result<(), WriteError> {
+        /// The fields after `motions`, in the order they are written.
+        #[derive(Serialize)]
+        struct Tail<'a> {
+            tool: String,
+            run: &'a str,
+            bundles: &'a [BundleStamp],
+            summaries: &'a [String],
+        }
+        let tail = Tail {
+            tool: tool(),
+            run,
+            bundles,
+            summaries,
+        };
+        let tail = serde_json::to_vec(&tail).expect("the fields serialize");
+        // `],` closes the entries; the tail's own `{` is dropped to continue the object.
+        self.file.append(b"],")?;
+        self.file.append(&tail[1..])?;
+        self.file.append(b"\n")?;
+        self.file.finish().map(|_| ())
     }
 }
 
-/// A hex content hash of `parts`, each length-prefixed so boundaries cannot shift.
-pub fn hash(parts: &[&[u8]]) -> String {
-    let mut hasher = blake3::Hasher::new();
-    for part in parts {
-        absorb(&mut hasher, part);
-    }
-    hex(&hasher)
-}
-
+/// Feeds `part` to `hasher`, length-prefixed so that boundaries cannot shift.
 fn absorb(hasher: &mut blake3::Hasher, part: &[u8]) {
     hasher.update(&(part.len() as u64).to_le_bytes());
     hasher.update(part);
@@ -125,6 +171,40 @@ fn absorb(hasher: &mut blake3::Hasher, part: &[u8]) {
 
 fn hex(hasher: &blake3::Hasher) -> String {
     hasher.finalize().to_hex()[..32].to_owned()
+}
+
+/// The digest of one input file for [`RunHasher`]: its path and its bytes.
+pub fn source_digest(path: &Path, bytes: &[u8]) -> [u8; 32] {
+    let mut hasher = blake3::Hasher::new();
+    absorb(&mut hasher, path.as_os_str().as_encoded_bytes());
+    absorb(&mut hasher, bytes);
+    *hasher.finalize().as_bytes()
+}
+
+/// The hash of a run ([`Manifest::run`]): the run key, then each input file's
+/// [`source_digest`] in input order.
+#[derive(Debug, Clone)]
+pub struct RunHasher {
+    hasher: blake3::Hasher,
+}
+
+impl RunHasher {
+    /// Starts the hash of a run under `run_key`.
+    pub fn new(run_key: &[u8]) -> Self {
+        let mut hasher = blake3::Hasher::new();
+        absorb(&mut hasher, run_key);
+        Self { hasher }
+    }
+
+    /// Adds the next input file.
+    pub fn add(&mut self, digest: &[u8; 32]) {
+        self.hasher.update(digest);
+    }
+
+    /// The hex hash.
+    pub fn finish(&self) -> String {
+        hex(&self.hasher)
+    }
 }
 
 /// Content hashes of motions under one run key (the tool, layout, formats and settings),
@@ -143,8 +223,8 @@ impl SpecHasher {
     }
 
     /// The content hash of one motion: every field that decides its outputs (floats by their
-    /// exact bits), without formatting a single number. Equal to
-    /// `hash(&[run_key, ..fields])` with the fields length-prefixed in a fixed order.
+    /// exact bits), without formatting a single number: the run key, then the fields,
+    /// length-prefixed in a fixed order.
     pub fn hash(&self, spec: &MotionSpec) -> String {
         let mut bytes = Vec::with_capacity(512);
         let mut put = |part: &[u8]| {

@@ -1,14 +1,17 @@
 //! The bake: load -> validate -> bake (in parallel) -> export -> write, with every input
 //! error collected and reported, and valid motions still baked.
 
-use crate::bake::{bake, frame_count};
+use crate::bake::bake;
 use crate::bundle::OpenBundle;
 use crate::error::{InputError, Problem};
 use crate::export::{
     exporters, Digest, ExportSettings, Exporter, Format, Layout, MotionOutput, OutputFile,
 };
-use crate::load::{find_inputs, load_all, Input};
-use crate::manifest::{hash, tool, Entry, Manifest, SpecHasher, MANIFEST_PATH};
+use crate::intake::{Intake, Window};
+use crate::load::{find_inputs, read_source, Input, Names};
+use crate::manifest::{
+    source_digest, tool, Entry, Manifest, ManifestWriter, RunHasher, SpecHasher, MANIFEST_PATH,
+};
 use crate::spec::Overrides;
 use crate::write::{Outcome, OutputDir, WriteError};
 use rayon::prelude::*;
@@ -16,35 +19,6 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
-
-/// Most motions baked and exported at once: enough to keep every core busy, few enough that
-/// memory is bounded by the window, not by the number of motions.
-const WINDOW: usize = 256;
-/// Most frames in one window (a window holds at least one motion): bounds memory when motions
-/// are long, since a window's outputs are held until they are written.
-const WINDOW_FRAMES: usize = 1_000_000;
-
-/// Consecutive ranges of motions, each at most [`WINDOW`] motions and, unless a single motion
-/// is longer, [`WINDOW_FRAMES`] frames.
-fn windows(frames: &[usize]) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
-    let mut start = 0;
-    std::iter::from_fn(move || {
-        if start == frames.len() {
-            return None;
-        }
-        let (mut end, mut sum) = (start, 0);
-        while end < frames.len()
-            && end - start < WINDOW
-            && (end == start || sum + frames[end] <= WINDOW_FRAMES)
-        {
-            sum += frames[end];
-            end += 1;
-        }
-        let range = start..end;
-        start = end;
-        Some(range)
-    })
-}
 
 /// Options of a bake (the CLI's flags, without clap).
 #[derive(Debug, Clone, PartialEq)]
@@ -144,17 +118,12 @@ fn run_in_pool(
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Report, FatalError> {
     let files = find_inputs(&options.inputs).map_err(FatalError::Input)?;
-    let (inputs, errors) = load_all(&files, Overrides { fps: options.fps });
     let out = if options.check {
         OutputDir::existing(&options.out)
     } else {
         OutputDir::create(&options.out)?
     };
     let exporters = exporters(&options.formats, &options.settings);
-    let mut report = Report {
-        errors,
-        ..Report::default()
-    };
 
     let mut old = if options.force {
         Manifest::default()
@@ -172,51 +141,26 @@ fn run_in_pool(
         options.settings,
         options.fps
     );
-    let spec_hasher = SpecHasher::new(run_key.as_bytes());
-    let hashes: Vec<String> = inputs
-        .par_iter()
-        .map(|i| spec_hasher.hash(&i.spec))
-        .collect();
-    let run_hash = hash(&hashes.iter().map(|h| h.as_bytes()).collect::<Vec<_>>());
-    let old_entries: HashMap<&str, &Entry> =
-        old.motions.iter().map(|e| (e.name.as_str(), e)).collect();
-    let files_exist = |e: &Entry| e.files.iter().all(|f| out.exists(f));
-    let unchanged: Vec<bool> = inputs
-        .par_iter()
-        .zip(&hashes)
-        .map(|(i, h)| {
-            old_entries.get(i.spec.name.as_str()).is_some_and(|e| {
-                &e.hash == h && files_exist(e) && e.chunks.len() == old.bundles.len()
-            })
-        })
-        .collect();
-
-    // The files every motion feeds: bundles as the manifest left them, summaries present.
-    let shared_intact = || {
-        let bundles = old
-            .bundles
-            .iter()
-            .all(|stamp| (out.resolve(&stamp.path)).is_ok_and(|path| old.describes(stamp, &path)));
-        bundles && old.summaries.iter().all(|f| out.exists(f))
-    };
-    // Every motion unchanged, and none gone (the manifest keeps the records of motions whose
-    // file failed, until the file is fixed or removed).
-    let all_unchanged = unchanged.iter().all(|&u| u) && old.motions.len() == inputs.len();
-    if !options.check && old.run == run_hash && all_unchanged && shared_intact() {
+    if !options.check && nothing_changed(&old, &out, &files, run_key.as_bytes()) {
         // Nothing changed since the manifest was written: nothing to bake, nothing to write.
-        report.motions = inputs.len();
-        report.skipped = inputs.len();
-        report.frames = old.motions.iter().map(|e| e.frames).sum();
         let shared = old.bundles.len() + old.summaries.len();
-        report.unchanged = old.motions.iter().map(|e| e.files.len()).sum::<usize>() + shared;
-        return Ok(report);
+        return Ok(Report {
+            motions: old.motions.len(),
+            skipped: old.motions.len(),
+            frames: old.motions.iter().map(|e| e.frames).sum(),
+            unchanged: old.motions.iter().map(|e| e.files.len()).sum::<usize>() + shared,
+            ..Report::default()
+        });
     }
 
-    if !options.check {
+    let manifest = if options.check {
+        None
+    } else {
         // Until this bake completes, the folder matches no manifest: a run killed from here on
         // leaves none, so the next run bakes everything again instead of trusting stale hashes.
         out.remove(MANIFEST_PATH)?;
-    }
+        Some(ManifestWriter::open(&out)?)
+    };
     let mut bundles = Vec::new();
     for (exporter, e) in exporters.iter().enumerate() {
         if let Some(b) = e.bundle(options.layout) {
@@ -228,80 +172,86 @@ fn run_in_pool(
     let reusable: Vec<bool> = (0..exporters.len())
         .map(|k| !options.check && bundles.iter().all(|b| b.exporter != k || b.reusable()))
         .collect();
+    let old_entries: HashMap<&str, &Entry> =
+        old.motions.iter().map(|e| (e.name.as_str(), e)).collect();
+    // The old record of a motion whose spec, and so whose outputs, are unchanged, if its own
+    // files are still there.
+    let spec_hasher = SpecHasher::new(run_key.as_bytes());
+    let unchanged_record = |name: &str, hash: &str| {
+        old_entries.get(name).copied().filter(|e| {
+            e.hash == hash
+                && e.files.iter().all(|f| out.exists(f))
+                && e.chunks.len() == old.bundles.len()
+        })
+    };
 
     let mut sink = Sink {
         out: &out,
         check: options.check,
-        old_entries: &old_entries,
-        report,
+        report: Report::default(),
+        bake_errors: Vec::new(),
         bundles,
         // Digests are kept only for the files that describe the whole bake, if any.
         digests: exporters
             .iter()
             .any(|e| e.summarizes(options.layout))
             .then(Vec::new),
-        entries: Vec::new(),
+        manifest,
     };
-    let total = inputs.len();
-    let done = AtomicUsize::new(0);
-    let frames: Vec<usize> = inputs
-        .par_iter()
-        .map(|i| frame_count(&i.spec).unwrap_or(1))
-        .collect();
-    // Each window owns its jobs and drops them once written: a spec is not held until the
-    // end of the bake.
-    let mut jobs =
-        inputs
-            .into_iter()
-            .zip(hashes)
-            .zip(unchanged)
-            .map(|((input, hash), unchanged)| Job {
-                input,
-                hash,
-                unchanged,
-            });
-    let windows: Vec<Vec<Job>> = windows(&frames)
-        .map(|range| jobs.by_ref().take(range.len()).collect())
-        .collect();
-    drop(jobs);
     let keep_digests = sink.digests.is_some();
-    let bake_window = |window: &[Job]| -> Vec<ExportResult> {
+    let done = AtomicUsize::new(0);
+    let bake_window = |window: &[Input], read: usize| -> Vec<Done> {
         window
             .par_iter()
-            .map(|job| {
+            .map(|input| {
+                let hash = spec_hasher.hash(&input.spec);
+                let old = unchanged_record(&input.spec.name, &hash);
                 // An unchanged motion is still baked for the summaries, but not exported again.
-                let skip = |k: usize| job.unchanged && reusable[k];
-                let result =
-                    export_one(&job.input, &exporters, options.layout, &skip, keep_digests);
-                progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
-                result
+                let skip = |k: usize| old.is_some() && reusable[k];
+                let result = export_one(input, &exporters, options.layout, &skip, keep_digests);
+                progress(done.fetch_add(1, Ordering::Relaxed) + 1, read);
+                Done { hash, old, result }
             })
             .collect()
     };
-    // Window k+1 is baked on the pool while window k is written, so the writing (which must
-    // keep input order) overlaps the parallel work instead of idling every other core.
-    let mut pending: Option<(Vec<Job>, Vec<ExportResult>)> = None;
-    for window in windows {
-        let (results, written) = rayon::join(
-            || bake_window(&window),
+    // Files are read, and window k+1 baked, on the pool while window k is written, so the
+    // writing (which must keep input order) overlaps the parallel work instead of idling every
+    // other core.
+    let mut intake = Intake::new(
+        &files,
+        Overrides { fps: options.fps },
+        RunHasher::new(run_key.as_bytes()),
+    );
+    let mut pending: Option<(Window, Vec<Done>)> = None;
+    loop {
+        let (next, written) = rayon::join(
+            || {
+                let window = intake.next_window()?;
+                let baked = bake_window(&window.inputs, intake.read());
+                Some((window, baked))
+            },
             || match pending.take() {
-                Some((previous, results)) => absorb(&mut sink, previous, results),
+                Some((window, baked)) => absorb(&mut sink, window, baked),
                 None => Ok(()),
             },
         );
         written?;
-        pending = Some((window, results));
+        match next {
+            Some(next) => pending = Some(next),
+            None => break,
+        }
     }
-    if let Some((previous, results)) = pending {
-        absorb(&mut sink, previous, results)?;
-    }
+    let (names, run_hash) = intake.finish();
     let Sink {
         mut report,
+        bake_errors,
         bundles,
         digests,
-        mut entries,
+        manifest,
         ..
     } = sink;
+    // Input errors in file order, then motions that could not be baked, in input order.
+    report.errors.extend(bake_errors);
     let mut stamps = Vec::new();
     for bundle in bundles {
         let (outcome, stamp) = bundle.finish()?;
@@ -312,41 +262,67 @@ fn run_in_pool(
         .iter()
         .flat_map(|e| e.summary(digests.as_deref().unwrap_or_default(), options.layout))
         .collect();
-    let summary_paths = summaries.iter().map(|f| f.path.clone()).collect();
+    let summary_paths: Vec<String> = summaries.iter().map(|f| f.path.clone()).collect();
     write_files(&out, options.check, summaries, &mut report)?;
 
-    let (kept, removed) = remove_vanished(&out, &old, &entries, &report.errors, options.check)?;
+    let (kept, removed) = remove_vanished(&out, &old, &names, &report.errors, options.check)?;
     report.removed = removed;
-    if !options.check {
-        entries.extend(kept);
-        let manifest = Manifest {
-            tool: tool(),
-            run: run_hash,
-            bundles: stamps,
-            summaries: summary_paths,
-            written: None,
-            motions: entries,
+    if let Some(mut manifest) = manifest {
+        for entry in &kept {
+            manifest.push(entry)?;
+        }
+        // Only a bake without errors may let the next one skip everything.
+        let run = if report.errors.is_empty() {
+            run_hash
+        } else {
+            String::new()
         };
-        out.write(MANIFEST_PATH, &manifest.to_bytes())?;
+        manifest.finish(&run, &stamps, &summary_paths)?;
         out.remove_leftovers();
     }
     Ok(report)
 }
 
-/// Removes the files of motions in the old manifest that are gone: not baked now and not in a
-/// file that failed this time (whose motions keep their outputs). Returns the entries kept.
+/// Whether the inputs are the ones the old manifest was written for (same files, same bytes,
+/// same run settings, and that bake had no errors) and every output it lists is still there:
+/// then nothing needs baking. Reads the files, but parses nothing.
+fn nothing_changed(old: &Manifest, out: &OutputDir, files: &[PathBuf], run_key: &[u8]) -> bool {
+    if old.run.is_empty() {
+        return false;
+    }
+    let digests: Option<Vec<[u8; 32]>> = files
+        .par_iter()
+        .map(|f| read_source(f).ok().map(|bytes| source_digest(f, &bytes)))
+        .collect();
+    let Some(digests) = digests else {
+        return false;
+    };
+    let mut run = RunHasher::new(run_key);
+    digests.iter().for_each(|d| run.add(d));
+    // The files every motion feeds: bundles as the manifest left them, summaries present.
+    let bundles_intact = old
+        .bundles
+        .iter()
+        .all(|stamp| (out.resolve(&stamp.path)).is_ok_and(|path| old.describes(stamp, &path)));
+    run.finish() == old.run
+        && bundles_intact
+        && old.summaries.iter().all(|f| out.exists(f))
+        && old
+            .motions
+            .par_iter()
+            .all(|e| e.files.iter().all(|f| out.exists(f)))
+}
+
+/// Removes the files of motions in the old manifest that are gone: not baked now (not among
+/// `current`) and not in a file that failed this time (whose motions keep their outputs).
+/// Returns the entries kept and the files removed.
 fn remove_vanished(
     out: &OutputDir,
     old: &Manifest,
-    baked: &[Entry],
+    current: &Names,
     errors: &[InputError],
     check: bool,
 ) -> Result<(Vec<Entry>, Vec<String>), WriteError> {
-    let current: HashSet<&str> = baked.iter().map(|e| e.name.as_str()).collect();
-    let current_files: HashSet<&str> = baked
-        .iter()
-        .flat_map(|e| e.files.iter().map(String::as_str))
-        .collect();
     let failed: HashSet<String> = errors
         .iter()
         .map(|e| e.file.display().to_string())
@@ -354,7 +330,7 @@ fn remove_vanished(
     let mut kept = Vec::new();
     let mut removed = Vec::new();
     for entry in &old.motions {
-        if current.contains(entry.name.as_str()) {
+        if current.contains(&entry.name) {
             continue;
         }
         if failed.contains(&entry.source) {
@@ -365,11 +341,7 @@ fn remove_vanished(
             });
             continue;
         }
-        for file in entry
-            .files
-            .iter()
-            .filter(|f| !current_files.contains(f.as_str()))
-        {
+        for file in &entry.files {
             if !check {
                 out.remove(file)?;
             }
@@ -379,14 +351,13 @@ fn remove_vanished(
     Ok((kept, removed))
 }
 
-/// One motion to bake: the input, its hash and whether the manifest shows it unchanged.
-struct Job {
-    input: Input,
+/// One motion baked and exported, with its hash and, if its outputs are unchanged, its old
+/// record.
+struct Done<'a> {
     hash: String,
-    unchanged: bool,
+    old: Option<&'a Entry>,
+    result: Result<Exported, InputError>,
 }
-/// One motion baked and exported, or why it could not be.
-type ExportResult = Result<Exported, InputError>;
 
 /// One motion baked and exported.
 struct Exported {
@@ -401,19 +372,22 @@ struct Exported {
 struct Sink<'a> {
     out: &'a OutputDir,
     check: bool,
-    old_entries: &'a HashMap<&'a str, &'a Entry>,
     report: Report,
+    /// Motions that could not be baked (reported after the input errors).
+    bake_errors: Vec<InputError>,
     bundles: Vec<OpenBundle>,
     /// Kept only when an exporter summarizes the bake.
     digests: Option<Vec<Digest>>,
-    entries: Vec<Entry>,
+    /// None in check mode.
+    manifest: Option<ManifestWriter>,
 }
 
 /// Takes in one baked window: appends its bundle chunks, writes its files and records it.
-fn absorb(sink: &mut Sink, window: Vec<Job>, results: Vec<ExportResult>) -> Result<(), WriteError> {
+fn absorb(sink: &mut Sink, window: Window, done: Vec<Done>) -> Result<(), WriteError> {
     let report = &mut sink.report;
+    report.errors.extend(window.errors);
     let mut files = Vec::new();
-    for (job, result) in window.into_iter().zip(results) {
+    for (input, Done { hash, old, result }) in window.inputs.into_iter().zip(done) {
         let Exported {
             frames,
             digest,
@@ -421,16 +395,15 @@ fn absorb(sink: &mut Sink, window: Vec<Job>, results: Vec<ExportResult>) -> Resu
         } = match result {
             Ok(r) => r,
             Err(e) => {
-                report.errors.push(e);
+                sink.bake_errors.push(e);
                 continue;
             }
         };
         report.motions += 1;
         report.frames += frames as u64;
         let mut own_files = Vec::new();
-        let skipped = job.unchanged && !sink.check;
-        // The motion's record in the old manifest, which an unchanged motion's reuse reads.
-        let old = || sink.old_entries[job.input.spec.name.as_str()];
+        // The motion's record in the old manifest, when its outputs are reused.
+        let reused = old.filter(|_| !sink.check);
         let mut chunks = Vec::new();
         for (exporter, output) in outputs.into_iter().enumerate() {
             for (name, value) in output.stats {
@@ -438,33 +411,36 @@ fn absorb(sink: &mut Sink, window: Vec<Job>, results: Vec<ExportResult>) -> Resu
             }
             if let Some(bundle) = sink.bundles.iter_mut().find(|b| b.exporter == exporter) {
                 // No chunk: the exporter was skipped, and the previous bundle holds it.
-                chunks.push(match output.chunk {
-                    Some(chunk) => bundle.append(&chunk)?,
-                    None => bundle.append_previous(&old().chunks)?,
+                chunks.push(match (output.chunk, old) {
+                    (Some(chunk), _) => bundle.append(&chunk)?,
+                    (None, Some(old)) => bundle.append_previous(&old.chunks)?,
+                    (None, None) => unreachable!("only an unchanged motion's chunk is reused"),
                 });
             }
-            if !skipped {
+            if reused.is_none() {
                 own_files.extend(output.files.iter().map(|f| f.path.clone()));
                 files.extend(output.files);
             }
         }
-        if skipped {
+        if let Some(old) = reused {
             report.skipped += 1;
-            own_files = old().files.clone();
+            own_files = old.files.clone();
             report.unchanged += own_files.len();
         }
         if let (Some(digests), Some(mut digest)) = (&mut sink.digests, digest) {
             digest.files = own_files.clone();
             digests.push(digest);
         }
-        sink.entries.push(Entry {
-            source: job.input.file.display().to_string(),
-            name: job.input.spec.name,
-            hash: job.hash,
-            frames: frames as u64,
-            files: own_files,
-            chunks,
-        });
+        if let Some(manifest) = &mut sink.manifest {
+            manifest.push(&Entry {
+                source: input.file.display().to_string(),
+                name: input.spec.name,
+                hash,
+                frames: frames as u64,
+                files: own_files,
+                chunks,
+            })?;
+        }
     }
     write_files(sink.out, sink.check, files, report)
 }

@@ -1,0 +1,150 @@
+//! Reading the inputs as the bake goes: a few files at a time, in input order, handed out as
+//! windows of motions. Only the motions read and not yet handed out are held (besides each
+//! motion's name, for the duplicate check), so a bake's memory is bounded by its window, not
+//! by the number of motions.
+
+use crate::bake::frame_count;
+use crate::error::InputError;
+use crate::load::{load_bytes, read_source, Input, Names};
+use crate::manifest::{source_digest, RunHasher};
+use crate::spec::Overrides;
+use rayon::prelude::*;
+use std::collections::VecDeque;
+use std::path::PathBuf;
+
+/// Most motions in one window: enough to keep every core busy, few enough that memory is
+/// bounded by the window, not by the number of motions.
+pub const WINDOW: usize = 256;
+/// Most frames in one window (a window holds at least one motion): bounds memory when motions
+/// are long, since a window's outputs are held until they are written.
+pub const WINDOW_FRAMES: usize = 1_000_000;
+/// Files read and parsed at once (in parallel). A fixed number, so that where windows start,
+/// and the order errors are found in, do not depend on the thread count.
+const FILES_AT_ONCE: usize = 8;
+
+/// Motions to bake next, in input order, and the input errors found while reading them.
+#[derive(Debug, Default)]
+pub struct Window {
+    /// Valid motions with unique names.
+    pub inputs: Vec<Input>,
+    /// Errors of the files read for this window (unreadable or invalid files and motions,
+    /// taken names).
+    pub errors: Vec<InputError>,
+}
+
+/// The input files, read a few at a time.
+pub struct Intake<'a> {
+    files: &'a [PathBuf],
+    next_file: usize,
+    overrides: Overrides,
+    names: Names,
+    /// Motions read and not yet handed out, with their frame counts.
+    ready: VecDeque<(Input, usize)>,
+    ready_frames: usize,
+    errors: Vec<InputError>,
+    run: RunHasher,
+    read: usize,
+}
+
+/// One file read: its digest (if it could be read), valid motions with frame counts, errors.
+type FileRead = (Option<[u8; 32]>, Vec<(Input, usize)>, Vec<InputError>);
+
+impl<'a> Intake<'a> {
+    /// Reads `files` (in this order) with `overrides`; `run` is the run hash the files are
+    /// added to.
+    pub fn new(files: &'a [PathBuf], overrides: Overrides, run: RunHasher) -> Self {
+        Self {
+            files,
+            next_file: 0,
+            overrides,
+            names: Names::default(),
+            ready: VecDeque::new(),
+            ready_frames: 0,
+            errors: Vec::new(),
+            run,
+            read: 0,
+        }
+    }
+
+    /// The next window: at most [`WINDOW`] motions and, unless one motion is longer,
+    /// [`WINDOW_FRAMES`] frames. `None` once every file has been read and handed out.
+    pub fn next_window(&mut self) -> Option<Window> {
+        while self.ready.len() < WINDOW
+            && self.ready_frames < WINDOW_FRAMES
+            && self.next_file < self.files.len()
+        {
+            self.read_files();
+        }
+        if self.ready.is_empty() && self.errors.is_empty() {
+            return None;
+        }
+        let mut window = Window {
+            inputs: Vec::new(),
+            errors: std::mem::take(&mut self.errors),
+        };
+        let mut frames = 0;
+        while let Some((_, next)) = self.ready.front() {
+            let fits = window.inputs.is_empty()
+                || (window.inputs.len() < WINDOW && frames + next <= WINDOW_FRAMES);
+            if !fits {
+                break;
+            }
+            frames += next;
+            self.ready_frames -= next;
+            let (input, _) = self.ready.pop_front().expect("a motion is ready");
+            window.inputs.push(input);
+        }
+        Some(window)
+    }
+
+    /// Motions read so far (valid, with unique names).
+    pub fn read(&self) -> usize {
+        self.read
+    }
+
+    /// The names of every motion read, and the run hash of every file, once all are read.
+    pub fn finish(self) -> (Names, String) {
+        (self.names, self.run.finish())
+    }
+
+    /// Reads the next [`FILES_AT_ONCE`] files, in parallel.
+    fn read_files(&mut self) {
+        let end = (self.next_file + FILES_AT_ONCE).min(self.files.len());
+        let batch = &self.files[self.next_file..end];
+        self.next_file = end;
+        let overrides = self.overrides;
+        let reads: Vec<FileRead> = batch
+            .par_iter()
+            .map(|file| match read_source(file) {
+                Err(e) => (None, Vec::new(), vec![e]),
+                Ok(bytes) => {
+                    let (inputs, errors) = load_bytes(file, &bytes, overrides);
+                    let inputs = inputs
+                        .into_iter()
+                        .map(|i| {
+                            let frames = frame_count(&i.spec).unwrap_or(1);
+                            (i, frames)
+                        })
+                        .collect();
+                    (Some(source_digest(file, &bytes)), inputs, errors)
+                }
+            })
+            .collect();
+        for (digest, inputs, errors) in reads {
+            if let Some(digest) = digest {
+                self.run.add(&digest);
+            }
+            self.errors.extend(errors);
+            for (input, frames) in inputs {
+                match self.names.admit(&input) {
+                    Ok(()) => {
+                        self.read += 1;
+                        self.ready_frames += frames;
+                        self.ready.push_back((input, frames));
+                    }
+                    Err(e) => self.errors.push(e),
+                }
+            }
+        }
+    }
+}
