@@ -66,15 +66,22 @@ impl<'a> Intake<'a> {
         }
     }
 
-    /// The next window: at most [`WINDOW`] motions and, unless one motion is longer,
-    /// [`WINDOW_FRAMES`] frames. `None` once every file has been read and handed out.
-    pub fn next_window(&mut self) -> Option<Window> {
+    /// Reads files until the next window is ready: [`WINDOW`] motions or [`WINDOW_FRAMES`]
+    /// frames read and not yet handed out, or every file read.
+    pub fn read_ahead(&mut self) {
         while self.ready.len() < WINDOW
             && self.ready_frames < WINDOW_FRAMES
             && self.next_file < self.files.len()
         {
             self.read_files();
         }
+    }
+
+    /// The next window, from the motions read so far: at most [`WINDOW`] motions and, unless
+    /// one motion is longer, [`WINDOW_FRAMES`] frames. `None` once every file has been read
+    /// and handed out.
+    pub fn next_window(&mut self) -> Option<Window> {
+        self.read_ahead();
         if self.ready.is_empty() && self.errors.is_empty() {
             return None;
         }

@@ -214,32 +214,31 @@ fn run_in_pool(
             })
             .collect()
     };
-    // Files are read, and window k+1 baked, on the pool while window k is written, so the
-    // writing (which must keep input order) overlaps the parallel work instead of idling every
-    // other core.
-    let mut intake = Intake::new(
-        &files,
-        Overrides { fps: options.fps },
-        RunHasher::new(run_key.as_bytes()),
-    );
+    // Window k+1 is baked, and the files of window k+2 read, on the pool while window k is
+    // written, so the writing (which must keep input order) overlaps the parallel work
+    // instead of idling every other core.
+    let overrides = Overrides { fps: options.fps };
+    let mut intake = Intake::new(&files, overrides, RunHasher::new(run_key.as_bytes()));
     let mut pending: Option<(Window, Vec<Done>)> = None;
-    loop {
-        let (next, written) = rayon::join(
+    while let Some(window) = intake.next_window() {
+        let read = intake.read();
+        let (baked, (written, ())) = rayon::join(
+            || bake_window(&window.inputs, read),
             || {
-                let window = intake.next_window()?;
-                let baked = bake_window(&window.inputs, intake.read());
-                Some((window, baked))
-            },
-            || match pending.take() {
-                Some((window, baked)) => absorb(&mut sink, window, baked),
-                None => Ok(()),
+                rayon::join(
+                    || match pending.take() {
+                        Some((window, baked)) => absorb(&mut sink, window, baked),
+                        None => Ok(()),
+                    },
+                    || intake.read_ahead(),
+                )
             },
         );
         written?;
-        match next {
-            Some(next) => pending = Some(next),
-            None => break,
-        }
+        pending = Some((window, baked));
+    }
+    if let Some((window, baked)) = pending {
+        absorb(&mut sink, window, baked)?;
     }
     let (names, run_hash) = intake.finish();
     let Sink {
