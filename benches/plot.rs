@@ -23,7 +23,7 @@ fn plot(c: &mut Criterion) {
         let curve = Curve::from_ron(ron).unwrap();
         let baked = curve.bake().unwrap();
         group.bench_function(name, |b| {
-            b.iter(|| black_box(png.motion(&baked, Layout::PerMotion)))
+            b.iter(|| black_box(png.motion(&baked, Layout::PerMotion, &[])))
         });
     }
     group.finish();

@@ -462,6 +462,10 @@ fn export_one(
             },
         )
     })?;
+    let files: Vec<String> = exporters
+        .iter()
+        .flat_map(|e| e.files(&input.spec.name, layout))
+        .collect();
     let outputs = exporters
         .iter()
         .enumerate()
@@ -469,7 +473,12 @@ fn export_one(
             if skip(k) {
                 MotionOutput::default()
             } else {
-                let mut output = e.motion(&baked, layout);
+                let mut output = e.motion(&baked, layout, &files);
+                debug_assert!(output
+                    .files
+                    .iter()
+                    .map(|f| &f.path)
+                    .eq(&e.files(&input.spec.name, layout)));
                 // Outputs wait for the writer: give back what their buffers reserved beyond
                 // their bytes (a shrink in place, no copy).
                 let files = output.files.iter_mut().map(|f| &mut f.bytes);

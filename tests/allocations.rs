@@ -58,7 +58,7 @@ fn allocations(spec: &MotionSpec, formats: &[Format]) -> (usize, usize) {
     let baked = bake(spec).unwrap();
     let outputs: Vec<_> = exporters
         .iter()
-        .map(|e| e.motion(&baked, Layout::PerMotion))
+        .map(|e| e.motion(&baked, Layout::PerMotion, &[]))
         .collect();
     COUNTED.with(|c| c.set(false));
     let count = ALLOCATIONS.load(Ordering::Relaxed) - before;

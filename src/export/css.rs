@@ -107,7 +107,14 @@ impl Exporter for Css {
         })
     }
 
-    fn motion(&self, baked: &Baked, layout: Layout) -> MotionOutput {
+    fn files(&self, name: &str, layout: Layout) -> Vec<String> {
+        match layout {
+            Layout::PerMotion => vec![file_path(name)],
+            Layout::Bundle => Vec::new(),
+        }
+    }
+
+    fn motion(&self, baked: &Baked, layout: Layout, _: &[String]) -> MotionOutput {
         // Sized once for the keyframes and the easing, so formatting never grows it per frame.
         let mut bytes = Vec::with_capacity(
             CAPACITY_BASE + baked.frames() * CAPACITY_PER_FRAME * baked.tracks.len(),
@@ -572,7 +579,7 @@ mod tests {
             css_tolerance: tolerance,
             ..ExportSettings::default()
         });
-        let output = exporter.motion(&baked, Layout::PerMotion);
+        let output = exporter.motion(&baked, Layout::PerMotion, &[]);
         let text = String::from_utf8(output.chunk.clone().unwrap()).unwrap();
         (text, output)
     }
@@ -718,7 +725,7 @@ mod tests {
         let exporter = Css::new(&ExportSettings::default());
         for layout in [Layout::PerMotion, Layout::Bundle] {
             assert_eq!(exporter.bundle(layout).unwrap().path, BUNDLE_PATH);
-            let output = exporter.motion(&baked, layout);
+            let output = exporter.motion(&baked, layout, &[]);
             assert!(output.chunk.is_some());
             assert_eq!(output.files.len(), usize::from(layout == Layout::PerMotion));
         }

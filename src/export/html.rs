@@ -45,8 +45,8 @@ impl Exporter for Html {
     }
 
     /// Nothing per motion: the page is written by [`Exporter::summary`].
-    fn motion(&self, baked: &Baked, layout: Layout) -> MotionOutput {
-        let _ = (baked, layout);
+    fn motion(&self, baked: &Baked, layout: Layout, files: &[String]) -> MotionOutput {
+        let _ = (baked, layout, files);
         MotionOutput::default()
     }
 

@@ -430,7 +430,14 @@ impl Exporter for Js {
         "js"
     }
 
-    fn motion(&self, baked: &Baked, layout: Layout) -> MotionOutput {
+    fn files(&self, name: &str, layout: Layout) -> Vec<String> {
+        match layout {
+            Layout::PerMotion => vec![module_path(name), types_path(name)],
+            Layout::Bundle => Vec::new(),
+        }
+    }
+
+    fn motion(&self, baked: &Baked, layout: Layout, _: &[String]) -> MotionOutput {
         match layout {
             Layout::Bundle => MotionOutput::default(),
             Layout::PerMotion => MotionOutput {
@@ -561,8 +568,11 @@ mod tests {
     fn a_bundle_gets_no_modules() {
         let spec = spec(r#"(name: "a", duration: 0.1, motion: Gravity(from: 0, acceleration: 1))"#);
         let baked = crate::bake::bake(&spec).unwrap();
-        assert_eq!(Js.motion(&baked, Layout::Bundle), MotionOutput::default());
-        let files = Js.motion(&baked, Layout::PerMotion).files;
+        assert_eq!(
+            Js.motion(&baked, Layout::Bundle, &[]),
+            MotionOutput::default()
+        );
+        let files = Js.motion(&baked, Layout::PerMotion, &[]).files;
         let paths: Vec<_> = files.iter().map(|f| f.path.as_str()).collect();
         assert_eq!(paths, ["js/a.js", "js/a.d.ts"]);
     }

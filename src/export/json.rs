@@ -3,7 +3,7 @@
 //!
 //! Floats are written shortest-round-trip, so every f64 reads back exactly.
 
-use super::{Bundle, Digest, Exporter, Layout, MotionOutput, OutputFile};
+use super::{Bundle, Exporter, Layout, MotionOutput, OutputFile};
 use crate::bake::Baked;
 use crate::format::write_json_f64;
 use crate::spec::ParamGroup;
@@ -122,8 +122,11 @@ impl Exporter for Json {
         "json"
     }
 
+    /// `curves.json`: the index (per motion its name, kind, duration, frames and files) in
+    /// the per-motion layout, every table with `--bundle`.
     fn bundle(&self, layout: Layout) -> Option<Bundle> {
-        (layout == Layout::Bundle).then(|| Bundle {
+        let _ = layout;
+        Some(Bundle {
             path: INDEX_PATH.into(),
             header: b"{\"motions\":[\n".to_vec(),
             separator: b",\n".to_vec(),
@@ -131,7 +134,14 @@ impl Exporter for Json {
         })
     }
 
-    fn motion(&self, baked: &Baked, layout: Layout) -> MotionOutput {
+    fn files(&self, name: &str, layout: Layout) -> Vec<String> {
+        match layout {
+            Layout::PerMotion => vec![table_path(name)],
+            Layout::Bundle => Vec::new(),
+        }
+    }
+
+    fn motion(&self, baked: &Baked, layout: Layout, files: &[String]) -> MotionOutput {
         let mut bytes = Vec::with_capacity(64 * baked.frames() * baked.tracks.len() + 512);
         table(baked, &mut bytes);
         match layout {
@@ -146,46 +156,32 @@ impl Exporter for Json {
                         path: table_path(&baked.spec.name),
                         bytes,
                     }],
+                    chunk: Some(index_entry(baked, files)),
                     ..Default::default()
                 }
             }
         }
     }
+}
 
-    /// The index `curves.json` exists only in the per-motion layout.
-    fn summarizes(&self, layout: Layout) -> bool {
-        layout == Layout::PerMotion
-    }
-
-    /// The index `curves.json`: per motion its name, kind, duration, frames and files.
-    fn summary(&self, digests: &[Digest], layout: Layout) -> Vec<OutputFile> {
-        if layout == Layout::Bundle {
-            return Vec::new();
-        }
-        let mut out = b"{\"motions\":[".to_vec();
-        for (i, d) in digests.iter().enumerate() {
-            out.extend_from_slice(if i > 0 { b",\n" } else { b"\n" });
-            out.push(b'{');
-            key(&mut out, "name");
-            string(&mut out, &d.name);
-            out.push(b',');
-            key(&mut out, "motion");
-            string(&mut out, d.kind);
-            out.push(b',');
-            key(&mut out, "duration");
-            write_json_f64(&mut out, d.duration);
-            out.push(b',');
-            key(&mut out, "frames");
-            out.extend_from_slice(d.frames.to_string().as_bytes());
-            out.push(b',');
-            key(&mut out, "files");
-            serde_json::to_writer(&mut out, &d.files).expect("writing into a Vec cannot fail");
-            out.push(b'}');
-        }
-        out.extend_from_slice(b"\n]}\n");
-        vec![OutputFile {
-            path: INDEX_PATH.into(),
-            bytes: out,
-        }]
-    }
+/// A motion's entry in the index: its name, kind, duration, frames and files.
+fn index_entry(baked: &Baked, files: &[String]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(128);
+    out.push(b'{');
+    key(&mut out, "name");
+    string(&mut out, &baked.spec.name);
+    out.push(b',');
+    key(&mut out, "motion");
+    string(&mut out, baked.spec.model.kind());
+    out.push(b',');
+    key(&mut out, "duration");
+    write_json_f64(&mut out, baked.duration);
+    out.push(b',');
+    key(&mut out, "frames");
+    out.extend_from_slice(itoa::Buffer::new().format(baked.frames()).as_bytes());
+    out.push(b',');
+    key(&mut out, "files");
+    serde_json::to_writer(&mut out, files).expect("writing into a Vec cannot fail");
+    out.push(b'}');
+    out
 }

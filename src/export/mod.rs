@@ -214,8 +214,14 @@ pub trait Exporter: Send + Sync {
     fn needs_preview(&self) -> bool {
         false
     }
-    /// Files and bundle chunk of one motion.
-    fn motion(&self, baked: &Baked, layout: Layout) -> MotionOutput;
+    /// Relative paths of the files [`Exporter::motion`] writes for the motion `name` alone.
+    fn files(&self, name: &str, layout: Layout) -> Vec<String> {
+        let _ = (name, layout);
+        Vec::new()
+    }
+    /// Files and bundle chunk of one motion. `files` lists the motion's own files in every
+    /// format of this bake (for an index that points at them).
+    fn motion(&self, baked: &Baked, layout: Layout, files: &[String]) -> MotionOutput;
     /// Whether [`Exporter::summary`] writes anything in `layout` (so digests are kept).
     fn summarizes(&self, layout: Layout) -> bool {
         let _ = layout;

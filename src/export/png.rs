@@ -70,7 +70,14 @@ impl Exporter for Png {
     /// `png/<name>.png`; nothing in the bundle layout, which holds only JSON and CSS. A plot
     /// whose drawing failed part-way is still written, and counted in the `png_incomplete`
     /// stat.
-    fn motion(&self, baked: &Baked, layout: Layout) -> MotionOutput {
+    fn files(&self, name: &str, layout: Layout) -> Vec<String> {
+        match layout {
+            Layout::PerMotion => vec![plot_path(name)],
+            Layout::Bundle => Vec::new(),
+        }
+    }
+
+    fn motion(&self, baked: &Baked, layout: Layout, _: &[String]) -> MotionOutput {
         if layout == Layout::Bundle {
             return MotionOutput::default();
         }
