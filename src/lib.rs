@@ -2,7 +2,8 @@
 //!
 //! The pipeline is load ([`load`]) -> validate ([`spec`]) -> bake ([`bake`]) -> export
 //! ([`export`], one module per format, each returning bytes) -> write ([`mod@write`], the one place
-//! that touches the output folder), driven by [`pipeline::run`]. A build script bakes a folder
+//! that touches the output folder), driven by [`pipeline::run`] over windows of motions that
+//! [`intake`] reads as the bake goes. A build script bakes a folder
 //! with the same options as the CLI through [`Bake`]; one motion is built from RON with
 //! [`Curve`].
 //!
