@@ -13,8 +13,9 @@ use curvebake::export::{Format, Layout};
 use curvebake::pipeline::{run, BakeOptions};
 use curvebake::write::OutputDir;
 use rayon::prelude::*;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
+use tempfile::TempDir;
 
 fn options(curves: &Path, out: &Path, layout: Layout, jobs: usize) -> BakeOptions {
     BakeOptions {
@@ -54,12 +55,13 @@ fn outputs(root: &Path) -> Vec<(String, Vec<u8>)> {
     files
 }
 
-fn fresh(scratch: &Path) -> PathBuf {
-    let out = tempfile::Builder::new()
+/// A new empty output folder, removed when dropped: criterion drops each iteration's output
+/// after timing it, so a run does not fill the disk with one batch of outputs per iteration.
+fn fresh(scratch: &Path) -> TempDir {
+    tempfile::Builder::new()
         .prefix("out-")
         .tempdir_in(scratch)
-        .unwrap();
-    out.keep()
+        .unwrap()
 }
 
 fn bakes(c: &mut Criterion) {
@@ -83,7 +85,7 @@ fn bakes(c: &mut Criterion) {
                         b.iter_batched(
                             || fresh(scratch.path()),
                             |out| {
-                                bake_once(&curves, &out, layout, jobs);
+                                bake_once(&curves, out.path(), layout, jobs);
                                 out
                             },
                             BatchSize::PerIteration,
@@ -93,8 +95,8 @@ fn bakes(c: &mut Criterion) {
                 if layout == Layout::PerMotion {
                     // (c) The floor: the same files, written the same way, no maths or formatting.
                     let reference = fresh(scratch.path());
-                    bake_once(&curves, &reference, layout, 2);
-                    let files = outputs(&reference);
+                    bake_once(&curves, reference.path(), layout, 2);
+                    let files = outputs(reference.path());
                     for jobs in [1, 2] {
                         let pool = rayon::ThreadPoolBuilder::new()
                             .num_threads(jobs)
@@ -105,7 +107,7 @@ fn bakes(c: &mut Criterion) {
                             b.iter_batched(
                                 || fresh(scratch.path()),
                                 |out| {
-                                    let dir = OutputDir::create(&out).unwrap();
+                                    let dir = OutputDir::create(out.path()).unwrap();
                                     pool.install(|| {
                                         files.par_iter().for_each(|(path, bytes)| {
                                             dir.write(path, bytes).unwrap();

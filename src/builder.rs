@@ -189,7 +189,8 @@ impl Bake {
         self.run_with_progress(&|_, _| {})
     }
 
-    /// Runs the bake; `progress(done, total)` is called as motions finish.
+    /// Runs the bake; `progress(done, total)` is called as motions finish (`total`: the motions
+    /// read so far, which grows as files are read).
     pub fn run_with_progress(
         &self,
         progress: &(dyn Fn(usize, usize) + Sync),

@@ -98,7 +98,8 @@ pub enum FatalError {
     Write(#[from] WriteError),
 }
 
-/// Runs a bake. `progress(done, total)` is called as motions finish.
+/// Runs a bake. `progress(done, total)` is called as motions finish, with `total` the motions
+/// read so far (files are read as the bake goes, so it grows until the last is read).
 pub fn run(
     options: &BakeOptions,
     progress: &(dyn Fn(usize, usize) + Sync),

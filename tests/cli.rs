@@ -278,6 +278,34 @@ fn an_edit_rebakes_only_the_motions_of_that_file() {
     );
 }
 
+#[test]
+fn an_edit_that_changes_no_motion_rewrites_only_the_manifest() {
+    let dir = project(&[("a.ron", &spring_file("a", 100))]);
+    let manifest = || fs::read_to_string(dir.path().join("out/.curvebake-manifest.json")).unwrap();
+    assert!(curvebake(dir.path(), &["bake", "--formats", "json,css"])
+        .status
+        .success());
+    let before = manifest();
+    // The file's bytes change (so the no-change path is not taken), its motion does not.
+    let edited = format!("// a comment\n{}", spring_file("a", 100));
+    fs::write(dir.path().join("curves/a.ron"), edited).unwrap();
+    let out = curvebake(dir.path(), &["bake", "--formats", "json,css"]);
+    let err = stderr(&out);
+    assert!(err.contains(": 0 files written"), "{err}");
+    let after = manifest();
+    let run = |m: &str| m.split("\"run\":").nth(1).unwrap()[..34].to_owned();
+    assert_ne!(
+        run(&before),
+        run(&after),
+        "the manifest records the new file"
+    );
+    assert_eq!(
+        before.split("\"tool\"").next(),
+        after.split("\"tool\"").next(),
+        "and the same motion entries"
+    );
+}
+
 /// The CSS stop count a bake reports (`CSS stops N -> M`), summed over the motions it exported.
 fn css_stops_exported(err: &str) -> u64 {
     let (_, after) = err.split_once("CSS stops ").unwrap_or((err, "0 "));
