@@ -50,6 +50,7 @@ use super::{Bundle, ExportSettings, Exporter, Layout, MotionOutput, OutputFile};
 use crate::bake::Baked;
 use crate::format::write_fixed;
 use crate::spec::{unit_kind, Model, Property, UnitKind};
+use std::cell::RefCell;
 
 /// Path of the file with every motion.
 pub const BUNDLE_PATH: &str = "curves.css";
@@ -227,7 +228,20 @@ fn motion_css(baked: &Baked, tolerance: f64, out: &mut Vec<u8>) -> usize {
     );
     let duration_decimals = decimals_for(timing, MAX_TIME_DECIMALS);
     let offset = |i: usize| 100.0 * times[i] / duration;
-    let stops = distinct_offsets(&stops, offset, offset_decimals);
+    let key = OffsetsKey {
+        frames: stops,
+        fps: spec.fps.to_bits(),
+        duration: duration.to_bits(),
+        decimals: offset_decimals,
+    };
+    let stops = LAST_STOPS.with_borrow_mut(|last| match last {
+        Some((k, stops)) if *k == key => stops.clone(),
+        _ => {
+            let stops = distinct_offsets(&key.frames, offset, offset_decimals);
+            *last = Some((key, stops.clone()));
+            stops
+        }
+    });
 
     // Header comment: name, kind, property, unit, frames.
     out.extend_from_slice(b"/* ");
@@ -401,9 +415,26 @@ fn ring_drawing(
     out.extend_from_slice(b");\n");
 }
 
+/// What a motion's stop offsets follow from: the frames kept, the frame rate and the bake
+/// length (frame `i` is at `min(i / fps, D)`), and the decimals.
+#[derive(Debug, PartialEq)]
+struct OffsetsKey {
+    frames: Vec<usize>,
+    fps: u64,
+    duration: u64,
+    decimals: u32,
+}
+
+thread_local! {
+    /// The stops this thread made last, and what they followed from. The motions of a bake
+    /// often share their frame rate and length, and then every offset: they are formatted
+    /// once, not once per motion.
+    static LAST_STOPS: RefCell<Option<(OffsetsKey, Stops)>> = const { RefCell::new(None) };
+}
+
 /// The keyframe stops, each with its offset (percent) formatted once for the keyframes and
 /// the easing.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Stops {
     /// Frame index of each stop.
     frames: Vec<usize>,
@@ -582,6 +613,47 @@ mod tests {
         let output = exporter.motion(&baked, Layout::PerMotion, &[]);
         let text = String::from_utf8(output.chunk.clone().unwrap()).unwrap();
         (text, output)
+    }
+
+    /// The CSS of `spec` made on a new thread, whose remembered offsets are empty.
+    fn css_on_a_new_thread(spec: &MotionSpec) -> String {
+        let spec = spec.clone();
+        std::thread::spawn(move || css(&spec, 0.0).0)
+            .join()
+            .unwrap()
+    }
+
+    #[test]
+    fn remembered_offsets_are_used_only_for_the_same_frames_rate_and_length() {
+        // 0.505 s and 0.51 s are both 32 frames at 60 fps, the last one at the bake's end (100%),
+        // so every offset between the first and the last differs; at 30 fps 0.51 s is 17 frames.
+        let ron = |name: &str, timing: &str| {
+            format!("(name: \"{name}\", {timing}, motion: Spring(from: 0, to: 100, stiffness: 170, damping: 26))")
+        };
+        let short = spec(&ron("a", "duration: 0.505"));
+        let long = spec(&ron("b", "duration: 0.51"));
+        let slow = spec(&ron("c", "fps: 30, duration: 0.51"));
+        let fresh: Vec<String> = [&short, &long, &slow, &short]
+            .iter()
+            .map(|s| css_on_a_new_thread(s))
+            .collect();
+        // In turn on one thread, each after another whose offsets it must not reuse.
+        let in_turn: Vec<String> = [&short, &long, &slow, &short]
+            .iter()
+            .map(|s| css(s, 0.0).0)
+            .collect();
+        assert_eq!(in_turn, fresh);
+        let offsets = |css: &str| -> Vec<String> {
+            css.lines()
+                .filter_map(|l| l.trim().split_once("% {").map(|(o, _)| o.to_owned()))
+                .collect()
+        };
+        let (a, b) = (offsets(&fresh[0]), offsets(&fresh[1]));
+        assert_eq!((a.len(), b.len()), (32, 32));
+        assert!(
+            a[1..31].iter().zip(&b[1..31]).all(|(x, y)| x != y),
+            "{a:?} {b:?}"
+        );
     }
 
     #[test]
