@@ -8,7 +8,7 @@ use crate::export::{
     exporters, Digest, ExportSettings, Exporter, Format, Layout, MotionOutput, OutputFile,
 };
 use crate::intake::{Intake, Window};
-use crate::load::{find_inputs, read_source, Input, Names};
+use crate::load::{find_inputs, read_source, Input};
 use crate::manifest::{
     source_digest, tool, Entry, Manifest, ManifestWriter, RunHasher, SpecHasher, MANIFEST_PATH,
 };
@@ -191,6 +191,7 @@ fn run_in_pool(
         check: options.check,
         report: Report::default(),
         bake_errors: Vec::new(),
+        unbaked: HashSet::new(),
         bundles,
         // Digests are kept only for the files that describe the whole bake, if any.
         digests: exporters
@@ -245,6 +246,7 @@ fn run_in_pool(
     let Sink {
         mut report,
         bake_errors,
+        unbaked,
         bundles,
         digests,
         manifest,
@@ -265,7 +267,10 @@ fn run_in_pool(
     let summary_paths: Vec<String> = summaries.iter().map(|f| f.path.clone()).collect();
     write_files(&out, options.check, summaries, &mut report)?;
 
-    let (kept, removed) = remove_vanished(&out, &old, &names, &report.errors, options.check)?;
+    // A motion that could not be baked has no new record: it is treated as gone from the
+    // inputs, so its old record is kept while its file fails.
+    let baked = |name: &str| names.contains(name) && !unbaked.contains(name);
+    let (kept, removed) = remove_vanished(&out, &old, &baked, &report.errors, options.check)?;
     report.removed = removed;
     if let Some(mut manifest) = manifest {
         for entry in &kept {
@@ -313,13 +318,13 @@ fn nothing_changed(old: &Manifest, out: &OutputDir, files: &[PathBuf], run_key: 
             .all(|e| e.files.iter().all(|f| out.exists(f)))
 }
 
-/// Removes the files of motions in the old manifest that are gone: not baked now (not among
-/// `current`) and not in a file that failed this time (whose motions keep their outputs).
-/// Returns the entries kept and the files removed.
+/// Removes the files of motions in the old manifest that are gone: not `baked` now and not in
+/// a file that failed this time (whose motions keep their outputs). Returns the entries kept
+/// and the files removed.
 fn remove_vanished(
     out: &OutputDir,
     old: &Manifest,
-    current: &Names,
+    baked: &dyn Fn(&str) -> bool,
     errors: &[InputError],
     check: bool,
 ) -> Result<(Vec<Entry>, Vec<String>), WriteError> {
@@ -330,7 +335,7 @@ fn remove_vanished(
     let mut kept = Vec::new();
     let mut removed = Vec::new();
     for entry in &old.motions {
-        if current.contains(&entry.name) {
+        if baked(&entry.name) {
             continue;
         }
         if failed.contains(&entry.source) {
@@ -375,6 +380,8 @@ struct Sink<'a> {
     report: Report,
     /// Motions that could not be baked (reported after the input errors).
     bake_errors: Vec<InputError>,
+    /// Their names.
+    unbaked: HashSet<String>,
     bundles: Vec<OpenBundle>,
     /// Kept only when an exporter summarizes the bake.
     digests: Option<Vec<Digest>>,
@@ -395,6 +402,7 @@ fn absorb(sink: &mut Sink, window: Window, done: Vec<Done>) -> Result<(), WriteE
         } = match result {
             Ok(r) => r,
             Err(e) => {
+                sink.unbaked.insert(input.spec.name);
                 sink.bake_errors.push(e);
                 continue;
             }

@@ -234,6 +234,36 @@ fn a_motion_that_fails_keeps_its_previous_outputs() {
     );
 }
 
+/// A motion that validates but cannot be baked (too many frames) keeps its outputs and its
+/// record while it fails, so that removing it later still removes its outputs.
+#[test]
+fn a_motion_that_fails_to_bake_keeps_its_record_until_it_is_removed() {
+    let dir = project(&[
+        ("a.ron", &spring_file("a", 100)),
+        ("b.ron", &spring_file("b", 100)),
+    ]);
+    let bake = || curvebake(dir.path(), &["bake", "--formats", "json"]);
+    assert!(bake().status.success());
+    let too_long = r#"(name: "b", duration: 100000, motion: Spring(from: 0, to: 1, stiffness: 100, damping: 20))"#;
+    fs::write(dir.path().join("curves/b.ron"), too_long).unwrap();
+    let failing = bake();
+    assert_eq!(failing.status.code(), Some(1), "{}", stderr(&failing));
+    assert!(
+        stderr(&failing).contains("more than the limit"),
+        "{}",
+        stderr(&failing)
+    );
+    assert!(dir.path().join("out/json/b.json").exists());
+    let manifest = fs::read_to_string(dir.path().join("out/.curvebake-manifest.json")).unwrap();
+    assert!(manifest.contains("\"json/b.json\""), "{manifest}");
+
+    fs::remove_file(dir.path().join("curves/b.ron")).unwrap();
+    let removed = bake();
+    assert!(removed.status.success(), "{}", stderr(&removed));
+    assert!(!dir.path().join("out/json/b.json").exists());
+    assert!(dir.path().join("out/json/a.json").exists());
+}
+
 #[test]
 fn a_rerun_with_nothing_changed_writes_nothing() {
     let dir = examples();

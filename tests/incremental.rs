@@ -1,5 +1,6 @@
 //! Incremental bakes against fresh ones: random sequences of edits to a project (motions
-//! edited, renamed, added, removed, reordered; files broken and fixed; outputs deleted), each
+//! edited, renamed, added, removed, reordered; files broken and fixed; motions made impossible
+//! to bake and fixed; outputs deleted), each
 //! followed by an incremental bake, must leave the output folder as a fresh bake of the same
 //! inputs would, in both layouts. proptest shrinks a failure to a shortest sequence.
 
@@ -12,11 +13,13 @@ use proptest::prelude::*;
 use std::fs;
 use std::path::Path;
 
-/// One input file: its motions as (name, stiffness), or broken.
+/// One input file: its motions as (name, stiffness), or broken; maybe one motion that
+/// validates but cannot be baked (too many frames).
 #[derive(Debug, Clone)]
 struct SourceFile {
     motions: Vec<(String, u32)>,
     broken: bool,
+    overlong: Option<usize>,
 }
 
 impl SourceFile {
@@ -27,9 +30,15 @@ impl SourceFile {
         let motions: Vec<String> = self
             .motions
             .iter()
-            .map(|(name, stiffness)| {
+            .enumerate()
+            .map(|(k, (name, stiffness))| {
+                let duration = if self.overlong == Some(k) {
+                    "duration: 100000, "
+                } else {
+                    ""
+                };
                 format!(
-                    "(name: \"{name}\", motion: Spring(from: 0, to: 100, stiffness: {stiffness}, damping: 15))"
+                    "(name: \"{name}\", {duration}motion: Spring(from: 0, to: 100, stiffness: {stiffness}, damping: 15))"
                 )
             })
             .collect();
@@ -52,7 +61,9 @@ enum Edit {
     Swap { pick: usize, with: usize },
     /// Make a file unparsable.
     Break { pick: usize },
-    /// Repair every broken file.
+    /// Make one motion of a file impossible to bake.
+    Overlong { pick: usize },
+    /// Repair every broken file and motion.
     Fix,
     /// Delete one of the output files.
     DeleteOutput { pick: usize },
@@ -70,6 +81,7 @@ fn edit() -> impl Strategy<Value = Edit> {
         pick.prop_map(|pick| Edit::Remove { pick }),
         (pick, pick).prop_map(|(pick, with)| Edit::Swap { pick, with }),
         pick.prop_map(|pick| Edit::Break { pick }),
+        pick.prop_map(|pick| Edit::Overlong { pick }),
         Just(Edit::Fix),
         pick.prop_map(|pick| Edit::DeleteOutput { pick }),
     ]
@@ -92,6 +104,7 @@ impl Project {
             project.sources.push(SourceFile {
                 motions,
                 broken: false,
+                overlong: None,
             });
         }
         project
@@ -124,7 +137,14 @@ impl Project {
             Edit::Remove { .. } => {}
             Edit::Swap { pick, with } => self.sources.swap(pick % n, with % n),
             Edit::Break { pick } => self.sources[pick % n].broken = true,
-            Edit::Fix => self.sources.iter_mut().for_each(|s| s.broken = false),
+            Edit::Overlong { pick } => {
+                let source = &mut self.sources[pick % n];
+                source.overlong = Some(pick / n % source.motions.len());
+            }
+            Edit::Fix => self.sources.iter_mut().for_each(|s| {
+                s.broken = false;
+                s.overlong = None;
+            }),
             Edit::DeleteOutput { pick } => {
                 let files = outputs(out);
                 if !files.is_empty() {
@@ -144,7 +164,9 @@ impl Project {
     }
 
     fn broken(&self) -> bool {
-        self.sources.iter().any(|s| s.broken)
+        self.sources
+            .iter()
+            .any(|s| s.broken || s.overlong.is_some())
     }
 }
 
