@@ -7,11 +7,20 @@
 //! being exported again, provided that bundle is still the file the manifest describes (see
 //! [`BundleStamp`]).
 
-use crate::export::Bundle;
+use crate::export::{pool, Bundle};
 use crate::manifest::{BundleStamp, Manifest};
 use crate::write::{Outcome, OutputDir, StreamedFile, WriteError};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
+
+/// A motion's chunk of a bundle.
+pub enum Chunk<'a> {
+    /// Exported now.
+    New(Vec<u8>),
+    /// Unchanged: where it lies in the previous bundle, as the motion's `chunks` in the old
+    /// manifest (see [`OpenBundle::reusable`]).
+    Previous(&'a [[u64; 2]]),
+}
 
 /// A bundle being streamed.
 pub struct OpenBundle {
@@ -27,7 +36,6 @@ pub struct OpenBundle {
     /// The previous bundle, when the old manifest still describes it, and its position among
     /// that manifest's bundles (where its chunks are in each entry's `chunks`).
     previous: Option<(File, usize)>,
-    scratch: Vec<u8>,
 }
 
 impl OpenBundle {
@@ -58,7 +66,6 @@ impl OpenBundle {
             footer: bundle.footer,
             empty: true,
             previous,
-            scratch: Vec::new(),
         })
     }
 
@@ -67,42 +74,56 @@ impl OpenBundle {
         self.previous.is_some()
     }
 
-    /// Appends a motion's chunk; returns where it lies: `[start, length]`.
-    pub fn append(&mut self, chunk: &[u8]) -> Result<[u64; 2], WriteError> {
-        if !self.empty {
-            self.file.append(&self.separator)?;
-            self.written += self.separator.len() as u64;
+    /// Appends motions' chunks, in order; returns where each lies: `[start, length]`. Fails
+    /// (with the bundle's path) if a chunk of the previous bundle cannot be read, which a
+    /// matching stamp rules out short of the file being changed during the bake.
+    pub fn append_all(&mut self, chunks: Vec<Chunk>) -> Result<Vec<[u64; 2]>, WriteError> {
+        let bytes = chunks
+            .into_iter()
+            .map(|chunk| match chunk {
+                Chunk::New(bytes) => Ok(bytes),
+                Chunk::Previous(chunks) => self.read_previous(chunks),
+            })
+            .collect::<Result<Vec<Vec<u8>>, WriteError>>()?;
+        let mut pieces: Vec<&[u8]> = Vec::with_capacity(2 * bytes.len());
+        let mut places = Vec::with_capacity(bytes.len());
+        for chunk in &bytes {
+            if !self.empty {
+                pieces.push(&self.separator);
+                self.written += self.separator.len() as u64;
+            }
+            self.empty = false;
+            pieces.push(chunk);
+            places.push([self.written, chunk.len() as u64]);
+            self.written += chunk.len() as u64;
         }
-        self.empty = false;
-        self.file.append(chunk)?;
-        let start = self.written;
-        self.written += chunk.len() as u64;
-        Ok([start, chunk.len() as u64])
+        self.file.append_all(&pieces)?;
+        drop(pieces);
+        pool::recycle(bytes);
+        Ok(places)
     }
 
-    /// Appends a motion's chunk as it lay in the previous bundle, given the motion's `chunks`
-    /// in the old manifest. Fails (with the bundle's path) if it cannot be read, which a
-    /// matching stamp rules out short of the file being changed during the bake.
-    pub fn append_previous(&mut self, chunks: &[[u64; 2]]) -> Result<[u64; 2], WriteError> {
+    /// A motion's chunk as it lay in the previous bundle, given the motion's `chunks` in the
+    /// old manifest.
+    fn read_previous(&mut self, chunks: &[[u64; 2]]) -> Result<Vec<u8>, WriteError> {
         let (previous, k) = self
             .previous
             .as_mut()
-            .expect("append_previous needs a reusable bundle");
+            .expect("a chunk is reused only from a reusable bundle");
         let [start, length] = chunks[*k];
-        let length = usize::try_from(length).map_err(std::io::Error::other);
-        let read = length.and_then(|length| {
-            self.scratch.resize(length, 0);
-            previous.seek(SeekFrom::Start(start))?;
-            previous.read_exact(&mut self.scratch)
-        });
+        let mut chunk = Vec::new();
+        let read = usize::try_from(length)
+            .map_err(std::io::Error::other)
+            .and_then(|length| {
+                chunk.resize(length, 0);
+                previous.seek(SeekFrom::Start(start))?;
+                previous.read_exact(&mut chunk)
+            });
         read.map_err(|source| WriteError::Io {
             path: self.path.clone(),
             source,
         })?;
-        let chunk = std::mem::take(&mut self.scratch);
-        let range = self.append(&chunk);
-        self.scratch = chunk;
-        range
+        Ok(chunk)
     }
 
     /// Appends the footer and moves the bundle into place if its bytes changed. Returns what

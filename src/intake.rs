@@ -14,7 +14,7 @@ use std::path::PathBuf;
 
 /// Most motions in one window: enough to keep every core busy, few enough that memory is
 /// bounded by the window, not by the number of motions.
-pub const WINDOW: usize = 256;
+pub const WINDOW: usize = 128;
 /// Most frames in one window (a window holds at least one motion): bounds memory when motions
 /// are long, since a window's outputs are held until they are written.
 pub const WINDOW_FRAMES: usize = 1_000_000;

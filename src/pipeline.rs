@@ -2,10 +2,10 @@
 //! error collected and reported, and valid motions still baked.
 
 use crate::bake::bake;
-use crate::bundle::OpenBundle;
+use crate::bundle::{Chunk, OpenBundle};
 use crate::error::{InputError, Problem};
 use crate::export::{
-    exporters, Digest, ExportSettings, Exporter, Format, Layout, MotionOutput, OutputFile,
+    exporters, pool, Digest, ExportSettings, Exporter, Format, Layout, MotionOutput, OutputFile,
 };
 use crate::intake::{Intake, Window};
 use crate::load::{find_inputs, read_source, Input};
@@ -16,8 +16,9 @@ use crate::spec::Overrides;
 use crate::write::{Outcome, OutputDir, WriteError};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Options of a bake (the CLI's flags, without clap).
@@ -105,11 +106,14 @@ pub fn run(
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Report, FatalError> {
     let started = Instant::now();
-    let pool = rayon::ThreadPoolBuilder::new()
+    let threads = rayon::ThreadPoolBuilder::new()
         .num_threads(options.jobs.unwrap_or(0))
         .build()
         .map_err(|e| FatalError::Usage(format!("--jobs: cannot start threads: {e}")))?;
-    let mut report = pool.install(|| run_in_pool(options, progress))?;
+    let report = threads.install(|| run_in_pool(options, progress));
+    // The output buffers kept for reuse are not held between bakes.
+    pool::clear();
+    let mut report = report?;
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)
 }
@@ -202,17 +206,25 @@ fn run_in_pool(
     };
     let keep_digests = sink.digests.is_some();
     let done = AtomicUsize::new(0);
-    let bake_window = |window: &[Input], read: usize| -> Vec<Done> {
+    // Each motion's spec is dropped by the thread that baked it: the writer frees as little
+    // as possible of what other threads allocated (glibc's arenas make such frees contend).
+    let bake_window = |window: Vec<Input>, read: usize| -> Vec<Done> {
         window
-            .par_iter()
+            .into_par_iter()
             .map(|input| {
                 let hash = spec_hasher.hash(&input.spec);
                 let old = unchanged_record(&input.spec.name, &hash);
                 // An unchanged motion is still baked for the summaries, but not exported again.
                 let skip = |k: usize| old.is_some() && reusable[k];
-                let result = export_one(input, &exporters, options.layout, &skip, keep_digests);
+                let result = export_one(&input, &exporters, options.layout, &skip, keep_digests);
                 progress(done.fetch_add(1, Ordering::Relaxed) + 1, read);
-                Done { hash, old, result }
+                Done {
+                    name: input.spec.name,
+                    file: input.file,
+                    hash,
+                    old,
+                    result,
+                }
             })
             .collect()
     };
@@ -221,15 +233,15 @@ fn run_in_pool(
     // instead of idling every other core.
     let overrides = Overrides { fps: options.fps };
     let mut intake = Intake::new(&files, overrides, RunHasher::new(run_key.as_bytes()));
-    let mut pending: Option<(Window, Vec<Done>)> = None;
-    while let Some(window) = intake.next_window() {
+    let mut pending: Option<(Vec<InputError>, Vec<Done>)> = None;
+    while let Some(Window { inputs, errors }) = intake.next_window() {
         let read = intake.read();
         let (baked, (written, ())) = rayon::join(
-            || bake_window(&window.inputs, read),
+            || bake_window(inputs, read),
             || {
                 rayon::join(
                     || match pending.take() {
-                        Some((window, baked)) => absorb(&mut sink, window, baked),
+                        Some((errors, baked)) => absorb(&mut sink, errors, baked),
                         None => Ok(()),
                     },
                     || intake.read_ahead(),
@@ -237,10 +249,10 @@ fn run_in_pool(
             },
         );
         written?;
-        pending = Some((window, baked));
+        pending = Some((errors, baked));
     }
-    if let Some((window, baked)) = pending {
-        absorb(&mut sink, window, baked)?;
+    if let Some((errors, baked)) = pending {
+        absorb(&mut sink, errors, baked)?;
     }
     let (names, run_hash) = intake.finish();
     let Sink {
@@ -265,7 +277,9 @@ fn run_in_pool(
         .flat_map(|e| e.summary(digests.as_deref().unwrap_or_default(), options.layout))
         .collect();
     let summary_paths: Vec<String> = summaries.iter().map(|f| f.path.clone()).collect();
-    write_files(&out, options.check, summaries, &mut report)?;
+    for (path, outcome) in write_files(&out, options.check, summaries) {
+        record(&mut report, path, outcome?);
+    }
 
     // A motion that could not be baked has no new record: it is treated as gone from the
     // inputs, so its old record is kept while its file fails.
@@ -356,9 +370,11 @@ fn remove_vanished(
     Ok((kept, removed))
 }
 
-/// One motion baked and exported, with its hash and, if its outputs are unchanged, its old
-/// record.
+/// One motion baked and exported, with its name, file and hash and, if its outputs are
+/// unchanged, its old record.
 struct Done<'a> {
+    name: String,
+    file: Arc<Path>,
     hash: String,
     old: Option<&'a Entry>,
     result: Result<Exported, InputError>,
@@ -390,11 +406,22 @@ struct Sink<'a> {
 }
 
 /// Takes in one baked window: appends its bundle chunks, writes its files and records it.
-fn absorb(sink: &mut Sink, window: Window, done: Vec<Done>) -> Result<(), WriteError> {
+/// The bundles and the files are written in parallel; each bundle gets the window's chunks in
+/// one go.
+fn absorb(sink: &mut Sink, errors: Vec<InputError>, done: Vec<Done>) -> Result<(), WriteError> {
     let report = &mut sink.report;
-    report.errors.extend(window.errors);
+    report.errors.extend(errors);
     let mut files = Vec::new();
-    for (input, Done { hash, old, result }) in window.inputs.into_iter().zip(done) {
+    let mut chunks: Vec<Vec<Chunk>> = sink.bundles.iter().map(|_| Vec::new()).collect();
+    let mut entries = Vec::new();
+    for Done {
+        name,
+        file,
+        hash,
+        old,
+        result,
+    } in done
+    {
         let Exported {
             frames,
             digest,
@@ -402,7 +429,7 @@ fn absorb(sink: &mut Sink, window: Window, done: Vec<Done>) -> Result<(), WriteE
         } = match result {
             Ok(r) => r,
             Err(e) => {
-                sink.unbaked.insert(input.spec.name);
+                sink.unbaked.insert(name);
                 sink.bake_errors.push(e);
                 continue;
             }
@@ -412,16 +439,15 @@ fn absorb(sink: &mut Sink, window: Window, done: Vec<Done>) -> Result<(), WriteE
         let mut own_files = Vec::new();
         // The motion's record in the old manifest, when its outputs are reused.
         let reused = old.filter(|_| !sink.check);
-        let mut chunks = Vec::new();
         for (exporter, output) in outputs.into_iter().enumerate() {
             for (name, value) in output.stats {
                 *report.stats.entry(name).or_default() += value;
             }
-            if let Some(bundle) = sink.bundles.iter_mut().find(|b| b.exporter == exporter) {
+            if let Some(b) = sink.bundles.iter().position(|b| b.exporter == exporter) {
                 // No chunk: the exporter was skipped, and the previous bundle holds it.
-                chunks.push(match (output.chunk, old) {
-                    (Some(chunk), _) => bundle.append(&chunk)?,
-                    (None, Some(old)) => bundle.append_previous(&old.chunks)?,
+                chunks[b].push(match (output.chunk, old) {
+                    (Some(chunk), _) => Chunk::New(chunk),
+                    (None, Some(old)) => Chunk::Previous(&old.chunks),
                     (None, None) => unreachable!("only an unchanged motion's chunk is reused"),
                 });
             }
@@ -439,18 +465,35 @@ fn absorb(sink: &mut Sink, window: Window, done: Vec<Done>) -> Result<(), WriteE
             digest.files = own_files.clone();
             digests.push(digest);
         }
-        if let Some(manifest) = &mut sink.manifest {
-            manifest.push(&Entry {
-                source: input.file.display().to_string(),
-                name: input.spec.name,
-                hash,
-                frames: frames as u64,
-                files: own_files,
-                chunks,
-            })?;
+        entries.push(Entry {
+            source: file.display().to_string(),
+            name,
+            hash,
+            frames: frames as u64,
+            files: own_files,
+            chunks: Vec::new(),
+        });
+    }
+    let (places, outcomes) = rayon::join(
+        || {
+            let bundles = sink.bundles.par_iter_mut().zip(chunks);
+            bundles
+                .map(|(bundle, chunks)| bundle.append_all(chunks))
+                .collect::<Result<Vec<_>, _>>()
+        },
+        || write_files(sink.out, sink.check, files),
+    );
+    for (path, outcome) in outcomes {
+        record(report, path, outcome?);
+    }
+    let places = places?;
+    if let Some(manifest) = &mut sink.manifest {
+        for (k, mut entry) in entries.into_iter().enumerate() {
+            entry.chunks = places.iter().map(|p| p[k]).collect();
+            manifest.push(&entry)?;
         }
     }
-    write_files(sink.out, sink.check, files, report)
+    Ok(())
 }
 
 /// Bakes one motion and runs every exporter it does not `skip` on it.
@@ -482,18 +525,12 @@ fn export_one(
             if skip(k) {
                 MotionOutput::default()
             } else {
-                let mut output = e.motion(&baked, layout, &files);
+                let output = e.motion(&baked, layout, &files);
                 debug_assert!(output
                     .files
                     .iter()
                     .map(|f| &f.path)
                     .eq(&e.files(&input.spec.name, layout)));
-                // Outputs wait for the writer: give back what their buffers reserved beyond
-                // their bytes (a shrink in place, no copy).
-                let files = output.files.iter_mut().map(|f| &mut f.bytes);
-                files
-                    .chain(&mut output.chunk)
-                    .for_each(|b| b.shrink_to_fit());
                 output
             }
         })
@@ -505,14 +542,13 @@ fn export_one(
     })
 }
 
-/// Writes (or, in check mode, compares) files in parallel; records what happened.
+/// Writes (or, in check mode, compares) files in parallel; returns what happened to each.
 fn write_files(
     out: &OutputDir,
     check: bool,
     files: Vec<OutputFile>,
-    report: &mut Report,
-) -> Result<(), WriteError> {
-    let outcomes: Vec<(String, Result<Outcome, WriteError>)> = files
+) -> Vec<(String, Result<Outcome, WriteError>)> {
+    files
         .into_par_iter()
         .map(|f| {
             let outcome = if check {
@@ -526,13 +562,10 @@ fn write_files(
             } else {
                 out.write(&f.path, &f.bytes)
             };
+            pool::recycle([f.bytes]);
             (f.path, outcome)
         })
-        .collect();
-    for (path, outcome) in outcomes {
-        record(report, path, outcome?);
-    }
-    Ok(())
+        .collect()
 }
 
 fn record(report: &mut Report, path: String, outcome: Outcome) {

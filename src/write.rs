@@ -217,14 +217,23 @@ pub struct StreamedFile {
 impl StreamedFile {
     /// Appends bytes.
     pub fn append(&mut self, bytes: &[u8]) -> Result<(), WriteError> {
+        self.append_all(&[bytes])
+    }
+
+    /// Appends pieces, one after another: a window's worth goes to the file in a single
+    /// vectored write (not copied into a buffer first).
+    pub fn append_all(&mut self, pieces: &[&[u8]]) -> Result<(), WriteError> {
         if let Some(existing) = &mut self.existing {
-            self.scratch.resize(bytes.len(), 0);
-            if existing.read_exact(&mut self.scratch).is_err() || self.scratch != bytes {
-                self.existing = None;
+            for piece in pieces {
+                self.scratch.resize(piece.len(), 0);
+                if existing.read_exact(&mut self.scratch).is_err() || self.scratch != *piece {
+                    self.existing = None;
+                    break;
+                }
             }
         }
         if let Some(temp) = &mut self.temp {
-            temp.write_all(bytes).map_err(io_error(&self.path))?;
+            write_all_vectored(temp, pieces).map_err(io_error(&self.path))?;
         }
         Ok(())
     }
@@ -275,6 +284,22 @@ impl OutputDir {
             scratch: Vec::new(),
         })
     }
+}
+
+/// Writes every byte of `pieces`, in order, with as few vectored writes as the writer takes.
+fn write_all_vectored(writer: &mut impl Write, pieces: &[&[u8]]) -> io::Result<()> {
+    let mut slices: Vec<io::IoSlice> = pieces.iter().map(|p| io::IoSlice::new(p)).collect();
+    let mut slices = &mut slices[..];
+    io::IoSlice::advance_slices(&mut slices, 0); // Skips empty pieces.
+    while !slices.is_empty() {
+        match writer.write_vectored(slices) {
+            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+            Ok(written) => io::IoSlice::advance_slices(&mut slices, written),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
 }
 
 /// Prefix of the temporary files renamed into place (a killed run may leave some behind).

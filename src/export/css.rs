@@ -46,7 +46,7 @@
 //! Nothing reaches the CSS but fixed text, validated names (`spec::check_name`), units from
 //! the fixed list of [`unit_kind`] and formatted numbers.
 
-use super::{Bundle, ExportSettings, Exporter, Layout, MotionOutput, OutputFile};
+use super::{pool, Bundle, ExportSettings, Exporter, Layout, MotionOutput, OutputFile};
 use crate::bake::Baked;
 use crate::format::write_fixed;
 use crate::spec::{unit_kind, Model, Property, UnitKind};
@@ -117,15 +117,18 @@ impl Exporter for Css {
 
     fn motion(&self, baked: &Baked, layout: Layout, _: &[String]) -> MotionOutput {
         // Sized once for the keyframes and the easing, so formatting never grows it per frame.
-        let mut bytes = Vec::with_capacity(
-            CAPACITY_BASE + baked.frames() * CAPACITY_PER_FRAME * baked.tracks.len(),
-        );
+        let mut bytes =
+            pool::buffer(CAPACITY_BASE + baked.frames() * CAPACITY_PER_FRAME * baked.tracks.len());
         let stops = motion_css(baked, self.settings.css_tolerance, &mut bytes);
         let files = match layout {
-            Layout::PerMotion => vec![OutputFile {
-                path: file_path(&baked.spec.name),
-                bytes: bytes.clone(),
-            }],
+            Layout::PerMotion => {
+                let mut file = pool::buffer(bytes.len());
+                file.extend_from_slice(&bytes);
+                vec![OutputFile {
+                    path: file_path(&baked.spec.name),
+                    bytes: file,
+                }]
+            }
             Layout::Bundle => Vec::new(),
         };
         MotionOutput {

@@ -3,7 +3,7 @@
 //!
 //! Floats are written shortest-round-trip, so every f64 reads back exactly.
 
-use super::{Bundle, Exporter, Layout, MotionOutput, OutputFile};
+use super::{pool, Bundle, Exporter, Layout, MotionOutput, OutputFile};
 use crate::bake::Baked;
 use crate::format::write_json_f64;
 use crate::spec::ParamGroup;
@@ -142,7 +142,7 @@ impl Exporter for Json {
     }
 
     fn motion(&self, baked: &Baked, layout: Layout, files: &[String]) -> MotionOutput {
-        let mut bytes = Vec::with_capacity(64 * baked.frames() * baked.tracks.len() + 512);
+        let mut bytes = pool::buffer(64 * baked.frames() * baked.tracks.len() + 512);
         table(baked, &mut bytes);
         match layout {
             Layout::Bundle => MotionOutput {

@@ -6,6 +6,7 @@ pub mod html;
 pub mod js;
 pub mod json;
 pub mod png;
+pub mod pool;
 
 /// An output format, as named by `--formats`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
