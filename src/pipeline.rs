@@ -411,7 +411,9 @@ struct Sink<'a> {
 fn absorb(sink: &mut Sink, errors: Vec<InputError>, done: Vec<Done>) -> Result<(), WriteError> {
     let report = &mut sink.report;
     report.errors.extend(errors);
-    let mut files = Vec::new();
+    // Per exporter, so that each folder's files are written together: two threads creating
+    // files in one folder wait for each other on its lock (in the kernel).
+    let mut files: Vec<Vec<OutputFile>> = Vec::new();
     let mut chunks: Vec<Vec<Chunk>> = sink.bundles.iter().map(|_| Vec::new()).collect();
     let mut entries = Vec::new();
     for Done {
@@ -453,7 +455,10 @@ fn absorb(sink: &mut Sink, errors: Vec<InputError>, done: Vec<Done>) -> Result<(
             }
             if reused.is_none() {
                 own_files.extend(output.files.iter().map(|f| f.path.clone()));
-                files.extend(output.files);
+                if files.len() <= exporter {
+                    files.resize_with(exporter + 1, Vec::new);
+                }
+                files[exporter].extend(output.files);
             }
         }
         if let Some(old) = reused {
@@ -481,7 +486,7 @@ fn absorb(sink: &mut Sink, errors: Vec<InputError>, done: Vec<Done>) -> Result<(
                 .map(|(bundle, chunks)| bundle.append_all(chunks))
                 .collect::<Result<Vec<_>, _>>()
         },
-        || write_files(sink.out, sink.check, files),
+        || write_files(sink.out, sink.check, files.concat()),
     );
     for (path, outcome) in outcomes {
         record(report, path, outcome?);

@@ -166,7 +166,7 @@ impl Exporter for Json {
 
 /// A motion's entry in the index: its name, kind, duration, frames and files.
 fn index_entry(baked: &Baked, files: &[String]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(128);
+    let mut out = pool::buffer(256);
     out.push(b'{');
     key(&mut out, "name");
     string(&mut out, &baked.spec.name);
