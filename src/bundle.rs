@@ -13,6 +13,10 @@ use crate::write::{Outcome, OutputDir, StreamedFile, WriteError};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 
+/// Bytes of chunks gathered into one write: a window of small chunks goes out at once, the
+/// chunks of long motions a few at a time, so that their buffers are freed as they go.
+const WRITE_BATCH: usize = 1 << 20;
+
 /// A motion's chunk of a bundle.
 pub enum Chunk<'a> {
     /// Exported now.
@@ -74,33 +78,51 @@ impl OpenBundle {
         self.previous.is_some()
     }
 
-    /// Appends motions' chunks, in order; returns where each lies: `[start, length]`. Fails
-    /// (with the bundle's path) if a chunk of the previous bundle cannot be read, which a
-    /// matching stamp rules out short of the file being changed during the bake.
+    /// Appends motions' chunks, in order; returns where each lies: `[start, length]`. The
+    /// chunks go out in vectored writes of about [`WRITE_BATCH`] bytes, each chunk's buffer
+    /// handed back as soon as it is written. Fails (with the bundle's path) if a chunk of the
+    /// previous bundle cannot be read, which a matching stamp rules out short of the file
+    /// being changed during the bake.
     pub fn append_all(&mut self, chunks: Vec<Chunk>) -> Result<Vec<[u64; 2]>, WriteError> {
-        let bytes = chunks
-            .into_iter()
-            .map(|chunk| match chunk {
-                Chunk::New(bytes) => Ok(bytes),
-                Chunk::Previous(chunks) => self.read_previous(chunks),
-            })
-            .collect::<Result<Vec<Vec<u8>>, WriteError>>()?;
-        let mut pieces: Vec<&[u8]> = Vec::with_capacity(2 * bytes.len());
-        let mut places = Vec::with_capacity(bytes.len());
-        for chunk in &bytes {
-            if !self.empty {
-                pieces.push(&self.separator);
+        let mut places = Vec::with_capacity(chunks.len());
+        // Chunks not yet written, each with whether a separator goes before it.
+        let mut batch: Vec<(bool, Vec<u8>)> = Vec::new();
+        let mut batch_bytes = 0;
+        for chunk in chunks {
+            let bytes = match chunk {
+                Chunk::New(bytes) => bytes,
+                Chunk::Previous(chunks) => self.read_previous(chunks)?,
+            };
+            let separated = !self.empty;
+            if separated {
                 self.written += self.separator.len() as u64;
             }
             self.empty = false;
-            pieces.push(chunk);
-            places.push([self.written, chunk.len() as u64]);
-            self.written += chunk.len() as u64;
+            places.push([self.written, bytes.len() as u64]);
+            self.written += bytes.len() as u64;
+            batch_bytes += bytes.len();
+            batch.push((separated, bytes));
+            if batch_bytes >= WRITE_BATCH {
+                self.write_batch(&mut batch)?;
+                batch_bytes = 0;
+            }
+        }
+        self.write_batch(&mut batch)?;
+        Ok(places)
+    }
+
+    /// Writes `batch` (each chunk after its separator, if it has one) and empties it.
+    fn write_batch(&mut self, batch: &mut Vec<(bool, Vec<u8>)>) -> Result<(), WriteError> {
+        let mut pieces: Vec<&[u8]> = Vec::with_capacity(2 * batch.len());
+        for (separated, bytes) in batch.iter() {
+            if *separated {
+                pieces.push(&self.separator);
+            }
+            pieces.push(bytes);
         }
         self.file.append_all(&pieces)?;
-        drop(pieces);
-        pool::recycle(bytes);
-        Ok(places)
+        pool::recycle(batch.drain(..).map(|(_, bytes)| bytes));
+        Ok(())
     }
 
     /// A motion's chunk as it lay in the previous bundle, given the motion's `chunks` in the

@@ -486,7 +486,7 @@ fn absorb(sink: &mut Sink, errors: Vec<InputError>, done: Vec<Done>) -> Result<(
                 .map(|(bundle, chunks)| bundle.append_all(chunks))
                 .collect::<Result<Vec<_>, _>>()
         },
-        || write_files(sink.out, sink.check, files.concat()),
+        || write_files(sink.out, sink.check, files.into_iter().flatten().collect()),
     );
     for (path, outcome) in outcomes {
         record(report, path, outcome?);
@@ -530,12 +530,14 @@ fn export_one(
             if skip(k) {
                 MotionOutput::default()
             } else {
-                let output = e.motion(&baked, layout, &files);
+                let mut output = e.motion(&baked, layout, &files);
                 debug_assert!(output
                     .files
                     .iter()
                     .map(|f| &f.path)
                     .eq(&e.files(&input.spec.name, layout)));
+                let files = output.files.iter_mut().map(|f| &mut f.bytes);
+                files.chain(&mut output.chunk).for_each(pool::trim);
                 output
             }
         })

@@ -59,6 +59,16 @@ pub fn recycle(buffers: impl IntoIterator<Item = Vec<u8>>) {
     }
 }
 
+/// Gives back what a buffer reserved beyond its bytes, if it is too large to be pooled: such a
+/// buffer waits for the writer, and a long motion's reservation (sized for the most digits
+/// every frame could take) is about twice its bytes. A buffer that will be pooled keeps its
+/// room for the next motion.
+pub fn trim(buffer: &mut Vec<u8>) {
+    if buffer.capacity() > MAX_BUFFER_BYTES {
+        buffer.shrink_to_fit();
+    }
+}
+
 /// Frees every pooled buffer (at the end of a bake, so that a process that bakes now and then
 /// does not hold them in between).
 pub fn clear() {
