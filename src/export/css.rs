@@ -237,13 +237,16 @@ fn motion_css(baked: &Baked, tolerance: f64, out: &mut Vec<u8>) -> usize {
         duration: duration.to_bits(),
         decimals: offset_decimals,
     };
-    let stops = LAST_STOPS.with_borrow_mut(|last| match last {
-        Some((k, stops)) if *k == key => stops.clone(),
-        _ => {
-            let stops = distinct_offsets(&key.frames, offset, offset_decimals);
-            *last = Some((key, stops.clone()));
-            stops
+    let stops = RECENT_STOPS.with_borrow_mut(|recent| {
+        let found = recent.iter().flatten().find(|(k, _)| *k == key);
+        if let Some((_, stops)) = found {
+            return stops.clone();
         }
+        let stops = distinct_offsets(&key.frames, offset, offset_decimals);
+        // The oldest goes; the slots are a fixed array, so keeping them allocates nothing.
+        recent.rotate_right(1);
+        recent[0] = Some((key, stops.clone()));
+        stops
     });
 
     // Header comment: name, kind, property, unit, frames.
@@ -428,11 +431,16 @@ struct OffsetsKey {
     decimals: u32,
 }
 
+/// How many of the stops a thread made last it keeps.
+const RECENT_STOPS_KEPT: usize = 8;
+
 thread_local! {
-    /// The stops this thread made last, and what they followed from. The motions of a bake
-    /// often share their frame rate and length, and then every offset: they are formatted
-    /// once, not once per motion.
-    static LAST_STOPS: RefCell<Option<(OffsetsKey, Stops)>> = const { RefCell::new(None) };
+    /// The stops this thread made last, newest first, and what they followed from. The
+    /// motions of a bake often share their frame rate and length, and then every offset (a
+    /// few kinds of motion in turn may differ in decimals): they are formatted once, not once
+    /// per motion.
+    static RECENT_STOPS: RefCell<[Option<(OffsetsKey, Stops)>; RECENT_STOPS_KEPT]> =
+        const { RefCell::new([const { None }; RECENT_STOPS_KEPT]) };
 }
 
 /// The keyframe stops, each with its offset (percent) formatted once for the keyframes and
