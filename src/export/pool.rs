@@ -27,17 +27,30 @@ static POOL: Mutex<Pool> = Mutex::new(Pool {
     bytes: 0,
 });
 
-/// An empty buffer with room for at least `capacity` bytes: a used one if the pool has one.
+/// Newest buffers looked at for the best fit (buffers of a few sizes take turns: a table's, a
+/// stylesheet's, an index entry's).
+const LOOK_AT: usize = 8;
+
+/// An empty buffer with room for at least `capacity` bytes: of the newest pooled buffers, the
+/// smallest with room enough (growing one would copy its old bytes), else a new one.
 pub fn buffer(capacity: usize) -> Vec<u8> {
     let reused = POOL.lock().ok().and_then(|mut pool| {
-        let buffer = pool.buffers.pop()?;
+        let k = best_fit(&pool.buffers, capacity)?;
+        let buffer = pool.buffers.swap_remove(k);
         pool.bytes -= buffer.capacity();
         Some(buffer)
     });
-    let mut buffer = reused.unwrap_or_default();
+    let mut buffer = reused.unwrap_or_else(|| Vec::with_capacity(capacity));
     buffer.clear();
-    buffer.reserve(capacity);
     buffer
+}
+
+/// Of the newest [`LOOK_AT`] buffers, the one with the least room that is still enough.
+fn best_fit(buffers: &[Vec<u8>], capacity: usize) -> Option<usize> {
+    let newest = buffers.len().saturating_sub(LOOK_AT);
+    (newest..buffers.len())
+        .filter(|&k| buffers[k].capacity() >= capacity)
+        .min_by_key(|&k| buffers[k].capacity())
 }
 
 /// Hands back buffers whose bytes are no longer needed; what the pool has no room for is
@@ -90,6 +103,21 @@ mod tests {
         let again = buffer(200);
         assert!(again.is_empty());
         assert!(again.capacity() >= 200);
+    }
+
+    #[test]
+    fn the_newest_buffer_with_the_least_room_enough_fits() {
+        let buffers: Vec<Vec<u8>> = [100, 9000, 5000, 300, 150]
+            .into_iter()
+            .map(Vec::with_capacity)
+            .collect();
+        assert_eq!(best_fit(&buffers, 200), Some(3));
+        assert_eq!(best_fit(&buffers, 6000), Some(1));
+        assert_eq!(best_fit(&buffers, 10_000), None);
+        // Only the newest are looked at.
+        let mut many = vec![Vec::with_capacity(10_000)];
+        many.extend((0..LOOK_AT).map(|_| Vec::with_capacity(10)));
+        assert_eq!(best_fit(&many, 100), None);
     }
 
     #[test]
