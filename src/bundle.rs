@@ -79,7 +79,7 @@ impl OpenBundle {
     }
 
     /// Appends motions' chunks, in order; returns where each lies: `[start, length]`. The
-    /// chunks go out in vectored writes of about [`WRITE_BATCH`] bytes, each chunk's buffer
+    /// chunks go out in vectored writes of about a megabyte, each chunk's buffer
     /// handed back as soon as it is written. Fails (with the bundle's path) if a chunk of the
     /// previous bundle cannot be read, which a matching stamp rules out short of the file
     /// being changed during the bake.
