@@ -277,6 +277,7 @@ fn run_in_pool(
         .flat_map(|e| e.summary(digests.as_deref().unwrap_or_default(), options.layout))
         .collect();
     let summary_paths: Vec<String> = summaries.iter().map(|f| f.path.clone()).collect();
+    let summaries = summaries.into_iter().map(|f| vec![f]).collect();
     for (path, outcome) in write_files(&out, options.check, summaries) {
         record(&mut report, path, outcome?);
     }
@@ -411,8 +412,8 @@ struct Sink<'a> {
 fn absorb(sink: &mut Sink, errors: Vec<InputError>, done: Vec<Done>) -> Result<(), WriteError> {
     let report = &mut sink.report;
     report.errors.extend(errors);
-    // Per exporter, so that each folder's files are written together: two threads creating
-    // files in one folder wait for each other on its lock (in the kernel).
+    // Per exporter, so that one thread writes each folder's files: two threads creating files
+    // in one folder wait for each other on its lock (in the kernel).
     let mut files: Vec<Vec<OutputFile>> = Vec::new();
     let mut chunks: Vec<Vec<Chunk>> = sink.bundles.iter().map(|_| Vec::new()).collect();
     let mut entries = Vec::new();
@@ -486,7 +487,7 @@ fn absorb(sink: &mut Sink, errors: Vec<InputError>, done: Vec<Done>) -> Result<(
                 .map(|(bundle, chunks)| bundle.append_all(chunks))
                 .collect::<Result<Vec<_>, _>>()
         },
-        || write_files(sink.out, sink.check, files.into_iter().flatten().collect()),
+        || write_files(sink.out, sink.check, files),
     );
     for (path, outcome) in outcomes {
         record(report, path, outcome?);
@@ -549,14 +550,16 @@ fn export_one(
     })
 }
 
-/// Writes (or, in check mode, compares) files in parallel; returns what happened to each.
+/// Writes (or, in check mode, compares) groups of files in parallel, each group's in order
+/// on one thread; returns what happened to each file.
 fn write_files(
     out: &OutputDir,
     check: bool,
-    files: Vec<OutputFile>,
+    groups: Vec<Vec<OutputFile>>,
 ) -> Vec<(String, Result<Outcome, WriteError>)> {
-    files
+    groups
         .into_par_iter()
+        .flat_map_iter(|group| group.into_iter())
         .map(|f| {
             let outcome = if check {
                 out.holds(&f.path, &f.bytes).map(|same| {
