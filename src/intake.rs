@@ -155,3 +155,113 @@ impl<'a> Intake<'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::manifest::source_digest;
+    use std::path::Path;
+
+    fn spring(name: &str, duration: f64) -> String {
+        format!("(name: \"{name}\", duration: {duration}, motion: Spring(from: 0, to: 1, stiffness: 100, damping: 10))")
+    }
+
+    /// Writes `files` (name, text) into `dir`; returns their paths in order.
+    fn write(dir: &Path, files: &[(&str, String)]) -> Vec<PathBuf> {
+        files
+            .iter()
+            .map(|(name, text)| {
+                let path = dir.join(name);
+                std::fs::write(&path, text).unwrap();
+                path
+            })
+            .collect()
+    }
+
+    fn windows(intake: &mut Intake) -> Vec<Window> {
+        std::iter::from_fn(|| intake.next_window()).collect()
+    }
+
+    #[test]
+    fn windows_keep_input_order_and_their_bounds() {
+        let dir = tempfile::tempdir().unwrap();
+        // 30 files of 10 motions: 300 motions, more than two windows' worth.
+        let files: Vec<(String, String)> = (0..30)
+            .map(|f| {
+                let motions: Vec<String> =
+                    (0..10).map(|m| spring(&format!("m{f}x{m}"), 1.0)).collect();
+                (format!("f{f:02}.ron"), format!("[{}]", motions.join(",")))
+            })
+            .collect();
+        let named: Vec<(&str, String)> =
+            files.iter().map(|(n, t)| (n.as_str(), t.clone())).collect();
+        let paths = write(dir.path(), &named);
+        let mut intake = Intake::new(&paths, Overrides::default(), RunHasher::new(b"key"));
+        let windows = windows(&mut intake);
+        assert!(windows
+            .iter()
+            .all(|w| !w.inputs.is_empty() && w.inputs.len() <= WINDOW));
+        assert!(windows.iter().all(|w| w.errors.is_empty()));
+        let names: Vec<String> = windows
+            .iter()
+            .flat_map(|w| w.inputs.iter().map(|i| i.spec.name.clone()))
+            .collect();
+        let expected: Vec<String> = (0..30)
+            .flat_map(|f| (0..10).map(move |m| format!("m{f}x{m}")))
+            .collect();
+        assert_eq!(names, expected);
+        assert_eq!(intake.read(), 300);
+
+        // The run hash is the one a re-run computes from the files alone.
+        let (_, run) = intake.finish();
+        let mut again = RunHasher::new(b"key");
+        for path in &paths {
+            again.add(&source_digest(path, &std::fs::read(path).unwrap()));
+        }
+        assert_eq!(run, again.finish());
+    }
+
+    #[test]
+    fn a_window_holds_at_most_its_frames_unless_one_motion_is_longer() {
+        let dir = tempfile::tempdir().unwrap();
+        // 10,000 s at 60 fps: 600,001 frames each, so no two share a window.
+        let long: Vec<String> = (0..3).map(|m| spring(&format!("l{m}"), 10_000.0)).collect();
+        let paths = write(dir.path(), &[("long.ron", format!("[{}]", long.join(",")))]);
+        let mut intake = Intake::new(&paths, Overrides::default(), RunHasher::new(b""));
+        let sizes: Vec<usize> = windows(&mut intake)
+            .iter()
+            .map(|w| w.inputs.len())
+            .collect();
+        assert_eq!(sizes, [1, 1, 1]);
+    }
+
+    #[test]
+    fn errors_come_with_the_window_of_their_file_and_taken_names_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = write(
+            dir.path(),
+            &[
+                ("a.ron", spring("card", 1.0)),
+                ("b.ron", "(name: \"broken\"".to_owned()),
+                ("c.ron", spring("Card", 1.0)),
+            ],
+        );
+        let mut intake = Intake::new(&paths, Overrides::default(), RunHasher::new(b""));
+        let windows = windows(&mut intake);
+        let inputs: Vec<&str> = windows
+            .iter()
+            .flat_map(|w| w.inputs.iter().map(|i| i.spec.name.as_str()))
+            .collect();
+        assert_eq!(inputs, ["card"]);
+        let errors: Vec<String> = windows
+            .iter()
+            .flat_map(|w| w.errors.iter().map(|e| e.to_string()))
+            .collect();
+        assert_eq!(errors.len(), 2, "{errors:?}");
+        assert!(errors[0].contains("b.ron"), "{errors:?}");
+        assert!(
+            errors[1].contains("c.ron") && errors[1].contains("already used"),
+            "{errors:?}"
+        );
+    }
+}
