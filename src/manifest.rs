@@ -173,6 +173,13 @@ fn hex(hasher: &blake3::Hasher) -> String {
     hasher.finalize().to_hex()[..32].to_owned()
 }
 
+/// A hasher that has absorbed `run_key`: the start of every hash of one run.
+fn keyed(run_key: &[u8]) -> blake3::Hasher {
+    let mut hasher = blake3::Hasher::new();
+    absorb(&mut hasher, run_key);
+    hasher
+}
+
 /// The digest of one input file for [`RunHasher`]: its path and its bytes.
 pub fn source_digest(path: &Path, bytes: &[u8]) -> [u8; 32] {
     let mut hasher = blake3::Hasher::new();
@@ -191,9 +198,9 @@ pub struct RunHasher {
 impl RunHasher {
     /// Starts the hash of a run under `run_key`.
     pub fn new(run_key: &[u8]) -> Self {
-        let mut hasher = blake3::Hasher::new();
-        absorb(&mut hasher, run_key);
-        Self { hasher }
+        Self {
+            hasher: keyed(run_key),
+        }
     }
 
     /// Adds the next input file.
@@ -217,9 +224,9 @@ pub struct SpecHasher {
 impl SpecHasher {
     /// Hashes motions under `run_key`.
     pub fn new(run_key: &[u8]) -> Self {
-        let mut keyed = blake3::Hasher::new();
-        absorb(&mut keyed, run_key);
-        Self { keyed }
+        Self {
+            keyed: keyed(run_key),
+        }
     }
 
     /// The content hash of one motion: every field that decides its outputs (floats by their

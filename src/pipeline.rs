@@ -471,14 +471,17 @@ fn absorb(sink: &mut Sink, errors: Vec<InputError>, done: Vec<Done>) -> Result<(
             digest.files = own_files.clone();
             digests.push(digest);
         }
-        entries.push(Entry {
-            source: file.display().to_string(),
-            name,
-            hash,
-            frames: frames as u64,
-            files: own_files,
-            chunks: Vec::new(),
-        });
+        // Records are made only for a manifest (none in check mode).
+        if sink.manifest.is_some() {
+            entries.push(Entry {
+                source: file.display().to_string(),
+                name,
+                hash,
+                frames: frames as u64,
+                files: own_files,
+                chunks: Vec::new(),
+            });
+        }
     }
     let (places, outcomes) = rayon::join(
         || {
