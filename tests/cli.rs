@@ -238,10 +238,7 @@ fn a_motion_that_fails_keeps_its_previous_outputs() {
 /// record while it fails, so that removing it later still removes its outputs.
 #[test]
 fn a_motion_that_fails_to_bake_keeps_its_record_until_it_is_removed() {
-    let dir = project(&[
-        ("a.ron", &spring_file("a", 100)),
-        ("b.ron", &spring_file("b", 100)),
-    ]);
+    let dir = springs(&["a", "b"]);
     let bake = || curvebake(dir.path(), &["bake", "--formats", "json"]);
     assert!(bake().status.success());
     let too_long = r#"(name: "b", duration: 100000, motion: Spring(from: 0, to: 1, stiffness: 100, damping: 20))"#;
@@ -284,12 +281,22 @@ fn spring_file(name: &str, stiffness: u32) -> String {
     )
 }
 
+/// A project with one file per name, `<name>.ron`, each holding a spring of stiffness 100.
+fn springs(names: &[&str]) -> tempfile::TempDir {
+    let files: Vec<(String, String)> = names
+        .iter()
+        .map(|name| (format!("{name}.ron"), spring_file(name, 100)))
+        .collect();
+    let files: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(n, t)| (n.as_str(), t.as_str()))
+        .collect();
+    project(&files)
+}
+
 #[test]
 fn an_edit_rebakes_only_the_motions_of_that_file() {
-    let dir = project(&[
-        ("a.ron", &spring_file("a", 100)),
-        ("b.ron", &spring_file("b", 100)),
-    ]);
+    let dir = springs(&["a", "b"]);
     assert!(curvebake(dir.path(), &["bake", "--formats", "json"])
         .status
         .success());
@@ -350,11 +357,7 @@ fn an_edit_exports_only_its_motions_and_copies_the_other_bundle_chunks() {
         table["frames"].as_u64().unwrap()
     };
     for layout in [&[][..], &["--bundle"]] {
-        let dir = project(&[
-            ("a.ron", &spring_file("a", 100)),
-            ("b.ron", &spring_file("b", 100)),
-            ("c.ron", &spring_file("c", 100)),
-        ]);
+        let dir = springs(&["a", "b", "c"]);
         let bake = |extra: &[&str]| {
             let args = [&["bake", "--formats", "json,css"][..], layout, extra].concat();
             let out = curvebake(dir.path(), &args);
@@ -405,11 +408,7 @@ fn an_edit_exports_only_its_motions_and_copies_the_other_bundle_chunks() {
 fn a_motion_back_from_a_failing_file_is_exported_again_not_copied() {
     // While b.ron fails, the bundles are written without b, so its old chunk positions point
     // at other bytes: once fixed, b must be exported, not copied from there.
-    let dir = project(&[
-        ("a.ron", &spring_file("a", 100)),
-        ("b.ron", &spring_file("b", 100)),
-        ("c.ron", &spring_file("c", 100)),
-    ]);
+    let dir = springs(&["a", "b", "c"]);
     let bake = |out: &str| curvebake(dir.path(), &["bake", "--formats", "json,css", "--out", out]);
     assert!(bake("out").status.success());
     fs::write(
@@ -429,10 +428,7 @@ fn a_motion_back_from_a_failing_file_is_exported_again_not_copied() {
 
 #[test]
 fn outputs_of_a_removed_motion_are_removed_and_nothing_else_is_touched() {
-    let dir = project(&[
-        ("a.ron", &spring_file("a", 100)),
-        ("b.ron", &spring_file("b", 100)),
-    ]);
+    let dir = springs(&["a", "b"]);
     assert!(curvebake(dir.path(), &["bake", "--formats", "json"])
         .status
         .success());
@@ -457,10 +453,7 @@ fn outputs_of_a_removed_motion_are_removed_and_nothing_else_is_touched() {
 
 #[test]
 fn a_file_removed_while_it_failed_loses_its_outputs() {
-    let dir = project(&[
-        ("a.ron", &spring_file("a", 100)),
-        ("b.ron", &spring_file("b", 100)),
-    ]);
+    let dir = springs(&["a", "b"]);
     let bake = || curvebake(dir.path(), &["bake", "--formats", "json"]);
     assert!(bake().status.success());
     fs::write(
