@@ -233,7 +233,17 @@ impl StreamedFile {
             }
         }
         if let Some(temp) = &mut self.temp {
-            write_all_vectored(temp, pieces).map_err(io_error(&self.path))?;
+            let total: usize = pieces.iter().map(|p| p.len()).sum();
+            let written = if total < temp.capacity() {
+                write_all_vectored(temp, pieces)
+            } else {
+                // `BufWriter` cannot tell that a file takes vectored writes (that query is
+                // unstable), so it would copy every piece through its buffer: pieces this
+                // large go to the file itself, once what is buffered is out.
+                temp.flush()
+                    .and_then(|()| write_all_vectored(temp.get_mut(), pieces))
+            };
+            written.map_err(io_error(&self.path))?;
         }
         Ok(())
     }
@@ -409,5 +419,27 @@ mod tests {
         assert_eq!(out.write("a/b.txt", b"hello").unwrap(), Outcome::Unchanged);
         assert_eq!(out.write("a/b.txt", b"hullo").unwrap(), Outcome::Written);
         assert_eq!(fs::read(dir.path().join("a/b.txt")).unwrap(), b"hullo");
+    }
+
+    #[test]
+    fn a_streamed_file_holds_small_and_large_pieces_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = OutputDir::create(dir.path()).unwrap();
+        // Pieces below, at and far above the writer's buffer, so both ways of writing meet.
+        let pieces: Vec<Vec<u8>> = [3, 70_000, 5, 1 << 16, 0, 300_000, 7]
+            .iter()
+            .enumerate()
+            .map(|(k, &len)| (0..len).map(|i| (i * 31 + k) as u8).collect())
+            .collect();
+        let mut file = out.stream("bundle.txt", false).unwrap();
+        file.append(&pieces[0]).unwrap();
+        let middle: Vec<&[u8]> = pieces[1..6].iter().map(Vec::as_slice).collect();
+        file.append_all(&middle).unwrap();
+        file.append(&pieces[6]).unwrap();
+        assert_eq!(file.finish().unwrap(), Outcome::Written);
+        assert_eq!(
+            fs::read(dir.path().join("bundle.txt")).unwrap(),
+            pieces.concat()
+        );
     }
 }
