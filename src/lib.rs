@@ -28,6 +28,7 @@ pub mod load;
 pub mod manifest;
 pub mod motion;
 pub mod pipeline;
+pub mod plain_ron;
 pub mod schema;
 pub mod spec;
 pub mod template;

@@ -1,5 +1,6 @@
 //! Bytes -> parsed, validated and baked motions -> JSON tables.
 //!
+//! Whatever the plain-RON reader reads, `ron` (the reference) must read into the same motions.
 //! Whatever the bytes, nothing may panic (debug assertions are on), every error must display
 //! and name the file, every baked sample must be finite, and every JSON table must hold only
 //! finite numbers (no `NaN`, `inf`, or `null` standing in for one) that read back exactly as
@@ -9,7 +10,8 @@
 
 use curvebake::bake::bake;
 use curvebake::export::json::table;
-use curvebake::load::parse_bytes;
+use curvebake::load::{parse_bytes, parse_with_ron};
+use curvebake::plain_ron;
 use curvebake::spec::{MotionSpec, Overrides};
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
@@ -23,6 +25,13 @@ const MAX_MOTIONS: usize = 4;
 const FULL_PARSE_FRAMES: usize = 20_000;
 
 fuzz_target!(|data: &[u8]| {
+    if let Ok(text) = std::str::from_utf8(data) {
+        if let Some(plain) = plain_ron::parse(text) {
+            let reference = parse_with_ron(Path::new("fuzz.ron"), text)
+                .expect("ron reads what the plain reader reads");
+            assert_eq!(format!("{plain:?}"), format!("{reference:?}"));
+        }
+    }
     let motions = match parse_bytes(Path::new("fuzz.ron"), data) {
         Ok(motions) => motions,
         Err(e) => {
