@@ -7,62 +7,10 @@
 
 mod common;
 
-use common::{write_curves, Mix};
+use common::{bake_once, fresh, outputs, write_curves, write_only, Mix};
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion};
-use curvebake::export::{Format, Layout};
-use curvebake::pipeline::{run, BakeOptions};
-use curvebake::write::OutputDir;
-use rayon::prelude::*;
-use std::path::Path;
+use curvebake::export::Layout;
 use std::time::Duration;
-use tempfile::TempDir;
-
-fn options(curves: &Path, out: &Path, layout: Layout, jobs: usize) -> BakeOptions {
-    BakeOptions {
-        inputs: vec![curves.to_owned()],
-        out: out.to_owned(),
-        layout,
-        jobs: Some(jobs),
-        formats: vec![Format::Json, Format::Css],
-        ..BakeOptions::default()
-    }
-}
-
-fn bake_once(curves: &Path, out: &Path, layout: Layout, jobs: usize) {
-    let report = run(&options(curves, out, layout, jobs), &|_, _| {}).unwrap();
-    assert!(report.errors.is_empty(), "{:?}", report.errors);
-}
-
-/// Every file under `root`, as (relative path, bytes).
-fn outputs(root: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut files = Vec::new();
-    let mut stack = vec![root.to_owned()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                let relative = path
-                    .strip_prefix(root)
-                    .unwrap()
-                    .to_string_lossy()
-                    .into_owned();
-                files.push((relative, std::fs::read(&path).unwrap()));
-            }
-        }
-    }
-    files
-}
-
-/// A new empty output folder, removed when dropped: criterion drops each iteration's output
-/// after timing it, so a run does not fill the disk with one batch of outputs per iteration.
-fn fresh(scratch: &Path) -> TempDir {
-    tempfile::Builder::new()
-        .prefix("out-")
-        .tempdir_in(scratch)
-        .unwrap()
-}
 
 fn bakes(c: &mut Criterion) {
     let scratch = tempfile::tempdir().unwrap();
@@ -107,12 +55,7 @@ fn bakes(c: &mut Criterion) {
                             b.iter_batched(
                                 || fresh(scratch.path()),
                                 |out| {
-                                    let dir = OutputDir::create(out.path()).unwrap();
-                                    pool.install(|| {
-                                        files.par_iter().for_each(|(path, bytes)| {
-                                            dir.write(path, bytes).unwrap();
-                                        })
-                                    });
+                                    write_only(&files, out.path(), &pool);
                                     out
                                 },
                                 BatchSize::PerIteration,

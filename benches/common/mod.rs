@@ -1,7 +1,12 @@
-//! Generated inputs for the benchmarks.
+//! Generated inputs for the benchmarks, bakes of them, and the write-only floor.
 
+use curvebake::export::{Format, Layout};
+use curvebake::pipeline::{run, BakeOptions};
+use curvebake::write::OutputDir;
+use rayon::prelude::*;
 use std::fmt::Write as _;
 use std::path::Path;
+use tempfile::TempDir;
 
 /// Which motions a generated batch holds.
 #[derive(Clone, Copy)]
@@ -42,4 +47,63 @@ pub fn write_curves(dir: &Path, n: usize, mix: Mix) {
         let _ = writeln!(text);
         std::fs::write(dir.join(format!("batch-{file:04}.ron")), text).unwrap();
     }
+}
+
+fn options(curves: &Path, out: &Path, layout: Layout, jobs: usize) -> BakeOptions {
+    BakeOptions {
+        inputs: vec![curves.to_owned()],
+        out: out.to_owned(),
+        layout,
+        jobs: Some(jobs),
+        formats: vec![Format::Json, Format::Css],
+        ..BakeOptions::default()
+    }
+}
+
+/// Bakes `curves` to JSON and CSS in `out`, with `jobs` threads.
+pub fn bake_once(curves: &Path, out: &Path, layout: Layout, jobs: usize) {
+    let report = run(&options(curves, out, layout, jobs), &|_, _| {}).unwrap();
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+}
+
+/// Every file under `root`, as (relative path, bytes).
+pub fn outputs(root: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files = Vec::new();
+    let mut stack = vec![root.to_owned()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let relative = path
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                files.push((relative, std::fs::read(&path).unwrap()));
+            }
+        }
+    }
+    files
+}
+
+/// A new empty output folder, removed when dropped: criterion drops each iteration's output
+/// after timing it, so a run does not fill the disk with one batch of outputs per iteration.
+pub fn fresh(scratch: &Path) -> TempDir {
+    tempfile::Builder::new()
+        .prefix("out-")
+        .tempdir_in(scratch)
+        .unwrap()
+}
+
+/// (c) The floor of the per-motion layout: `files` written into `out` by the bake's write
+/// method, with no maths or formatting.
+pub fn write_only(files: &[(String, Vec<u8>)], out: &Path, pool: &rayon::ThreadPool) {
+    let dir = OutputDir::create(out).unwrap();
+    pool.install(|| {
+        files.par_iter().for_each(|(path, bytes)| {
+            dir.write(path, bytes).unwrap();
+        })
+    });
 }
