@@ -14,6 +14,7 @@ use crate::manifest::{
 };
 use crate::spec::Overrides;
 use crate::write::{Outcome, OutputDir, WriteError};
+use arrayvec::ArrayVec;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -386,8 +387,10 @@ struct Exported {
     frames: usize,
     /// Its digest, when a summary needs one.
     digest: Option<Digest>,
-    /// Per exporter (empty for an exporter whose outputs are reused).
-    outputs: Vec<MotionOutput>,
+    /// Per exporter (empty for an exporter whose outputs are reused), held in place: a buffer
+    /// of them, freed by the writing thread, would take the baking thread's glibc arena lock
+    /// (it is too large for the lock-free bins) and make one of them wait.
+    outputs: ArrayVec<MotionOutput, { Format::ALL.len() }>,
 }
 
 /// Where baked windows go, in input order: files, bundles, digests and manifest entries.
