@@ -108,13 +108,11 @@ impl<'a> Reader<'a> {
 
     /// A field's name and the `:` after it.
     fn field_name(&mut self) -> Option<&'a str> {
-        let start = self.at;
-        self.identifier();
-        let end = self.at;
+        let name = self.identifier();
         self.skip_blanks()?;
         self.expect(b':')?;
         self.skip_blanks()?;
-        Some(&self.text[start..end])
+        Some(name)
     }
 
     /// A string without escapes: its characters as written.
