@@ -557,36 +557,89 @@ fn export_one(
 }
 
 /// Writes (or, in check mode, compares) groups of files in parallel, each group's in order
-/// on one thread; returns what happened to each file.
+/// on one thread; returns what happened to each file, group by group.
+///
+/// The largest groups (in bytes) are handed out first: the thread that starts the writing
+/// takes them, and the other joins once it has baked the next window, so it should find the
+/// smaller groups left (with the groups in exporter order, it found the CSS, the largest, and
+/// the first thread waited for it at the end of every window).
 fn write_files(
     out: &OutputDir,
     check: bool,
     groups: Vec<Vec<OutputFile>>,
 ) -> Vec<(String, Result<Outcome, WriteError>)> {
-    groups
+    let bytes = |group: &Vec<OutputFile>| group.iter().map(|f| f.bytes.len()).sum::<usize>();
+    let mut groups: Vec<(usize, Vec<OutputFile>)> = groups.into_iter().enumerate().collect();
+    groups.sort_by_key(|(k, group)| (std::cmp::Reverse(bytes(group)), *k));
+    let mut written: Vec<(usize, Vec<_>)> = groups
         .into_par_iter()
-        .flat_map_iter(|group| group.into_iter())
-        .map(|f| {
-            let outcome = if check {
-                out.holds(&f.path, &f.bytes).map(|same| {
-                    if same {
-                        Outcome::Unchanged
-                    } else {
-                        Outcome::Written
-                    }
-                })
-            } else {
-                out.write(&f.path, &f.bytes)
-            };
-            pool::recycle([f.bytes]);
-            (f.path, outcome)
+        .map(|(k, group)| {
+            (
+                k,
+                group
+                    .into_iter()
+                    .map(|f| write_one(out, check, f))
+                    .collect(),
+            )
         })
+        .collect();
+    written.sort_by_key(|(k, _)| *k);
+    written
+        .into_iter()
+        .flat_map(|(_, outcomes)| outcomes)
         .collect()
+}
+
+/// Writes (or compares) one file and hands its buffer back to the pool.
+fn write_one(out: &OutputDir, check: bool, f: OutputFile) -> (String, Result<Outcome, WriteError>) {
+    let outcome = if check {
+        out.holds(&f.path, &f.bytes).map(|same| {
+            if same {
+                Outcome::Unchanged
+            } else {
+                Outcome::Written
+            }
+        })
+    } else {
+        out.write(&f.path, &f.bytes)
+    };
+    pool::recycle([f.bytes]);
+    (f.path, outcome)
 }
 
 fn record(report: &mut Report, path: String, outcome: Outcome) {
     match outcome {
         Outcome::Written => report.written.push(path),
         Outcome::Unchanged => report.unchanged += 1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_come_back_in_group_order_whatever_order_groups_are_written_in() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = OutputDir::create(dir.path()).unwrap();
+        // The second group is the largest, so it is handed out first.
+        let group = |folder: &str, files: usize, size: usize| -> Vec<OutputFile> {
+            (0..files)
+                .map(|k| OutputFile {
+                    path: format!("{folder}/{k}.txt"),
+                    bytes: vec![b'x'; size],
+                })
+                .collect()
+        };
+        let groups = vec![group("a", 3, 10), group("b", 2, 1000), group("c", 1, 100)];
+        let expected: Vec<String> = groups.iter().flatten().map(|f| f.path.clone()).collect();
+        let written = write_files(&out, false, groups);
+        let paths: Vec<String> = written.iter().map(|(p, _)| p.clone()).collect();
+        assert_eq!(paths, expected);
+        assert!(written
+            .iter()
+            .all(|(_, outcome)| matches!(outcome, Ok(Outcome::Written))));
+        let b1 = std::fs::read(dir.path().join("b/1.txt")).unwrap();
+        assert_eq!(b1, vec![b'x'; 1000]);
     }
 }
