@@ -165,6 +165,9 @@ fn run_in_pool(
         // Until this bake completes, the folder matches no manifest: a run killed from here on
         // leaves none, so the next run bakes everything again instead of trusting stale hashes.
         out.remove(MANIFEST_PATH)?;
+        // Before this bake writes anything: a fresh folder has nothing to walk, and the files
+        // this bake writes are not walked again at its end.
+        out.remove_leftovers();
         Some(ManifestWriter::open(&out)?)
     };
     let mut bundles = Vec::new();
@@ -299,7 +302,6 @@ fn run_in_pool(
             String::new()
         };
         manifest.finish(&run, &stamps, &summary_paths)?;
-        out.remove_leftovers();
     }
     Ok(report)
 }

@@ -419,6 +419,35 @@ fn a_bake_killed_part_way_leaves_only_complete_files_and_a_rerun_repairs_everyth
     );
 }
 
+#[test]
+fn a_bake_removes_old_temporary_files_and_keeps_recent_ones_and_everything_else() {
+    let dir = project();
+    let out = dir.path().join("out");
+    fs::create_dir_all(out.join("css")).unwrap();
+    let place = |relative: &str, age: Duration| {
+        let path = out.join(relative);
+        fs::write(&path, b"left behind").unwrap();
+        let file = fs::File::options().write(true).open(&path).unwrap();
+        file.set_modified(std::time::SystemTime::now() - age)
+            .unwrap();
+    };
+    let hour = Duration::from_secs(3600);
+    // A killed run's temporary files, an hour old, at the top and in a format's folder.
+    place(&format!("{TEMP_PREFIX}old"), hour);
+    place(&format!("css/{TEMP_PREFIX}old"), hour);
+    // One a bake running beside this one may still rename into place.
+    place(&format!("css/{TEMP_PREFIX}recent"), Duration::ZERO);
+    // Not curvebake's, however old.
+    place("css/notes.txt", hour);
+
+    let output = curvebake(dir.path(), &["bake", "--quiet"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(temps_in(&out).is_empty(), "{:?}", temps_in(&out));
+    assert_eq!(temps_in(&out.join("css")), [format!("{TEMP_PREFIX}recent")]);
+    assert_eq!(fs::read(out.join("css/notes.txt")).unwrap(), b"left behind");
+    assert!(out.join("css/card.css").exists());
+}
+
 /// The manifest of a complete bake of A says A's files are current. A bake towards B killed
 /// part way leaves some of B's files; going back to A, the re-run must rewrite them. A bake
 /// removes the manifest before its first write and writes it back only when complete, so the
