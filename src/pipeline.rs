@@ -19,7 +19,6 @@ use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
 use std::time::Instant;
 
 /// Options of a bake (the CLI's flags, without clap).
@@ -194,21 +193,30 @@ fn run_in_pool(
         })
     };
 
-    let mut sink = Sink {
-        out: &out,
+    let bundle_of = (0..exporters.len())
+        .map(|k| bundles.iter().position(|b| b.exporter == k))
+        .collect();
+    let mut tally = Tally {
         check: options.check,
         report: Report::default(),
         bake_errors: Vec::new(),
         unbaked: HashSet::new(),
-        bundles,
         // Digests are kept only for the files that describe the whole bake, if any.
         digests: exporters
             .iter()
             .any(|e| e.summarizes(options.layout))
             .then(Vec::new),
+        bundle_of,
+        records: manifest.is_some(),
+    };
+    let mut writer = Writer {
+        out: &out,
+        check: options.check,
+        bundles,
         manifest,
     };
-    let keep_digests = sink.digests.is_some();
+    let keep_digests = tally.digests.is_some();
+    let records = tally.records;
     let done = AtomicUsize::new(0);
     // Each motion's spec is dropped by the thread that baked it: the writer frees as little
     // as possible of what other threads allocated (glibc's arenas make such frees contend).
@@ -220,54 +228,60 @@ fn run_in_pool(
                 let old = unchanged_record(&input.spec.name, &hash);
                 // An unchanged motion is still baked for the summaries, but not exported again.
                 let skip = |k: usize| old.is_some() && reusable[k];
-                let result = export_one(&input, &exporters, options.layout, &skip, keep_digests);
+                let result =
+                    match export_one(&input, &exporters, options.layout, &skip, keep_digests) {
+                        Ok(mut exported) => {
+                            let reused = old.filter(|_| !options.check);
+                            exported.settle(&input.file, input.spec.name, hash, reused, records);
+                            Ok(exported)
+                        }
+                        Err(e) => Err((input.spec.name, e)),
+                    };
                 progress(done.fetch_add(1, Ordering::Relaxed) + 1, read);
-                Done {
-                    name: input.spec.name,
-                    file: input.file,
-                    hash,
-                    old,
-                    result,
-                }
+                Done { old, result }
             })
             .collect()
     };
-    // Window k+1 is baked, and the files of window k+2 read, on the pool while window k is
-    // written, so the writing (which must keep input order) overlaps the parallel work
-    // instead of idling every other core.
+    // Window k+1 is baked and sorted for writing, and the files of window k+2 read, on the pool
+    // while window k is written, so the writing (which must keep input order) overlaps the
+    // parallel work instead of idling every other core.
     let overrides = Overrides { fps: options.fps };
     let mut intake = Intake::new(&files, overrides, RunHasher::new(run_key.as_bytes()));
-    let mut pending: Option<(Vec<InputError>, Vec<Done>)> = None;
+    let mut pending: Option<Sorted> = None;
     while let Some(Window { inputs, errors }) = intake.next_window() {
         let read = intake.read();
-        let (baked, (written, ())) = rayon::join(
-            || bake_window(inputs, read),
-            || {
-                rayon::join(
-                    || match pending.take() {
-                        Some((errors, baked)) => absorb(&mut sink, errors, baked),
-                        None => Ok(()),
-                    },
-                    || intake.read_ahead(),
-                )
-            },
-        );
-        written?;
-        pending = Some((errors, baked));
+        let next = || {
+            let (done, ()) = rayon::join(|| bake_window(inputs, read), || intake.read_ahead());
+            sort(&mut tally, errors, done)
+        };
+        let sorted = match pending.take() {
+            Some(window) => {
+                let (written, next) = write_window(&mut writer, window, next);
+                for (path, outcome) in written? {
+                    record(&mut tally.report, path, outcome);
+                }
+                next
+            }
+            None => next(),
+        };
+        pending = Some(sorted);
     }
-    if let Some((errors, baked)) = pending {
-        absorb(&mut sink, errors, baked)?;
+    if let Some(window) = pending {
+        for (path, outcome) in write_window(&mut writer, window, || ()).0? {
+            record(&mut tally.report, path, outcome);
+        }
     }
     let (names, run_hash) = intake.finish();
-    let Sink {
+    let Tally {
         mut report,
         bake_errors,
         unbaked,
-        bundles,
         digests,
-        manifest,
         ..
-    } = sink;
+    } = tally;
+    let Writer {
+        bundles, manifest, ..
+    } = writer;
     // Input errors in file order, then motions that could not be baked, in input order.
     report.errors.extend(bake_errors);
     let mut stamps = Vec::new();
@@ -374,14 +388,11 @@ fn remove_vanished(
     Ok((kept, removed))
 }
 
-/// One motion baked and exported, with its name, file and hash and, if its outputs are
+/// One motion baked and exported (or why not, with its name) and, if its outputs are
 /// unchanged, its old record.
 struct Done<'a> {
-    name: String,
-    file: Arc<Path>,
-    hash: String,
     old: Option<&'a Entry>,
-    result: Result<Exported, InputError>,
+    result: Result<Exported, (String, InputError)>,
 }
 
 /// One motion baked and exported.
@@ -393,74 +404,123 @@ struct Exported {
     /// of them, freed by the writing thread, would take the baking thread's glibc arena lock
     /// (it is too large for the lock-free bins) and make one of them wait.
     outputs: ArrayVec<MotionOutput, { Format::ALL.len() }>,
+    /// Its record for the manifest, if one is kept (its chunks' places still to be filled in).
+    record: Option<Entry>,
 }
 
-/// Where baked windows go, in input order: files, bundles, digests and manifest entries.
-struct Sink<'a> {
-    out: &'a OutputDir,
+impl Exported {
+    /// Lists the motion's own files (those of its outputs, or the `reused` record's) in its
+    /// digest and, if `records` are kept, in its new record. Done by the thread that baked
+    /// it, so that what the writing waits for is only moving outputs into place.
+    fn settle(
+        &mut self,
+        file: &Path,
+        name: String,
+        hash: String,
+        reused: Option<&Entry>,
+        records: bool,
+    ) {
+        let files = match reused {
+            Some(old) => old.files.clone(),
+            None => self
+                .outputs
+                .iter()
+                .flat_map(|output| output.files.iter().map(|f| f.path.clone()))
+                .collect(),
+        };
+        if let Some(digest) = &mut self.digest {
+            digest.files = files.clone();
+        }
+        self.record = records.then(|| Entry {
+            source: file.display().to_string(),
+            name,
+            hash,
+            frames: self.frames as u64,
+            files,
+            chunks: Vec::new(),
+        });
+    }
+}
+
+/// What the baked windows add up to, in input order; kept by the threads that bake, while
+/// the [`Writer`] writes the window before.
+struct Tally {
     check: bool,
     report: Report,
     /// Motions that could not be baked (reported after the input errors).
     bake_errors: Vec<InputError>,
     /// Their names.
     unbaked: HashSet<String>,
-    bundles: Vec<OpenBundle>,
     /// Kept only when an exporter summarizes the bake.
     digests: Option<Vec<Digest>>,
+    /// Per exporter, the bundle its chunks go to, if any.
+    bundle_of: Vec<Option<usize>>,
+    /// Whether the motions' records are kept (for a manifest; none in check mode).
+    records: bool,
+}
+
+/// Where baked windows go, in input order: the output folder, the bundles and the manifest.
+struct Writer<'a> {
+    out: &'a OutputDir,
+    check: bool,
+    bundles: Vec<OpenBundle>,
     /// None in check mode.
     manifest: Option<ManifestWriter>,
 }
 
-/// Takes in one baked window: appends its bundle chunks, writes its files and records it.
-/// The bundles and the files are written in parallel; each bundle gets the window's chunks in
-/// one go.
-fn absorb(sink: &mut Sink, errors: Vec<InputError>, done: Vec<Done>) -> Result<(), WriteError> {
-    let report = &mut sink.report;
+/// One baked window, sorted for writing.
+struct Sorted<'a> {
+    /// Per exporter, so that one thread writes each folder's files: two threads creating
+    /// files in one folder wait for each other on its lock (in the kernel).
+    files: Vec<Vec<OutputFile>>,
+    /// Per bundle.
+    chunks: Vec<Vec<Chunk<'a>>>,
+    /// The motions' records, their chunks' places still to be filled in.
+    entries: Vec<Entry>,
+}
+
+/// Counts one baked window into the tally and sorts its outputs for writing.
+fn sort<'a>(tally: &mut Tally, errors: Vec<InputError>, done: Vec<Done<'a>>) -> Sorted<'a> {
+    let report = &mut tally.report;
     report.errors.extend(errors);
-    // Per exporter, so that one thread writes each folder's files: two threads creating files
-    // in one folder wait for each other on its lock (in the kernel).
-    let mut files: Vec<Vec<OutputFile>> = Vec::new();
-    let mut chunks: Vec<Vec<Chunk>> = sink.bundles.iter().map(|_| Vec::new()).collect();
-    let mut entries = Vec::new();
-    for Done {
-        name,
-        file,
-        hash,
-        old,
-        result,
-    } in done
-    {
+    let bundles = tally.bundle_of.iter().flatten().count();
+    let mut sorted = Sorted {
+        files: Vec::new(),
+        chunks: (0..bundles).map(|_| Vec::new()).collect(),
+        entries: Vec::new(),
+    };
+    for Done { old, result } in done {
         let Exported {
             frames,
             digest,
             outputs,
+            record,
         } = match result {
             Ok(r) => r,
-            Err(e) => {
-                sink.unbaked.insert(name);
-                sink.bake_errors.push(e);
+            Err((name, e)) => {
+                tally.unbaked.insert(name);
+                tally.bake_errors.push(e);
                 continue;
             }
         };
         report.motions += 1;
         report.frames += frames as u64;
-        let mut own_files = Vec::new();
         // The motion's record in the old manifest, when its outputs are reused.
-        let reused = old.filter(|_| !sink.check);
+        let reused = old.filter(|_| !tally.check);
         for (exporter, output) in outputs.into_iter().enumerate() {
             for (name, value) in output.stats {
                 *report.stats.entry(name).or_default() += value;
             }
-            if let Some(b) = sink.bundles.iter().position(|b| b.exporter == exporter) {
+            if let Some(b) = tally.bundle_of[exporter] {
                 // No chunk: the exporter was skipped, and the previous bundle holds it.
-                chunks[b].push(match (output.chunk, old) {
+                sorted.chunks[b].push(match (output.chunk, old) {
                     (Some(chunk), _) => Chunk::New(chunk),
                     (None, Some(old)) => Chunk::Previous(&old.chunks),
                     (None, None) => unreachable!("only an unchanged motion's chunk is reused"),
                 });
             }
             if reused.is_none() {
-                own_files.extend(output.files.iter().map(|f| f.path.clone()));
+                let files = &mut sorted.files;
                 if files.len() <= exporter {
                     files.resize_with(exporter + 1, Vec::new);
                 }
@@ -469,45 +529,78 @@ fn absorb(sink: &mut Sink, errors: Vec<InputError>, done: Vec<Done>) -> Result<(
         }
         if let Some(old) = reused {
             report.skipped += 1;
-            own_files = old.files.clone();
-            report.unchanged += own_files.len();
+            report.unchanged += old.files.len();
         }
-        if let (Some(digests), Some(mut digest)) = (&mut sink.digests, digest) {
-            digest.files = own_files.clone();
+        if let (Some(digests), Some(digest)) = (&mut tally.digests, digest) {
             digests.push(digest);
         }
-        // Records are made only for a manifest (none in check mode).
-        if sink.manifest.is_some() {
-            entries.push(Entry {
-                source: file.display().to_string(),
-                name,
-                hash,
-                frames: frames as u64,
-                files: own_files,
-                chunks: Vec::new(),
-            });
-        }
+        sorted.entries.extend(record);
     }
-    let (places, outcomes) = rayon::join(
+    sorted
+}
+
+/// Writes one sorted window: appends its bundle chunks, writes its files and its records,
+/// while `next` (the next window's baking) fills the gaps. Returns what happened to each
+/// file, and what `next` returned.
+///
+/// The bundles and the files are written in parallel, each bundle getting the window's chunks
+/// in one go and each folder's files written by one thread. The largest group of files is
+/// written on this thread; another takes the rest and then `next`, whose many small tasks
+/// whichever thread is done first picks up, so that neither waits for the other at the end
+/// of the window. (With `next` beside the writing as a whole, the thread that baked it also
+/// had a folder's files to write, while the other, done with its own, waited.)
+fn write_window<R: Send>(
+    writer: &mut Writer,
+    window: Sorted,
+    next: impl FnOnce() -> R + Send,
+) -> (Result<Vec<(String, Outcome)>, WriteError>, R) {
+    let Sorted {
+        files,
+        chunks,
+        entries,
+    } = window;
+    let Writer {
+        out,
+        check,
+        bundles,
+        manifest,
+    } = writer;
+    let (out, check) = (*out, *check);
+    // The bundles' chunks, then the records, which need to know where the chunks went.
+    let bundled = || -> Result<(), WriteError> {
+        let bundles = bundles.par_iter_mut().zip(chunks);
+        let places = bundles
+            .map(|(bundle, chunks)| bundle.append_all(chunks))
+            .collect::<Result<Vec<_>, _>>()?;
+        if let Some(manifest) = manifest {
+            for (k, mut entry) in entries.into_iter().enumerate() {
+                entry.chunks = places.iter().map(|p| p[k]).collect();
+                manifest.push(&entry)?;
+            }
+        }
+        Ok(())
+    };
+    let mut groups = by_size(files);
+    let Some((first, largest)) = groups.pop() else {
+        // No files (`--bundle`): the baking starts on this thread, the bundles on another.
+        let (next, bundled) = rayon::join(next, bundled);
+        return (bundled.map(|()| Vec::new()), next);
+    };
+    let (written, ((bundled, rest), next)) = rayon::join(
+        || (first, write_group(out, check, largest)),
         || {
-            let bundles = sink.bundles.par_iter_mut().zip(chunks);
-            bundles
-                .map(|(bundle, chunks)| bundle.append_all(chunks))
-                .collect::<Result<Vec<_>, _>>()
+            rayon::join(
+                || rayon::join(bundled, || write_groups(out, check, groups)),
+                next,
+            )
         },
-        || write_files(sink.out, sink.check, files),
     );
-    for (path, outcome) in outcomes {
-        record(report, path, outcome?);
-    }
-    let places = places?;
-    if let Some(manifest) = &mut sink.manifest {
-        for (k, mut entry) in entries.into_iter().enumerate() {
-            entry.chunks = places.iter().map(|p| p[k]).collect();
-            manifest.push(&entry)?;
-        }
-    }
-    Ok(())
+    let recorded = in_group_order(std::iter::once(written).chain(rest).collect())
+        .into_iter()
+        .map(|(path, outcome)| outcome.map(|outcome| (path, outcome)))
+        .collect::<Result<Vec<_>, _>>()
+        .and_then(|outcomes| bundled.map(|()| outcomes));
+    (recorded, next)
 }
 
 /// Bakes one motion and runs every exporter it does not `skip` on it.
@@ -555,36 +648,53 @@ fn export_one(
         frames: baked.frames(),
         digest: keep_digest.then(|| Digest::of(&baked, with_preview)),
         outputs,
+        record: None,
     })
 }
 
-/// Writes (or, in check mode, compares) groups of files in parallel, each group's in order
-/// on one thread; returns what happened to each file, group by group.
-///
-/// The largest groups (in bytes) are handed out first: the thread that starts the writing
-/// takes them, and the other joins once it has baked the next window, so it should find the
-/// smaller groups left (with the groups in exporter order, it found the CSS, the largest, and
-/// the first thread waited for it at the end of every window).
-fn write_files(
-    out: &OutputDir,
-    check: bool,
-    groups: Vec<Vec<OutputFile>>,
-) -> Vec<(String, Result<Outcome, WriteError>)> {
+/// What happened to each file written (or compared), by path.
+type Outcomes = Vec<(String, Result<Outcome, WriteError>)>;
+
+/// The outcomes of one group of files, with the group's place among them.
+type Written = (usize, Outcomes);
+
+/// Writes (or, in check mode, compares) groups of files in parallel, each group's in order on
+/// one thread; returns what happened to each file, group by group.
+fn write_files(out: &OutputDir, check: bool, groups: Vec<Vec<OutputFile>>) -> Outcomes {
+    in_group_order(write_groups(out, check, by_size(groups)))
+}
+
+/// The groups, each with its place, smallest (in bytes) first.
+fn by_size(groups: Vec<Vec<OutputFile>>) -> Vec<(usize, Vec<OutputFile>)> {
     let bytes = |group: &Vec<OutputFile>| group.iter().map(|f| f.bytes.len()).sum::<usize>();
     let mut groups: Vec<(usize, Vec<OutputFile>)> = groups.into_iter().enumerate().collect();
-    groups.sort_by_key(|(k, group)| (std::cmp::Reverse(bytes(group)), *k));
-    let mut written: Vec<(usize, Vec<_>)> = groups
+    groups.sort_by_key(|(k, group)| (bytes(group), std::cmp::Reverse(*k)));
+    groups
+}
+
+/// Writes groups in parallel, the last (largest) handed out first.
+fn write_groups(
+    out: &OutputDir,
+    check: bool,
+    groups: Vec<(usize, Vec<OutputFile>)>,
+) -> Vec<Written> {
+    groups
         .into_par_iter()
-        .map(|(k, group)| {
-            (
-                k,
-                group
-                    .into_iter()
-                    .map(|f| write_one(out, check, f))
-                    .collect(),
-            )
-        })
-        .collect();
+        .rev()
+        .map(|(k, group)| (k, write_group(out, check, group)))
+        .collect()
+}
+
+/// Writes one group of files in order.
+fn write_group(out: &OutputDir, check: bool, group: Vec<OutputFile>) -> Outcomes {
+    group
+        .into_iter()
+        .map(|f| write_one(out, check, f))
+        .collect()
+}
+
+/// The outcomes of every group, in the groups' places.
+fn in_group_order(mut written: Vec<Written>) -> Outcomes {
     written.sort_by_key(|(k, _)| *k);
     written
         .into_iter()
