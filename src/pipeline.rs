@@ -197,7 +197,6 @@ fn run_in_pool(
         .map(|k| bundles.iter().position(|b| b.exporter == k))
         .collect();
     let mut tally = Tally {
-        check: options.check,
         report: Report::default(),
         bake_errors: Vec::new(),
         unbaked: HashSet::new(),
@@ -228,48 +227,46 @@ fn run_in_pool(
                 let old = unchanged_record(&input.spec.name, &hash);
                 // An unchanged motion is still baked for the summaries, but not exported again.
                 let skip = |k: usize| old.is_some() && reusable[k];
+                // Its old record, when its outputs are reused (not in check mode).
+                let reused = old.filter(|_| !options.check);
                 let result =
                     match export_one(&input, &exporters, options.layout, &skip, keep_digests) {
                         Ok(mut exported) => {
-                            let reused = old.filter(|_| !options.check);
                             exported.settle(&input.file, input.spec.name, hash, reused, records);
                             Ok(exported)
                         }
                         Err(e) => Err((input.spec.name, e)),
                     };
                 progress(done.fetch_add(1, Ordering::Relaxed) + 1, read);
-                Done { old, result }
+                Done {
+                    old,
+                    reused,
+                    result,
+                }
             })
             .collect()
     };
-    // Window k+1 is baked and sorted for writing, and the files of window k+2 read, on the pool
-    // while window k is written, so the writing (which must keep input order) overlaps the
-    // parallel work instead of idling every other core.
+    // Window k+1 is baked, and the files of window k+2 read, on the pool while window k is
+    // written, so the writing (which must keep input order) overlaps the parallel work
+    // instead of idling every other core.
     let overrides = Overrides { fps: options.fps };
     let mut intake = Intake::new(&files, overrides, RunHasher::new(run_key.as_bytes()));
-    let mut pending: Option<Sorted> = None;
+    let mut pending: Option<(Vec<InputError>, Vec<Done>)> = None;
     while let Some(Window { inputs, errors }) = intake.next_window() {
         let read = intake.read();
-        let next = || {
-            let (done, ()) = rayon::join(|| bake_window(inputs, read), || intake.read_ahead());
-            sort(&mut tally, errors, done)
-        };
-        let sorted = match pending.take() {
-            Some(window) => {
-                let (written, next) = write_window(&mut writer, window, next);
-                for (path, outcome) in written? {
-                    record(&mut tally.report, path, outcome);
-                }
+        let next = || rayon::join(|| bake_window(inputs, read), || intake.read_ahead()).0;
+        let done = match pending.take() {
+            Some((errors, done)) => {
+                let (written, next) = write_window(&mut writer, &mut tally, errors, done, next);
+                written?;
                 next
             }
             None => next(),
         };
-        pending = Some(sorted);
+        pending = Some((errors, done));
     }
-    if let Some(window) = pending {
-        for (path, outcome) in write_window(&mut writer, window, || ()).0? {
-            record(&mut tally.report, path, outcome);
-        }
+    if let Some((errors, done)) = pending {
+        write_window(&mut writer, &mut tally, errors, done, || ()).0?;
     }
     let (names, run_hash) = intake.finish();
     let Tally {
@@ -392,7 +389,18 @@ fn remove_vanished(
 /// unchanged, its old record.
 struct Done<'a> {
     old: Option<&'a Entry>,
+    /// The old record, when the motion's files are reused, not written (not in check mode).
+    reused: Option<&'a Entry>,
     result: Result<Exported, (String, InputError)>,
+}
+
+impl Done<'_> {
+    /// Whether the motion has files of its own to write (none with `--bundle`).
+    fn has_files(&self) -> bool {
+        self.reused.is_none()
+            && (self.result.as_ref())
+                .is_ok_and(|e| e.outputs.iter().any(|output| !output.files.is_empty()))
+    }
 }
 
 /// One motion baked and exported.
@@ -442,10 +450,8 @@ impl Exported {
     }
 }
 
-/// What the baked windows add up to, in input order; kept by the threads that bake, while
-/// the [`Writer`] writes the window before.
+/// What the baked windows add up to, in input order.
 struct Tally {
-    check: bool,
     report: Report,
     /// Motions that could not be baked (reported after the input errors).
     bake_errors: Vec<InputError>,
@@ -489,7 +495,12 @@ fn sort<'a>(tally: &mut Tally, errors: Vec<InputError>, done: Vec<Done<'a>>) -> 
         chunks: (0..bundles).map(|_| Vec::new()).collect(),
         entries: Vec::new(),
     };
-    for Done { old, result } in done {
+    for Done {
+        old,
+        reused,
+        result,
+    } in done
+    {
         let Exported {
             frames,
             digest,
@@ -505,8 +516,6 @@ fn sort<'a>(tally: &mut Tally, errors: Vec<InputError>, done: Vec<Done<'a>>) -> 
         };
         report.motions += 1;
         report.frames += frames as u64;
-        // The motion's record in the old manifest, when its outputs are reused.
-        let reused = old.filter(|_| !tally.check);
         for (exporter, output) in outputs.into_iter().enumerate() {
             for (name, value) in output.stats {
                 *report.stats.entry(name).or_default() += value;
@@ -539,9 +548,9 @@ fn sort<'a>(tally: &mut Tally, errors: Vec<InputError>, done: Vec<Done<'a>>) -> 
     sorted
 }
 
-/// Writes one sorted window: appends its bundle chunks, writes its files and its records,
-/// while `next` (the next window's baking) fills the gaps. Returns what happened to each
-/// file, and what `next` returned.
+/// Takes in one baked window: counts it into the tally, appends its bundle chunks, writes its
+/// files and its records, while `next` (the next window's baking) fills the gaps; returns
+/// what `next` returned.
 ///
 /// The bundles and the files are written in parallel, each bundle getting the window's chunks
 /// in one go and each folder's files written by one thread. The largest group of files is
@@ -549,16 +558,13 @@ fn sort<'a>(tally: &mut Tally, errors: Vec<InputError>, done: Vec<Done<'a>>) -> 
 /// whichever thread is done first picks up, so that neither waits for the other at the end
 /// of the window. (With `next` beside the writing as a whole, the thread that baked it also
 /// had a folder's files to write, while the other, done with its own, waited.)
-fn write_window<R: Send>(
+fn write_window<'a, R: Send>(
     writer: &mut Writer,
-    window: Sorted,
+    tally: &mut Tally,
+    errors: Vec<InputError>,
+    done: Vec<Done<'a>>,
     next: impl FnOnce() -> R + Send,
-) -> (Result<Vec<(String, Outcome)>, WriteError>, R) {
-    let Sorted {
-        files,
-        chunks,
-        entries,
-    } = window;
+) -> (Result<(), WriteError>, R) {
     let Writer {
         out,
         check,
@@ -566,41 +572,64 @@ fn write_window<R: Send>(
         manifest,
     } = writer;
     let (out, check) = (*out, *check);
-    // The bundles' chunks, then the records, which need to know where the chunks went.
-    let bundled = || -> Result<(), WriteError> {
-        let bundles = bundles.par_iter_mut().zip(chunks);
-        let places = bundles
-            .map(|(bundle, chunks)| bundle.append_all(chunks))
-            .collect::<Result<Vec<_>, _>>()?;
-        if let Some(manifest) = manifest {
-            for (k, mut entry) in entries.into_iter().enumerate() {
-                entry.chunks = places.iter().map(|p| p[k]).collect();
-                manifest.push(&entry)?;
-            }
-        }
-        Ok(())
-    };
+    if !done.iter().any(Done::has_files) {
+        // Only bundles (`--bundle`): the baking starts on this thread, the rest on another.
+        let (next, appended) = rayon::join(next, || {
+            let sorted = sort(tally, errors, done);
+            append(bundles, manifest, sorted.chunks, sorted.entries)
+        });
+        return (appended, next);
+    }
+    let Sorted {
+        files,
+        chunks,
+        entries,
+    } = sort(tally, errors, done);
     let mut groups = by_size(files);
-    let Some((first, largest)) = groups.pop() else {
-        // No files (`--bundle`): the baking starts on this thread, the bundles on another.
-        let (next, bundled) = rayon::join(next, bundled);
-        return (bundled.map(|()| Vec::new()), next);
-    };
-    let (written, ((bundled, rest), next)) = rayon::join(
-        || (first, write_group(out, check, largest)),
+    let largest = groups.pop();
+    let (written, ((appended, rest), next)) = rayon::join(
+        || largest.map(|(k, group)| (k, write_group(out, check, group))),
         || {
             rayon::join(
-                || rayon::join(bundled, || write_groups(out, check, groups)),
+                || {
+                    rayon::join(
+                        || append(bundles, manifest, chunks, entries),
+                        || write_groups(out, check, groups),
+                    )
+                },
                 next,
             )
         },
     );
-    let recorded = in_group_order(std::iter::once(written).chain(rest).collect())
-        .into_iter()
-        .map(|(path, outcome)| outcome.map(|outcome| (path, outcome)))
-        .collect::<Result<Vec<_>, _>>()
-        .and_then(|outcomes| bundled.map(|()| outcomes));
+    let recorded = (|| {
+        for (path, outcome) in in_group_order(written.into_iter().chain(rest).collect()) {
+            record(&mut tally.report, path, outcome?);
+        }
+        appended
+    })();
     (recorded, next)
+}
+
+/// Appends a window's chunks to the bundles, then its records (which say where the chunks
+/// went) to the manifest.
+fn append(
+    bundles: &mut [OpenBundle],
+    manifest: &mut Option<ManifestWriter>,
+    chunks: Vec<Vec<Chunk>>,
+    entries: Vec<Entry>,
+) -> Result<(), WriteError> {
+    let places = bundles
+        .par_iter_mut()
+        .zip(chunks)
+        .map(|(bundle, chunks)| bundle.append_all(chunks))
+        .collect::<Result<Vec<_>, _>>()?;
+    if let Some(manifest) = manifest {
+        for (k, mut entry) in entries.into_iter().enumerate() {
+            entry.chunks = places.iter().map(|p| p[k]).collect();
+            manifest.push(&entry)?;
+        }
+    }
+    Ok(())
 }
 
 /// Bakes one motion and runs every exporter it does not `skip` on it.
