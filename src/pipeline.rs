@@ -206,7 +206,6 @@ fn run_in_pool(
             .any(|e| e.summarizes(options.layout))
             .then(Vec::new),
         bundle_of,
-        records: manifest.is_some(),
     };
     let mut writer = Writer {
         out: &out,
@@ -215,7 +214,8 @@ fn run_in_pool(
         manifest,
     };
     let keep_digests = tally.digests.is_some();
-    let records = tally.records;
+    // Records are made only for a manifest (none in check mode).
+    let records = writer.manifest.is_some();
     let done = AtomicUsize::new(0);
     // Each motion's spec is dropped by the thread that baked it: the writer frees as little
     // as possible of what other threads allocated (glibc's arenas make such frees contend).
@@ -461,8 +461,6 @@ struct Tally {
     digests: Option<Vec<Digest>>,
     /// Per exporter, the bundle its chunks go to, if any.
     bundle_of: Vec<Option<usize>>,
-    /// Whether the motions' records are kept (for a manifest; none in check mode).
-    records: bool,
 }
 
 /// Where baked windows go, in input order: the output folder, the bundles and the manifest.
