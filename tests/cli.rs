@@ -183,6 +183,137 @@ fn outputs_are_byte_identical_across_runs_and_thread_counts() {
     }
 }
 
+/// A batch of several windows (a bake takes 128 motions at a time): `files` files of 40
+/// springs each, the fourth broken, one motion of the eighth impossible to bake, one of the
+/// tenth invalid; `edit` changes the stiffness of one motion in the sixth.
+fn many_windows(dir: &Path, files: usize, edit: bool) {
+    let curves = dir.join("curves");
+    fs::create_dir_all(&curves).unwrap();
+    for f in 0..files {
+        let text = if f == 3 {
+            "[(name: \"oops\", motion: Spring(".to_owned()
+        } else {
+            let motions: Vec<String> = (0..40)
+                .map(|k| {
+                    let stiffness = if edit && f == 5 && k == 7 {
+                        333
+                    } else {
+                        100 + k
+                    };
+                    let stiffness = if f == 9 && k == 20 {
+                        -1.0
+                    } else {
+                        stiffness as f64
+                    };
+                    let duration = if f == 7 && k == 3 {
+                        "duration: 100000, "
+                    } else {
+                        ""
+                    };
+                    format!(
+                        "(name: \"m{f}-{k}\", {duration}motion: Spring(from: 0, to: {f}, \
+                         stiffness: {stiffness}, damping: 15))"
+                    )
+                })
+                .collect();
+            format!("[{}]", motions.join(",\n"))
+        };
+        fs::write(curves.join(format!("f{f:02}.ron")), text).unwrap();
+    }
+}
+
+/// A run's exit code and its standard error, with the output folder's name and the time
+/// taken left out.
+fn account(output: &std::process::Output, out: &str) -> (Option<i32>, String) {
+    let text = stderr(output).replace(out, "OUT");
+    let text = text
+        .lines()
+        .map(|line| line.rsplit_once(" in ").map_or(line, |(before, _)| before))
+        .collect::<Vec<_>>()
+        .join("\n");
+    (output.status.code(), text)
+}
+
+#[test]
+fn many_windows_and_their_errors_come_out_the_same_whatever_the_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    many_windows(dir.path(), 12, false);
+    for layout in [&[][..], &["--bundle"][..]] {
+        let mut first = None;
+        for jobs in ["1", "2", "3"] {
+            let out = format!("out-{jobs}{}", layout.join(""));
+            let mut args = vec!["bake", "--formats", "json,css,js", "--jobs", jobs];
+            args.extend(["--out", out.as_str()]);
+            args.extend(layout);
+            let baked = curvebake(dir.path(), &args);
+            let baked = account(&baked, &out);
+            assert_eq!(baked.0, Some(1), "{}", baked.1);
+            // The broken file, the invalid motion, then the one that cannot be baked.
+            let errors: Vec<&str> = baked.1.lines().filter(|l| l.starts_with("error")).collect();
+            assert_eq!(errors.len(), 3, "{}", baked.1);
+            assert!(errors[0].contains("f03.ron"), "{}", baked.1);
+            assert!(errors[1].contains("f09.ron: m9-20"), "{}", baked.1);
+            assert!(errors[2].contains("f07.ron: m7-3"), "{}", baked.1);
+            let written = outputs(&dir.path().join(&out));
+            match &first {
+                None => first = Some((baked, written)),
+                Some((b, w)) => {
+                    assert_eq!(&baked, b, "--jobs {jobs} reported otherwise than --jobs 1");
+                    assert!(&written == w, "--jobs {jobs} wrote otherwise than --jobs 1");
+                }
+            }
+        }
+    }
+
+    // After an edit, --check lists the same files in the same order, and the re-bakes agree.
+    many_windows(dir.path(), 12, true);
+    let mut first = None;
+    for jobs in ["1", "2", "3"] {
+        let out = format!("out-{jobs}");
+        let args = [
+            "bake",
+            "--formats",
+            "json,css,js",
+            "--jobs",
+            jobs,
+            "--out",
+            &out,
+        ];
+        let checked = account(
+            &curvebake(dir.path(), &[&args[..], &["--check"]].concat()),
+            &out,
+        );
+        assert!(
+            checked.1.contains("differs: OUT/json/m5-7.json"),
+            "{}",
+            checked.1
+        );
+        let differ = checked
+            .1
+            .lines()
+            .filter(|l| l.starts_with("differs: "))
+            .count();
+        let rebaked = account(&curvebake(dir.path(), &args), &out);
+        let wrote = format!(": {differ} files written");
+        assert!(rebaked.1.contains(&wrote), "{}\n{}", checked.1, rebaked.1);
+        let written = outputs(&dir.path().join(&out));
+        match &first {
+            None => first = Some((checked, rebaked, written)),
+            Some((c, r, w)) => {
+                assert_eq!(&checked, c, "--check --jobs {jobs} differs from --jobs 1");
+                assert_eq!(
+                    &rebaked, r,
+                    "a re-bake with --jobs {jobs} differs from --jobs 1"
+                );
+                assert!(
+                    &written == w,
+                    "a re-bake with --jobs {jobs} wrote otherwise"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn check_fails_on_a_stale_output_folder_and_passes_on_a_current_one() {
     let dir = examples();
