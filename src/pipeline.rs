@@ -556,11 +556,11 @@ fn sort<'a>(tally: &mut Tally, errors: Vec<InputError>, done: Vec<Done<'a>>) -> 
 /// whichever thread is done first picks up, so that neither waits for the other at the end
 /// of the window. (With `next` beside the writing as a whole, the thread that baked it also
 /// had a folder's files to write, while the other, done with its own, waited.)
-fn write_window<'a, R: Send>(
+fn write_window<R: Send>(
     writer: &mut Writer,
     tally: &mut Tally,
     errors: Vec<InputError>,
-    done: Vec<Done<'a>>,
+    done: Vec<Done>,
     next: impl FnOnce() -> R + Send,
 ) -> (Result<(), WriteError>, R) {
     let Writer {
