@@ -15,11 +15,11 @@ mod common;
 
 use common::{write_curves, Mix};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use curvebake::bake::bake;
 use curvebake::export::{exporters, pool, ExportSettings, Format, Layout, MotionOutput};
-use curvebake::load::{find_inputs, load_all};
-use curvebake::manifest::SpecHasher;
-use curvebake::spec::Overrides;
+use curvebake::internals::bake::bake;
+use curvebake::internals::load::{find_inputs, load_all};
+use curvebake::internals::manifest::SpecHasher;
+use curvebake::internals::spec::Overrides;
 use std::hint::black_box;
 
 const MOTIONS: usize = 1_000;

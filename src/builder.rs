@@ -42,9 +42,9 @@
 use crate::bake::{bake, BakeError, Baked};
 use crate::error::{InputError, Problem};
 use crate::export::{Format, Layout};
-use crate::load::parse_bytes;
+use crate::input::load::parse_bytes;
 use crate::motion::Motion;
-use crate::pipeline::{run, BakeOptions, FatalError, Report};
+use crate::run::{run, BakeOptions, FatalError, Report};
 use crate::spec::{MotionSpec, Overrides, MAX_FPS};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -59,7 +59,7 @@ pub const PLOT_SIDES: std::ops::RangeInclusive<u32> = 200..=8000;
 /// use curvebake::{export::Format, Bake};
 /// let report = Bake::new("curves").out("site/motion").formats([Format::Js]).run()?;
 /// println!("{} motions, {} files written", report.motions, report.written.len());
-/// # Ok::<(), curvebake::pipeline::FatalError>(())
+/// # Ok::<(), curvebake::FatalError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Bake {

@@ -2,8 +2,8 @@
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use curvebake::export::{ExportSettings, Format, Layout};
-use curvebake::pipeline::BakeOptions;
-use curvebake::template::Kind;
+use curvebake::internals::pipeline::BakeOptions;
+use curvebake::internals::template::Kind;
 use curvebake::Bake;
 use std::path::PathBuf;
 
@@ -175,7 +175,7 @@ fn parse_format(name: &str) -> Result<Format, String> {
 }
 
 fn parse_fps(text: &str) -> Result<f64, String> {
-    let max = curvebake::spec::MAX_FPS;
+    let max = curvebake::internals::spec::MAX_FPS;
     match text.parse::<f64>() {
         Ok(x) if x > 0.0 && x <= max => Ok(x),
         _ => Err(format!("must be a number in (0, {max}], got {text:?}")),

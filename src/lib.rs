@@ -1,11 +1,11 @@
 //! curvebake bakes physically based animation curves into lookup tables, CSS and plots.
 //!
-//! The pipeline is load ([`load`]) -> validate ([`spec`]) -> bake ([`bake`]) -> export
-//! ([`export`], one module per format, each returning bytes) -> write ([`mod@write`], the one place
-//! that touches the output folder), driven by [`pipeline::run`] over windows of motions that
-//! [`intake`] reads as the bake goes. A build script bakes a folder
-//! with the same options as the CLI through [`Bake`]; one motion is built from RON with
-//! [`Curve`].
+//! A build script bakes a folder with the same options as the CLI through [`Bake`]; one
+//! motion is built from RON with [`Curve`]. Inside, the flow is input (read and parse curve
+//! files) -> spec (validate into the model) -> [`motion`] (closed forms) -> bake (sample at a
+//! fixed rate) -> [`export`] (one module per format, each returning bytes) -> output (the one
+//! place that touches the output folder), driven by the run over windows of motions read as
+//! the bake goes; `ARCHITECTURE.md` has the map.
 //!
 //! The [`motion`] module evaluates every motion in closed form:
 //!
@@ -16,24 +16,44 @@
 //! assert_eq!(frames[0], 0.0);
 //! ```
 
-pub mod bake;
-pub mod builder;
-pub mod bundle;
-pub mod error;
+mod bake;
+mod builder;
+mod commands;
+mod error;
 pub mod export;
-pub mod format;
-pub mod inspect;
-pub mod intake;
-pub mod load;
-pub mod manifest;
+mod input;
 pub mod motion;
-pub mod pipeline;
-pub mod plain_ron;
-pub mod schema;
-pub mod spec;
-pub mod template;
-#[cfg(feature = "watch")]
-pub mod watch;
-pub mod write;
+mod output;
+mod run;
+mod spec;
 
-pub use builder::{Bake, Curve};
+pub use bake::{BakeError, Baked};
+pub use builder::{Bake, Curve, RonError};
+pub use error::{InputError, Problem};
+pub use run::{BakeOptions, FatalError, Report};
+
+/// The crate's insides, for the `curvebake` binary, tests, benchmarks and fuzz targets only:
+/// not part of the public API, and free to change in any release.
+#[doc(hidden)]
+pub mod internals {
+    pub mod bake {
+        pub use crate::bake::*;
+    }
+    pub mod builder {
+        pub use crate::builder::*;
+    }
+    #[cfg(feature = "watch")]
+    pub use crate::commands::watch;
+    pub use crate::commands::{inspect, template};
+    pub mod error {
+        pub use crate::error::*;
+    }
+    pub use crate::input::{intake, load, plain_ron, schema};
+    pub use crate::output::{bundle, manifest, write};
+    pub mod pipeline {
+        pub use crate::run::*;
+    }
+    pub mod spec {
+        pub use crate::spec::*;
+    }
+}

@@ -7,11 +7,11 @@ mod cli;
 
 use clap::{CommandFactory, Parser};
 use cli::{BakeArgs, Cli, Command, CompletionsArgs, InspectArgs, NewArgs, WatchArgs};
-use curvebake::error::{InputError, Problem};
-use curvebake::pipeline::{FatalError, Report};
-use curvebake::spec::Overrides;
-use curvebake::template::NewError;
-use curvebake::watch::{WatchError, WatchEvent};
+use curvebake::internals::error::{InputError, Problem};
+use curvebake::internals::pipeline::{FatalError, Report};
+use curvebake::internals::spec::Overrides;
+use curvebake::internals::template::NewError;
+use curvebake::internals::watch::{WatchError, WatchEvent};
 use std::io::{IsTerminal, Write};
 use std::ops::ControlFlow;
 use std::path::Path;
@@ -126,12 +126,13 @@ fn summary(report: &Report, check: bool) -> String {
 
 fn inspect(args: &InspectArgs) -> ExitCode {
     let overrides = Overrides { fps: args.fps };
-    let (inputs, mut errors) = curvebake::inspect::resolve(&args.targets, &args.curves, overrides);
+    let (inputs, mut errors) =
+        curvebake::internals::inspect::resolve(&args.targets, &args.curves, overrides);
     let mut figures = Vec::new();
     for input in &inputs {
-        match curvebake::bake::bake(&input.spec) {
+        match curvebake::internals::bake::bake(&input.spec) {
             Ok(baked) => {
-                let mut f = curvebake::inspect::inspect(&baked);
+                let mut f = curvebake::internals::inspect::inspect(&baked);
                 f.file = Some(input.file.to_path_buf());
                 figures.push(f);
             }
@@ -148,7 +149,7 @@ fn inspect(args: &InspectArgs) -> ExitCode {
     let written = if args.json {
         #[derive(serde::Serialize)]
         struct Motions<'a> {
-            motions: &'a [curvebake::inspect::Inspection],
+            motions: &'a [curvebake::internals::inspect::Inspection],
         }
         serde_json::to_writer_pretty(&mut stdout, &Motions { motions: &figures })
             .map_err(std::io::Error::from)
@@ -190,7 +191,7 @@ fn watch(args: &WatchArgs) -> ExitCode {
         .map(|p| p.display().to_string())
         .collect();
     let mut started = false;
-    let result = curvebake::watch::watch(
+    let result = curvebake::internals::watch::watch(
         &flags.bake(),
         Duration::from_millis(args.debounce),
         |event| {
@@ -246,7 +247,7 @@ fn shorten(path: &Path) -> String {
 }
 
 fn new(args: &NewArgs) -> ExitCode {
-    match curvebake::template::create(args.kind.into(), &args.name, &args.dir) {
+    match curvebake::internals::template::create(args.kind.into(), &args.name, &args.dir) {
         Ok(path) => {
             eprintln!(
                 "wrote {}: bake it with `curvebake bake`, see it with `curvebake inspect {}`",

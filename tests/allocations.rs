@@ -2,10 +2,10 @@
 //! and exporting a motion of 60 frames and one of 60,000 frames allocate the same number of
 //! times (the buffers are sized once per motion).
 
-use curvebake::bake::bake;
 use curvebake::export::{exporters, ExportSettings, Format, Layout};
-use curvebake::schema::MotionFile;
-use curvebake::spec::{MotionSpec, Overrides};
+use curvebake::internals::bake::bake;
+use curvebake::internals::schema::MotionFile;
+use curvebake::internals::spec::{MotionSpec, Overrides};
 use std::alloc::{GlobalAlloc, Layout as MemoryLayout, System};
 use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -1,8 +1,8 @@
 //! Generated inputs for the benchmarks, bakes of them, and the write-only floor.
 
 use curvebake::export::{Format, Layout};
-use curvebake::pipeline::{run, BakeOptions};
-use curvebake::write::OutputDir;
+use curvebake::internals::pipeline::{run, BakeOptions};
+use curvebake::internals::write::OutputDir;
 use rayon::prelude::*;
 use std::fmt::Write as _;
 use std::path::Path;

@@ -8,11 +8,11 @@
 
 #![no_main]
 
-use curvebake::bake::bake;
+use curvebake::internals::bake::bake;
 use curvebake::export::json::table;
-use curvebake::load::{parse_bytes, parse_with_ron};
-use curvebake::plain_ron;
-use curvebake::spec::{MotionSpec, Overrides};
+use curvebake::internals::load::{parse_bytes, parse_with_ron};
+use curvebake::internals::plain_ron;
+use curvebake::internals::spec::{MotionSpec, Overrides};
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 use std::path::Path;

@@ -48,7 +48,7 @@
 
 use super::{pool, Bundle, ExportSettings, Exporter, Layout, MotionOutput, OutputFile};
 use crate::bake::Baked;
-use crate::format::write_fixed;
+use crate::export::number::write_fixed;
 use crate::spec::{unit_kind, Model, Property, UnitKind};
 use std::cell::RefCell;
 
@@ -606,7 +606,7 @@ mod tests {
     use super::*;
     use crate::bake::bake;
     use crate::export::Exporter;
-    use crate::load::{find_inputs, load_all, parse_bytes};
+    use crate::input::load::{find_inputs, load_all, parse_bytes};
     use crate::spec::{MotionSpec, Overrides};
     use std::path::{Path, PathBuf};
 

@@ -14,7 +14,7 @@
 use super::png::{format_number, plot_path, CONTACT_SHEET_PATH};
 use super::{Digest, ExportSettings, Exporter, Layout, MotionOutput, OutputFile};
 use crate::bake::Baked;
-use crate::format::write_json_f64;
+use crate::export::number::write_json_f64;
 use crate::spec::{unit_kind, UnitKind};
 use std::fmt::Write as _;
 

@@ -16,7 +16,7 @@
 use super::css::{css_unit, syntax, value_precision};
 use super::{Exporter, Layout, MotionOutput, OutputFile};
 use crate::bake::Baked;
-use crate::format::{write_fixed, write_json_f64};
+use crate::export::number::{write_fixed, write_json_f64};
 use crate::spec::{Model, Property};
 
 /// Fewest decimals of keyframe offsets.
@@ -460,7 +460,7 @@ impl Exporter for Js {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::load::parse_bytes;
+    use crate::input::load::parse_bytes;
     use crate::spec::{MotionSpec, Overrides};
     use std::path::Path;
 

@@ -5,7 +5,7 @@
 
 use super::{pool, Bundle, Exporter, Layout, MotionOutput, OutputFile};
 use crate::bake::Baked;
-use crate::format::write_json_f64;
+use crate::export::number::write_json_f64;
 use crate::spec::ParamGroup;
 
 /// The JSON exporter.

@@ -1,10 +1,11 @@
 //! Exporters: one per output format, each turning baked motions into bytes. None of them
-//! touches the file system; [`crate::write`] is the one place that does.
+//! touches the file system; [`crate::output::write`] is the one place that does.
 
 pub mod css;
 pub mod html;
 pub mod js;
 pub mod json;
+pub(crate) mod number;
 pub mod png;
 pub mod pool;
 

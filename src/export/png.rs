@@ -186,7 +186,11 @@ pub fn format_number(x: f64) -> String {
     }
     if (-4..9).contains(&magnitude) {
         let mut out = Vec::new();
-        crate::format::write_fixed(&mut out, x, (SIGNIFICANT - 1 - magnitude).max(0) as u32);
+        crate::export::number::write_fixed(
+            &mut out,
+            x,
+            (SIGNIFICANT - 1 - magnitude).max(0) as u32,
+        );
         String::from_utf8(out).expect("write_fixed writes ASCII")
     } else {
         let text = format!("{:.*e}", (SIGNIFICANT - 1) as usize, x);

@@ -3,7 +3,7 @@
 //! save, once per burst, keeps going after an error), and the library builder writing what
 //! the CLI writes.
 
-mod common;
+use crate::common;
 
 use common::project::{curvebake, outputs, project};
 

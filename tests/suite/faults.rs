@@ -3,11 +3,11 @@
 //! happens, every output file is the old one or the new one (or absent), never partial, and
 //! nothing is written outside the output folder.
 
-mod common;
+use crate::common;
 
 use common::project::{curvebake, stderr};
 
-use curvebake::write::{Outcome, OutputDir, WriteError, TEMP_PREFIX};
+use curvebake::internals::write::{Outcome, OutputDir, WriteError, TEMP_PREFIX};
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::{self, Write};

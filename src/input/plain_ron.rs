@@ -19,7 +19,7 @@
 //!   no `inf` or `NaN`); optional fields written bare, as `ron`'s implicit `Some` reads them
 //!   (`Some(...)` and `None` give up).
 
-use crate::schema::{MotionFile, MotionKind, RadiusFile};
+use crate::input::schema::{MotionFile, MotionKind, RadiusFile};
 
 /// The motions of `text` if it is written in the plain subset, exactly as `ron` reads them.
 pub fn parse(text: &str) -> Option<Vec<MotionFile>> {

@@ -4,12 +4,12 @@
 //!
 //! Skipped (with a message) without Chromium, unless `CURVEBAKE_REQUIRE_BROWSER=1`.
 
-mod common;
+use crate::common;
 
 use common::chromium::{self as browser, Action, Options, CAPTURE_ERRORS};
 use curvebake::export::html::PAGE_PATH;
 use curvebake::export::Format;
-use curvebake::pipeline::{run, BakeOptions};
+use curvebake::internals::pipeline::{run, BakeOptions};
 use serde_json::Value;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};

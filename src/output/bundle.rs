@@ -8,8 +8,8 @@
 //! [`BundleStamp`]).
 
 use crate::export::{pool, Bundle};
-use crate::manifest::{BundleStamp, Manifest};
-use crate::write::{Outcome, OutputDir, StreamedFile, WriteError};
+use crate::output::manifest::{BundleStamp, Manifest};
+use crate::output::write::{Outcome, OutputDir, StreamedFile, WriteError};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 

@@ -4,11 +4,11 @@
 //! followed by an incremental bake, must leave the output folder as a fresh bake of the same
 //! inputs would, in both layouts. proptest shrinks a failure to a shortest sequence.
 
-mod common;
+use crate::common;
 
 use common::project::outputs;
 use curvebake::export::{Format, Layout};
-use curvebake::pipeline::{run, BakeOptions};
+use curvebake::internals::pipeline::{run, BakeOptions};
 use proptest::prelude::*;
 use std::fs;
 use std::path::Path;

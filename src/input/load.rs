@@ -1,9 +1,9 @@
 //! Finding, reading and validating the `.ron` inputs. Every file is read and every error
-//! collected before anything is baked. A file in plain RON is read by [`crate::plain_ron`],
+//! collected before anything is baked. A file in plain RON is read by [`crate::input::plain_ron`],
 //! any other by the `ron` crate, which also words every syntax error.
 
 use crate::error::{InputError, Problem};
-use crate::schema::MotionFile;
+use crate::input::schema::MotionFile;
 use crate::spec::{MotionSpec, Overrides};
 use ron::extensions::Extensions;
 use std::collections::hash_map::{Entry, HashMap};
@@ -231,14 +231,14 @@ pub fn parse_bytes(file: &Path, bytes: &[u8]) -> Result<Vec<MotionFile>, InputEr
             ));
         }
     };
-    if let Some(motions) = crate::plain_ron::parse(text) {
+    if let Some(motions) = crate::input::plain_ron::parse(text) {
         return Ok(motions);
     }
     parse_with_ron(file, text)
 }
 
 /// Parses RON text with the `ron` crate: the reference reader, which knows all of RON and
-/// words every error ([`parse_bytes`] tries [`crate::plain_ron`] first).
+/// words every error ([`parse_bytes`] tries [`crate::input::plain_ron`] first).
 pub fn parse_with_ron(file: &Path, text: &str) -> Result<Vec<MotionFile>, InputError> {
     let options = ron::Options::default()
         .with_default_extension(Extensions::IMPLICIT_SOME)

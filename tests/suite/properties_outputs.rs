@@ -12,10 +12,10 @@
 //!
 //! Bounds hold up to rounding: a few ulps of the motion's own scale, never an absolute number.
 
-use curvebake::bake::bake;
 use curvebake::export::json::table;
-use curvebake::schema::{MotionFile, MotionKind, RadiusFile};
-use curvebake::spec::{MotionSpec, Overrides};
+use curvebake::internals::bake::bake;
+use curvebake::internals::schema::{MotionFile, MotionKind, RadiusFile};
+use curvebake::internals::spec::{MotionSpec, Overrides};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use serde_json::Value;

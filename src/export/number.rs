@@ -359,7 +359,7 @@ mod tests {
     }
 
     #[test]
-    fn fixed_matches_format_on_sweep() {
+    fn sweep_fixed_matches_format_on_sweep() {
         let mut rng = Rng(0x5EED_CAFE_F00D_0001);
         for _ in 0..200_000 {
             // Magnitudes 1e-9 .. 1e15, log-uniform-ish: a random mantissa in [1, 10)
@@ -374,7 +374,7 @@ mod tests {
     }
 
     #[test]
-    fn fixed_matches_format_on_short_decimals() {
+    fn sweep_fixed_matches_format_on_short_decimals() {
         // Values with few decimal digits (what callers mostly format) sit close
         // to the rounding boundaries of the shorter precisions.
         let mut rng = Rng(0x5EED_CAFE_F00D_0002);
@@ -389,7 +389,7 @@ mod tests {
     }
 
     #[test]
-    fn fixed_matches_format_on_random_bits() {
+    fn sweep_fixed_matches_format_on_random_bits() {
         let mut rng = Rng(0x5EED_CAFE_F00D_0003);
         let mut n = 0;
         while n < 50_000 {
@@ -405,7 +405,7 @@ mod tests {
     }
 
     #[test]
-    fn fixed_near_ties() {
+    fn sweep_fixed_near_ties() {
         // Decimal ties `(k + 1/2) / 10^d` are (almost) never exact in binary: the
         // double and its neighbours fall on either side, and must round the way
         // their exact binary values say.
@@ -427,7 +427,7 @@ mod tests {
     }
 
     #[test]
-    fn fixed_exact_binary_ties() {
+    fn sweep_fixed_exact_binary_ties() {
         // Exact ties: odd multiples of 2^-m. With decimals >= m these are exact
         // and no rounding happens; with fewer, the last kept digit is 5 when the
         // value is a tie of the decimal grid, and must go to even.
@@ -493,7 +493,7 @@ mod tests {
     }
 
     #[test]
-    fn fixed_beyond_twelve_decimals_is_exact() {
+    fn sweep_fixed_beyond_twelve_decimals_is_exact() {
         let mut rng = Rng(0x5EED_CAFE_F00D_0005);
         for _ in 0..2_000 {
             let x = rng.sign() * rng.unit() * 10f64.powi(rng.below(10) as i32 - 5);
@@ -505,7 +505,7 @@ mod tests {
     }
 
     #[test]
-    fn fixed_never_negative_zero_nor_exponent() {
+    fn sweep_fixed_never_negative_zero_nor_exponent() {
         let mut rng = Rng(0x5EED_CAFE_F00D_0006);
         for _ in 0..20_000 {
             let x = -rng.unit() * 10f64.powi(-(rng.below(15) as i32));
@@ -578,7 +578,7 @@ mod tests {
     }
 
     #[test]
-    fn json_round_trips() {
+    fn sweep_json_round_trips() {
         let mut rng = Rng(0x5EED_CAFE_F00D_0007);
         for _ in 0..100_000 {
             let mantissa = 1.0 + 9.0 * rng.unit();

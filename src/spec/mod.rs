@@ -1,11 +1,11 @@
-//! Validated motion specifications: a [`crate::schema::MotionFile`] checked field by field and
+//! Validated motion specifications: a [`crate::input::schema::MotionFile`] checked field by field and
 //! resolved into a closed-form [`Model`].
 
+use crate::input::schema::{MotionFile, MotionKind, RadiusFile};
 use crate::motion::{
     Bounce, Decay, ExplosionRing, Friction, Gravity, Motion, MotionError, RadiusEnd, Settle,
     SolvedDecay, Spring,
 };
-use crate::schema::{MotionFile, MotionKind, RadiusFile};
 
 /// Default frames per second.
 pub const DEFAULT_FPS: f64 = 60.0;

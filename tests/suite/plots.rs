@@ -3,7 +3,7 @@
 
 use curvebake::export::png::{plot_path, CONTACT_SHEET_PATH};
 use curvebake::export::{ExportSettings, Format};
-use curvebake::pipeline::{run, BakeOptions, Report};
+use curvebake::internals::pipeline::{run, BakeOptions, Report};
 use image::RgbImage;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};

@@ -8,8 +8,8 @@
 //! frame. Each such figure says where it came from in its `source` field.
 //!
 //! ```
-//! use curvebake::builder::Curve;
-//! use curvebake::inspect::inspect;
+//! use curvebake::Curve;
+//! use curvebake::internals::inspect::inspect;
 //! let curve = Curve::from_ron(
 //!     r#"(name: "card", motion: Spring(from: 0, to: 100, stiffness: 170, damping: 13))"#,
 //! )
@@ -24,7 +24,7 @@
 
 use crate::bake::Baked;
 use crate::error::{InputError, Problem};
-use crate::load::{find_inputs, load_file, Input};
+use crate::input::load::{find_inputs, load_file, Input};
 use crate::motion::{Decay, Settle, SolvedDecay, Spring};
 use crate::spec::{Ending, Model, Overrides, ParamGroup};
 use serde::ser::{Serialize, SerializeMap, Serializer};

@@ -3,8 +3,8 @@
 //! re-run skip motions whose hash is unchanged and remove the files of motions that are gone,
 //! touching only files curvebake wrote.
 
+use crate::output::write::{OutputDir, StreamedFile, WriteError};
 use crate::spec::{Ending, MotionSpec};
-use crate::write::{OutputDir, StreamedFile, WriteError};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 

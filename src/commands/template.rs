@@ -1,7 +1,7 @@
 //! `curvebake new`: commented RON templates, one per kind of motion, whose defaults bake as
 //! they are.
 
-use crate::load::{find_inputs, load_file};
+use crate::input::load::{find_inputs, load_file};
 use crate::spec::{check_name, Overrides};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -250,7 +250,7 @@ pub fn create(kind: Kind, name: &str, dir: &Path) -> Result<PathBuf, NewError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::load::parse_bytes;
+    use crate::input::load::parse_bytes;
     use crate::spec::MotionSpec;
 
     #[test]

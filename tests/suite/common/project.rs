@@ -51,6 +51,6 @@ pub fn snapshot(root: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 /// bundles were written.
 pub fn outputs(root: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     let mut files = snapshot(root);
-    files.retain(|(path, _)| path != Path::new(curvebake::manifest::MANIFEST_PATH));
+    files.retain(|(path, _)| path != Path::new(curvebake::internals::manifest::MANIFEST_PATH));
     files
 }

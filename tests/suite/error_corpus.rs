@@ -258,14 +258,14 @@ fn a_ten_megabyte_file_is_refused_by_its_size_without_being_parsed() {
         &dir,
         Expected::message(&format!(
             "curves/big.ron: file is 10485760 bytes; curve files are limited to {} bytes",
-            curvebake::load::MAX_INPUT_BYTES
+            curvebake::internals::load::MAX_INPUT_BYTES
         )),
     );
 }
 
 #[test]
 fn a_file_one_byte_over_the_limit_is_refused_and_one_at_the_limit_is_read() {
-    let limit = curvebake::load::MAX_INPUT_BYTES as usize;
+    let limit = curvebake::internals::load::MAX_INPUT_BYTES as usize;
     let mut text = format!("(name: \"at-limit\", {SPRING})\n").into_bytes();
     text.resize(limit, b' ');
     let dir = generated("at-limit", &text);

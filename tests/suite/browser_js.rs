@@ -24,14 +24,14 @@
 //! under another URL, which registers its custom properties again: the guard must swallow
 //! that, and no page error may be recorded.
 
-mod common;
+use crate::common;
 
 use common::compare::{compare, Readings, Tally};
 use common::tables::{read_tables, Table, PAGE_READERS, UNIT_BOUND};
 
 use common::chromium::{self as browser, CAPTURE_ERRORS};
 use curvebake::export::{Format, Layout};
-use curvebake::pipeline::{run, BakeOptions};
+use curvebake::internals::pipeline::{run, BakeOptions};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::fmt::Write as _;

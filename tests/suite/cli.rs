@@ -1,7 +1,7 @@
 //! The real binary on temporary folders: every variant, every error path, determinism across
 //! thread counts, and `--check` on a stale and a current output folder.
 
-mod common;
+use crate::common;
 
 use common::project::{curvebake, outputs, project, snapshot, stderr};
 

@@ -8,7 +8,7 @@
 //! Errors are reported to the caller and watching goes on.
 
 use crate::builder::Bake;
-use crate::pipeline::{FatalError, Report};
+use crate::run::{FatalError, Report};
 use notify::{EventKind, RecursiveMode, Watcher as _};
 use std::collections::BTreeSet;
 use std::ops::ControlFlow;

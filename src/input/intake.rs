@@ -5,8 +5,8 @@
 
 use crate::bake::frame_count;
 use crate::error::InputError;
-use crate::load::{load_bytes, read_source, Input, Names};
-use crate::manifest::{source_digest, RunHasher};
+use crate::input::load::{load_bytes, read_source, Input, Names};
+use crate::output::manifest::{source_digest, RunHasher};
 use crate::spec::Overrides;
 use rayon::prelude::*;
 use std::collections::VecDeque;
@@ -159,7 +159,7 @@ impl<'a> Intake<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::manifest::source_digest;
+    use crate::output::manifest::source_digest;
     use std::path::Path;
 
     fn spring(name: &str, duration: f64) -> String {

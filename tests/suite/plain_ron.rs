@@ -1,13 +1,13 @@
-//! The plain-RON reader (`curvebake::plain_ron`) against `ron`, the reference: wherever the
+//! The plain-RON reader (`curvebake::internals::plain_ron`) against `ron`, the reference: wherever the
 //! plain reader reads a text at all, `ron` must read it too, into the same motions (compared by
 //! their `Debug` text, so that `-0` and `0` differ); and the plain reader must read every
 //! example, every file `curvebake new` writes and the texts of its subset below, or it would
 //! speed up nothing. The generated texts mostly keep to the subset, and now and then step out
 //! of it (other blanks, numbers, strings, fields) or are cut and patched at random.
 
-use curvebake::load::parse_with_ron;
-use curvebake::plain_ron;
-use curvebake::template::{template, Kind};
+use curvebake::internals::load::parse_with_ron;
+use curvebake::internals::plain_ron;
+use curvebake::internals::template::{template, Kind};
 use proptest::prelude::*;
 use std::path::Path;
 

@@ -2,8 +2,8 @@
 //! a page reads of it, the bound its readings must meet, and the page script that reads them.
 
 use super::readout::sample_times;
-use curvebake::load::{find_inputs, load_all};
-use curvebake::spec::{unit_kind, MotionSpec, Overrides, UnitKind};
+use curvebake::internals::load::{find_inputs, load_all};
+use curvebake::internals::spec::{unit_kind, MotionSpec, Overrides, UnitKind};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 

@@ -2,18 +2,18 @@
 //! error collected and reported, and valid motions still baked.
 
 use crate::bake::bake;
-use crate::bundle::{Chunk, OpenBundle};
 use crate::error::{InputError, Problem};
 use crate::export::{
     exporters, pool, Digest, ExportSettings, Exporter, Format, Layout, MotionOutput, OutputFile,
 };
-use crate::intake::{Intake, Window};
-use crate::load::{find_inputs, read_source, Input};
-use crate::manifest::{
+use crate::input::intake::{Intake, Window};
+use crate::input::load::{find_inputs, read_source, Input};
+use crate::output::bundle::{Chunk, OpenBundle};
+use crate::output::manifest::{
     source_digest, tool, Entry, Manifest, ManifestWriter, RunHasher, SpecHasher, MANIFEST_PATH,
 };
+use crate::output::write::{Outcome, OutputDir, WriteError};
 use crate::spec::Overrides;
-use crate::write::{Outcome, OutputDir, WriteError};
 use arrayvec::ArrayVec;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap, HashSet};

@@ -31,14 +31,14 @@
 //! The whole check runs twice: all frames (per-motion layout), and `--css-tolerance 0.05`
 //! (bundle layout), where the bound grows by the tolerance.
 
-mod common;
+use crate::common;
 
 use common::compare::{compare, Readings, Tally};
 use common::tables::{read_tables, Table, PAGE_READERS, UNIT_BOUND};
 
 use common::chromium::{self as browser, CAPTURE_ERRORS};
 use curvebake::export::{ExportSettings, Format, Layout};
-use curvebake::pipeline::{run, BakeOptions, Report};
+use curvebake::internals::pipeline::{run, BakeOptions, Report};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::fmt::Write as _;

@@ -1,0 +1,7 @@
+//! Output: the one place that touches the output folder. [`write`] confines every path to
+//! it and replaces files atomically, [`bundle`] streams the files that gather every motion,
+//! and [`manifest`] records what the last bake wrote so the next one can skip or remove it.
+
+pub mod bundle;
+pub mod manifest;
+pub mod write;

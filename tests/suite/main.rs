@@ -1,0 +1,19 @@
+//! The integration suite in one binary (one link after an edit, not fourteen): each module is
+//! one area, run as `cargo test --test suite <module>`. `tests/allocations.rs` stays apart
+//! because its counting allocator is a whole binary's choice.
+
+mod common;
+
+mod browser_css;
+mod browser_js;
+mod cli;
+mod error_corpus;
+mod everyday;
+mod faults;
+mod incremental;
+mod motion_properties;
+mod plain_ron;
+mod plots;
+mod properties_outputs;
+mod reference;
+mod review_page;
