@@ -40,6 +40,7 @@
 //! ```
 
 use crate::bake::{bake, BakeError, Baked};
+use crate::config::Config;
 use crate::error::{InputError, Problem};
 use crate::export::{Format, Layout};
 use crate::input::load::parse_bytes;
@@ -73,6 +74,12 @@ impl Bake {
             inputs: vec![input.into()],
             ..BakeOptions::default()
         })
+    }
+
+    /// A bake with the options of the project file at `path` (see [`crate::config`]): the
+    /// methods called after it override them, as flags override it on the command line.
+    pub fn with_config(path: impl AsRef<Path>) -> Result<Self, InputError> {
+        Config::read(path.as_ref()).map(|config| Self::from(config.options))
     }
 
     /// Adds another input file or folder.
@@ -150,27 +157,8 @@ impl Bake {
     pub fn resolved(&self) -> Result<BakeOptions, FatalError> {
         let o = &self.options;
         let usage = |m: String| Err(FatalError::Usage(m));
-        if let Some(fps) = o.fps {
-            if !(fps > 0.0 && fps <= MAX_FPS) {
-                return usage(format!("fps must be in (0, {MAX_FPS}], got {fps}"));
-            }
-        }
-        if o.jobs == Some(0) {
-            return usage("jobs must be at least 1, got 0".into());
-        }
-        let tolerance = o.settings.css_tolerance;
-        if !(tolerance.is_finite() && tolerance >= 0.0) {
-            return usage(format!(
-                "css_tolerance must be a number >= 0, got {tolerance}"
-            ));
-        }
-        let (w, h) = o.settings.plot_size;
-        if !(PLOT_SIDES.contains(&w) && PLOT_SIDES.contains(&h)) {
-            return usage(format!(
-                "plot_size must be in {}..={} on each side, got {w}x{h}",
-                PLOT_SIDES.start(),
-                PLOT_SIDES.end()
-            ));
+        if let Err((option, message)) = check_options(o) {
+            return usage(format!("{option} {message}"));
         }
         if o.inputs.is_empty() {
             return usage("no inputs: give at least one file or folder".into());
@@ -197,6 +185,35 @@ impl Bake {
     ) -> Result<Report, FatalError> {
         run(&self.resolved()?, progress)
     }
+}
+
+/// Checks the options that have a range: `Err((option, what is wrong))`, worded for both
+/// the builder's usage errors and the project file's (which points at the option's key).
+pub(crate) fn check_options(o: &BakeOptions) -> Result<(), (&'static str, String)> {
+    if let Some(fps) = o.fps {
+        if !(fps > 0.0 && fps <= MAX_FPS) {
+            return Err(("fps", format!("must be in (0, {MAX_FPS}], got {fps}")));
+        }
+    }
+    if o.jobs == Some(0) {
+        return Err(("jobs", "must be at least 1, got 0".into()));
+    }
+    let tolerance = o.settings.css_tolerance;
+    if !(tolerance.is_finite() && tolerance >= 0.0) {
+        return Err((
+            "css_tolerance",
+            format!("must be a number >= 0, got {tolerance}"),
+        ));
+    }
+    let (w, h) = o.settings.plot_size;
+    if !(PLOT_SIDES.contains(&w) && PLOT_SIDES.contains(&h)) {
+        let (low, high) = (PLOT_SIDES.start(), PLOT_SIDES.end());
+        return Err((
+            "plot_size",
+            format!("must be in {low}..={high} on each side, got {w}x{h}"),
+        ));
+    }
+    Ok(())
 }
 
 impl From<BakeOptions> for Bake {

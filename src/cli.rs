@@ -1,10 +1,10 @@
 //! Command-line flags (clap), turned into plain library options.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use curvebake::export::{ExportSettings, Format, Layout};
+use curvebake::export::{Format, Layout};
 use curvebake::internals::pipeline::BakeOptions;
 use curvebake::internals::template::Kind;
-use curvebake::Bake;
+use curvebake::{Config, InputError};
 use std::path::PathBuf;
 
 /// Bakes physically based animation curves into JSON tables, CSS keyframes, ES modules and
@@ -18,6 +18,13 @@ use std::path::PathBuf;
     after_help = "Examples:\n  curvebake new spring sheet-open    # write curves/sheet-open.ron\n  curvebake inspect sheet-open       # its damping ratio, overshoot, settle time, ...\n  curvebake bake                     # curves/ -> out/\n  curvebake watch                    # bake again on every save\n  curvebake completions bash > ~/.local/share/bash-completion/completions/curvebake"
 )]
 pub struct Cli {
+    /// The project file to read options from (default: `curvebake.toml` in the current
+    /// folder, when there is one). Flags override it.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Read no project file, even if `curvebake.toml` is there.
+    #[arg(long, global = true, conflicts_with = "config")]
+    pub no_config: bool,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
@@ -46,7 +53,7 @@ pub enum Command {
     Watch(WatchArgs),
     /// Write a commented curve file for a new motion, with defaults that bake as they are.
     #[command(
-        after_help = "Examples:\n  curvebake new spring sheet-open            # curves/sheet-open.ron\n  curvebake new ring burst --dir design/fx    # design/fx/burst.ron\n  curvebake new decay tooltip-in && curvebake inspect tooltip-in"
+        after_help = "Examples:\n  curvebake new spring sheet-open            # curves/sheet-open.ron\n  curvebake new ring burst --dir design/fx    # design/fx/burst.ron\n  curvebake new decay tooltip-in && curvebake inspect tooltip-in\n  curvebake new config                       # ./curvebake.toml, the project file"
     )]
     New(NewArgs),
     /// Print a shell completion script.
@@ -59,12 +66,12 @@ pub enum Command {
 /// Flags of `bake`.
 #[derive(Debug, Args)]
 pub struct BakeArgs {
-    /// `.ron` files and folders to read (folders are searched recursively).
-    #[arg(default_value = "curves")]
+    /// `.ron` files and folders to read (folders are searched recursively) [default: the
+    /// project file's `inputs`, or curves]
     pub paths: Vec<PathBuf>,
-    /// Output folder.
-    #[arg(long, default_value = "out")]
-    pub out: PathBuf,
+    /// Output folder [default: the project file's `out`, or out]
+    #[arg(long)]
+    pub out: Option<PathBuf>,
     /// Worker threads (default: all cores).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
@@ -81,18 +88,19 @@ pub struct BakeArgs {
     /// Write only curves.json and curves.css, each holding every motion.
     #[arg(long)]
     pub bundle: bool,
-    /// Output formats, comma-separated: json, css, png, html, js.
-    #[arg(long, value_delimiter = ',', value_parser = parse_format, default_value = "json,css,png,html,js")]
-    pub formats: Vec<Format>,
-    /// Drop CSS stops while linear interpolation stays within this many units of every frame.
-    #[arg(long, default_value_t = 0.0, value_parser = parse_tolerance)]
-    pub css_tolerance: f64,
+    /// Output formats, comma-separated: json, css, png, html, js [default: all]
+    #[arg(long, value_delimiter = ',', value_parser = parse_format)]
+    pub formats: Option<Vec<Format>>,
+    /// Drop CSS stops while linear interpolation stays within this many units of every frame
+    /// [default: 0]
+    #[arg(long, value_parser = parse_tolerance)]
+    pub css_tolerance: Option<f64>,
     /// Bake and export every motion again, ignoring the manifest of the output folder.
     #[arg(long)]
     pub force: bool,
-    /// Plot size in pixels, WIDTHxHEIGHT.
-    #[arg(long, default_value = "1200x800", value_parser = parse_size)]
-    pub plot_size: (u32, u32),
+    /// Plot size in pixels, WIDTHxHEIGHT [default: 1200x800]
+    #[arg(long, value_parser = parse_size)]
+    pub plot_size: Option<(u32, u32)>,
 }
 
 /// Flags of `inspect`.
@@ -101,9 +109,10 @@ pub struct InspectArgs {
     /// Motion names, `.ron` files or folders.
     #[arg(required = true, value_name = "FILE_OR_NAME")]
     pub targets: Vec<String>,
-    /// Folder whose `.ron` files motion names are looked up in.
-    #[arg(long, default_value = "curves", value_name = "DIR")]
-    pub curves: PathBuf,
+    /// Folder whose `.ron` files motion names are looked up in [default: the project file's
+    /// first input, or curves]
+    #[arg(long, value_name = "DIR")]
+    pub curves: Option<PathBuf>,
     /// Print JSON (`{"motions": [...]}`) instead of text.
     #[arg(long)]
     pub json: bool,
@@ -136,16 +145,20 @@ pub enum KindArg {
     Decay,
     /// An explosion ring: two radii, each a solved decay.
     Ring,
+    /// Not a motion: the project file `curvebake.toml`, every option at its default.
+    Config,
 }
 
-impl From<KindArg> for Kind {
-    fn from(k: KindArg) -> Self {
-        match k {
-            KindArg::Spring => Kind::Spring,
-            KindArg::Friction => Kind::Friction,
-            KindArg::Gravity => Kind::Gravity,
-            KindArg::Decay => Kind::Decay,
-            KindArg::Ring => Kind::Ring,
+impl KindArg {
+    /// The motion kind, or `None` for the project file.
+    pub fn motion(self) -> Option<Kind> {
+        match self {
+            KindArg::Spring => Some(Kind::Spring),
+            KindArg::Friction => Some(Kind::Friction),
+            KindArg::Gravity => Some(Kind::Gravity),
+            KindArg::Decay => Some(Kind::Decay),
+            KindArg::Ring => Some(Kind::Ring),
+            KindArg::Config => None,
         }
     }
 }
@@ -153,13 +166,14 @@ impl From<KindArg> for Kind {
 /// Flags of `new`.
 #[derive(Debug, Args)]
 pub struct NewArgs {
-    /// The kind of motion.
+    /// The kind of motion (or `config`, for the project file).
     pub kind: KindArg,
-    /// The motion's name: a letter, then letters, digits, `-` and `_`.
-    pub name: String,
-    /// Folder to write `<name>.ron` into (created if missing).
-    #[arg(long, default_value = "curves")]
-    pub dir: PathBuf,
+    /// The motion's name: a letter, then letters, digits, `-` and `_` (not for `config`).
+    pub name: Option<String>,
+    /// Folder to write `<name>.ron` into, created if missing [default: the project file's
+    /// first input, or curves; for `config`, the current folder]
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
 }
 
 /// Flags of `completions`.
@@ -201,33 +215,62 @@ fn parse_size(text: &str) -> Result<(u32, u32), String> {
 }
 
 impl BakeArgs {
-    /// The library options these flags ask for (validated, and in bundle layout reduced to
-    /// the formats that have a bundle, by [`Bake::resolved`] when the bake runs).
-    pub fn options(&self) -> BakeOptions {
-        let layout = if self.bundle {
-            Layout::Bundle
-        } else {
-            Layout::PerMotion
-        };
-        BakeOptions {
-            inputs: self.paths.clone(),
-            out: self.out.clone(),
-            fps: self.fps,
-            check: self.check,
-            layout,
-            jobs: self.jobs.map(usize::from),
-            formats: self.formats.clone(),
-            settings: ExportSettings {
-                css_tolerance: self.css_tolerance,
-                plot_size: self.plot_size,
-            },
-            force: self.force,
+    /// The library options these flags ask for, over those of the project file `config` (or
+    /// the defaults): validated, and in bundle layout reduced to the formats that have a
+    /// bundle, by [`curvebake::Bake::resolved`] when the bake runs.
+    pub fn options(&self, config: Option<&Config>) -> BakeOptions {
+        let mut options = config.map_or_else(BakeOptions::default, |c| c.options.clone());
+        if !self.paths.is_empty() {
+            options.inputs = self.paths.clone();
         }
+        if let Some(out) = &self.out {
+            options.out = out.clone();
+        }
+        options.fps = self.fps.or(options.fps);
+        options.check = self.check;
+        if self.bundle {
+            options.layout = Layout::Bundle;
+        }
+        options.jobs = self.jobs.map(usize::from).or(options.jobs);
+        if let Some(formats) = &self.formats {
+            options.formats = formats.clone();
+        }
+        if let Some(tolerance) = self.css_tolerance {
+            options.settings.css_tolerance = tolerance;
+        }
+        if let Some(size) = self.plot_size {
+            options.settings.plot_size = size;
+        }
+        options.force = self.force;
+        options
+    }
+}
+
+impl InspectArgs {
+    /// The folder motion names are looked up in: `--curves`, else the project file's first
+    /// input, else `curves`.
+    pub fn curves(&self, config: Option<&Config>) -> PathBuf {
+        self.curves.clone().unwrap_or_else(|| {
+            let options = config.map_or_else(BakeOptions::default, |c| c.options.clone());
+            options.inputs.into_iter().next().unwrap_or_default()
+        })
     }
 
-    /// The bake these flags ask for: the same builder a build script uses.
-    pub fn bake(&self) -> Bake {
-        Bake::from(self.options())
+    /// `--fps`, else the project file's.
+    pub fn fps(&self, config: Option<&Config>) -> Option<f64> {
+        self.fps.or(config.and_then(|c| c.options.fps))
+    }
+}
+
+impl Cli {
+    /// The project file these flags ask for: `--config FILE`, else `curvebake.toml` in the
+    /// current folder when there is one; none with `--no-config`.
+    pub fn config(&self) -> Result<Option<Config>, InputError> {
+        match (&self.config, self.no_config) {
+            (_, true) => Ok(None),
+            (Some(path), false) => Config::read(path).map(Some),
+            (None, false) => Config::find(),
+        }
     }
 }
 

@@ -19,6 +19,7 @@
 mod bake;
 mod builder;
 mod commands;
+pub mod config;
 mod error;
 pub mod export;
 mod input;
@@ -29,6 +30,7 @@ mod spec;
 
 pub use bake::{BakeError, Baked};
 pub use builder::{Bake, Curve, RonError};
+pub use config::Config;
 pub use error::{InputError, Problem};
 pub use run::{BakeOptions, FatalError, Report};
 

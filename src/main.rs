@@ -6,12 +6,13 @@
 mod cli;
 
 use clap::{CommandFactory, Parser};
-use cli::{BakeArgs, Cli, Command, CompletionsArgs, InspectArgs, NewArgs, WatchArgs};
+use cli::{Cli, Command, CompletionsArgs, InspectArgs, NewArgs, WatchArgs};
 use curvebake::internals::error::{InputError, Problem};
-use curvebake::internals::pipeline::{FatalError, Report};
+use curvebake::internals::pipeline::{BakeOptions, FatalError, Report};
 use curvebake::internals::spec::Overrides;
 use curvebake::internals::template::NewError;
 use curvebake::internals::watch::{WatchError, WatchEvent};
+use curvebake::{Bake, Config};
 use std::io::{IsTerminal, Write};
 use std::ops::ControlFlow;
 use std::path::Path;
@@ -27,18 +28,30 @@ const EXIT_OUTPUT: u8 = 3;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command {
-        Command::Bake(args) => bake(&args),
-        Command::Inspect(args) => inspect(&args),
-        Command::Watch(args) => watch(&args),
-        Command::New(args) => new(&args),
-        Command::Completions(args) => completions(&args),
+    let config = match &cli.command {
+        // `completions` reads no options.
+        Command::Completions(_) => None,
+        _ => match cli.config() {
+            Ok(config) => config,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(EXIT_USAGE);
+            }
+        },
+    };
+    let config = config.as_ref();
+    match &cli.command {
+        Command::Bake(args) => bake(&args.options(config), args.quiet),
+        Command::Inspect(args) => inspect(args, config),
+        Command::Watch(args) => watch(args, config),
+        Command::New(args) => new(args, config),
+        Command::Completions(args) => completions(args),
     }
 }
 
-fn bake(args: &BakeArgs) -> ExitCode {
-    let bake = args.bake();
-    let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
+fn bake(options: &BakeOptions, quiet: bool) -> ExitCode {
+    let bake = Bake::from(options.clone());
+    let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
         let bar = indicatif::ProgressBar::new(0);
         bar.set_style(
             indicatif::ProgressStyle::with_template(
@@ -59,7 +72,7 @@ fn bake(args: &BakeArgs) -> ExitCode {
         bar.finish_and_clear();
     }
     match result {
-        Ok(report) => finish(&report, args),
+        Ok(report) => finish(&report, options, quiet),
         Err(e) => fatal(&e),
     }
 }
@@ -73,25 +86,26 @@ fn fatal(e: &FatalError) -> ExitCode {
     }
 }
 
-fn finish(report: &Report, args: &BakeArgs) -> ExitCode {
+fn finish(report: &Report, options: &BakeOptions, quiet: bool) -> ExitCode {
+    let check = options.check;
     for error in &report.errors {
         eprintln!("error: {error}");
     }
-    if args.check {
+    if check {
         for path in &report.written {
-            eprintln!("differs: {}", args.out.join(path).display());
+            eprintln!("differs: {}", options.out.join(path).display());
         }
         for path in &report.removed {
             eprintln!(
                 "stale: {} (its motion no longer exists)",
-                args.out.join(path).display()
+                options.out.join(path).display()
             );
         }
     }
-    if !args.quiet {
-        eprintln!("{}", summary(report, args.check));
+    if !quiet {
+        eprintln!("{}", summary(report, check));
     }
-    let stale = args.check && !(report.written.is_empty() && report.removed.is_empty());
+    let stale = check && !(report.written.is_empty() && report.removed.is_empty());
     if report.errors.is_empty() && !stale {
         ExitCode::SUCCESS
     } else {
@@ -101,12 +115,17 @@ fn finish(report: &Report, args: &BakeArgs) -> ExitCode {
 
 /// The one-line account of a bake.
 fn summary(report: &Report, check: bool) -> String {
+    let files = report.written.len();
     let mut line = format!(
-        "{} motions, {} frames: {} files {}, {} unchanged",
-        report.motions,
-        report.frames,
-        report.written.len(),
-        if check { "differ" } else { "written" },
+        "{}, {}: {} {}, {} unchanged",
+        count(report.motions as u64, "motion", "motions"),
+        count(report.frames, "frame", "frames"),
+        count(files as u64, "file", "files"),
+        match (check, files) {
+            (true, 1) => "differs",
+            (true, _) => "differ",
+            (false, _) => "written",
+        },
         report.unchanged,
     );
     if let (Some(before), Some(after)) = (
@@ -119,15 +138,26 @@ fn summary(report: &Report, check: bool) -> String {
         line.push_str(&format!(", {} removed", report.removed.len()));
     }
     if !report.errors.is_empty() {
-        line.push_str(&format!(", {} errors", report.errors.len()));
+        line.push_str(&format!(
+            ", {}",
+            count(report.errors.len() as u64, "error", "errors")
+        ));
     }
     format!("{line} in {:.2} s", report.seconds)
 }
 
-fn inspect(args: &InspectArgs) -> ExitCode {
-    let overrides = Overrides { fps: args.fps };
+/// `n` and the noun that goes with it: `1 file`, `2 files`.
+fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+fn inspect(args: &InspectArgs, config: Option<&Config>) -> ExitCode {
+    let overrides = Overrides {
+        fps: args.fps(config),
+    };
+    let curves = args.curves(config);
     let (inputs, mut errors) =
-        curvebake::internals::inspect::resolve(&args.targets, &args.curves, overrides);
+        curvebake::internals::inspect::resolve(&args.targets, &curves, overrides);
     let mut figures = Vec::new();
     for input in &inputs {
         match curvebake::internals::bake::bake(&input.spec) {
@@ -179,20 +209,21 @@ fn inspect(args: &InspectArgs) -> ExitCode {
     }
 }
 
-fn watch(args: &WatchArgs) -> ExitCode {
+fn watch(args: &WatchArgs, config: Option<&Config>) -> ExitCode {
     let flags = &args.bake;
+    let options = flags.options(config);
     if flags.check {
         eprintln!("error: watch writes the output folder; --check is for `bake`");
         return ExitCode::from(EXIT_USAGE);
     }
-    let inputs: Vec<String> = flags
-        .paths
+    let inputs: Vec<String> = options
+        .inputs
         .iter()
         .map(|p| p.display().to_string())
         .collect();
     let mut started = false;
     let result = curvebake::internals::watch::watch(
-        &flags.bake(),
+        &Bake::from(options.clone()),
         Duration::from_millis(args.debounce),
         |event| {
             match event {
@@ -246,14 +277,53 @@ fn shorten(path: &Path) -> String {
     }
 }
 
-fn new(args: &NewArgs) -> ExitCode {
-    match curvebake::internals::template::create(args.kind.into(), &args.name, &args.dir) {
-        Ok(path) => {
-            eprintln!(
-                "wrote {}: bake it with `curvebake bake`, see it with `curvebake inspect {}`",
-                path.display(),
-                args.name
-            );
+fn new(args: &NewArgs, config: Option<&Config>) -> ExitCode {
+    let options = config.map_or_else(BakeOptions::default, |c| c.options.clone());
+    let written = match (args.kind.motion(), &args.name) {
+        (None, None) => curvebake::internals::template::create_config(
+            args.dir.as_deref().unwrap_or(Path::new(".")),
+        )
+        .map(|path| {
+            format!(
+                "wrote {}: `curvebake bake`, `watch` and `inspect` now read it",
+                path.display()
+            )
+        }),
+        (None, Some(name)) => {
+            eprintln!("error: `new config` takes no name (got {name:?}); it writes curvebake.toml");
+            return ExitCode::from(EXIT_USAGE);
+        }
+        (Some(kind), None) => {
+            eprintln!("error: `new {}` needs a NAME for the motion", kind.name());
+            return ExitCode::from(EXIT_USAGE);
+        }
+        (Some(kind), Some(name)) => {
+            let lookup = options.inputs.first().cloned().unwrap_or_default();
+            let dir = args.dir.clone().unwrap_or_else(|| lookup.clone());
+            curvebake::internals::template::create(kind, name, &dir, &options.inputs).map(|path| {
+                // Commands that work as printed: `bake` and `inspect` find the new file
+                // by name only where they look by default.
+                let baked = options.inputs.iter().any(|input| path.starts_with(input));
+                let bake = if baked {
+                    "curvebake bake".to_owned()
+                } else {
+                    format!("curvebake bake {}", dir.display())
+                };
+                let inspect = if dir == lookup {
+                    format!("curvebake inspect {name}")
+                } else {
+                    format!("curvebake inspect {}", path.display())
+                };
+                format!(
+                    "wrote {}: bake it with `{bake}`, see it with `{inspect}`",
+                    path.display()
+                )
+            })
+        }
+    };
+    match written {
+        Ok(message) => {
+            eprintln!("{message}");
             ExitCode::SUCCESS
         }
         Err(e @ NewError::Name(_)) => {

@@ -48,12 +48,15 @@ impl Kind {
     }
 }
 
-/// The fields every template shares, after `name`.
-const COMMON: &str = r#"    // CSS @keyframes name and output file stem: a letter, then letters, digits, - and _.
-    // The property animated: translateX (default), translateY, scale, rotate, opacity, or a
+/// The property line of every template but the ring's (a ring animates two properties of
+/// its own).
+const PROPERTY: &str = r#"    // The property animated: translateX (default), translateY, scale, rotate, opacity, or a
     // custom property such as "--glow".
     property: "translateX",
-    // Unit of the values. Defaults: px for translate, deg for rotate, none otherwise.
+"#;
+
+/// The fields every template shares, after `name` (and `property`, for all but rings).
+const COMMON: &str = r#"    // Unit of the values. Defaults: px for translate, deg for rotate, none otherwise.
     unit: "px",
     // Frames per second of the bake (default 60).
     fps: 60,
@@ -162,8 +165,9 @@ pub fn template(kind: Kind, name: &str) -> String {
         "// {name}: {intro}\n\
          // Made by `curvebake new {kind}`. Bake it with `curvebake bake`, look at it with\n\
          // `curvebake inspect {name}`. Every field is described in the README.\n\
-         (\n    name: {name_literal},\n{COMMON}{timing}{motion})\n",
+         (\n    name: {name_literal},\n{property}{COMMON}{timing}{motion})\n",
         kind = kind.name(),
+        property = if kind == Kind::Ring { "" } else { PROPERTY },
     )
 }
 
@@ -200,51 +204,62 @@ pub enum NewError {
 
 /// Writes the template for `kind` as `<dir>/<name>.ron`, creating `dir` if needed. Refuses a
 /// name that is invalid, a file that exists, and a name already used (ignoring case) by a
-/// motion in a `.ron` file under `dir`, since the bake would reject it. Returns the path.
-pub fn create(kind: Kind, name: &str, dir: &Path) -> Result<PathBuf, NewError> {
+/// motion in a `.ron` file under `dir` or under any of `inputs` (the project's curve folders),
+/// since the bake would reject it. Returns the path.
+pub fn create(kind: Kind, name: &str, dir: &Path, inputs: &[PathBuf]) -> Result<PathBuf, NewError> {
     check_name(name).map_err(NewError::Name)?;
     let path = dir.join(format!("{name}.ron"));
     if path.exists() {
         return Err(NewError::Exists(path));
     }
-    if dir.is_dir() {
-        // Files that fail to load are the bake's business, not a reason to refuse.
-        for file in find_inputs(&[dir.to_owned()]).unwrap_or_default() {
-            for input in load_file(&file, Overrides::default()).0 {
-                if input.spec.name.eq_ignore_ascii_case(name) {
-                    return Err(NewError::Taken {
-                        file,
-                        existing: input.spec.name,
-                    });
-                }
+    let searched: Vec<PathBuf> = std::iter::once(dir.to_owned())
+        .chain(inputs.iter().cloned())
+        .filter(|p| p.exists())
+        .collect();
+    // Files that fail to load are the bake's business, not a reason to refuse.
+    for file in find_inputs(&searched).unwrap_or_default() {
+        for input in load_file(&file, Overrides::default()).0 {
+            if input.spec.name.eq_ignore_ascii_case(name) {
+                return Err(NewError::Taken {
+                    file,
+                    existing: input.spec.name,
+                });
             }
         }
     }
-    std::fs::create_dir_all(dir).map_err(|source| NewError::Io {
-        path: dir.to_owned(),
-        source,
-    })?;
-    // `create_new` refuses atomically, even if the file appeared since the check above.
+    write_new(dir, &path, template(kind, name).as_bytes())?;
+    Ok(path)
+}
+
+/// Writes the project file `<dir>/curvebake.toml` (see [`crate::config`]), every key
+/// commented out at its default; refuses to replace one. Returns the path.
+pub fn create_config(dir: &Path) -> Result<PathBuf, NewError> {
+    let path = dir.join(crate::config::CONFIG_FILE);
+    write_new(dir, &path, crate::config::CONFIG_TEMPLATE.as_bytes())?;
+    Ok(path)
+}
+
+/// Writes `bytes` as the new file `path` in `dir` (created if needed), refusing to replace a
+/// file that exists.
+fn write_new(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), NewError> {
+    let io = |path: &Path| {
+        let path = path.to_owned();
+        move |source| NewError::Io { path, source }
+    };
+    std::fs::create_dir_all(dir).map_err(io(dir))?;
+    // `create_new` refuses atomically, even if the file appeared since any check.
     let mut file = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
-        .open(&path)
+        .open(path)
         .map_err(|source| {
             if source.kind() == std::io::ErrorKind::AlreadyExists {
-                NewError::Exists(path.clone())
+                NewError::Exists(path.to_owned())
             } else {
-                NewError::Io {
-                    path: path.clone(),
-                    source,
-                }
+                io(path)(source)
             }
         })?;
-    file.write_all(template(kind, name).as_bytes())
-        .map_err(|source| NewError::Io {
-            path: path.clone(),
-            source,
-        })?;
-    Ok(path)
+    file.write_all(bytes).map_err(io(path))
 }
 
 #[cfg(test)]

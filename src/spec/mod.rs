@@ -565,17 +565,27 @@ fn resolve(kind: &MotionKind, duration: Option<f64>) -> Result<(Model, Ending), 
             bounce,
         } => {
             let at = |e| FieldError::from_motion("motion.Spring", e);
-            let spring = match (perceptual_duration, stiffness, damping) {
-                (Some(p), None, None) if mass.is_none() => {
+            // The physical form is the default: a field it leaves out takes its default
+            // (mass 1, stiffness 170, damping 26). The perceptual form is chosen by giving
+            // `perceptual_duration`.
+            let physical = mass.is_some() || stiffness.is_some() || damping.is_some();
+            let spring = match perceptual_duration {
+                Some(p) if !physical => {
                     Spring::perceptual(from, to, velocity, p, bounce.unwrap_or(0.0)).map_err(at)?
                 }
-                (None, Some(k), Some(c)) if bounce.is_none() => {
-                    Spring::new(from, to, velocity, mass.unwrap_or(1.0), k, c).map_err(at)?
-                }
+                None if bounce.is_none() => Spring::new(
+                    from,
+                    to,
+                    velocity,
+                    mass.unwrap_or(1.0),
+                    stiffness.unwrap_or(170.0),
+                    damping.unwrap_or(26.0),
+                )
+                .map_err(at)?,
                 _ => {
                     return Err(FieldError::new(
                         "motion.Spring",
-                        "needs either stiffness and damping (mass optional) or perceptual_duration (bounce optional), not a mix",
+                        "takes one form: mass, stiffness and damping (each optional, default 1, 170 and 26), or perceptual_duration with an optional bounce; not fields of both (bounce needs perceptual_duration)",
                     ))
                 }
             };

@@ -631,7 +631,7 @@ fn deleted_bundles_and_summaries_are_restored_by_a_rerun() {
         fs::remove_file(out.join(shared)).unwrap();
         let again = curvebake(dir.path(), &["bake"]);
         assert!(
-            stderr(&again).contains(": 1 files written"),
+            stderr(&again).contains(": 1 file written"),
             "{shared}: {}",
             stderr(&again)
         );
@@ -656,7 +656,7 @@ fn force_and_deleted_outputs_bypass_the_manifest() {
     fs::write(dir.path().join("out/json/a.json"), "{}").unwrap();
     let forced = curvebake(dir.path(), &["bake", "--formats", "json", "--force"]);
     assert!(
-        stderr(&forced).contains(": 1 files written"),
+        stderr(&forced).contains(": 1 file written"),
         "{}",
         stderr(&forced)
     );
@@ -664,4 +664,51 @@ fn force_and_deleted_outputs_bypass_the_manifest() {
         fs::read_to_string(dir.path().join("out/json/a.json")).unwrap(),
         "{}"
     );
+}
+
+#[test]
+fn new_outside_the_curves_folder_prints_commands_that_work_and_refuses_names_taken_in_curves() {
+    let dir = project(&[(
+        "drop.ron",
+        r#"(name: "burst", motion: Spring(from: 0, to: 1))"#,
+    )]);
+    let root = dir.path();
+    let taken = curvebake(root, &["new", "ring", "Burst", "--dir", "fx"]);
+    assert_eq!(taken.status.code(), Some(1), "{}", stderr(&taken));
+    assert!(stderr(&taken).contains("drop.ron: already holds a motion named \"burst\""));
+    let written = curvebake(root, &["new", "ring", "ring-a", "--dir", "fx"]);
+    assert!(written.status.success(), "{}", stderr(&written));
+    let told = stderr(&written);
+    assert!(
+        told.contains("`curvebake bake fx`") && told.contains("`curvebake inspect fx/ring-a.ron`"),
+        "{told}"
+    );
+    // The commands it printed work as printed.
+    assert!(curvebake(root, &["inspect", "fx/ring-a.ron"])
+        .status
+        .success());
+    assert!(curvebake(root, &["bake", "fx"]).status.success());
+    let ring = std::fs::read_to_string(root.join("fx/ring-a.ron")).unwrap();
+    assert!(
+        !ring.contains("property:"),
+        "rings ignore `property`:\n{ring}"
+    );
+}
+
+#[test]
+fn a_spring_with_every_field_left_out_takes_the_defaults_the_readme_lists() {
+    let dir = project(&[("s.ron", r#"(name: "s", motion: Spring(from: 0, to: 100))"#)]);
+    let root = dir.path();
+    let inspected = curvebake(root, &["inspect", "--json", "s"]);
+    assert!(inspected.status.success(), "{}", stderr(&inspected));
+    let json = String::from_utf8_lossy(&inspected.stdout);
+    let stiffness_170 = json.contains("\"stiffness\": 170.0") && json.contains("\"damping\": 26.0");
+    assert!(stiffness_170, "{json}");
+    let mixed = project(&[(
+        "m.ron",
+        r#"(name: "m", motion: Spring(from: 0, to: 1, stiffness: 100, perceptual_duration: 0.5))"#,
+    )]);
+    let err = curvebake(mixed.path(), &["bake"]);
+    assert_eq!(err.status.code(), Some(1));
+    assert!(stderr(&err).contains("takes one form"), "{}", stderr(&err));
 }

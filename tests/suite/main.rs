@@ -7,6 +7,7 @@ mod common;
 mod browser_css;
 mod browser_js;
 mod cli;
+mod config;
 mod error_corpus;
 mod everyday;
 mod faults;

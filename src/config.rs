@@ -1,0 +1,278 @@
+//! The project file, `curvebake.toml`: the options of `bake`, `bake --check`, `watch` and
+//! `inspect` written down once, beside `curves/`, so that a CI job's `bake --check` runs the
+//! very bake a developer runs, without repeating its flags. Flags given on the command line
+//! (or builder methods called after [`crate::Bake::with_config`]) override it.
+//!
+//! ```toml
+//! inputs = ["curves"]          # files and folders, relative to this file
+//! out = "out"
+//! formats = ["json", "css", "png", "html", "js"]
+//! fps = 60                     # replaces every motion's own fps
+//! css_tolerance = 0.0
+//! layout = "per-motion"        # or "bundle"
+//! plot_size = [1200, 800]
+//! jobs = 2
+//! ```
+//!
+//! Every key is optional; an unknown key, a value of the wrong type or out of range is an
+//! error worded like a curve file's: the file, `line:column`, the key and what is wrong.
+
+use crate::error::InputError;
+use crate::export::{Format, Layout};
+use crate::input::load::read_source;
+use crate::run::BakeOptions;
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+use toml::Spanned;
+
+/// The project file's name, looked up in the current folder.
+pub const CONFIG_FILE: &str = "curvebake.toml";
+
+/// What `curvebake new config` writes: every key, at its default, commented out.
+pub const CONFIG_TEMPLATE: &str = r#"# curvebake's project file: `curvebake bake`, `bake --check`, `watch` and `inspect`
+# read it from the folder they run in; flags on the command line override it.
+# Every key is optional; the values shown are the defaults.
+
+# inputs = ["curves"]                              # .ron files and folders, relative to this file
+# out = "out"                                      # the output folder, relative to this file
+# formats = ["json", "css", "png", "html", "js"]
+# fps = 60                                         # replaces every motion's own fps (default: their own)
+# css_tolerance = 0.0                              # drop CSS stops within this many units
+# layout = "per-motion"                            # or "bundle": only curves.json and curves.css
+# plot_size = [1200, 800]                          # plot width and height in pixels
+# jobs = 2                                         # worker threads (default: all cores)
+"#;
+
+/// The keys of `curvebake.toml`, each with where it was written (for errors).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Keys {
+    inputs: Option<Vec<PathBuf>>,
+    out: Option<PathBuf>,
+    formats: Option<Vec<Spanned<String>>>,
+    fps: Option<Spanned<f64>>,
+    css_tolerance: Option<Spanned<f64>>,
+    layout: Option<Spanned<String>>,
+    plot_size: Option<Spanned<[u32; 2]>>,
+    jobs: Option<Spanned<usize>>,
+}
+
+/// A project file, read and checked: the options it sets, over the defaults.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Config {
+    /// Where it was read from.
+    pub path: PathBuf,
+    /// The bake options it sets (every key it leaves out at its default).
+    pub options: BakeOptions,
+}
+
+impl Config {
+    /// Reads `curvebake.toml` from the current folder, if there is one.
+    pub fn find() -> Result<Option<Self>, InputError> {
+        let path = Path::new(CONFIG_FILE);
+        if path.exists() {
+            Self::read(path).map(Some)
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// Reads and checks the project file at `path`. Its paths are relative to its folder.
+    pub fn read(path: &Path) -> Result<Self, InputError> {
+        let bytes = read_source(path)?;
+        let text = std::str::from_utf8(&bytes).map_err(|e| {
+            let (line, col) = line_col(&String::from_utf8_lossy(&bytes), e.valid_up_to());
+            InputError::syntax(path, "", line, col, "not UTF-8 text".into())
+        })?;
+        let error_at = |span: std::ops::Range<usize>, message: String| {
+            let (line, col) = line_col(text, span.start);
+            InputError::syntax(path, text, line, col, message)
+        };
+        let keys: Keys = toml::from_str(text).map_err(|e| {
+            let span = e.span().unwrap_or(0..0);
+            error_at(span, e.message().trim_end().to_owned())
+        })?;
+        let base = path.parent().unwrap_or(Path::new(""));
+        let mut options = BakeOptions::default();
+        // Paths, given or default, are relative to the file's folder.
+        options.inputs = keys.inputs.unwrap_or(options.inputs);
+        options.inputs = options.inputs.iter().map(|p| base.join(p)).collect();
+        options.out = base.join(keys.out.unwrap_or(options.out));
+        if let Some(formats) = keys.formats {
+            options.formats = formats
+                .iter()
+                .map(|name| {
+                    Format::parse(name.get_ref()).ok_or_else(|| {
+                        error_at(
+                            name.span(),
+                            format!(
+                                "formats: unknown format {:?}; use json, css, png, html or js",
+                                name.get_ref()
+                            ),
+                        )
+                    })
+                })
+                .collect::<Result<_, _>>()?;
+        }
+        if let Some(layout) = keys.layout {
+            options.layout = match layout.get_ref().as_str() {
+                "per-motion" => Layout::PerMotion,
+                "bundle" => Layout::Bundle,
+                other => {
+                    return Err(error_at(
+                        layout.span(),
+                        format!(
+                            "layout: unknown layout {other:?}; use \"per-motion\" or \"bundle\""
+                        ),
+                    ))
+                }
+            };
+        }
+        options.fps = keys.fps.as_ref().map(|v| *v.get_ref());
+        if let Some(v) = &keys.css_tolerance {
+            options.settings.css_tolerance = *v.get_ref();
+        }
+        if let Some(v) = &keys.plot_size {
+            let [w, h] = *v.get_ref();
+            options.settings.plot_size = (w, h);
+        }
+        options.jobs = keys.jobs.as_ref().map(|v| *v.get_ref());
+        // The ranges and their wording are the bake's own: an out-of-range value is reported
+        // at the key that set it.
+        if let Err((key, message)) = crate::builder::check_options(&options) {
+            let span = match key {
+                "fps" => keys.fps.map(|v| v.span()),
+                "css_tolerance" => keys.css_tolerance.map(|v| v.span()),
+                "plot_size" => keys.plot_size.map(|v| v.span()),
+                "jobs" => keys.jobs.map(|v| v.span()),
+                _ => None,
+            };
+            return Err(error_at(span.unwrap_or(0..0), format!("{key} {message}")));
+        }
+        Ok(Self {
+            path: path.to_owned(),
+            options,
+        })
+    }
+}
+
+/// The 1-based line and column (in characters) of byte `offset` of `text`.
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[line_start..].chars().count() + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Problem;
+
+    fn read(text: &str) -> Result<Config, InputError> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(CONFIG_FILE);
+        std::fs::write(&path, text).unwrap();
+        Config::read(&path).map(|mut c| {
+            // Paths relative to the file's folder: strip it so tests read plainly.
+            let strip = |p: &Path| p.strip_prefix(dir.path()).unwrap().to_owned();
+            c.options.inputs = c.options.inputs.iter().map(|p| strip(p)).collect();
+            c.options.out = strip(&c.options.out);
+            c
+        })
+    }
+
+    fn syntax(e: InputError) -> (usize, usize, String) {
+        match e.problem {
+            Problem::Syntax {
+                line, col, message, ..
+            } => (line, col, message),
+            other => panic!("not a syntax error: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn an_empty_file_sets_nothing() {
+        assert_eq!(read("").unwrap().options, BakeOptions::default());
+    }
+
+    #[test]
+    fn the_template_reads_as_the_defaults() {
+        assert_eq!(
+            read(CONFIG_TEMPLATE).unwrap().options,
+            BakeOptions::default()
+        );
+        // Uncommented, every key of the template is valid and still the default, but fps and
+        // jobs, which have no default value to show.
+        let uncommented: String = CONFIG_TEMPLATE
+            .lines()
+            .map(|l| {
+                l.strip_prefix("# ")
+                    .filter(|l| l.contains(" = "))
+                    .unwrap_or("")
+            })
+            .filter(|l| !l.starts_with("fps") && !l.starts_with("jobs"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert_eq!(read(&uncommented).unwrap().options, BakeOptions::default());
+    }
+
+    #[test]
+    fn every_key_is_read() {
+        let c = read(
+            "inputs = [\"design/curves\", \"x.ron\"]\nout = \"site/motion\"\nformats = [\"css\", \"js\"]\n\
+             fps = 120\ncss_tolerance = 0.01\nlayout = \"bundle\"\nplot_size = [600, 400]\njobs = 1\n",
+        )
+        .unwrap();
+        let o = c.options;
+        assert_eq!(
+            o.inputs,
+            [PathBuf::from("design/curves"), PathBuf::from("x.ron")]
+        );
+        assert_eq!(o.out, PathBuf::from("site/motion"));
+        assert_eq!(o.formats, [Format::Css, Format::Js]);
+        assert_eq!(o.fps, Some(120.0));
+        assert_eq!(o.settings.css_tolerance, 0.01);
+        assert_eq!(o.layout, Layout::Bundle);
+        assert_eq!(o.settings.plot_size, (600, 400));
+        assert_eq!(o.jobs, Some(1));
+    }
+
+    #[test]
+    fn an_unknown_key_is_named_at_its_place() {
+        let (line, col, message) = syntax(read("out = \"o\"\nfsp = 60\n").unwrap_err());
+        assert_eq!((line, col), (2, 1));
+        assert!(message.contains("unknown field `fsp`"), "{message}");
+    }
+
+    #[test]
+    fn a_wrong_type_is_named_at_its_value() {
+        let (line, col, message) = syntax(read("fps = \"sixty\"\n").unwrap_err());
+        assert_eq!((line, col), (1, 7));
+        assert!(message.contains("invalid type"), "{message}");
+    }
+
+    #[test]
+    fn out_of_range_values_are_reported_at_their_key_in_the_bakes_words() {
+        let (line, col, message) = syntax(read("out = \"o\"\nfps = 5000\n").unwrap_err());
+        assert_eq!((line, col), (2, 7));
+        assert!(message.starts_with("fps must be in (0, 1000]"), "{message}");
+        let (line, _, message) = syntax(read("\n\nplot_size = [10, 800]").unwrap_err());
+        assert_eq!(line, 3);
+        assert!(
+            message.starts_with("plot_size must be in 200..=8000"),
+            "{message}"
+        );
+        let (_, _, message) = syntax(read("jobs = 0").unwrap_err());
+        assert!(message.starts_with("jobs must be"), "{message}");
+    }
+
+    #[test]
+    fn unknown_formats_and_layouts_are_named() {
+        let (line, col, message) = syntax(read("formats = [\"css\", \"svg\"]").unwrap_err());
+        assert_eq!((line, col), (1, 19));
+        assert!(message.contains("\"svg\""), "{message}");
+        let (_, _, message) = syntax(read("layout = \"flat\"").unwrap_err());
+        assert!(message.contains("per-motion"), "{message}");
+    }
+}
