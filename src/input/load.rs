@@ -40,6 +40,26 @@ pub fn find_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, InputError> {
     }
     files.sort();
     files.dedup();
+    if files.is_empty() {
+        // Nothing would be baked (and every output of an earlier bake would be removed as
+        // stale): more likely a wrong folder than a wish.
+        let others: Vec<String> = paths
+            .iter()
+            .skip(1)
+            .map(|p| p.display().to_string())
+            .collect();
+        let also = if others.is_empty() {
+            String::new()
+        } else {
+            format!(" (nor in {})", others.join(", "))
+        };
+        return Err(InputError::new(
+            paths.first().map_or(Path::new("."), PathBuf::as_path),
+            Problem::Read(format!(
+                "no curve files (.ron) here{also}: write one with `curvebake new spring NAME`"
+            )),
+        ));
+    }
     Ok(files)
 }
 
@@ -54,7 +74,10 @@ fn collect_ron(dir: &Path, files: &mut Vec<PathBuf>) -> Result<(), InputError> {
             .map_err(|e| InputError::new(&path, Problem::Read(e.to_string())))?;
         if kind.is_dir() {
             collect_ron(&path, files)?;
-        } else if path.extension().is_some_and(|e| e == "ron") {
+        } else if path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("ron"))
+        {
             files.push(path);
         }
     }
@@ -249,11 +272,15 @@ pub fn parse_with_ron(file: &Path, text: &str) -> Result<Vec<MotionFile>, InputE
         options.from_str::<MotionFile>(text).map(|m| vec![m])
     };
     result.map_err(|e| {
-        let (line, col) = (e.span.start.line, e.span.start.col);
+        let (line, mut col) = (e.span.start.line, e.span.start.col);
+        let hash = hash_comment_at(text, line, col);
         let nothing = first_token(text).is_empty() && e.code != ron::Error::UnclosedBlockComment;
         let message = if nothing {
             "the file holds no motion: write one `(name: ..., motion: ...)` or a list `[ ... ]`"
                 .to_owned()
+        } else if let Some(hash_col) = hash {
+            col = hash_col;
+            "`#` does not start a comment in a curve file: write `// ...` or `/* ... */`".to_owned()
         } else if at_end(text, line, col) {
             // Whatever the parser expected there, the file ended before it.
             describe(&ron::Error::Eof)
@@ -262,6 +289,17 @@ pub fn parse_with_ron(file: &Path, text: &str) -> Result<Vec<MotionFile>, InputE
         };
         InputError::syntax(file, text, line, col, message)
     })
+}
+
+/// The 1-based column of the `#` the parser stopped at (or just after), when it is not an
+/// attribute's `#!`: a comment written as in TOML, YAML or a shell.
+fn hash_comment_at(text: &str, line: usize, col: usize) -> Option<usize> {
+    let source = text.lines().nth(line.saturating_sub(1))?;
+    let chars: Vec<char> = source.chars().collect();
+    let is_hash = |c: usize| c >= 1 && chars.get(c - 1) == Some(&'#') && chars.get(c) != Some(&'!');
+    [col, col.saturating_sub(1)]
+        .into_iter()
+        .find(|&c| is_hash(c))
 }
 
 /// Whether nothing but whitespace and comments follows 1-based `line:col` (in characters).

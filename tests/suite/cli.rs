@@ -712,3 +712,27 @@ fn a_spring_with_every_field_left_out_takes_the_defaults_the_readme_lists() {
     assert_eq!(err.status.code(), Some(1));
     assert!(stderr(&err).contains("takes one form"), "{}", stderr(&err));
 }
+
+#[test]
+fn an_input_folder_without_curve_files_is_an_error_not_an_empty_bake() {
+    let dir = project(&[]);
+    let run = curvebake(dir.path(), &["bake"]);
+    assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
+    assert!(
+        stderr(&run).contains("curves: no curve files (.ron) here"),
+        "{}",
+        stderr(&run)
+    );
+    assert!(!dir.path().join("out").exists(), "nothing written");
+}
+
+#[test]
+fn curve_files_with_an_upper_case_extension_are_read() {
+    let dir = project(&[(
+        "Loud.RON",
+        r#"(name: "loud", motion: Spring(from: 0, to: 1))"#,
+    )]);
+    let run = curvebake(dir.path(), &["bake", "--formats", "json"]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    assert!(dir.path().join("out/json/loud.json").exists());
+}
