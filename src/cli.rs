@@ -35,13 +35,13 @@ pub struct Cli {
 pub enum Command {
     /// Bake every motion under PATHS into the output folder.
     #[command(
-        after_help = "Examples:\n  curvebake bake\n  curvebake bake curves/buttons --out site/motion\n  curvebake bake --check        # in CI: fail if out/ is stale\n  curvebake bake --bundle --formats json,css\n  curvebake bake --formats js   # only the ES modules, out/js/<name>.js and .d.ts"
+        after_help = "Examples:\n  curvebake bake\n  curvebake bake curves/buttons.ron --out site/motion\n  curvebake bake --check        # in CI: fail if out/ is stale\n  curvebake bake --bundle --formats json,css\n  curvebake bake --formats js   # only the ES modules, out/js/<name>.js and .d.ts"
     )]
     Bake(BakeArgs),
     /// Show what motions look and feel like: damping ratio, frequency, period, overshoot,
     /// peak speed, settle time, resting value, decay rates, and a sparkline of the position.
     #[command(
-        after_help = "Each FILE_OR_NAME is a .ron file (all its motions), a folder (every motion under it)\nor a motion name, looked up in the .ron files under --curves.\n\nExamples:\n  curvebake inspect card-drop\n  curvebake inspect curves/buttons.ron\n  curvebake inspect --json explosion-ring | jq '.motions[0].tracks[0].decay.branch'\n  curvebake inspect --fps 120 --curves design/curves modal-scale-in"
+        after_help = "Each FILE_OR_NAME is a .ron file (all its motions), a folder (every motion under it)\nor a motion name, looked up in the .ron files under --curves.\n\nExamples:\n  curvebake inspect card-drop\n  curvebake inspect curves/buttons.ron\n  curvebake inspect --json explosion-ring > ring.json\n  curvebake inspect --fps 120 modal-scale-in"
     )]
     Inspect(InspectArgs),
     /// Bake, then bake again each time a curve file is saved; errors are printed and watching

@@ -10,6 +10,7 @@ mod cli;
 mod config;
 mod error_corpus;
 mod everyday;
+mod examples;
 mod faults;
 mod incremental;
 mod motion_properties;
