@@ -11,6 +11,15 @@ use crate::spec::{Ending, MotionSpec};
 /// Most frames a motion may have.
 pub const MAX_FRAMES: usize = 1_000_000;
 
+/// Largest position magnitude baked (in the motion's unit). Browsers cannot lay out lengths
+/// anywhere near it (Chromium's layout stops at about 3.4e7 px), a `Float32Array` holds it,
+/// and it bounds the digits of every number written: an output's size is at most its frames
+/// times a small constant.
+pub const MAX_POSITION: f64 = 1e9;
+/// Largest speed baked (units per second), for the same reasons: 1000 times [`MAX_POSITION`]
+/// per second.
+pub const MAX_SPEED: f64 = 1e12;
+
 /// D·fps within this of an integer counts as that integer, so that a duration of 0.1 s at
 /// 60 fps is 6 frame intervals, not 7 with a last one of a femtosecond.
 const FRAME_COUNT_SLACK: f64 = 1e-9;
@@ -78,6 +87,20 @@ pub enum BakeError {
         quantity: &'static str,
         /// Time of the frame.
         time: f64,
+    },
+    /// A sample beyond [`MAX_POSITION`] or [`MAX_SPEED`].
+    #[error("{track} {quantity} reaches {value:e} at t = {time} s, beyond the limit of ±{limit:e} (no browser lays out such values, and their digits would swell every output); use smaller values or a shorter `duration`")]
+    TooLarge {
+        /// Track name.
+        track: &'static str,
+        /// `position` or `velocity`.
+        quantity: &'static str,
+        /// The first sample beyond the limit.
+        value: f64,
+        /// Its time.
+        time: f64,
+        /// The limit.
+        limit: f64,
     },
 }
 
@@ -162,12 +185,28 @@ pub fn bake(spec: &MotionSpec) -> Result<Baked<'_>, BakeError> {
                 }
             }
         }
-        for (quantity, values) in [("position", &position), ("velocity", &velocity)] {
-            if let Some(i) = values.iter().position(|x| !x.is_finite()) {
-                return Err(BakeError::NotFinite {
-                    track: name,
-                    quantity,
-                    time: frame_time(i, spec.fps, duration),
+        let quantities = [
+            ("position", &position, MAX_POSITION),
+            ("velocity", &velocity, MAX_SPEED),
+        ];
+        for (quantity, values, limit) in quantities {
+            // `!(|x| <= limit)` also catches NaN.
+            if let Some(i) = values.iter().position(|x| !(x.abs() <= limit)) {
+                let (value, time) = (values[i], frame_time(i, spec.fps, duration));
+                return Err(if value.is_finite() {
+                    BakeError::TooLarge {
+                        track: name,
+                        quantity,
+                        value,
+                        time,
+                        limit,
+                    }
+                } else {
+                    BakeError::NotFinite {
+                        track: name,
+                        quantity,
+                        time,
+                    }
                 });
             }
         }

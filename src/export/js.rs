@@ -549,7 +549,7 @@ mod tests {
     #[test]
     fn the_module_buffer_is_allocated_once() {
         for ron in [
-            r#"(name: "a", duration: 2, motion: Gravity(from: 0, velocity: 1e15, acceleration: -3e14))"#,
+            r#"(name: "a", duration: 2, motion: Gravity(from: 0, velocity: 5e8, acceleration: -2e8))"#,
             r#"(name: "b", property: "--a-rather-long-custom-property-name-for-the-test", duration: 1, motion: Decay(from: -1e-300, velocity: 1e-290, lambda: 1))"#,
             r#"(name: "c-name-that-is-rather-long-as-well-to-stretch-the-ring-keys", fps: 1000, duration: 1, motion: ExplosionRing(inner: (from: 0, to: 150, end_velocity: 30), outer: (from: 8, to: 180, end_velocity: 15)))"#,
             r#"(name: "d", property: "opacity", fps: 1000, duration: 5, motion: Decay(from: 0, to: 1, end_velocity: 0.5))"#,

@@ -21,6 +21,10 @@ pub const WINDOW_FRAMES: usize = 1_000_000;
 /// Files read and parsed at once (in parallel). A fixed number, so that where windows start,
 /// and the order errors are found in, do not depend on the thread count.
 const FILES_AT_ONCE: usize = 8;
+/// Bytes of source read at once, unless one file is larger: with files of up to
+/// [`crate::input::load::MAX_INPUT_BYTES`], eight of them are not held at once. (Decided by
+/// the files' sizes, not the thread count, so windows stay where they are.)
+const BYTES_AT_ONCE: u64 = 32 << 20;
 
 /// Motions to bake next, in input order, and the input errors found while reading them.
 #[derive(Debug, Default)]
@@ -114,9 +118,20 @@ impl<'a> Intake<'a> {
         (self.names, self.run.finish())
     }
 
-    /// Reads the next [`FILES_AT_ONCE`] files, in parallel.
+    /// Reads the next [`FILES_AT_ONCE`] files (fewer if they hold more than
+    /// [`BYTES_AT_ONCE`]), in parallel.
     fn read_files(&mut self) {
-        let end = (self.next_file + FILES_AT_ONCE).min(self.files.len());
+        let mut end = self.next_file;
+        let mut bytes = 0;
+        while end < self.files.len() && end - self.next_file < FILES_AT_ONCE {
+            // A file that cannot be read fails when it is read; its size counts as nothing.
+            let size = std::fs::metadata(&self.files[end]).map_or(0, |m| m.len());
+            if end > self.next_file && bytes + size > BYTES_AT_ONCE {
+                break;
+            }
+            bytes += size;
+            end += 1;
+        }
         let batch = &self.files[self.next_file..end];
         self.next_file = end;
         let overrides = self.overrides;

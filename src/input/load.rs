@@ -10,8 +10,10 @@ use std::collections::hash_map::{Entry, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// Largest input file accepted: curve files are small, so anything bigger is a mistake.
-pub const MAX_INPUT_BYTES: u64 = 1 << 20;
+/// Largest input file accepted: 32 MiB, room for a generated design system (10,000 motions in
+/// the README's style take 1.5 MB) while bounding what one file can make a bake hold. A file
+/// is read with this cap, whatever its size claims to be.
+pub const MAX_INPUT_BYTES: u64 = 32 << 20;
 
 /// Deepest RON nesting accepted (motions nest three levels).
 const RECURSION_LIMIT: usize = 32;
@@ -221,19 +223,86 @@ fn motion_label(motion: &MotionFile, index: usize) -> String {
     }
 }
 
-/// The bytes of an input file, refusing one larger than [`MAX_INPUT_BYTES`].
+/// The bytes of an input file: refuses anything but a regular file (a device such as
+/// `/dev/zero` never ends, a FIFO blocks until someone writes to it) and a file larger than
+/// [`MAX_INPUT_BYTES`]. The file is opened without blocking and checked again once open (it
+/// may have been replaced in between), and never more than the limit is read.
 pub fn read_source(file: &Path) -> Result<Vec<u8>, InputError> {
-    let read_error = |e: std::io::Error| InputError::new(file, Problem::Read(e.to_string()));
-    let size = std::fs::metadata(file).map_err(read_error)?.len();
-    if size > MAX_INPUT_BYTES {
-        return Err(InputError::new(
-            file,
-            Problem::Read(format!(
-                "file is {size} bytes; curve files are limited to {MAX_INPUT_BYTES} bytes"
-            )),
-        ));
+    use std::io::Read;
+    let fail = |message: String| InputError::new(file, Problem::Read(message));
+    let read_error = |e: std::io::Error| fail(e.to_string());
+    regular(&std::fs::metadata(file).map_err(read_error)?).map_err(fail)?;
+    let opened = open_without_blocking(file).map_err(read_error)?;
+    let meta = opened.metadata().map_err(read_error)?;
+    regular(&meta).map_err(fail)?;
+    let too_large = |size: u64| {
+        fail(format!(
+            "file is {size} bytes; curve files are limited to {MAX_INPUT_BYTES} bytes"
+        ))
+    };
+    if meta.len() > MAX_INPUT_BYTES {
+        return Err(too_large(meta.len()));
     }
-    std::fs::read(file).map_err(read_error)
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    opened
+        .take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(read_error)?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        // It grew while being read.
+        return Err(too_large(bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
+/// Whether `meta` is a regular file; if not, what it is instead.
+fn regular(meta: &std::fs::Metadata) -> Result<(), String> {
+    let kind = meta.file_type();
+    if kind.is_file() {
+        return Ok(());
+    }
+    let what = if kind.is_dir() {
+        "a folder"
+    } else {
+        special_kind(&kind)
+    };
+    Err(format!(
+        "not a regular file ({what}); only curve files are read"
+    ))
+}
+
+#[cfg(unix)]
+fn special_kind(kind: &std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_char_device() {
+        "a character device"
+    } else if kind.is_block_device() {
+        "a block device"
+    } else if kind.is_fifo() {
+        "a named pipe"
+    } else if kind.is_socket() {
+        "a socket"
+    } else {
+        "a special file"
+    }
+}
+
+#[cfg(not(unix))]
+fn special_kind(_: &std::fs::FileType) -> &'static str {
+    "a special file"
+}
+
+/// Opens `file` for reading; on Unix without blocking, so that a FIFO put in place of a
+/// checked file cannot hang the bake.
+fn open_without_blocking(file: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    options.open(file)
 }
 
 /// Parses RON text (as bytes, which must be UTF-8; a leading byte order mark is skipped).

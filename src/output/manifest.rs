@@ -54,7 +54,7 @@ pub struct BundleStamp {
 pub struct Entry {
     /// Motion name.
     pub name: String,
-    /// Source file, as found.
+    /// Source file: its canonical path (see `source_identity` in the run).
     pub source: String,
     /// Content hash of the resolved spec and run settings.
     pub hash: String,

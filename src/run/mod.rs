@@ -123,6 +123,12 @@ fn run_in_pool(
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Report, FatalError> {
     let files = find_inputs(&options.inputs).map_err(FatalError::Input)?;
+    // What the manifest records as each motion's source: the same file however its path was
+    // spelled (`curves`, `./curves`, `$PWD/curves/`, by `bake` or by `watch`).
+    let identities: HashMap<&Path, String> = files
+        .par_iter()
+        .map(|f| (f.as_path(), source_identity(f)))
+        .collect();
     let out = if options.check {
         OutputDir::existing(&options.out)
     } else {
@@ -232,7 +238,11 @@ fn run_in_pool(
                 let result =
                     match export_one(&input, &exporters, options.layout, &skip, keep_digests) {
                         Ok(mut exported) => {
-                            exported.settle(&input.file, input.spec.name, hash, reused, records);
+                            let source = identities
+                                .get(&*input.file)
+                                .cloned()
+                                .unwrap_or_else(|| source_identity(&input.file));
+                            exported.settle(source, input.spec.name, hash, reused, records);
                             Ok(exported)
                         }
                         Err(e) => Err((input.spec.name, e)),
@@ -300,7 +310,14 @@ fn run_in_pool(
     // A motion that could not be baked has no new record: it is treated as gone from the
     // inputs, so its old record is kept while its file fails.
     let baked = |name: &str| names.contains(name) && !unbaked.contains(name);
-    let (kept, removed) = remove_vanished(&out, &old, &baked, &report.errors, options.check)?;
+    let failed: HashSet<String> = report
+        .errors
+        .iter()
+        .map(|e| {
+            (identities.get(e.file.as_path()).cloned()).unwrap_or_else(|| source_identity(&e.file))
+        })
+        .collect();
+    let (kept, removed) = remove_vanished(&out, &old, &baked, &failed, options.check)?;
     report.removed = removed;
     if let Some(mut manifest) = manifest {
         for entry in &kept {
@@ -347,20 +364,27 @@ fn nothing_changed(old: &Manifest, out: &OutputDir, files: &[PathBuf], run_key: 
             .all(|e| e.files.iter().all(|f| out.exists(f)))
 }
 
+/// A source file's identity in the manifest: its canonical path (symbolic links, `.`, `..`
+/// and repeated separators resolved), or, when it cannot be resolved (it is gone), its
+/// absolute path.
+pub fn source_identity(file: &Path) -> String {
+    file.canonicalize()
+        .or_else(|_| std::path::absolute(file))
+        .unwrap_or_else(|_| file.to_owned())
+        .display()
+        .to_string()
+}
+
 /// Removes the files of motions in the old manifest that are gone: not `baked` now and not in
-/// a file that failed this time (whose motions keep their outputs). Returns the entries kept
-/// and the files removed.
+/// a file that `failed` this time (by [`source_identity`]; its motions keep their outputs).
+/// Returns the entries kept and the files removed.
 fn remove_vanished(
     out: &OutputDir,
     old: &Manifest,
     baked: &dyn Fn(&str) -> bool,
-    errors: &[InputError],
+    failed: &HashSet<String>,
     check: bool,
 ) -> Result<(Vec<Entry>, Vec<String>), WriteError> {
-    let failed: HashSet<String> = errors
-        .iter()
-        .map(|e| e.file.display().to_string())
-        .collect();
     let mut kept = Vec::new();
     let mut removed = Vec::new();
     for entry in &old.motions {
@@ -422,7 +446,7 @@ impl Exported {
     /// it, so that what the writing waits for is only moving outputs into place.
     fn settle(
         &mut self,
-        file: &Path,
+        source: String,
         name: String,
         hash: String,
         reused: Option<&Entry>,
@@ -440,7 +464,7 @@ impl Exported {
             digest.files = files.clone();
         }
         self.record = records.then(|| Entry {
-            source: file.display().to_string(),
+            source,
             name,
             hash,
             frames: self.frames as u64,

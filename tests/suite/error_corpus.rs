@@ -250,15 +250,16 @@ fn garbage(len: usize, mut seed: u64) -> Vec<u8> {
 }
 
 #[test]
-fn a_ten_megabyte_file_is_refused_by_its_size_without_being_parsed() {
+fn a_file_ten_megabytes_over_the_limit_is_refused_by_its_size_without_being_parsed() {
+    let limit = curvebake::internals::load::MAX_INPUT_BYTES;
+    let size = limit + 10 * 1024 * 1024;
     let mut text = format!("(name: \"big\", {SPRING})\n").into_bytes();
-    text.resize(10 * 1024 * 1024, b' ');
+    text.resize(size as usize, b' ');
     let dir = generated("big", &text);
     expect(
         &dir,
         Expected::message(&format!(
-            "curves/big.ron: file is 10485760 bytes; curve files are limited to {} bytes",
-            curvebake::internals::load::MAX_INPUT_BYTES
+            "curves/big.ron: file is {size} bytes; curve files are limited to {limit} bytes"
         )),
     );
 }

@@ -18,4 +18,5 @@ mod plain_ron;
 mod plots;
 mod properties_outputs;
 mod reference;
+mod reliability;
 mod review_page;
