@@ -1,22 +1,26 @@
 //! CSS: `css/<name>.css` per motion and `curves.css` with every motion in input order (with
 //! `--bundle`, only `curves.css`).
 //!
-//! Each motion becomes:
+//! Each motion becomes (see [`property_css`], written once per animated property):
 //!
-//! * `@keyframes <name>` with one stop per baked frame (or fewer, see `--css-tolerance`). The
-//!   curve lives in the stops, so the segments between them must be linear: the ready class
-//!   says `linear`, which is the timing function of every keyframe that names none (a
-//!   hand-written `animation: <name> 1s` would get `ease` on every segment).
-//! * A ready class `.<name> { animation: <name> <D>s linear both; }`.
 //! * `--<name>-duration` on `:root`, and for a motion that travels from one value to another
 //!   ([`Model::endpoints`]) and ends there, `--<name>-easing`: a CSS `linear()` easing of the
-//!   progress `(x - from) / (to - from)` over `t / D`, overshoot included, for transitions
-//!   between any two values. (A `duration` that cuts a motion short of `to` leaves the easing
-//!   out: a transition always ends on its end value, so it would jump there.)
+//!   progress `(x - from) / (to - from)` over `t / D`, overshoot included (written by
+//!   the `easing` module). (A `duration` that cuts a motion short of `to` leaves the easing out: a
+//!   transition always ends on its end value, so it would jump at the end.)
+//! * `@keyframes <name>`: for a motion with an easing, two stops (`from`, `to`) that the
+//!   easing times; for any other (and rings), one stop per kept frame, timed `linear`.
+//!   Keyframes declare the individual properties `translate`, `scale` and `rotate` (never
+//!   `transform`, so motions combine with each other and with the element's own transform),
+//!   `opacity` or a custom property.
+//! * A ready class `.<name> { animation: <name> var(--<name>-duration) <easing> <fill>; }`:
+//!   fill `backwards` for a motion that ends at its property's neutral value (afterwards the
+//!   element's own value applies), `both` otherwise.
 //! * For a custom property, an `@property` registration (syntax from the unit, `inherits:
 //!   false`, a zero initial value) so that browsers interpolate it.
 //! * For an explosion ring, registered `--<name>-inner` and `--<name>-outer` animated in one
-//!   `@keyframes`, and a class that draws the band between them as a `radial-gradient`.
+//!   `@keyframes`, and a class that draws the band between them as a `radial-gradient`; it
+//!   ends with the radii back at 0 (nothing drawn).
 //!
 //! # Digits
 //!
@@ -32,7 +36,8 @@
 //!   stops apart) and half for the duration `D`. Offsets get at most 12 decimals; stops that
 //!   still coincide (a last frame interval under 10⁻¹⁴ of `D`) keep the later frame.
 //! * `linear()` progress values: enough decimals that `|to - from|` times their rounding
-//!   stays within the rounding of a value.
+//!   stays within a quarter of the precision target; a stop's input is written only where
+//!   even spacing does not imply it.
 //!
 //! # Tolerance
 //!
@@ -48,6 +53,7 @@
 
 use super::{pool, Bundle, ExportSettings, Exporter, Layout, MotionOutput, OutputFile};
 use crate::bake::Baked;
+use crate::export::easing;
 use crate::export::number::write_fixed;
 use crate::spec::{unit_kind, Model, Property, UnitKind};
 use std::cell::RefCell;
@@ -64,9 +70,6 @@ const MAX_TIMING_ERROR: f64 = 5e-5;
 
 /// Most decimals of a stop offset (percent) or a duration (seconds).
 const MAX_TIME_DECIMALS: u32 = 12;
-
-/// Most decimals of a `linear()` progress value.
-const MAX_PROGRESS_DECIMALS: u32 = 15;
 
 /// Cone steps the fewest-stops search may take per motion before it falls back to the greedy
 /// furthest reach (which keeps the tolerance, with maybe a few more stops).
@@ -119,7 +122,7 @@ impl Exporter for Css {
         // Sized once for the keyframes and the easing, so formatting never grows it per frame.
         let mut bytes =
             pool::buffer(CAPACITY_BASE + baked.frames() * CAPACITY_PER_FRAME * baked.tracks.len());
-        let stops = motion_css(baked, self.settings.css_tolerance, &mut bytes);
+        let stops = motion_css(baked, &self.settings, &mut bytes);
         let files = match layout {
             Layout::PerMotion => {
                 let mut file = pool::buffer(bytes.len());
@@ -200,54 +203,131 @@ fn max_slope(times: &[f64], tracks: &[&[f64]]) -> f64 {
     slope
 }
 
-/// Writes one motion's CSS; returns the number of keyframe stops.
-fn motion_css(baked: &Baked, tolerance: f64, out: &mut Vec<u8>) -> usize {
+/// How one CSS property's value is declared in a keyframe: the text before the number and
+/// after it, and the value at which the property has no effect.
+///
+/// Transforms go to the individual properties `translate`, `scale` and `rotate`, never to
+/// `transform`: a motion on one of them combines with motions on the others and with the
+/// element's own `transform` (which the browser applies after them), during and after it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Declaration {
+    /// `translate: `, `translate: 0 `, `scale: `, `rotate: `, `opacity: ` or `--name: `.
+    pub before: Vec<u8>,
+    /// The unit (may be empty).
+    pub after: Vec<u8>,
+    /// The value at which the property leaves the element as it is: 0 for `translate`,
+    /// `rotate` and a registered custom property (its initial value), 1 for `scale` and
+    /// `opacity`. A motion that ends there hands the property back to the element's own
+    /// value when it ends (fill `backwards`); any other holds its last value (fill `both`).
+    pub neutral: f64,
+}
+
+impl Declaration {
+    /// The declaration of `property`, valued in `unit`. `custom` is the name a custom
+    /// property is written under (the prefixed `--name`).
+    pub fn new(property: &Property, custom: &[u8], unit: &str) -> Self {
+        let (before, neutral): (&[u8], f64) = match property {
+            Property::TranslateX => (b"translate: ", 0.0),
+            Property::TranslateY => (b"translate: 0 ", 0.0),
+            Property::Scale => (b"scale: ", 1.0),
+            Property::Rotate => (b"rotate: ", 0.0),
+            Property::Opacity => (b"opacity: ", 1.0),
+            Property::Custom(_) => return Self::custom(custom, unit),
+        };
+        Self {
+            before: before.to_vec(),
+            after: unit.as_bytes().to_vec(),
+            neutral,
+        }
+    }
+
+    /// A registered custom property `--name` (its initial value, 0, is neutral).
+    pub fn custom(name: &[u8], unit: &str) -> Self {
+        Self {
+            before: [name, b": "].concat(),
+            after: unit.as_bytes().to_vec(),
+            neutral: 0.0,
+        }
+    }
+}
+
+/// One animated property of a motion, as [`property_css`] writes it. A motion with several
+/// tracks on different properties calls it once per track, each under its own name.
+#[derive(Debug, Clone)]
+pub struct PropertyTrack<'a> {
+    /// The name of the keyframes, the class and the custom properties
+    /// (`--<name>-duration`, `--<name>-easing`), prefix included.
+    pub name: &'a [u8],
+    /// What the keyframes declare.
+    pub declaration: Declaration,
+    /// Unit of the values (decides the precision target, see [`value_precision`]).
+    pub unit: &'a str,
+    /// Frame rate (frames are at `min(i / fps, duration)`).
+    pub fps: f64,
+    /// Frame times, seconds.
+    pub times: &'a [f64],
+    /// Bake length, seconds.
+    pub duration: f64,
+    /// The value at each frame.
+    pub values: &'a [f64],
+    /// `(from, to)` when the track travels from one value to another and its last frame is
+    /// `to`: it is then one progress curve, written as a `linear()` easing.
+    pub endpoints: Option<(f64, f64)>,
+    /// Largest distance (in the unit) the written curve may stray from a frame; 0 keeps every
+    /// frame.
+    pub tolerance: f64,
+    /// Write per-frame keyframes even for a track with endpoints (for browsers without
+    /// `linear()`).
+    pub frame_keyframes: bool,
+}
+
+/// The digits of one track's numbers, decided from them (see the module documentation).
+struct Digits {
+    /// Precision target of a value, in the unit.
+    target: f64,
+    /// Decimals of values.
+    value: u32,
+    /// Longest a stop may be off in time, seconds (half of it for offsets, half for `D`).
+    timing: f64,
+    /// Decimals of the duration in seconds.
+    duration: u32,
+}
+
+impl Digits {
+    fn of(unit: &str, times: &[f64], tracks: &[&[f64]]) -> Self {
+        let (target, value) = value_precision(unit);
+        let slope = max_slope(times, tracks);
+        let timing = if slope > 0.0 {
+            MAX_TIMING_ERROR.min(target / (10.0 * slope))
+        } else {
+            MAX_TIMING_ERROR
+        };
+        Self {
+            target,
+            value,
+            timing,
+            duration: decimals_for(timing, MAX_TIME_DECIMALS),
+        }
+    }
+
+    /// Error of a value's rounding to [`Digits::value`] decimals.
+    fn rounding(&self) -> f64 {
+        0.5 * 10f64.powi(-(self.value as i32))
+    }
+
+    /// What a tolerance leaves for dropping stops once rounding and timing are paid for.
+    fn simplification(&self, tolerance: f64, rounding: f64) -> f64 {
+        tolerance - rounding - self.target / 10.0
+    }
+}
+
+/// Writes one motion's CSS; returns the number of keyframe stops (for a motion written as
+/// an easing, the stops of its `linear()`).
+fn motion_css(baked: &Baked, settings: &ExportSettings, out: &mut Vec<u8>) -> usize {
     let spec = baked.spec;
     let name = spec.name.as_bytes();
-    let duration = baked.duration;
     let times: Vec<f64> = (0..baked.frames()).map(|i| baked.time(i)).collect();
-    let tracks: Vec<&[f64]> = baked.tracks.iter().map(|t| t.position.as_slice()).collect();
     let (unit, kind) = css_unit(baked);
-    let (target, value_decimals) = value_precision(unit);
-
-    // Timing budget, then the stops the tolerance keeps.
-    let slope = max_slope(&times, &tracks);
-    let timing = if slope > 0.0 {
-        MAX_TIMING_ERROR.min(target / (10.0 * slope))
-    } else {
-        MAX_TIMING_ERROR
-    };
-    let rounding = 0.5 * 10f64.powi(-(value_decimals as i32));
-    let stops = keep_stops(&times, &tracks, tolerance - rounding - target / 10.0);
-
-    // Offsets (percent of D): half the timing budget, and apart from each other.
-    let min_gap = stops
-        .windows(2)
-        .map(|w| 100.0 * (times[w[1]] - times[w[0]]) / duration)
-        .fold(f64::INFINITY, f64::min);
-    let offset_decimals = decimals_for(
-        (100.0 * timing / duration).min(min_gap / 2.0),
-        MAX_TIME_DECIMALS,
-    );
-    let duration_decimals = decimals_for(timing, MAX_TIME_DECIMALS);
-    let offset = |i: usize| 100.0 * times[i] / duration;
-    let key = OffsetsKey {
-        frames: stops,
-        fps: spec.fps.to_bits(),
-        duration: duration.to_bits(),
-        decimals: offset_decimals,
-    };
-    let stops = RECENT_STOPS.with_borrow_mut(|recent| {
-        let found = recent.iter().flatten().find(|(k, _)| *k == key);
-        if let Some((_, stops)) = found {
-            return stops.clone();
-        }
-        let stops = distinct_offsets(&key.frames, offset, offset_decimals);
-        // The oldest goes; the slots are a fixed array, so keeping them allocates nothing.
-        recent.rotate_right(1);
-        recent[0] = Some((key, stops.clone()));
-        stops
-    });
 
     // Header comment: name, kind, property, unit, frames.
     out.extend_from_slice(b"/* ");
@@ -270,80 +350,212 @@ fn motion_css(baked: &Baked, tolerance: f64, out: &mut Vec<u8>) -> usize {
     write_fixed(out, spec.fps, 6);
     out.extend_from_slice(b" fps */\n");
 
-    // What each stop declares, per track: the text before the value and after it.
-    let mut declarations: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
-    let register = |out: &mut Vec<u8>, property: &[u8]| {
-        let (syntax, initial) = syntax(kind);
-        out.extend_from_slice(b"@property ");
-        out.extend_from_slice(property);
-        out.extend_from_slice(b" { syntax: '");
-        out.extend_from_slice(syntax.as_bytes());
-        out.extend_from_slice(b"'; inherits: false; initial-value: ");
-        out.extend_from_slice(initial.as_bytes());
-        out.extend_from_slice(b"; }\n");
-    };
-    let unit = unit.as_bytes();
     if let Model::Ring(_) = spec.model {
-        for track in &baked.tracks {
-            let property = [&b"--"[..], name, b"-", track.name.as_bytes()].concat();
-            register(out, &property);
-            declarations.push(([&property[..], b": "].concat(), unit.to_vec()));
-        }
-    } else {
-        let function = |f: &[u8]| {
-            (
-                [&b"transform: "[..], f, b"("].concat(),
-                [unit, b")"].concat(),
-            )
-        };
-        declarations.push(match &spec.property {
-            Property::TranslateX => function(b"translateX"),
-            Property::TranslateY => function(b"translateY"),
-            Property::Scale => function(b"scale"),
-            Property::Rotate => function(b"rotate"),
-            Property::Opacity => (b"opacity: ".to_vec(), Vec::new()),
-            Property::Custom(custom) => {
-                register(out, custom.as_bytes());
-                ([custom.as_bytes(), b": "].concat(), unit.to_vec())
-            }
-        });
+        return ring_css(baked, &times, settings.css_tolerance, out);
     }
+    let custom = match &spec.property {
+        Property::Custom(custom) => {
+            register(out, custom.as_bytes(), kind);
+            custom.as_bytes()
+        }
+        _ => b"",
+    };
+    let values = baked.tracks[0].position.as_slice();
+    let rounding = 0.5 * 10f64.powi(-(value_precision(unit).1 as i32));
+    // The easing needs a motion from one value to another that ends there: a transition
+    // ends on its end value, so a bake cut short by a `duration` would jump at the end.
+    let endpoints = spec
+        .model
+        .endpoints()
+        .filter(|&(_, to)| (values[values.len() - 1] - to).abs() <= rounding);
+    property_css(
+        &PropertyTrack {
+            name,
+            declaration: Declaration::new(&spec.property, custom, unit),
+            unit,
+            fps: spec.fps,
+            times: &times,
+            duration: baked.duration,
+            values,
+            endpoints,
+            tolerance: settings.css_tolerance,
+            frame_keyframes: false,
+        },
+        out,
+    )
+}
 
-    // :root: duration, and the easing of a motion from one value to another.
+/// Writes an `@property` registration: syntax from the unit kind, not inherited, zero.
+fn register(out: &mut Vec<u8>, property: &[u8], kind: UnitKind) {
+    let (syntax, initial) = syntax(kind);
+    out.extend_from_slice(b"@property ");
+    out.extend_from_slice(property);
+    out.extend_from_slice(b" { syntax: '");
+    out.extend_from_slice(syntax.as_bytes());
+    out.extend_from_slice(b"'; inherits: false; initial-value: ");
+    out.extend_from_slice(initial.as_bytes());
+    out.extend_from_slice(b"; }\n");
+}
+
+/// Writes the CSS of one animated property: `--<name>-duration` (and for a track with
+/// endpoints `--<name>-easing`) on `:root`, `@keyframes <name>` and the ready class `.<name>`;
+/// returns the stops written (the easing's, or the per-frame keyframes').
+///
+/// A track with endpoints is easing-first: `@keyframes` of two stops, `from` and `to`, timed
+/// by the `linear()` easing of its progress, so that the curve is written once and the class
+/// reads `var(--<name>-duration)` and `var(--<name>-easing)` (overriding either on an element
+/// changes the class's animation there). Any other track (or with
+/// [`PropertyTrack::frame_keyframes`]) gets a stop per kept frame and `linear` timing.
+pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> usize {
+    let name = track.name;
+    let values = [track.values];
+    let digits = Digits::of(track.unit, track.times, &values);
+    let easing = track.endpoints.filter(|_| !track.frame_keyframes);
+    let last = track.values[track.values.len() - 1];
+    let neutral_end = (last - track.declaration.neutral).abs() <= digits.rounding();
+
     out.extend_from_slice(b":root {\n  --");
     out.extend_from_slice(name);
     out.extend_from_slice(b"-duration: ");
-    write_fixed(out, duration, duration_decimals);
+    write_fixed(out, track.duration, digits.duration);
     out.extend_from_slice(b"s;\n");
-    // The easing needs a motion from one value to another that ends there: a transition
-    // ends on its end value, so a bake cut short by a `duration` would jump at the end.
-    let easing = match (spec.model.endpoints(), tracks.as_slice()) {
-        (Some((from, to)), &[x]) if (x[x.len() - 1] - to).abs() <= rounding => Some((from, to, x)),
-        _ => None,
-    };
-    if let Some((from, to, x)) = easing {
-        let span = to - from;
-        let progress_decimals = (0..MAX_PROGRESS_DECIMALS)
-            .find(|&k| span.abs() * 10f64.powi(-(k as i32)) <= 10f64.powi(-(value_decimals as i32)))
-            .unwrap_or(MAX_PROGRESS_DECIMALS);
-        out.extend_from_slice(b"  --");
-        out.extend_from_slice(name);
-        out.extend_from_slice(b"-easing: linear(");
-        let last = stops.len() - 1;
-        for (k, (i, offset)) in stops.iter().enumerate() {
-            out.extend_from_slice(if k == 0 { b"\n    " } else { b",\n    " });
-            write_fixed(out, (x[i] - from) / span, progress_decimals);
-            if k != 0 && k != last {
-                out.push(b' ');
-                out.extend_from_slice(offset);
-                out.push(b'%');
-            }
+    let stops = match track.endpoints {
+        Some((from, to)) => {
+            let written = easing::Progress::new(from, to, digits.target);
+            let stops = keep_stops(
+                track.times,
+                &values,
+                digits.simplification(track.tolerance, written.rounding()),
+            );
+            out.extend_from_slice(b"  --");
+            out.extend_from_slice(name);
+            out.extend_from_slice(b"-easing: ");
+            easing::write_linear(
+                out,
+                &written,
+                track.values,
+                &easing::Inputs {
+                    times: track.times,
+                    duration: track.duration,
+                    budget: digits.timing / 2.0,
+                },
+                &stops,
+            );
+            out.extend_from_slice(b";\n");
+            stops
         }
-        out.extend_from_slice(b"\n  );\n");
-    }
+        None => Vec::new(),
+    };
     out.extend_from_slice(b"}\n");
 
-    // The keyframes: one line per stop.
+    let written = if easing.is_some() {
+        let from = track.values[0];
+        out.extend_from_slice(b"@keyframes ");
+        out.extend_from_slice(name);
+        out.extend_from_slice(b" {\n");
+        for (offset, x) in [(&b"from"[..], from), (b"to", last)] {
+            out.extend_from_slice(b"  ");
+            out.extend_from_slice(offset);
+            out.extend_from_slice(b" { ");
+            declare(out, &track.declaration, x, digits.value);
+            out.extend_from_slice(b" }\n");
+        }
+        out.extend_from_slice(b"}\n");
+        stops.len()
+    } else {
+        let stops = keep_stops(
+            track.times,
+            &values,
+            digits.simplification(track.tolerance, digits.rounding()),
+        );
+        frame_keyframes(
+            out,
+            name,
+            (track.fps, track.times, track.duration),
+            &[(track.values, &track.declaration)],
+            stops,
+            &digits,
+        )
+    };
+
+    out.push(b'.');
+    out.extend_from_slice(name);
+    out.extend_from_slice(b" {\n");
+    animation(out, name, easing.is_some(), neutral_end);
+    out.extend_from_slice(b"}\n");
+    written
+}
+
+/// Writes `  animation: <name> var(--<name>-duration) <timing> <fill>;`: the easing
+/// `var(--<name>-easing)` or `linear` (per-frame stops), and fill `backwards` when the motion
+/// ends at its property's neutral value (afterwards the element's own value applies again),
+/// else `both`.
+fn animation(out: &mut Vec<u8>, name: &[u8], eased: bool, neutral_end: bool) {
+    out.extend_from_slice(b"  animation: ");
+    out.extend_from_slice(name);
+    out.extend_from_slice(b" var(--");
+    out.extend_from_slice(name);
+    out.extend_from_slice(b"-duration) ");
+    if eased {
+        out.extend_from_slice(b"var(--");
+        out.extend_from_slice(name);
+        out.extend_from_slice(b"-easing)");
+    } else {
+        out.extend_from_slice(b"linear");
+    }
+    out.extend_from_slice(if neutral_end {
+        b" backwards;\n"
+    } else {
+        b" both;\n"
+    });
+}
+
+/// Appends `<before><x><after>;`.
+fn declare(out: &mut Vec<u8>, declaration: &Declaration, x: f64, decimals: u32) {
+    out.extend_from_slice(&declaration.before);
+    write_fixed(out, x, decimals);
+    out.extend_from_slice(&declaration.after);
+    out.push(b';');
+}
+
+/// Writes `@keyframes <name>` with a stop per kept frame, each declaring every track; returns
+/// the number of stops. `timeline` is the frame rate, the frame times and the bake length.
+fn frame_keyframes(
+    out: &mut Vec<u8>,
+    name: &[u8],
+    timeline: (f64, &[f64], f64),
+    tracks: &[(&[f64], &Declaration)],
+    stops: Vec<usize>,
+    digits: &Digits,
+) -> usize {
+    let (fps, times, duration) = timeline;
+    // Offsets (percent of D): half the timing budget, and apart from each other.
+    let min_gap = stops
+        .windows(2)
+        .map(|w| 100.0 * (times[w[1]] - times[w[0]]) / duration)
+        .fold(f64::INFINITY, f64::min);
+    let offset_decimals = decimals_for(
+        (100.0 * digits.timing / duration).min(min_gap / 2.0),
+        MAX_TIME_DECIMALS,
+    );
+    let offset = |i: usize| 100.0 * times[i] / duration;
+    let key = OffsetsKey {
+        frames: stops,
+        fps: fps.to_bits(),
+        duration: duration.to_bits(),
+        decimals: offset_decimals,
+    };
+    let stops = RECENT_STOPS.with_borrow_mut(|recent| {
+        let found = recent.iter().flatten().find(|(k, _)| *k == key);
+        if let Some((_, stops)) = found {
+            return stops.clone();
+        }
+        let stops = distinct_offsets(&key.frames, offset, offset_decimals);
+        // The oldest goes; the slots are a fixed array, so keeping them allocates nothing.
+        recent.rotate_right(1);
+        recent[0] = Some((key, stops.clone()));
+        stops
+    });
     out.extend_from_slice(b"@keyframes ");
     out.extend_from_slice(name);
     out.extend_from_slice(b" {\n");
@@ -351,30 +563,60 @@ fn motion_css(baked: &Baked, tolerance: f64, out: &mut Vec<u8>) -> usize {
         out.extend_from_slice(b"  ");
         out.extend_from_slice(offset);
         out.extend_from_slice(b"% {");
-        for (x, (before, after)) in tracks.iter().zip(&declarations) {
+        for (x, declaration) in tracks {
             out.push(b' ');
-            out.extend_from_slice(before);
-            write_fixed(out, x[i], value_decimals);
-            out.extend_from_slice(after);
-            out.push(b';');
+            declare(out, declaration, x[i], digits.value);
         }
         out.extend_from_slice(b" }\n");
     }
     out.extend_from_slice(b"}\n");
+    stops.len()
+}
 
-    // The ready class.
+/// An explosion ring: registered `--<name>-inner` and `--<name>-outer`, animated together in
+/// per-frame keyframes (two radii are not one progress curve), and a class that draws the
+/// band between them. The radii's initial values are 0, so once the animation ends (fill
+/// `backwards`) the band is empty and nothing is drawn.
+fn ring_css(baked: &Baked, times: &[f64], tolerance: f64, out: &mut Vec<u8>) -> usize {
+    let name = baked.spec.name.as_bytes();
+    let (unit, kind) = css_unit(baked);
+    let tracks: Vec<&[f64]> = baked.tracks.iter().map(|t| t.position.as_slice()).collect();
+    let digits = Digits::of(unit, times, &tracks);
+    let declarations: Vec<Declaration> = baked
+        .tracks
+        .iter()
+        .map(|t| {
+            let property = [&b"--"[..], name, b"-", t.name.as_bytes()].concat();
+            register(out, &property, kind);
+            Declaration::custom(&property, unit)
+        })
+        .collect();
+    out.extend_from_slice(b":root {\n  --");
+    out.extend_from_slice(name);
+    out.extend_from_slice(b"-duration: ");
+    write_fixed(out, baked.duration, digits.duration);
+    out.extend_from_slice(b"s;\n}\n");
+    let stops = keep_stops(
+        times,
+        &tracks,
+        digits.simplification(tolerance, digits.rounding()),
+    );
+    let pairs: Vec<(&[f64], &Declaration)> = tracks.iter().copied().zip(&declarations).collect();
+    let written = frame_keyframes(
+        out,
+        name,
+        (baked.spec.fps, times, baked.duration),
+        &pairs,
+        stops,
+        &digits,
+    );
     out.push(b'.');
     out.extend_from_slice(name);
-    out.extend_from_slice(b" {\n  animation: ");
-    out.extend_from_slice(name);
-    out.push(b' ');
-    write_fixed(out, duration, duration_decimals);
-    out.extend_from_slice(b"s linear both;\n");
-    if let Model::Ring(_) = spec.model {
-        ring_drawing(out, name, unit, kind, &tracks, value_decimals);
-    }
+    out.extend_from_slice(b" {\n");
+    animation(out, name, false, true);
+    ring_drawing(out, name, unit.as_bytes(), kind, &tracks, digits.value);
     out.extend_from_slice(b"}\n");
-    stops.len()
+    written
 }
 
 /// The declarations of a ring's class after `animation`: a box that holds the largest ring
@@ -682,12 +924,12 @@ mod tests {
   --drop-duration: 0.1s;
 }
 @keyframes drop {
-  0% { transform: translateX(0px); }
-  50% { transform: translateX(0.125px); }
-  100% { transform: translateX(0.5px); }
+  0% { translate: 0px; }
+  50% { translate: 0.125px; }
+  100% { translate: 0.5px; }
 }
 .drop {
-  animation: drop 0.1s linear both;
+  animation: drop var(--drop-duration) linear both;
 }
 "
         );
@@ -703,9 +945,10 @@ mod tests {
     #[test]
     fn easing_of_a_motion_between_two_values() {
         // From -2 with velocity 0 and acceleration 1600 to 0: arrives at t = 1/20 s. At fps
-        // 40 the frames are 0, 0.025 (x = -1.5) and 0.05 s; progress 0, 0.25, 1 (7 decimals:
-        // |to - from| = 2 times their rounding stays under a value's, 5e-7). The steepest
-        // segment is 60 /s, so the timing budget is 1e-4 / 600 s: 4 offset decimals, 7 for D.
+        // 40 the frames are 0, 0.025 (x = -1.5) and 0.05 s; progress 0, 0.25, 1 (5 decimals:
+        // |to - from| = 2 times their rounding stays under a quarter of 1e-4), evenly spaced,
+        // so no input is written. Two keyframes, timed by the easing; it does not end at
+        // scale 1, so it holds its end (fill both).
         let spec = spec(
             "(name: \"shelf\", property: \"scale\", fps: 40, \
              motion: Gravity(from: -2, acceleration: 1600, to: 0))",
@@ -716,19 +959,14 @@ mod tests {
             "/* shelf: gravity on scale, 3 frames at 40 fps */
 :root {
   --shelf-duration: 0.05s;
-  --shelf-easing: linear(
-    0,
-    0.25 50%,
-    1
-  );
+  --shelf-easing: linear(0,0.25,1);
 }
 @keyframes shelf {
-  0% { transform: scale(-2); }
-  50% { transform: scale(-1.5); }
-  100% { transform: scale(0); }
+  from { scale: -2; }
+  to { scale: 0; }
 }
 .shelf {
-  animation: shelf 0.05s linear both;
+  animation: shelf var(--shelf-duration) var(--shelf-easing) both;
 }
 "
         );
@@ -753,7 +991,7 @@ mod tests {
   100% { --glow: 1em; }
 }
 .glow {
-  animation: glow 0.5s linear both;
+  animation: glow var(--glow-duration) linear both;
 }
 "
         );
@@ -782,7 +1020,7 @@ mod tests {
   100% { --boom-inner: 10px; --boom-outer: 12px; }
 }
 .boom {
-  animation: boom 0.5s linear both;
+  animation: boom var(--boom-duration) linear backwards;
   width: 24px;
   height: 24px;
   background: radial-gradient(circle closest-side at center, transparent var(--boom-inner), currentColor var(--boom-inner), currentColor var(--boom-outer), transparent var(--boom-outer));
@@ -901,7 +1139,11 @@ mod tests {
                 assert_eq!(css(&spec, tolerance).0, text, "{}", spec.name);
                 let (before, after) = (output.stats[0].1, output.stats[1].1);
                 assert!(after <= before && after >= 2, "{}", spec.name);
-                assert_eq!(text.matches("% {").count() as u64, after, "{}", spec.name);
+                let written = match text.split_once("-easing: linear(") {
+                    Some((_, easing)) => easing.split(')').next().unwrap().split(',').count(),
+                    None => text.matches("% {").count(),
+                };
+                assert_eq!(written as u64, after, "{}", spec.name);
             }
         }
     }

@@ -53,7 +53,8 @@ pub struct CustomProperty {
 /// What one track animates in a keyframe.
 #[derive(Clone)]
 enum Target {
-    /// `transform: <function>(<value><unit>)`.
+    /// An individual transform property (`translate`, `scale`, `rotate`, never `transform`,
+    /// so that it combines with the element's own transform): the text before the value.
     Transform(&'static str),
     /// `opacity: <value>`.
     Opacity,
@@ -72,10 +73,10 @@ fn targets(baked: &Baked) -> Vec<Target> {
             .collect();
     }
     let target = match &spec.property {
-        Property::TranslateX => Target::Transform("translateX"),
-        Property::TranslateY => Target::Transform("translateY"),
-        Property::Scale => Target::Transform("scale"),
-        Property::Rotate => Target::Transform("rotate"),
+        Property::TranslateX => Target::Transform("translate: \""),
+        Property::TranslateY => Target::Transform("translate: \"0 "),
+        Property::Scale => Target::Transform("scale: \""),
+        Property::Rotate => Target::Transform("rotate: \""),
         Property::Opacity => Target::Opacity,
         Property::Custom(name) => Target::Custom(name.clone()),
     };
@@ -123,7 +124,7 @@ fn string(out: &mut Vec<u8>, s: &str) {
     serde_json::to_writer(&mut *out, s).expect("writing a string into a Vec cannot fail");
 }
 
-/// Appends one keyframe: `{offset: 0.5, transform: "translateX(12.3456px)"}`.
+/// Appends one keyframe: `{offset: 0.5, translate: "12.3456px"}`.
 fn keyframe(out: &mut Vec<u8>, baked: &Baked, targets: &[Target], i: usize, decimals: (u32, u32)) {
     let (offset_decimals, value_decimals) = decimals;
     let unit = value_unit(baked).as_bytes();
@@ -140,13 +141,11 @@ fn keyframe(out: &mut Vec<u8>, baked: &Baked, targets: &[Target], i: usize, deci
         let x = track.position[i];
         out.extend_from_slice(b", ");
         match target {
-            Target::Transform(function) => {
-                out.extend_from_slice(b"transform: \"");
-                out.extend_from_slice(function.as_bytes());
-                out.push(b'(');
+            Target::Transform(before) => {
+                out.extend_from_slice(before.as_bytes());
                 write_fixed(out, x, value_decimals);
                 out.extend_from_slice(unit);
-                out.extend_from_slice(b")\"");
+                out.push(b'"');
             }
             Target::Opacity => {
                 out.extend_from_slice(b"opacity: \"");
@@ -190,7 +189,7 @@ fn module_capacity(baked: &Baked, targets: &[Target], unit: &str, decimals: (u32
     for (track, target) in baked.tracks.iter().zip(targets) {
         let max_abs = track.position.iter().fold(0.0f64, |m, x| m.max(x.abs()));
         let key = match target {
-            Target::Transform(f) => "transform: \"()\"".len() + f.len(),
+            Target::Transform(before) => before.len() + 1,
             Target::Opacity => "opacity: \"\"".len(),
             Target::Custom(name) => name.len() + "\"\": \"\"".len(),
         };
@@ -480,12 +479,9 @@ mod tests {
         let js = text(
             r#"(name: "slide", duration: 0.05, motion: Gravity(from: 0, velocity: 100, acceleration: 0))"#,
         );
-        assert!(
-            js.contains("{offset: 0, transform: \"translateX(0px)\"},\n"),
-            "{js}"
-        );
-        assert!(js.contains("{offset: 0.333333, transform: \"translateX(1.6667px)\"},\n"));
-        assert!(js.contains("{offset: 1, transform: \"translateX(5px)\"},\n"));
+        assert!(js.contains("{offset: 0, translate: \"0px\"},\n"), "{js}");
+        assert!(js.contains("{offset: 0.333333, translate: \"1.6667px\"},\n"));
+        assert!(js.contains("{offset: 1, translate: \"5px\"},\n"));
         assert!(js.contains("export const frames = 4;"));
         assert!(js.contains("export const durationMs = 50.0;"), "{js}");
         assert!(js
@@ -543,7 +539,7 @@ mod tests {
         let js = text(
             r#"(name: "spin", property: "rotate", unit: "turn", duration: 0.1, motion: Gravity(from: 0, velocity: 1, acceleration: 0))"#,
         );
-        assert!(js.contains("transform: \"rotate(0.016667turn)\"}"), "{js}");
+        assert!(js.contains("rotate: \"0.016667turn\"}"), "{js}");
     }
 
     #[test]

@@ -315,7 +315,10 @@ fn read_motions(inputs: &[PathBuf], out: &Path) -> Vec<Motion> {
                 _ => {}
             }
             Motion {
-                table,
+                table: Table {
+                    ring_ends_hidden: table.is_ring(),
+                    ..table
+                },
                 easing: endpoints.filter(|_| has_easing),
             }
         })

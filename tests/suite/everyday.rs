@@ -347,9 +347,7 @@ fn js_is_a_default_format_with_nothing_in_a_bundle() {
     let out = curvebake(dir.path(), &["bake", "--formats", "json,js"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let js = fs::read_to_string(dir.path().join("out/js/drop.js")).unwrap();
-    assert!(
-        js.contains("export const keyframes = [\n{offset: 0, transform: \"translateY(-240px)\"},")
-    );
+    assert!(js.contains("export const keyframes = [\n{offset: 0, translate: \"0 -240px\"},"));
     assert!(dir.path().join("out/js/drop.d.ts").is_file());
     let out = curvebake(
         dir.path(),

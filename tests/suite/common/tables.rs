@@ -26,6 +26,8 @@ pub struct Table {
     pub tracks: Vec<(String, Vec<f64>)>,
     /// Seek times in ms.
     pub samples: Vec<f64>,
+    /// Whether a ring's radii go back to 0 once it has ended (its CSS class does that).
+    pub ring_ends_hidden: bool,
 }
 
 impl Table {
@@ -33,7 +35,8 @@ impl Table {
         self.tracks.len() == 2
     }
 
-    /// What the page reads: `transform`, `opacity` or the custom properties.
+    /// What the page reads: `translate`, `scale`, `rotate`, `opacity` or the custom
+    /// properties.
     pub fn readout(&self) -> (&'static str, Vec<String>) {
         if self.is_ring() {
             let props = ["inner", "outer"].map(|t| format!("--{}-{t}", self.name));
@@ -42,7 +45,10 @@ impl Table {
         match self.property.as_str() {
             "opacity" => ("opacity", Vec::new()),
             p if p.starts_with("--") => ("custom", vec![p.to_owned()]),
-            _ => ("transform", Vec::new()),
+            "translateX" | "translateY" => ("translate", Vec::new()),
+            "scale" => ("scale", Vec::new()),
+            "rotate" => ("rotate", Vec::new()),
+            other => panic!("unexpected property {other}"),
         }
     }
 
@@ -129,6 +135,7 @@ pub fn read_tables(inputs: &[PathBuf], out: &Path) -> Vec<(MotionSpec, Table)> {
                 fps,
                 duration,
                 samples: sample_times(&times, &tracks),
+                ring_ends_hidden: false,
                 times,
                 tracks,
             };
@@ -139,16 +146,16 @@ pub fn read_tables(inputs: &[PathBuf], out: &Path) -> Vec<(MotionSpec, Table)> {
 
 /// The start of a test page's script: `plan` (from the `#plan` JSON) and `host` (the
 /// `#host` element), and the readers. `read(el, kind, props)` returns, per value read, the
-/// computed-style string and the typed OM reading (`[value, unit]`, or null);
-/// `seek(animation, el, kind, props, times)` pauses `animation` and returns, per time (ms),
-/// the animation's current time and what `read` returns there.
+/// computed-style string and the typed OM reading (`[value, unit]`, or null; `"n/a"` in an
+/// engine without Typed OM, Firefox); `seek(animation, el, kind, props, times)` pauses
+/// `animation` and returns, per time (ms), the animation's current time and what `read`
+/// returns there.
 pub const PAGE_READERS: &str = r#"
 const plan = JSON.parse(document.getElementById("plan").textContent);
 const host = document.getElementById("host");
 const num = (v) => (v && typeof v.value === "number") ? [v.value, v.unit] : null;
-function typedTransform(map) {
-  const t = map.get("transform");
-  if (!t || t.length !== 1) return null;
+function typedTransform(t) {
+  if (!t || typeof t.length !== "number" || t.length !== 1) return null;
   const c = t[0];
   if (c instanceof CSSTranslate) return [num(c.x), num(c.y)];
   if (c instanceof CSSScale) return [num(c.x), num(c.y)];
@@ -157,10 +164,14 @@ function typedTransform(map) {
 }
 function read(el, kind, props) {
   const cs = getComputedStyle(el);
-  const map = el.computedStyleMap();
-  if (kind === "transform") return [[cs.transform, typedTransform(map)]];
-  if (kind === "opacity") return [[cs.opacity, num(map.get("opacity"))]];
-  return props.map((p) => [cs.getPropertyValue(p), num(map.get(p))]);
+  const map = el.computedStyleMap ? el.computedStyleMap() : null;
+  const typed = (p) => map ? num(map.get(p)) : "n/a";
+  if (kind === "translate" || kind === "scale" || kind === "rotate") {
+    const t = map ? typedTransform(map.get(kind)) : null;
+    return [[cs.getPropertyValue(kind), t === null ? "n/a" : t]];
+  }
+  if (kind === "opacity") return [[cs.opacity, typed("opacity")]];
+  return props.map((p) => [cs.getPropertyValue(p), typed(p)]);
 }
 function seek(animation, el, kind, props, times) {
   animation.pause();
