@@ -88,7 +88,8 @@ pub struct Inspection {
     pub tracks: Vec<TrackFigures>,
 }
 
-/// Resolved parameters: serialized as `{"from": ..}`, or `{"inner": {..}, "outer": {..}}`.
+/// Resolved parameters: the unnamed group's values at the top level (`{"from": ..}`), each
+/// named group nested under its name (`{"inner": {..}, "outer": {..}}`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Params(pub Vec<ParamGroup>);
 
@@ -104,16 +105,18 @@ impl Serialize for Params {
                 map.end()
             }
         }
-        match self.0.as_slice() {
-            [ParamGroup { name: None, values }] => Flat(values).serialize(serializer),
-            groups => {
-                let mut map = serializer.serialize_map(Some(groups.len()))?;
-                for g in groups {
-                    map.serialize_entry(g.name.unwrap_or("value"), &Flat(&g.values))?;
-                }
-                map.end()
+        let mut map = serializer.serialize_map(None)?;
+        for group in self.0.iter().filter(|g| g.name.is_none()) {
+            for (k, v) in &group.values {
+                map.serialize_entry(k, v)?;
             }
         }
+        for group in &self.0 {
+            if let Some(name) = group.name {
+                map.serialize_entry(name, &Flat(&group.values))?;
+            }
+        }
+        map.end()
     }
 }
 
@@ -564,11 +567,24 @@ impl Inspection {
                 .iter()
                 .map(|(k, v)| format!("{k} {}", human(*v)))
                 .collect();
-            let label = match group.name {
-                Some(name) => format!("{name} parameters"),
-                None => "parameters".into(),
+            let platform = group.name.and_then(|name| {
+                crate::motion::SPRING_PLATFORMS
+                    .iter()
+                    .find(|(g, _)| *g == name && self.spring.is_some())
+            });
+            let label = match (group.name, platform) {
+                (_, Some((_, platform))) => format!("as {platform}"),
+                (Some(name), None) => format!("{name} parameters"),
+                (None, None) => "parameters".into(),
             };
             row(&label, values.join(", "));
+        }
+        let motion_dev = self.params.0.iter().any(|g| g.name == Some("motion_dev"));
+        if self.spring.is_some() && !motion_dev {
+            row(
+                "as motion.dev",
+                "none: motion.dev clamps the damping ratio to [0.05, 1]".into(),
+            );
         }
         if let Some(s) = &self.spring {
             row(
@@ -592,14 +608,6 @@ impl Inspection {
                     Some(p) => format!("{} (between overshoots)", seconds(p)),
                     None => "none: it does not oscillate".into(),
                 },
-            );
-            row(
-                "perceptual",
-                format!(
-                    "duration {}, bounce {}",
-                    seconds(s.perceptual_duration),
-                    human(s.bounce)
-                ),
             );
         }
         if let Some(f) = &self.friction {

@@ -47,32 +47,37 @@ fn number_array(out: &mut Vec<u8>, values: &[f64]) {
     out.push(b']');
 }
 
+/// `{...}`: the values of the unnamed group at the top level, then each named group as a
+/// nested object under its name.
 fn params(out: &mut Vec<u8>, groups: &[ParamGroup]) {
-    let flat = |out: &mut Vec<u8>, values: &[(&'static str, f64)]| {
-        out.push(b'{');
-        for (i, (name, v)) in values.iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
-            }
+    out.push(b'{');
+    let mut first = true;
+    let mut comma = |out: &mut Vec<u8>| {
+        if !std::mem::take(&mut first) {
+            out.push(b',');
+        }
+    };
+    for group in groups.iter().filter(|g| g.name.is_none()) {
+        for (name, v) in &group.values {
+            comma(out);
             key(out, name);
             write_json_f64(out, *v);
         }
-        out.push(b'}');
-    };
-    match groups {
-        [ParamGroup { name: None, values }] => flat(out, values),
-        groups => {
-            out.push(b'{');
-            for (i, group) in groups.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                key(out, group.name.unwrap_or("value"));
-                flat(out, &group.values);
-            }
-            out.push(b'}');
+    }
+    for group in groups {
+        if let Some(name) = group.name {
+            comma(out);
+            key(out, name);
+            params(
+                out,
+                &[ParamGroup {
+                    name: None,
+                    values: group.values.clone(),
+                }],
+            );
         }
     }
+    out.push(b'}');
 }
 
 /// One motion's table: name, kind, property, unit, fps, duration, frames, params, tracks.

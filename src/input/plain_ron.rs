@@ -200,7 +200,7 @@ impl<'a> Reader<'a> {
         self.expect(b'(')?;
         Some(match variant {
             "Spring" => {
-                let [from, to, velocity, mass, stiffness, damping, perceptual_duration, bounce] =
+                let [from, to, velocity, mass, stiffness, damping, perceptual_duration, bounce, response, damping_fraction, damping_ratio, visual_duration, origami_tension, origami_friction] =
                     self.numbers([
                         "from",
                         "to",
@@ -210,6 +210,12 @@ impl<'a> Reader<'a> {
                         "damping",
                         "perceptual_duration",
                         "bounce",
+                        "response",
+                        "damping_fraction",
+                        "damping_ratio",
+                        "visual_duration",
+                        "origami_tension",
+                        "origami_friction",
                     ])?;
                 MotionKind::Spring {
                     from: from?,
@@ -220,6 +226,12 @@ impl<'a> Reader<'a> {
                     damping,
                     perceptual_duration,
                     bounce,
+                    response,
+                    damping_fraction,
+                    damping_ratio,
+                    visual_duration,
+                    origami_tension,
+                    origami_friction,
                 }
             }
             "Friction" => {

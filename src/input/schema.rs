@@ -31,8 +31,11 @@ pub struct MotionFile {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub enum MotionKind {
-    /// `Spring(from, to, velocity: 0, mass: 1, stiffness, damping)` or
-    /// `Spring(from, to, velocity: 0, perceptual_duration, bounce: 0)`.
+    /// `Spring(from, to, velocity: 0, ...)` with exactly one form of parameters:
+    /// `mass: 1, stiffness, damping` (physical), `perceptual_duration, bounce: 0` (SwiftUI,
+    /// Flutter), `response, damping_fraction` (SwiftUI), `stiffness, damping_ratio, mass: 1`
+    /// (Android, Compose), `visual_duration, bounce: 0` (motion.dev) or `origami_tension,
+    /// origami_friction` (Origami, Rebound). See [`crate::motion::SpringForm`].
     Spring {
         /// Start position.
         from: f64,
@@ -49,8 +52,20 @@ pub enum MotionKind {
         damping: Option<f64>,
         /// Perceptual duration in seconds (perceptual form).
         perceptual_duration: Option<f64>,
-        /// Bounce in (-1, 1) (perceptual form).
+        /// Bounce: in (-1, 1) with `perceptual_duration`, in [0, 1] with `visual_duration`.
         bounce: Option<f64>,
+        /// SwiftUI response in seconds (with `damping_fraction`).
+        response: Option<f64>,
+        /// SwiftUI damping fraction, the damping ratio (with `response`).
+        damping_fraction: Option<f64>,
+        /// Android/Compose damping ratio (with `stiffness`, `mass` optional).
+        damping_ratio: Option<f64>,
+        /// motion.dev visual duration in seconds (`bounce` optional).
+        visual_duration: Option<f64>,
+        /// Origami/Rebound tension (with `origami_friction`).
+        origami_tension: Option<f64>,
+        /// Origami/Rebound friction (with `origami_tension`).
+        origami_friction: Option<f64>,
     },
     /// `Friction(from, velocity, friction)` or `Friction(from, to, velocity)` (snap).
     Friction {

@@ -13,6 +13,7 @@ mod gravity;
 mod numeric;
 mod ring;
 mod spring;
+mod spring_forms;
 
 pub use decay::{Branch, Decay, SolvedDecay};
 pub use envelope::Envelope;
@@ -22,6 +23,7 @@ pub use gravity::{Bounce, Gravity};
 pub use numeric::hex;
 pub use ring::{ExplosionRing, RadiusEnd};
 pub use spring::{perceptual_parameters, Spring};
+pub use spring_forms::{Equivalents, SpringForm, PLATFORMS as SPRING_PLATFORMS};
 
 /// A one-dimensional motion known in closed form.
 pub trait Motion {

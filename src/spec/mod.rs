@@ -3,8 +3,8 @@
 
 use crate::input::schema::{MotionFile, MotionKind, RadiusFile};
 use crate::motion::{
-    Bounce, Decay, ExplosionRing, Friction, Gravity, Motion, MotionError, RadiusEnd, Settle,
-    SolvedDecay, Spring,
+    Bounce, Decay, Equivalents, ExplosionRing, Friction, Gravity, Motion, MotionError, RadiusEnd,
+    Settle, SolvedDecay, Spring, SpringForm,
 };
 
 /// Default frames per second.
@@ -195,20 +195,13 @@ impl Model {
         }
     }
 
-    /// Resolved physical parameters, grouped (`None` group for one-dimensional motions,
-    /// `inner`/`outer` for a ring).
+    /// Resolved physical parameters, grouped: the motion's own in the unnamed group (written at
+    /// the top level of the JSON `params`), named groups nested under their name (`inner` and
+    /// `outer` of a ring; a spring's equivalent in each platform's form).
     pub fn params(&self) -> Vec<ParamGroup> {
         let flat = |values: Vec<(&'static str, f64)>| vec![ParamGroup { name: None, values }];
         match self {
-            Self::Spring(s) => flat(vec![
-                ("from", s.from()),
-                ("to", s.to()),
-                ("velocity", s.initial_velocity()),
-                ("mass", s.mass()),
-                ("stiffness", s.stiffness()),
-                ("damping", s.damping()),
-                ("damping_ratio", s.damping_ratio()),
-            ]),
+            Self::Spring(s) => spring_params(s),
             Self::Friction { friction, snap_to } => {
                 let d = friction.decay();
                 let mut v = vec![("from", d.from()), ("velocity", d.initial_velocity())];
@@ -252,6 +245,33 @@ impl Model {
             ],
         }
     }
+}
+
+/// A spring's resolved parameters (unnamed group), then the same spring in every platform's
+/// form, one named group each ([`Equivalents::groups`]).
+fn spring_params(s: &Spring) -> Vec<ParamGroup> {
+    let mut groups = vec![ParamGroup {
+        name: None,
+        values: vec![
+            ("from", s.from()),
+            ("to", s.to()),
+            ("velocity", s.initial_velocity()),
+            ("mass", s.mass()),
+            ("stiffness", s.stiffness()),
+            ("damping", s.damping()),
+            ("damping_ratio", s.damping_ratio()),
+        ],
+    }];
+    groups.extend(
+        Equivalents::of(s.mass(), s.stiffness(), s.damping())
+            .groups()
+            .into_iter()
+            .map(|(name, values)| ParamGroup {
+                name: Some(name),
+                values,
+            }),
+    );
+    groups
 }
 
 fn gravity_params(g: &Gravity) -> Vec<(&'static str, f64)> {
@@ -546,6 +566,126 @@ impl MotionSpec {
     }
 }
 
+/// The forms a spring may be written in: (required fields, optional fields), in the order the
+/// error message lists them. The physical form is the default: each of its fields is optional
+/// (mass 1, stiffness 170, damping 26), so `Spring(from, to)` is that spring. Every other
+/// form requires a field the physical form does not allow, and no two of them allow each
+/// other's required fields, so at most one form fits.
+const SPRING_FORMS: &[(&[&str], &[&str])] = &[
+    (&[], &["mass", "stiffness", "damping"]),
+    (&["perceptual_duration"], &["bounce"]),
+    (&["response", "damping_fraction"], &[]),
+    (&["stiffness", "damping_ratio"], &["mass"]),
+    (&["visual_duration"], &["bounce"]),
+    (&["origami_tension", "origami_friction"], &[]),
+];
+
+/// The one form of parameters a `Spring` is written in ([`SPRING_FORMS`]), or an error that
+/// lists the forms and the parameters given.
+fn spring_form(kind: &MotionKind) -> Result<SpringForm, FieldError> {
+    let MotionKind::Spring {
+        mass,
+        stiffness,
+        damping,
+        perceptual_duration,
+        bounce,
+        response,
+        damping_fraction,
+        damping_ratio,
+        visual_duration,
+        origami_tension,
+        origami_friction,
+        ..
+    } = *kind
+    else {
+        unreachable!("spring_form is called on springs")
+    };
+    let given: Vec<(&str, f64)> = [
+        ("mass", mass),
+        ("stiffness", stiffness),
+        ("damping", damping),
+        ("perceptual_duration", perceptual_duration),
+        ("bounce", bounce),
+        ("response", response),
+        ("damping_fraction", damping_fraction),
+        ("damping_ratio", damping_ratio),
+        ("visual_duration", visual_duration),
+        ("origami_tension", origami_tension),
+        ("origami_friction", origami_friction),
+    ]
+    .into_iter()
+    .filter_map(|(name, v)| v.map(|v| (name, v)))
+    .collect();
+    let fits = |(required, optional): &(&[&str], &[&str])| {
+        required.iter().all(|r| given.iter().any(|(g, _)| g == r))
+            && given
+                .iter()
+                .all(|(g, _)| required.contains(g) || optional.contains(g))
+    };
+    let Some(k) = SPRING_FORMS.iter().position(fits) else {
+        let forms: Vec<String> = SPRING_FORMS
+            .iter()
+            .map(
+                |(required, optional)| match (required.is_empty(), optional.is_empty()) {
+                    (true, _) => format!("{} (each optional)", optional.join(", ")),
+                    (false, true) => required.join(" + "),
+                    (false, false) => {
+                        format!(
+                            "{} ({} optional)",
+                            required.join(" + "),
+                            optional.join(", ")
+                        )
+                    }
+                },
+            )
+            .collect();
+        let names: Vec<&str> = given.iter().map(|(g, _)| *g).collect();
+        let got = if names.is_empty() {
+            "none".to_owned()
+        } else {
+            names.join(", ")
+        };
+        return Err(FieldError::new(
+            "motion.Spring",
+            format!(
+                "needs exactly one form of parameters: {}; got {got}",
+                forms.join("; ")
+            ),
+        ));
+    };
+    let get = |name: &str| given.iter().find(|(g, _)| *g == name).map(|(_, v)| *v);
+    let or = |name: &str, default: f64| get(name).unwrap_or(default);
+    let v = |name: &str| or(name, f64::NAN);
+    Ok(match k {
+        0 => SpringForm::Physical {
+            mass: or("mass", 1.0),
+            stiffness: or("stiffness", 170.0),
+            damping: or("damping", 26.0),
+        },
+        1 => SpringForm::Perceptual {
+            duration: v("perceptual_duration"),
+            bounce: or("bounce", 0.0),
+        },
+        2 => SpringForm::Response {
+            response: v("response"),
+            damping_fraction: v("damping_fraction"),
+        },
+        3 => SpringForm::DampingRatio {
+            mass: or("mass", 1.0),
+            stiffness: v("stiffness"),
+            damping_ratio: v("damping_ratio"),
+        },
+        4 => SpringForm::VisualDuration {
+            visual_duration: v("visual_duration"),
+            bounce: or("bounce", 0.0),
+        },
+        _ => SpringForm::Origami {
+            tension: v("origami_tension"),
+            friction: v("origami_friction"),
+        },
+    })
+}
+
 /// Resolves the motion variant into a model and how its bake ends.
 fn resolve(kind: &MotionKind, duration: Option<f64>) -> Result<(Model, Ending), FieldError> {
     let rests_or = |d: Option<f64>| d.map_or(Ending::Rests, Ending::Fixed);
@@ -555,40 +695,13 @@ fn resolve(kind: &MotionKind, duration: Option<f64>) -> Result<(Model, Ending), 
     };
     match *kind {
         MotionKind::Spring {
-            from,
-            to,
-            velocity,
-            mass,
-            stiffness,
-            damping,
-            perceptual_duration,
-            bounce,
+            from, to, velocity, ..
         } => {
-            let at = |e| FieldError::from_motion("motion.Spring", e);
-            // The physical form is the default: a field it leaves out takes its default
-            // (mass 1, stiffness 170, damping 26). The perceptual form is chosen by giving
-            // `perceptual_duration`.
-            let physical = mass.is_some() || stiffness.is_some() || damping.is_some();
-            let spring = match perceptual_duration {
-                Some(p) if !physical => {
-                    Spring::perceptual(from, to, velocity, p, bounce.unwrap_or(0.0)).map_err(at)?
-                }
-                None if bounce.is_none() => Spring::new(
-                    from,
-                    to,
-                    velocity,
-                    mass.unwrap_or(1.0),
-                    stiffness.unwrap_or(170.0),
-                    damping.unwrap_or(26.0),
-                )
-                .map_err(at)?,
-                _ => {
-                    return Err(FieldError::new(
-                        "motion.Spring",
-                        "takes one form: mass, stiffness and damping (each optional, default 1, 170 and 26), or perceptual_duration with an optional bounce; not fields of both (bounce needs perceptual_duration)",
-                    ))
-                }
-            };
+            let form = spring_form(kind)?;
+            let spring = form
+                .resolve()
+                .and_then(|(m, k, c)| Spring::new(from, to, velocity, m, k, c))
+                .map_err(|e| FieldError::from_motion("motion.Spring", e))?;
             Ok((Model::Spring(spring), rests_or(duration)))
         }
         MotionKind::Friction {

@@ -240,7 +240,8 @@ proptest! {
             MotionKind::Spring {
                 from, to, velocity: 0.0,
                 mass: Some(mass), stiffness: Some(stiffness), damping: Some(damping),
-                perceptual_duration: None, bounce: None,
+                perceptual_duration: None, bounce: None, response: None, damping_fraction: None, damping_ratio: None,
+                visual_duration: None, origami_tension: None, origami_friction: None,
             },
             fps,
             duration,
@@ -276,7 +277,8 @@ proptest! {
         let file = motion(
             MotionKind::Spring {
                 from, to, velocity: 0.0, mass: None, stiffness: None, damping: None,
-                perceptual_duration: Some(perceptual_duration), bounce: Some(bounce),
+                perceptual_duration: Some(perceptual_duration), bounce: Some(bounce), response: None, damping_fraction: None, damping_ratio: None,
+                visual_duration: None, origami_tension: None, origami_friction: None,
             },
             fps,
             None,
@@ -310,7 +312,8 @@ proptest! {
                 from, to, velocity,
                 mass: Some(mass), stiffness: Some(mass * omega * omega),
                 damping: Some(2.0 * ratio * mass * omega),
-                perceptual_duration: None, bounce: None,
+                perceptual_duration: None, bounce: None, response: None, damping_fraction: None, damping_ratio: None,
+                visual_duration: None, origami_tension: None, origami_friction: None,
             },
             fps,
             duration,

@@ -124,9 +124,31 @@ pub fn draw(root: &Area, texts: &mut Texts, baked: &Baked) -> DrawResult {
     ];
     let mut lines = wrap("", &meta, body, text_max);
     let meta_lines = lines.len();
-    for group in &spec.model.params() {
+    let params = spec.model.params();
+    let is_equivalent = |g: &&ParamGroup| {
+        g.name
+            .is_some_and(|n| crate::motion::SPRING_PLATFORMS.iter().any(|(p, _)| *p == n))
+    };
+    for group in params.iter().filter(|g| !is_equivalent(g)) {
         let (lead, items) = param_items(group);
         lines.extend(wrap(&lead, &items, body, text_max));
+    }
+    // A spring's equivalents in the other platforms' forms: one wrapped paragraph, not a line
+    // each, so the plot keeps its height.
+    let equivalents: Vec<String> = params
+        .iter()
+        .filter(is_equivalent)
+        .map(|g| {
+            let (_, items) = param_items(g);
+            format!(
+                "{} ({})",
+                g.name.unwrap_or_default().replace('_', "."),
+                items.join(", ")
+            )
+        })
+        .collect();
+    if !equivalents.is_empty() {
+        lines.extend(wrap("as:  ", &equivalents, body, text_max));
     }
 
     // Legend.
