@@ -711,7 +711,11 @@ fn a_spring_with_every_field_left_out_takes_the_defaults_the_readme_lists() {
     )]);
     let err = curvebake(mixed.path(), &["bake"]);
     assert_eq!(err.status.code(), Some(1));
-    assert!(stderr(&err).contains("takes one form"), "{}", stderr(&err));
+    assert!(
+        stderr(&err).contains("needs exactly one form of parameters"),
+        "{}",
+        stderr(&err)
+    );
 }
 
 #[test]
