@@ -48,7 +48,7 @@ pub enum Command {
     /// goes on. Takes the flags of `bake` (except --check).
     #[command(
         mut_arg("check", |a| a.hide(true)),
-        after_help = "Only changed motions are baked again and only changed files rewritten. A burst of\nevents (an editor's save) bakes once: the first event opens a --debounce window.\nCtrl-C stops.\n\nExamples:\n  curvebake watch\n  curvebake watch curves/buttons.ron --out site/motion --formats css,js"
+        after_help = "Only changed motions are baked again and only changed files rewritten. A burst of\nevents (an editor's save) bakes once: the first event opens a --debounce window.\nCtrl-C stops.\n\nExamples:\n  curvebake watch\n  curvebake watch curves/buttons.ron --out site/motion --formats css,js\n  curvebake watch --serve            # then open the printed address"
     )]
     Watch(WatchArgs),
     /// Write a commented curve file for a new motion, with defaults that bake as they are.
@@ -130,6 +130,12 @@ pub struct WatchArgs {
     /// Milliseconds to gather a burst of changes before baking.
     #[arg(long, default_value_t = 200, value_name = "MS")]
     pub debounce: u64,
+    /// Serve the output folder on http://127.0.0.1 (port 8419, or a free one if it is taken;
+    /// `--serve PORT` to choose, 0 for any free one): an open review page follows every
+    /// re-bake and shows its errors. Only the loopback interface, only the output folder.
+    /// (Put PATHS before it: a number after it is read as its port.)
+    #[arg(long, value_name = "PORT", num_args = 0..=1)]
+    pub serve: Option<Option<u16>>,
 }
 
 /// The motion kinds `new` has templates for.

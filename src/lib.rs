@@ -44,9 +44,9 @@ pub mod internals {
     pub mod builder {
         pub use crate::builder::*;
     }
-    #[cfg(feature = "watch")]
-    pub use crate::commands::watch;
     pub use crate::commands::{inspect, template};
+    #[cfg(feature = "watch")]
+    pub use crate::commands::{serve, watch};
     pub mod error {
         pub use crate::error::*;
     }

@@ -9,6 +9,7 @@ use clap::{CommandFactory, Parser};
 use cli::{Cli, Command, CompletionsArgs, InspectArgs, NewArgs, WatchArgs};
 use curvebake::internals::error::{InputError, Problem};
 use curvebake::internals::pipeline::{BakeOptions, FatalError, Report};
+use curvebake::internals::serve::Server;
 use curvebake::internals::spec::Overrides;
 use curvebake::internals::template::NewError;
 use curvebake::internals::watch::{WatchError, WatchEvent};
@@ -221,6 +222,16 @@ fn watch(args: &WatchArgs, config: Option<&Config>) -> ExitCode {
         .iter()
         .map(|p| p.display().to_string())
         .collect();
+    let server = match args.serve {
+        None => None,
+        Some(port) => match Server::start_on(&options.out, port) {
+            Ok(server) => Some(server),
+            Err(e) => {
+                eprintln!("error: --serve: cannot listen on 127.0.0.1: {e}");
+                return ExitCode::from(EXIT_USAGE);
+            }
+        },
+    };
     let mut started = false;
     let result = curvebake::internals::watch::watch(
         &Bake::from(options.clone()),
@@ -228,6 +239,9 @@ fn watch(args: &WatchArgs, config: Option<&Config>) -> ExitCode {
         |event| {
             match event {
                 WatchEvent::Baked { changed, result } => {
+                    if let Some(server) = &server {
+                        server.publish(&result);
+                    }
                     let cause = if changed.is_empty() {
                         String::new()
                     } else {
@@ -252,6 +266,14 @@ fn watch(args: &WatchArgs, config: Option<&Config>) -> ExitCode {
                 started = true;
                 if !flags.quiet {
                     eprintln!("watching {} for changes; Ctrl-C stops", inputs.join(", "));
+                }
+                if let Some(server) = &server {
+                    // Always printed (even with --quiet): it is how to reach the page.
+                    eprintln!(
+                        "serving {} at http://{}/ (this machine only)",
+                        options.out.display(),
+                        server.addr()
+                    );
                 }
             }
             ControlFlow::Continue(())

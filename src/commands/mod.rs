@@ -1,7 +1,10 @@
 //! The commands besides `bake`: [`inspect`] describes motions, [`template`] writes new curve
-//! files (`curvebake new`), and `watch` bakes again whenever an input changes.
+//! files (`curvebake new`), `watch` bakes again whenever an input changes, and
+//! `serve` gives the output folder to a browser while it does (`watch --serve`).
 
 pub mod inspect;
+#[cfg(feature = "watch")]
+pub mod serve;
 pub mod template;
 #[cfg(feature = "watch")]
 pub mod watch;

@@ -1,15 +1,21 @@
-//! The review page `index.html`: every motion with its plot, its numbers, and a live preview
-//! animated by the generated CSS, with replay controls.
+//! The review page `index.html`: every motion with its plot, its numbers and a live preview
+//! animated by the generated CSS, and the tools to tune motions in it: one time scrubber that
+//! seeks every preview and moves a cursor on every plot, a comparison of picked motions on one
+//! time axis (position, or progress from start to end), previews at 1:1 on request, and, when
+//! `curvebake watch --serve` serves it, live updates after each re-bake with the bake's errors
+//! shown over the cards.
 //!
 //! The page is written from the [`Digest`]s after every motion (it needs no frames) and only
-//! links files that the bake wrote: a motion's plot (`png/<name>.png`) and stylesheet
+//! links files that the bake wrote: a motion's PNG plot (`png/<name>.png`) and stylesheet
 //! (`css/<name>.css`) are used when they are among its files, so the page works with any
-//! `--formats`. It works from `file://`: no server, no external asset; its own CSS and
-//! script are inline.
+//! `--formats`. It works from `file://`: no server, no external asset; its own CSS
+//! ([`STYLE`], `html/page.css`) and script ([`SCRIPT`], `html/page.js`) are inline. The plots
+//! in the page are SVG drawn by the script from each card's data (the digest's picked frames),
+//! so their text is page text at the page's size; the PNG stays the full plot, linked.
 //!
 //! Every text that reaches the page goes through [`escape`], and every number through
 //! [`crate::export::png::format_number`] (for people) or the shortest round-trip form (for
-//! the script's `data-` attributes).
+//! the script's data).
 
 use super::png::{format_number, plot_path, CONTACT_SHEET_PATH};
 use super::{Digest, ExportSettings, Exporter, Layout, MotionOutput, OutputFile};
@@ -90,7 +96,7 @@ fn data_number(x: f64) -> String {
     String::from_utf8(out).expect("numbers are ASCII")
 }
 
-/// The review page for these motions; `plot_size` gives the images' width and height.
+/// The review page for these motions; `plot_size` gives the PNG plots' width and height.
 pub fn page(digests: &[Digest], plot_size: (u32, u32)) -> String {
     let mut stylesheets = String::new();
     for d in digests {
@@ -103,13 +109,14 @@ pub fn page(digests: &[Digest], plot_size: (u32, u32)) -> String {
         }
     }
     let frames: usize = digests.iter().map(|d| d.frames).sum();
+    let longest = digests.iter().map(|d| d.duration).fold(0.0, f64::max);
     let sheet = digests
         .iter()
         .any(|d| d.files.contains(&plot_path(&d.name)))
         && !digests
             .iter()
             .any(|d| d.files.iter().any(|f| f == CONTACT_SHEET_PATH));
-    let mut out = String::with_capacity(4096 + 3072 * digests.len());
+    let mut out = String::with_capacity(8192 + 6144 * digests.len());
     let _ = write!(
         out,
         "<!doctype html>
@@ -122,19 +129,38 @@ pub fn page(digests: &[Digest], plot_size: (u32, u32)) -> String {
 {STYLE}</style>
 </head>
 <body>
-<header>
+<header class=\"top\">
 <h1>curvebake review</h1>
 <p class=\"summary\">{count} motion{plural}, {frames} frames{sheet_link}</p>
+<span id=\"live\" class=\"live\" hidden></span>
 <div class=\"controls\">
 <button type=\"button\" data-replay=\"all\">Replay all</button>
 <label><input type=\"checkbox\" id=\"loop\"> Loop</label>
 <label><input type=\"checkbox\" id=\"slow\"> Quarter speed</label>
+<label title=\"Previews at their real size: one CSS pixel per pixel of the motion\"><input type=\"checkbox\" id=\"actual\"> Actual size (1:1)</label>
+</div>
+<div class=\"scrubber\">
+<label for=\"scrub\">Time</label>
+<input type=\"range\" id=\"scrub\" min=\"0\" max=\"{longest}\" step=\"any\" value=\"0\">
+<output id=\"scrub-time\" for=\"scrub\">playing</output>
 </div>
 </header>
+<section id=\"bake-errors\" class=\"bake-errors\" role=\"alert\" hidden></section>
+<section id=\"compare\" class=\"compare\" hidden>
+<div class=\"compare-head\">
+<h2>Comparison</h2>
+<label><input type=\"radio\" name=\"compare-mode\" value=\"position\" checked> position</label>
+<label><input type=\"radio\" name=\"compare-mode\" value=\"progress\"> progress (start 0, end 1)</label>
+<button type=\"button\" id=\"compare-clear\">Clear</button>
+</div>
+<div class=\"plot-box\"><svg class=\"plot-svg\" role=\"img\" aria-label=\"The picked motions on one time axis\"></svg></div>
+<ul class=\"plot-legend\"></ul>
+</section>
 <main>
 ",
         count = digests.len(),
         plural = if digests.len() == 1 { "" } else { "s" },
+        longest = data_number(longest),
         sheet_link = if sheet {
             format!(
                 " · <a href=\"{}\">contact sheet</a>",
@@ -187,7 +213,9 @@ fn preview_kind(d: &Digest) -> Preview {
     }
 }
 
-/// One motion's card.
+/// One motion's card: title, the plot (SVG drawn by the page's script from the card's data;
+/// the PNG as the no-script fallback, and linked), the preview, the numbers, the files, and
+/// the data.
 fn motion_card(out: &mut String, d: &Digest, (width, height): (u32, u32)) {
     let name = escape(&d.name);
     let unit = if d.unit.is_empty() {
@@ -195,18 +223,23 @@ fn motion_card(out: &mut String, d: &Digest, (width, height): (u32, u32)) {
     } else {
         escape(&d.unit)
     };
-    let property = escape(&d.property);
     let _ = write!(
         out,
-        "<article id=\"motion-{name}\">
+        "<article id=\"motion-{name}\" data-motion=\"{name}\">
+<div class=\"card-head\">
 <h2>{name}</h2>
+<label class=\"pick\"><input type=\"checkbox\" data-pick=\"{name}\"> compare</label>
+<button type=\"button\" class=\"pin\" data-pin=\"{name}\" title=\"Keep this version in the comparison, to compare it with the next bake\">Keep as before</button>
+</div>
 <p class=\"kind\">{kind} · {what} ({unit})</p>
+<figure class=\"plot\">
+<div class=\"plot-box\"><svg class=\"plot-svg\" role=\"img\" aria-label=\"Position of {name} against time\"></svg></div>
 ",
         kind = escape(d.kind),
         what = if d.kind == "explosion-ring" {
             "radii".to_owned()
         } else {
-            property.clone()
+            escape(&d.property)
         },
     );
     let plot = plot_path(&d.name);
@@ -214,10 +247,11 @@ fn motion_card(out: &mut String, d: &Digest, (width, height): (u32, u32)) {
         let plot = escape(&plot);
         let _ = writeln!(
             out,
-            "<a class=\"plot\" href=\"{plot}\"><img src=\"{plot}\" width=\"{width}\" height=\"{height}\" alt=\"Plot of {name}: position and velocity against time, with the baked frames\"></a>"
+            "<noscript><a href=\"{plot}\"><img src=\"{plot}\" width=\"{width}\" height=\"{height}\" alt=\"Plot of {name}: position and velocity against time, with the baked frames\"></a></noscript>
+<figcaption><a href=\"{plot}\">full plot with velocity and parameters (PNG)</a></figcaption>"
         );
     }
-    out.push_str("<div class=\"detail\">\n");
+    out.push_str("</figure>\n<div class=\"detail\">\n");
     preview(out, d);
     numbers(out, d);
     out.push_str("</div>\n");
@@ -233,10 +267,70 @@ fn motion_card(out: &mut String, d: &Digest, (width, height): (u32, u32)) {
         }
         out.push_str("</p>\n");
     }
-    out.push_str("</article>\n");
+    out.push_str("<script type=\"application/json\" class=\"motion-data\">");
+    out.push_str(&motion_data(d));
+    out.push_str("</script>\n</article>\n");
 }
 
-/// The live preview: a stage with the element that carries the motion's ready class.
+/// The card's data for the page's script: the picked frames of every track, the value each
+/// track ends at, when the motion looks done, when it provably rests (if the bake ran until
+/// then), and how to draw it: `translateY` with down pointing down, as on screen. Every track
+/// is in `tracks`, so a motion of several tracks gets them all (a ring draws its two radii on
+/// one panel; other motions get one panel per track). `<` is escaped, so the JSON cannot end
+/// its `<script>`.
+fn motion_data(d: &Digest) -> String {
+    use serde_json::json;
+    let ring = d.kind == "explosion-ring";
+    let down = !ring && d.property == "translateY";
+    let unit = if d.unit.is_empty() {
+        "unitless"
+    } else {
+        d.unit.as_str()
+    };
+    let what = if ring { "radius" } else { d.property.as_str() };
+    let tracks: Vec<_> = d
+        .preview
+        .iter()
+        .map(|(track, points)| {
+            json!({
+                "name": track,
+                "t": points.iter().map(|p| finite(p.0)).collect::<Vec<_>>(),
+                "x": points.iter().map(|p| finite(p.1)).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    json!({
+        "name": d.name,
+        "unit": d.unit,
+        "property": d.property,
+        "ring": ring,
+        "duration": finite(d.duration),
+        "down": down,
+        "ylabel": if down {
+            format!("{what} ({unit}) ↓ down")
+        } else {
+            format!("{what} ({unit})")
+        },
+        "tracks": tracks,
+        "ends": d.ends.iter().map(|&e| finite(e)).collect::<Vec<_>>(),
+        "done": d.looks_done.map(finite),
+        "rest": d.rests.then(|| finite(d.duration)),
+    })
+    .to_string()
+    .replace('<', "\\u003c")
+}
+
+/// A number for the page's data (JSON has no NaN or infinity; a bake never makes them).
+fn finite(x: f64) -> f64 {
+    if x.is_finite() {
+        x
+    } else {
+        0.0
+    }
+}
+
+/// The live preview: a stage with the element that carries the motion's ready class, and its
+/// Replay button under the stage (never over what moves).
 fn preview(out: &mut String, d: &Digest) {
     let name = escape(&d.name);
     let animated = d.files.iter().any(|f| f.ends_with(".css"));
@@ -269,13 +363,17 @@ fn preview(out: &mut String, d: &Digest) {
     let _ = write!(style, "--slow-duration: calc(var(--{name}-duration) * 4)");
     let _ = write!(
         out,
-        "<div class=\"stage\" data-mode=\"{fit}\">
-<div class=\"fit\" data-fit=\"{fit}\" data-lo=\"{lo}\" data-hi=\"{hi}\" data-unit=\"{unit}\">{element} anim {name}\" data-anim=\"{name}\" style=\"{style}\"></div></div>
+        "<div class=\"preview\">
+<div class=\"stage\" data-mode=\"{fit}\">
+<div class=\"fit\" data-fit=\"{fit}\" data-lo=\"{lo}\" data-hi=\"{hi}\" data-unit=\"{unit}\">{element} anim {name}\" data-anim=\"{name}\" data-duration=\"{duration}\" style=\"{style}\"></div></div>
 <span class=\"scale-note\"></span>
+</div>
+<div class=\"preview-bar\">
 ",
         lo = data_number(lo),
         hi = data_number(hi),
         unit = escape(&d.unit),
+        duration = data_number(d.duration),
     );
     if animated {
         let _ = writeln!(
@@ -285,10 +383,10 @@ fn preview(out: &mut String, d: &Digest) {
     } else {
         out.push_str("<span class=\"no-css\">no CSS baked (add css to --formats)</span>\n");
     }
-    out.push_str("</div>\n");
+    out.push_str("</div>\n</div>\n");
 }
 
-/// Duration, frames, fps and the resolved parameters.
+/// Duration, frames, fps, when it looks done and rests, and the resolved parameters.
 fn numbers(out: &mut String, d: &Digest) {
     let _ = write!(
         out,
@@ -301,6 +399,25 @@ fn numbers(out: &mut String, d: &Digest) {
         frames = d.frames,
         fps = escape(&format_number(d.fps)),
     );
+    if let Some(done) = d.looks_done {
+        let within = if d.unit == "px" {
+            "within 0.5 px"
+        } else {
+            "within 0.1 % of its range"
+        };
+        let _ = writeln!(
+            out,
+            "<tr title=\"From this frame on, every frame is {within} of the end value\"><th>looks done</th><td>{} s</td></tr>",
+            escape(&format_number(done))
+        );
+    }
+    if d.rests {
+        let _ = writeln!(
+            out,
+            "<tr title=\"From here on the motion provably stays within the rest thresholds\"><th>at rest (proved)</th><td>{} s</td></tr>",
+            escape(&format_number(d.duration))
+        );
+    }
     for group in &d.params {
         if let Some(g) = group.name {
             let _ = writeln!(
@@ -322,136 +439,13 @@ fn numbers(out: &mut String, d: &Digest) {
 }
 
 /// The page's stylesheet.
-const STYLE: &str = r#":root {
-  color-scheme: light;
-  --fg: #1f2328; --muted: #5c636a; --line: #d0d7de; --bg: #f3f5f7; --card: #fff;
-  --accent: #1f6fc5; --ring: #e8743b;
-}
-* { box-sizing: border-box; }
-body {
-  margin: 0; background: var(--bg); color: var(--fg);
-  font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
-}
-header {
-  position: sticky; top: 0; z-index: 2; display: flex; flex-wrap: wrap; align-items: center;
-  gap: 6px 24px; padding: 12px 24px; background: var(--card); border-bottom: 1px solid var(--line);
-}
-h1 { margin: 0; font-size: 20px; }
-.summary { margin: 0; color: var(--muted); }
-.controls { display: flex; flex-wrap: wrap; align-items: center; gap: 8px 16px; margin-left: auto; }
-button {
-  font: inherit; padding: 4px 12px; border: 1px solid var(--line); border-radius: 6px;
-  background: #f6f8fa; color: var(--fg); cursor: pointer;
-}
-button:hover { background: #eef1f4; }
-button:focus-visible, input:focus-visible, a:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
-main {
-  display: grid; gap: 16px; padding: 16px 24px 40px;
-  grid-template-columns: repeat(auto-fill, minmax(min(100%, 560px), 1fr));
-}
-article {
-  min-width: 0; padding: 14px 16px; background: var(--card);
-  border: 1px solid var(--line); border-radius: 8px;
-}
-h2 { margin: 0; font-size: 17px; overflow-wrap: anywhere; }
-.kind { margin: 0 0 8px; color: var(--muted); }
-.plot img { display: block; width: 100%; height: auto; border: 1px solid var(--line); border-radius: 4px; }
-.detail { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 12px; margin-top: 12px; }
-@media (max-width: 520px) { .detail { grid-template-columns: 1fr; } }
-.stage {
-  position: relative; display: flex; align-items: center; justify-content: center;
-  height: 180px; overflow: hidden; border: 1px solid var(--line); border-radius: 6px;
-  background: linear-gradient(#e9edf1 1px, transparent 1px) 0 50% / 100% 24px, #fafbfc;
-}
-.stage[data-mode="bar"] { justify-content: flex-start; padding-left: 12px; }
-.fit { transform-origin: center; }
-.stage[data-mode="bar"] .fit { transform-origin: left center; }
-.puck {
-  width: 40px; height: 40px; border-radius: 8px; background: var(--accent);
-  box-shadow: inset 0 -12px 0 rgb(0 0 0 / 0.18);
-}
-.ring { color: var(--ring); }
-.bar { height: 18px; min-width: 1px; border-radius: 3px; background: var(--accent); }
-.scale-note, .no-css { position: absolute; left: 8px; top: 6px; font-size: 12px; color: var(--muted); }
-.replay { position: absolute; right: 8px; bottom: 8px; }
-.numbers { border-collapse: collapse; font-size: 14px; align-self: start; font-variant-numeric: tabular-nums; }
-.numbers th { text-align: left; font-weight: normal; color: var(--muted); padding: 1px 12px 1px 0; }
-.numbers td { text-align: right; padding: 1px 0; }
-.numbers .group th { color: var(--fg); font-weight: 600; padding-top: 6px; }
-.files { margin: 10px 0 0; font-size: 13px; color: var(--muted); overflow-wrap: anywhere; }
-.files a, .summary a { color: var(--accent); }
-.empty { color: var(--muted); }
-.looping .anim { animation-iteration-count: infinite !important; }
-.slow .anim { animation-duration: var(--slow-duration) !important; }
-@media (prefers-reduced-motion: reduce) { .looping .anim { animation-iteration-count: 1 !important; } }
-"#;
+const STYLE: &str = include_str!("html/page.css");
 
-/// The page's script: fits each preview into its stage (units converted by measuring them
-/// in the browser), replays animations, and toggles looping and quarter speed.
-const SCRIPT: &str = r#"(() => {
-  "use strict";
-  const PUCK = 40, PAD = 12;
-  // Pixels per unit, measured (em, rem, vw, ...); a translate in % is of the 40px square.
-  const unitPx = (unit, stage, mode) => {
-    if (!unit || unit === "px") return 1;
-    if (unit === "%") return mode === "bar" ? (stage.clientWidth - 2 * PAD) / 100 : PUCK / 100;
-    const probe = document.createElement("div");
-    probe.style.cssText = "position:absolute;visibility:hidden;height:0;width:100" + unit;
-    stage.appendChild(probe);
-    const px = probe.getBoundingClientRect().width / 100;
-    probe.remove();
-    return px > 0 ? px : 1;
-  };
-  const fit = (box) => {
-    const stage = box.parentElement, mode = box.dataset.fit;
-    const lo = Number(box.dataset.lo), hi = Number(box.dataset.hi);
-    const w = stage.clientWidth - 2 * PAD, h = stage.clientHeight - 2 * PAD;
-    let k = 1, transform = "";
-    if (mode === "x" || mode === "y") {
-      const px = unitPx(box.dataset.unit, stage, mode);
-      k = Math.min(1, (mode === "x" ? w : h) / ((hi - lo) * px + PUCK));
-      const mid = ((lo + hi) / 2) * px;
-      transform = `scale(${k}) translate${mode.toUpperCase()}(${-mid}px)`;
-    } else if (mode === "ring") {
-      const px = box.dataset.unit === "%" ? 1 : unitPx(box.dataset.unit, stage, mode);
-      const size = box.dataset.unit === "%" ? 140 : 2 * Math.max(Math.abs(lo), Math.abs(hi)) * px;
-      k = size > 0 ? Math.min(1, h / size) : 1;
-      transform = `scale(${k})`;
-    } else if (mode === "bar") {
-      const reach = Math.max(Math.abs(lo), Math.abs(hi)) * unitPx(box.dataset.unit, stage, mode);
-      k = reach > 0 ? w / reach : 1;
-      transform = `scaleX(${k})`;
-    }
-    box.style.transform = transform;
-    const note = stage.querySelector(".scale-note");
-    if (note) note.textContent = Math.abs(k - 1) > 1e-3 ? `shown at ×${k.toPrecision(2)}` : "";
-  };
-  const boxes = [...document.querySelectorAll(".fit")];
-  const fitAll = () => boxes.forEach(fit);
-  fitAll();
-  addEventListener("resize", fitAll);
-  const replay = (scope) => {
-    scope.querySelectorAll("[data-anim]").forEach((el) => {
-      const name = el.dataset.anim;
-      el.classList.remove(name);
-      void el.offsetWidth; // restyle without the class, so that adding it starts over
-      el.classList.add(name);
-    });
-  };
-  document.addEventListener("click", (event) => {
-    const button = event.target.closest("button[data-replay]");
-    if (!button) return;
-    replay(button.dataset.replay === "all" ? document : button.closest("article"));
-  });
-  for (const [id, cls] of [["loop", "looping"], ["slow", "slow"]]) {
-    const box = document.getElementById(id);
-    box.addEventListener("change", () => {
-      document.body.classList.toggle(cls, box.checked);
-      if (cls === "slow") replay(document);
-    });
-  }
-})();
-"#;
+/// The page's script: fits each preview into its stage (or shows it at 1:1), draws the plots
+/// and the comparison as SVG from the cards' data, seeks every preview to the scrubber's time,
+/// replays, loops and slows the animations, and, when the page is served by
+/// `curvebake watch --serve`, follows the bakes and shows their errors.
+const SCRIPT: &str = include_str!("html/page.js");
 
 #[cfg(test)]
 mod tests {
@@ -473,6 +467,9 @@ mod tests {
             }],
             files: files.iter().map(|f| f.to_string()).collect(),
             preview: vec![("value", vec![(0.0, -240.0), (1.2, 0.0)])],
+            ends: vec![0.0],
+            looks_done: Some(0.75),
+            rests: true,
         }
     }
 
@@ -495,6 +492,9 @@ mod tests {
         );
         assert!(all.contains(r#"<link rel="stylesheet" href="css/card-drop.css">"#));
         assert!(all.contains(r#"<img src="png/card-drop.png" width="1200" height="800""#));
+        assert!(all.contains(r#"<a href="png/card-drop.png">full plot"#));
+        assert!(all.contains("<th>looks done</th><td>0.75 s</td>"));
+        assert!(all.contains("<th>at rest (proved)</th><td>1.2 s</td>"));
         assert!(all.contains("png/all.png"));
         assert!(all.contains(r#"class="puck anim card-drop" data-anim="card-drop""#));
         assert!(all.contains("<td>0.6068</td>"));
@@ -508,6 +508,24 @@ mod tests {
         assert!(!bare.contains("<link"));
         assert!(!bare.contains("png/all.png"));
         assert!(bare.contains("no CSS baked"));
+    }
+
+    #[test]
+    fn the_data_of_a_card_is_json_that_cannot_end_its_script() {
+        let mut d = digest("card-drop", &[]);
+        d.unit = "</script><b>".into();
+        let page = page(&[d], (1200, 800));
+        let start = page
+            .find(r#"<script type="application/json" class="motion-data">"#)
+            .unwrap();
+        let json = &page[start..];
+        let json = &json[json.find('>').unwrap() + 1..json.find("</script>").unwrap()];
+        let data: serde_json::Value = serde_json::from_str(json).unwrap();
+        assert_eq!(data["unit"], "</script><b>");
+        assert_eq!(data["down"], true);
+        assert_eq!(data["done"], 0.75);
+        assert_eq!(data["rest"], 1.2);
+        assert_eq!(data["tracks"][0]["x"], serde_json::json!([-240.0, 0.0]));
     }
 
     #[test]

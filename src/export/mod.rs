@@ -3,6 +3,7 @@
 
 pub mod css;
 pub(crate) mod easing;
+pub mod done;
 pub mod html;
 pub mod js;
 pub mod json;
@@ -164,6 +165,12 @@ pub struct Digest {
     pub files: Vec<String>,
     /// Per track: name and up to [`PREVIEW_POINTS`] evenly picked (time, position) frames.
     pub preview: Vec<(&'static str, Vec<(f64, f64)>)>,
+    /// Per track, the value it rests at or arrives at (empty when it has none).
+    pub ends: Vec<f64>,
+    /// When the motion looks done ([`done::looks_done`]), if it has an end value.
+    pub looks_done: Option<f64>,
+    /// Whether the bake ran until the motion provably rests (then at `duration`).
+    pub rests: bool,
 }
 
 impl Digest {
@@ -200,6 +207,9 @@ impl Digest {
             params: spec.model.params(),
             files: Vec::new(),
             preview,
+            ends: spec.model.end_values(),
+            looks_done: done::looks_done(baked),
+            rests: spec.ending == crate::spec::Ending::Rests,
         }
     }
 }

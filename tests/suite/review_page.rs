@@ -1,6 +1,8 @@
 //! The review page `index.html` in headless Chromium: it loads from `file://` with no console
-//! error, every image loads, every preview element runs its motion's CSS animation, and the
-//! replay buttons restart them. A screenshot is kept for people to look at.
+//! error, every card draws its plot, every preview element runs its motion's CSS animation,
+//! the replay buttons restart them, and the scrubber shows every preview at its table value
+//! at the scrubber's time, at normal and quarter speed, with the cursor of every plot there.
+//! A screenshot is kept for people to look at.
 //!
 //! Skipped (with a message) without Chromium, unless `CURVEBAKE_REQUIRE_BROWSER=1`.
 
@@ -40,7 +42,8 @@ addEventListener("load", () => {
   const animated = [...document.querySelectorAll("[data-anim]")];
   const report = {
     images: images.length,
-    broken: images.filter((i) => !(i.complete && i.naturalWidth > 0)).map((i) => i.src),
+    plots: [...document.querySelectorAll("article .plot-svg")].filter((svg) => svg.querySelector("path.curve")).length,
+    pngLinks: document.querySelectorAll("article figcaption a[href$='.png']").length,
     cards: document.querySelectorAll("article").length,
     animated: animated.length,
     wrongAnimation: animated
@@ -116,9 +119,10 @@ fn review_page_loads_with_every_image_and_animation() {
 
     let report = load(&chromium, &out);
     assert_eq!(report["cards"], motions, "{report}");
-    // One plot per motion (the contact sheet is a link, not an image).
-    assert_eq!(report["images"], motions, "{report}");
-    assert_eq!(report["broken"], Value::Array(vec![]), "{report}");
+    // One plot per motion, drawn in the page (the PNG is linked; no image loads with script).
+    assert_eq!(report["plots"], motions, "{report}");
+    assert_eq!(report["pngLinks"], motions, "{report}");
+    assert_eq!(report["images"], 0, "{report}");
     assert_eq!(report["animated"], motions, "{report}");
     assert_eq!(report["wrongAnimation"], Value::Array(vec![]), "{report}");
     assert_eq!(report["external"], Value::Array(vec![]), "{report}");
@@ -178,7 +182,149 @@ fn review_page_without_plots_or_css() {
     let report = load(&chromium, dir.path());
     assert_eq!(report["cards"], motions, "{report}");
     assert_eq!(report["images"], 0, "{report}");
+    // Without PNG files the plots are still drawn, from the page's own data.
+    assert_eq!(report["plots"], motions, "{report}");
+    assert_eq!(report["pngLinks"], 0, "{report}");
     // Without CSS, every preview stands still: no animation, nothing to replay.
     assert_eq!(report["wrongAnimation"].as_array().unwrap().len(), motions);
     assert_eq!(report["external"], Value::Array(vec![]), "{report}");
+}
+
+/// Scrubber times (s): early, mid-flight, after the short motions end, near the longest's end.
+const SCRUB_TIMES: [f64; 5] = [0.05, 0.2, 0.37, 0.9, 1.55];
+
+/// Moves the page's scrubber (the real control: value and `input` event) to each time, at
+/// normal and then quarter speed, and reads every preview element and every plot cursor.
+const SCRUB: &str = r#"<script type="application/json" id="plan">PLAN</script>
+<pre id="result"></pre>
+<script>
+READERS
+addEventListener("load", () => {
+  const scrub = document.getElementById("scrub");
+  const slow = document.getElementById("slow");
+  const out = { max: Number(scrub.max), runs: [] };
+  for (const quarter of [false, true]) {
+    slow.checked = quarter;
+    slow.dispatchEvent(new Event("change", { bubbles: true }));
+    for (const t of TIMES) {
+      scrub.value = String(t);
+      scrub.dispatchEvent(new Event("input", { bubbles: true }));
+      const readings = {};
+      for (const m of plan) {
+        const el = document.querySelector(`[data-anim="${m.name}"]`);
+        readings[m.name] = {
+          paused: el.getAnimations({ subtree: true }).every((a) => a.playState === "paused"),
+          read: read(el, m.kind, m.props),
+        };
+      }
+      const cursors = [...document.querySelectorAll("article .plot-svg")].map((svg) => {
+        const p = svg.plotTime, c = p.cursor;
+        return [c.getAttribute("visibility"), ((Number(c.getAttribute("x1")) - p.left) / p.width) * p.duration, p.duration];
+      });
+      out.runs.push({ quarter, t: Number(scrub.value), shown: document.getElementById("scrub-time").textContent, readings, cursors });
+    }
+  }
+  document.getElementById("result").textContent = JSON.stringify(out);
+});
+</script>
+"#;
+
+#[test]
+fn the_scrubber_shows_every_preview_at_its_table_value() {
+    use common::compare::decode;
+    use common::tables::{read_tables, PAGE_READERS};
+    let Some(chromium) = browser::chromium() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    bake(&out, &[Format::Json, Format::Css, Format::Html]);
+    let tables: Vec<_> = read_tables(&[curves_dir()], &out)
+        .into_iter()
+        .map(|(_, t)| t)
+        .collect();
+    let plan: Vec<Value> = tables.iter().map(|t| t.plan()).collect();
+    let longest = tables.iter().map(|t| t.duration).fold(0.0, f64::max);
+    assert!(
+        longest > SCRUB_TIMES[4],
+        "the scrubber must reach every time"
+    );
+    let script = SCRUB
+        .replace("PLAN", &serde_json::to_string(&plan).unwrap())
+        .replace("READERS", PAGE_READERS)
+        .replace("TIMES", &format!("{SCRUB_TIMES:?}"));
+    let page = std::fs::read_to_string(out.join(PAGE_PATH)).unwrap();
+    let page = page
+        .replace("<head>", &format!("<head>\n{CAPTURE_ERRORS}"))
+        .replace("</body>", &format!("{script}</body>"));
+    let path = out.join("scrub-check.html");
+    std::fs::write(&path, page).unwrap();
+    let run = browser::run_page(
+        &chromium,
+        &path,
+        &Options {
+            virtual_time_budget_ms: Some(1000),
+            ..Options::default()
+        },
+    );
+    let errors = browser::page_errors(&run.stdout);
+    assert!(errors.is_empty(), "page errors: {errors:#?}");
+    let report = browser::element_json(&run.stdout, "result");
+    assert_eq!(
+        report["max"], longest,
+        "the scrubber spans the longest motion"
+    );
+    let runs = report["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 2 * SCRUB_TIMES.len());
+    let mut checked = 0;
+    let mut worst: f64 = 0.0;
+    for run in runs {
+        let t = run["t"].as_f64().unwrap();
+        assert!(SCRUB_TIMES.contains(&t), "{run}");
+        assert_eq!(run["shown"], format!("{t:.3} s"));
+        for m in &tables {
+            let r = &run["readings"][&m.name];
+            assert_eq!(r["paused"], true, "{} not paused at {t}: {run}", m.name);
+            let readings = r["read"].as_array().unwrap();
+            assert_eq!(readings.len(), m.tracks.len(), "{}", m.name);
+            for (k, reading) in readings.iter().enumerate() {
+                // Past its end, a motion shows its end value.
+                let mut expected = m.at(k, t.min(m.duration));
+                if m.property == "opacity" {
+                    expected = expected.clamp(0.0, 1.0);
+                }
+                // A translate in % is of the 40px preview square: read its typed value, in %.
+                let (computed, typed) = decode(m, reading, expected);
+                let computed = if m.unit == "%" && m.readout().0 == "transform" {
+                    typed
+                } else {
+                    computed
+                };
+                let computed =
+                    computed.unwrap_or_else(|| panic!("{} unreadable: {reading}", m.name));
+                let error = (computed - expected).abs();
+                worst = worst.max(error / m.bound());
+                assert!(
+                    error <= m.bound(),
+                    "{} at t = {t} s (quarter speed: {}): the preview shows {computed}, the table says {expected}",
+                    m.name,
+                    run["quarter"]
+                );
+                checked += 1;
+            }
+        }
+        for cursor in run["cursors"].as_array().unwrap() {
+            let (at, duration) = (cursor[1].as_f64().unwrap(), cursor[2].as_f64().unwrap());
+            assert_eq!(cursor[0], "visible", "{run}");
+            assert!(
+                (at - t.min(duration)).abs() < 1e-9,
+                "cursor at {at}, not {t}"
+            );
+        }
+    }
+    assert!(checked >= 2 * SCRUB_TIMES.len() * tables.len());
+    let _ = writeln!(
+        std::io::stderr(),
+        "scrubber: {checked} preview readings, worst error {worst:.3} of the bound"
+    );
 }

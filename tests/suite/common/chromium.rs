@@ -174,13 +174,9 @@ pub fn file_url(path: &Path) -> String {
     url
 }
 
-/// Runs Chromium on a local page. Panics, with the end of Chromium's log, if it cannot start,
-/// fails, or runs past the timeout (it is then killed with its process group).
-pub fn run_page(chromium: &Path, page: &Path, options: &Options) -> PageRun {
-    let scratch = tempfile::tempdir().expect("a temporary folder");
-    let profile = scratch.path().join("profile");
-    let stdout_path = scratch.path().join("stdout");
-    let stderr_path = scratch.path().join("stderr");
+/// A headless Chromium command with a fresh profile under `scratch`, its log (console
+/// messages included) going to `stderr_path`, in its own process group.
+fn command(chromium: &Path, scratch: &Path, window: (u32, u32), stderr_path: &Path) -> Command {
     let mut command = Command::new(chromium);
     command.args([
         "--headless",
@@ -199,11 +195,30 @@ pub fn run_page(chromium: &Path, page: &Path, options: &Options) -> PageRun {
         "--enable-logging=stderr",
         "--v=0",
     ]);
-    command.arg(format!("--user-data-dir={}", profile.display()));
     command.arg(format!(
-        "--window-size={},{}",
-        options.window.0, options.window.1
+        "--user-data-dir={}",
+        scratch.join("profile").display()
     ));
+    command.arg(format!("--window-size={},{}", window.0, window.1));
+    command
+        .stdin(Stdio::null())
+        .stderr(File::create(stderr_path).expect("a temporary file"));
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        // Its own process group, so that the browser's helpers can be ended with it.
+        command.process_group(0);
+    }
+    command
+}
+
+/// Runs Chromium on a local page. Panics, with the end of Chromium's log, if it cannot start,
+/// fails, or runs past the timeout (it is then killed with its process group).
+pub fn run_page(chromium: &Path, page: &Path, options: &Options) -> PageRun {
+    let scratch = tempfile::tempdir().expect("a temporary folder");
+    let stdout_path = scratch.path().join("stdout");
+    let stderr_path = scratch.path().join("stderr");
+    let mut command = command(chromium, scratch.path(), options.window, &stderr_path);
     if let Some(ms) = options.virtual_time_budget_ms {
         command.arg(format!("--virtual-time-budget={ms}"));
     }
@@ -218,16 +233,7 @@ pub fn run_page(chromium: &Path, page: &Path, options: &Options) -> PageRun {
     }
     command.args(&options.extra_args);
     command.arg(file_url(page));
-    command
-        .stdin(Stdio::null())
-        .stdout(File::create(&stdout_path).expect("a temporary file"))
-        .stderr(File::create(&stderr_path).expect("a temporary file"));
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::CommandExt;
-        // Its own process group, so that a timeout can end the browser's helpers as well.
-        command.process_group(0);
-    }
+    command.stdout(File::create(&stdout_path).expect("a temporary file"));
     let started = Instant::now();
     let mut child = command
         .spawn()
@@ -263,6 +269,53 @@ pub fn run_page(chromium: &Path, page: &Path, options: &Options) -> PageRun {
         stderr,
         console,
         elapsed,
+    }
+}
+
+/// A page left open in a running Chromium (real time, no virtual clock), for pages that live
+/// on: it reports through `console.log`, read back with [`LivePage::console`]. Dropping it ends
+/// the browser with its process group.
+pub struct LivePage {
+    child: std::process::Child,
+    stderr_path: PathBuf,
+    _scratch: tempfile::TempDir,
+}
+
+impl LivePage {
+    /// Opens `url` (any URL, e.g. `http://127.0.0.1:PORT/probe.html`) in a `window`-sized
+    /// viewport.
+    pub fn open(chromium: &Path, url: &str, window: (u32, u32)) -> Self {
+        let scratch = tempfile::tempdir().expect("a temporary folder");
+        let stderr_path = scratch.path().join("stderr");
+        let mut command = command(chromium, scratch.path(), window, &stderr_path);
+        command.arg(url).stdout(Stdio::null());
+        let child = command
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {}: {e}", chromium.display()));
+        Self {
+            child,
+            stderr_path,
+            _scratch: scratch,
+        }
+    }
+
+    /// The page's console messages so far, in order.
+    pub fn console(&self) -> Vec<ConsoleMessage> {
+        console_messages(&std::fs::read_to_string(&self.stderr_path).unwrap_or_default())
+    }
+
+    /// The end of Chromium's log, for a failure message.
+    pub fn log_tail(&self) -> String {
+        tail(
+            &std::fs::read_to_string(&self.stderr_path).unwrap_or_default(),
+            40,
+        )
+    }
+}
+
+impl Drop for LivePage {
+    fn drop(&mut self) {
+        kill_group(&mut self.child);
     }
 }
 

@@ -1,0 +1,413 @@
+//! `curvebake watch --serve`: the output folder over HTTP on the loopback interface, so that
+//! an open review page can follow the bakes.
+//!
+//! The server answers `GET` and `HEAD` for files under the output folder and for one more
+//! path, [`STATUS_PATH`]: a small JSON document saying how many bakes have finished
+//! (`generation`) and the errors of the last one (each input error with its file, line and
+//! column when it has them, message and source line). The review page polls it and, when the
+//! generation moves on, fetches itself again and swaps its cards in place (see
+//! `src/export/html.rs`).
+//!
+//! What is refused, and how:
+//! * anything but `127.0.0.1`: the socket is bound there, so no other interface reaches it;
+//!   a `Host` header naming another host (DNS rebinding) gets `403`;
+//! * paths out of the folder: the target is percent-decoded once, and a decoded `..` or `.`
+//!   segment, a backslash or a NUL byte is `403`; an invalid escape or non-UTF-8 is `400`;
+//!   what is left is resolved with symbolic links followed and must still lie under the
+//!   folder (resolved the same way), else `403`, so a link pointing out is refused;
+//! * methods other than `GET` and `HEAD`: `405`.
+//!
+//! Every answer says `Cache-Control: no-store`, so a reload never shows an old bake.
+
+use crate::error::Problem;
+use crate::run::{FatalError, Report};
+use std::io;
+use std::net::{Ipv4Addr, SocketAddr};
+use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+/// The path of the status document (never a file of the output folder: bakes write no
+/// folder of that name).
+pub const STATUS_PATH: &str = "/_curvebake/status";
+
+/// The port `--serve` tries when given none; when it is taken, the system picks a free one.
+pub const DEFAULT_PORT: u16 = 8419;
+
+/// Why a request target does not name a file to serve.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// Malformed: not starting with `/`, a bad percent escape, or not UTF-8 once decoded (400).
+    BadRequest,
+    /// Outside the output folder, by `..`, a backslash, a NUL or a symbolic link (403).
+    Forbidden,
+    /// Nothing there (404).
+    NotFound,
+}
+
+impl Refusal {
+    fn status(self) -> u16 {
+        match self {
+            Self::BadRequest => 400,
+            Self::Forbidden => 403,
+            Self::NotFound => 404,
+        }
+    }
+}
+
+/// Decodes `%XX` escapes once (`+` stays `+`). `None` for a `%` not followed by two hex
+/// digits.
+fn percent_decode(text: &str) -> Option<Vec<u8>> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = bytes.get(i + 1..i + 3)?;
+            let hex = std::str::from_utf8(hex).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    Some(out)
+}
+
+/// The file a request target names under `root` (which must be canonical): the path part
+/// (query and fragment dropped) percent-decoded once, `/` or a folder meaning its
+/// `index.html`, with symbolic links resolved and checked to stay under `root`.
+pub fn resolve(root: &Path, target: &str) -> Result<PathBuf, Refusal> {
+    let path = target.split(['?', '#']).next().unwrap_or_default();
+    if !path.starts_with('/') {
+        return Err(Refusal::BadRequest);
+    }
+    let decoded = percent_decode(path).ok_or(Refusal::BadRequest)?;
+    let decoded = String::from_utf8(decoded).map_err(|_| Refusal::BadRequest)?;
+    if decoded.contains(['\\', '\0']) {
+        return Err(Refusal::Forbidden);
+    }
+    let mut relative = PathBuf::new();
+    for segment in decoded.split('/').filter(|s| !s.is_empty()) {
+        // Only plain names: `..`, `.` (and anything the platform reads as a root or prefix)
+        // are refused outright, before the file system is asked.
+        match Path::new(segment).components().collect::<Vec<_>>()[..] {
+            [Component::Normal(name)] if name == segment => relative.push(name),
+            _ => return Err(Refusal::Forbidden),
+        }
+    }
+    let mut full = root.join(&relative);
+    if full.is_dir() {
+        full.push("index.html");
+    }
+    let real = full.canonicalize().map_err(|_| Refusal::NotFound)?;
+    if !real.starts_with(root) {
+        return Err(Refusal::Forbidden);
+    }
+    if !real.is_file() {
+        return Err(Refusal::NotFound);
+    }
+    Ok(real)
+}
+
+/// The `Content-Type` of a served file, by its extension.
+fn content_type(path: &Path) -> &'static str {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("html") => "text/html; charset=utf-8",
+        Some("css") => "text/css; charset=utf-8",
+        Some("js") => "text/javascript; charset=utf-8",
+        Some("json") => "application/json",
+        Some("png") => "image/png",
+        Some("svg") => "image/svg+xml",
+        Some("ts") => "text/plain; charset=utf-8",
+        _ => "application/octet-stream",
+    }
+}
+
+/// What the status document says.
+#[derive(Debug, Default)]
+struct Status {
+    /// Bakes finished so far.
+    generation: u64,
+    /// The status document, as served.
+    json: String,
+}
+
+/// The status document after `generation` bakes, the last of which gave `result`.
+pub fn status_json(generation: u64, result: &Result<Report, FatalError>) -> String {
+    use serde_json::{json, Value};
+    let errors: Vec<Value> = match result {
+        Ok(report) => report
+            .errors
+            .iter()
+            .map(|e| {
+                let file = e.file.display().to_string();
+                let mut entry = json!({ "file": file, "text": e.to_string() });
+                match &e.problem {
+                    Problem::Syntax {
+                        line,
+                        col,
+                        message,
+                        source_line,
+                    } => {
+                        entry["line"] = json!(line);
+                        entry["col"] = json!(col);
+                        entry["message"] = json!(message);
+                        entry["source"] = json!(source_line);
+                    }
+                    Problem::Field { motion, message } => {
+                        entry["message"] = json!(format!("{motion}: {message}"));
+                    }
+                    Problem::Read(message) => entry["message"] = json!(message),
+                }
+                entry
+            })
+            .collect(),
+        Err(e) => vec![json!({ "file": "", "message": e.to_string(), "text": e.to_string() })],
+    };
+    json!({ "generation": generation, "errors": errors }).to_string()
+}
+
+/// A running server; dropping it stops it.
+pub struct Server {
+    addr: SocketAddr,
+    status: Arc<Mutex<Status>>,
+    http: Arc<tiny_http::Server>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl std::fmt::Debug for Server {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Server").field("addr", &self.addr).finish()
+    }
+}
+
+impl Server {
+    /// Serves `root` on `127.0.0.1:port` (`0`: a free port the system picks). `root` need not
+    /// exist yet (a first bake makes it): it is resolved on each request.
+    pub fn start(root: &Path, port: u16) -> io::Result<Self> {
+        let http = tiny_http::Server::http(SocketAddr::from((Ipv4Addr::LOCALHOST, port)))
+            .map_err(io::Error::other)?;
+        let addr = http
+            .server_addr()
+            .to_ip()
+            .ok_or_else(|| io::Error::other("not an IP socket"))?;
+        let http = Arc::new(http);
+        let status = Arc::new(Mutex::new(Status {
+            generation: 0,
+            json: status_json(0, &Ok(Report::default())),
+        }));
+        let root = std::path::absolute(root)?;
+        let thread = {
+            let (http, status) = (Arc::clone(&http), Arc::clone(&status));
+            std::thread::Builder::new()
+                .name("curvebake-serve".into())
+                .spawn(move || {
+                    for request in http.incoming_requests() {
+                        answer(request, &root, addr, &status);
+                    }
+                })?
+        };
+        Ok(Self {
+            addr,
+            status,
+            http,
+            thread: Some(thread),
+        })
+    }
+
+    /// Serves on [`DEFAULT_PORT`] or, when `port` is given, on that one; the default falls
+    /// back to a free port when it is taken.
+    pub fn start_on(root: &Path, port: Option<u16>) -> io::Result<Self> {
+        match port {
+            Some(p) => Self::start(root, p),
+            None => Self::start(root, DEFAULT_PORT).or_else(|_| Self::start(root, 0)),
+        }
+    }
+
+    /// The address served (always on 127.0.0.1).
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Records a finished bake: the generation moves on and the status holds its errors.
+    pub fn publish(&self, result: &Result<Report, FatalError>) {
+        let mut status = self.status.lock().unwrap_or_else(|e| e.into_inner());
+        status.generation += 1;
+        status.json = status_json(status.generation, result);
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.http.unblock();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// Whether a `Host` header names this server (on loopback, by address or `localhost`).
+fn host_is_local(host: &str, port: u16) -> bool {
+    let name = host
+        .strip_suffix(&format!(":{port}"))
+        .unwrap_or(host)
+        .to_ascii_lowercase();
+    matches!(name.as_str(), "127.0.0.1" | "localhost")
+}
+
+fn header(name: &str, value: &str) -> tiny_http::Header {
+    tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes())
+        .expect("header names and values here are ASCII")
+}
+
+/// Answers one request (failures to send are the client's business: it went away).
+fn answer(request: tiny_http::Request, root: &Path, addr: SocketAddr, status: &Mutex<Status>) {
+    use tiny_http::{Method, Response};
+    let plain = |code: u16, text: &str| {
+        Response::from_string(format!("{text}\n"))
+            .with_status_code(code)
+            .with_header(header("Content-Type", "text/plain; charset=utf-8"))
+            .with_header(header("Cache-Control", "no-store"))
+    };
+    if !matches!(request.method(), Method::Get | Method::Head) {
+        let _ = request
+            .respond(plain(405, "only GET and HEAD").with_header(header("Allow", "GET, HEAD")));
+        return;
+    }
+    let host = request
+        .headers()
+        .iter()
+        .find(|h| h.field.equiv("Host"))
+        .map(|h| h.value.as_str().to_owned());
+    if host.is_some_and(|h| !host_is_local(&h, addr.port())) {
+        let _ = request.respond(plain(403, "this server answers only to 127.0.0.1"));
+        return;
+    }
+    let url = request.url().to_owned();
+    if url.split(['?', '#']).next() == Some(STATUS_PATH) {
+        let json = status
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .json
+            .clone();
+        let _ = request.respond(
+            Response::from_string(json)
+                .with_header(header("Content-Type", "application/json"))
+                .with_header(header("Cache-Control", "no-store")),
+        );
+        return;
+    }
+    let Ok(root) = root.canonicalize() else {
+        let _ = request.respond(plain(404, "the output folder does not exist (yet)"));
+        return;
+    };
+    let response = match resolve(&root, &url) {
+        Ok(path) => match std::fs::read(&path) {
+            Ok(bytes) => Response::from_data(bytes)
+                .with_header(header("Content-Type", content_type(&path)))
+                .with_header(header("Cache-Control", "no-store")),
+            Err(_) => plain(404, "not found"),
+        },
+        Err(refusal) => plain(
+            refusal.status(),
+            match refusal {
+                Refusal::BadRequest => "bad request",
+                Refusal::Forbidden => "outside the output folder",
+                Refusal::NotFound => "not found",
+            },
+        ),
+    };
+    let _ = request.respond(response);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree() -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("out");
+        std::fs::create_dir_all(root.join("css")).unwrap();
+        std::fs::write(root.join("index.html"), "page").unwrap();
+        std::fs::write(root.join("css/a b.css"), "css").unwrap();
+        std::fs::write(dir.path().join("secret.txt"), "secret").unwrap();
+        let root = root.canonicalize().unwrap();
+        (dir, root)
+    }
+
+    #[test]
+    fn files_under_the_root_resolve() {
+        let (_dir, root) = tree();
+        assert_eq!(resolve(&root, "/"), Ok(root.join("index.html")));
+        assert_eq!(
+            resolve(&root, "/index.html?g=3#x"),
+            Ok(root.join("index.html"))
+        );
+        assert_eq!(
+            resolve(&root, "/css/a%20b.css"),
+            Ok(root.join("css/a b.css"))
+        );
+        assert_eq!(
+            resolve(&root, "//css//a%20b.css"),
+            Ok(root.join("css/a b.css"))
+        );
+        assert_eq!(resolve(&root, "/css/"), Err(Refusal::NotFound));
+        assert_eq!(resolve(&root, "/nothing.css"), Err(Refusal::NotFound));
+    }
+
+    #[test]
+    fn paths_out_of_the_root_are_refused() {
+        let (_dir, root) = tree();
+        for target in [
+            "/../secret.txt",
+            "/css/../../secret.txt",
+            "/%2e%2e/secret.txt",
+            "/%2E%2E/secret.txt",
+            "/.%2e/secret.txt",
+            "/css%2f..%2f..%2fsecret.txt",
+            "/..%5csecret.txt",
+            "/css/..",
+            "/./index.html",
+            "/index.html%00.png",
+        ] {
+            assert_eq!(resolve(&root, target), Err(Refusal::Forbidden), "{target}");
+        }
+        for target in [
+            "/%zz",
+            "/%2",
+            "/%ff%fe",
+            "secret.txt",
+            "http://x/index.html",
+        ] {
+            assert_eq!(resolve(&root, target), Err(Refusal::BadRequest), "{target}");
+        }
+        // Decoded once: `%252e%252e` is a file literally named `%2e%2e`, which is not there.
+        assert_eq!(
+            resolve(&root, "/%252e%252e/secret.txt"),
+            Err(Refusal::NotFound)
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symbolic_links_out_of_the_root_are_refused() {
+        let (dir, root) = tree();
+        std::os::unix::fs::symlink(dir.path().join("secret.txt"), root.join("leak.txt")).unwrap();
+        std::os::unix::fs::symlink(dir.path(), root.join("up")).unwrap();
+        std::os::unix::fs::symlink(root.join("index.html"), root.join("alias.html")).unwrap();
+        assert_eq!(resolve(&root, "/leak.txt"), Err(Refusal::Forbidden));
+        assert_eq!(resolve(&root, "/up/secret.txt"), Err(Refusal::Forbidden));
+        assert_eq!(resolve(&root, "/alias.html"), Ok(root.join("index.html")));
+    }
+
+    #[test]
+    fn hosts() {
+        assert!(host_is_local("127.0.0.1:8419", 8419));
+        assert!(host_is_local("localhost:8419", 8419));
+        assert!(host_is_local("LOCALHOST", 8419));
+        assert!(!host_is_local("evil.example:8419", 8419));
+        assert!(!host_is_local("127.0.0.1.evil.example", 8419));
+    }
+}

@@ -1,0 +1,440 @@
+(() => {
+  "use strict";
+  const PUCK = 40, PAD = 12, SVG = "http://www.w3.org/2000/svg";
+  const COLORS = ["#1f6fc5", "#c42b2b", "#1a7f37", "#8250df", "#bc4c00", "#0a7f8f", "#bf3989", "#57606a"];
+  const STATUS = "/_curvebake/status";
+  const body = document.body;
+  // What survives a live update: the scrubber's time (null while playing), the motions picked
+  // for comparison, the versions kept as "before", the comparison mode, the last generation.
+  const state = { scrub: null, picks: new Set(), pinned: new Map(), mode: "position", generation: null };
+  let motions = new Map();
+
+  const readData = () => {
+    motions = new Map();
+    document.querySelectorAll("script.motion-data").forEach((s) => {
+      const d = JSON.parse(s.textContent);
+      motions.set(d.name, d);
+    });
+  };
+
+  // ---- Previews: fitted to their stage, or at 1:1 --------------------------------------
+  // Pixels per unit, measured (em, rem, vw, ...); a translate in % is of the 40px square.
+  const unitPx = (unit, stage, mode) => {
+    if (!unit || unit === "px") return 1;
+    if (unit === "%") return mode === "bar" ? (stage.clientWidth - 2 * PAD) / 100 : PUCK / 100;
+    const probe = document.createElement("div");
+    probe.style.cssText = "position:absolute;visibility:hidden;height:0;width:100" + unit;
+    stage.appendChild(probe);
+    const px = probe.getBoundingClientRect().width / 100;
+    probe.remove();
+    return px > 0 ? px : 1;
+  };
+  const fit = (box) => {
+    const stage = box.parentElement, mode = box.dataset.fit;
+    const actual = body.classList.contains("actual");
+    const lo = Number(box.dataset.lo), hi = Number(box.dataset.hi);
+    stage.style.height = "";
+    const w = stage.clientWidth - 2 * PAD, h = stage.clientHeight - 2 * PAD;
+    let k = 1, transform = "";
+    if (mode === "x" || mode === "y") {
+      const px = unitPx(box.dataset.unit, stage, mode);
+      if (actual) {
+        // The square starts at the stage's edge and travels its real distance; the stage
+        // grows (y) or scrolls (x) to hold it.
+        transform = `translate${mode.toUpperCase()}(${-lo * px}px)`;
+        if (mode === "y") stage.style.height = `${Math.max(180, (hi - lo) * px + PUCK + 2 * PAD)}px`;
+        else box.style.marginRight = `${(hi - lo) * px + PAD}px`;
+      } else {
+        k = Math.min(1, (mode === "x" ? w : h) / ((hi - lo) * px + PUCK));
+        transform = `scale(${k}) translate${mode.toUpperCase()}(${-((lo + hi) / 2) * px}px)`;
+        box.style.marginRight = "";
+      }
+    } else if (mode === "ring") {
+      const px = box.dataset.unit === "%" ? 1 : unitPx(box.dataset.unit, stage, mode);
+      const size = box.dataset.unit === "%" ? 140 : 2 * Math.max(Math.abs(lo), Math.abs(hi)) * px;
+      if (actual) stage.style.height = `${Math.max(180, size + 2 * PAD)}px`;
+      else k = size > 0 ? Math.min(1, h / size) : 1;
+      transform = `scale(${k})`;
+    } else if (mode === "bar") {
+      const reach = Math.max(Math.abs(lo), Math.abs(hi)) * unitPx(box.dataset.unit, stage, mode);
+      if (!actual) k = reach > 0 ? w / reach : 1;
+      transform = `scaleX(${k})`;
+    }
+    box.style.transform = transform;
+    const note = stage.querySelector(".scale-note");
+    if (note) note.textContent = actual ? "1:1" : Math.abs(k - 1) > 1e-3 ? `shown at ×${k.toPrecision(2)}` : "";
+  };
+  const fitAll = () => document.querySelectorAll(".fit").forEach(fit);
+
+  // ---- Plots: SVG drawn from the cards' data --------------------------------------------
+  const node = (name, attrs, parent, text) => {
+    const el = document.createElementNS(SVG, name);
+    for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+    if (text !== undefined) el.textContent = text;
+    if (parent) parent.appendChild(el);
+    return el;
+  };
+  // Round ticks (1, 2 or 5 times a power of ten apart), at most about `max` in lo..hi.
+  const ticks = (lo, hi, max) => {
+    const raw = (hi - lo) / Math.max(1, max), p = 10 ** Math.floor(Math.log10(raw));
+    const step = [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw * (1 - 1e-9));
+    const decimals = Math.min(6, Math.max(0, -Math.floor(Math.log10(step) + 1e-9)));
+    const points = [];
+    for (let k = Math.ceil(lo / step - 1e-9); k * step <= hi + step * 1e-9 && points.length < 50; k++) points.push(k * step);
+    const label = (v) => { const s = v.toFixed(decimals); return /^-0(\.0*)?$/.test(s) ? s.slice(1) : s; };
+    return { points, label };
+  };
+  const short = (x) => String(Number(x.toPrecision(4)));
+
+  // One panel: `series` [{t, x, color, dashed}] against time 0..duration, value axis
+  // downwards when `down`; `hlines` [{v, text, cls}] and `vlines` [{t, text, cls}] mark values
+  // and times. The panel keeps what its cursor needs in `svg.plotTime`.
+  const drawPlot = (svg, spec) => {
+    const W = Math.max(260, Math.round(svg.parentElement.clientWidth || 520));
+    const H = spec.height || Math.round(Math.min(260, Math.max(190, W * 0.42)));
+    svg.replaceChildren();
+    svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+    svg.setAttribute("width", W);
+    svg.setAttribute("height", H);
+    const m = { l: 62, r: 16, t: 12, b: 40 };
+    const w = W - m.l - m.r, h = H - m.t - m.b;
+    let lo = Infinity, hi = -Infinity;
+    for (const s of spec.series) for (const v of s.x) if (Number.isFinite(v)) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+    for (const l of spec.hlines) { lo = Math.min(lo, l.v); hi = Math.max(hi, l.v); }
+    if (!(lo <= hi)) { lo = -1; hi = 1; }
+    if (hi - lo <= 1e-9 * Math.max(1, Math.abs(lo))) { lo -= Math.abs(lo) * 0.1 || 1; hi += Math.abs(hi) * 0.1 || 1; }
+    const pad = (hi - lo) * 0.07;
+    lo -= pad; hi += pad;
+    const D = spec.duration > 0 ? spec.duration : 1;
+    const X = (t) => m.l + (Math.min(Math.max(t, 0), D) / D) * w;
+    const Y = (v) => (spec.down ? m.t + ((v - lo) / (hi - lo)) * h : m.t + ((hi - v) / (hi - lo)) * h);
+    const yt = ticks(lo, hi, Math.max(2, Math.floor(h / 34)));
+    for (const v of yt.points) {
+      node("line", { class: "grid", x1: m.l, x2: m.l + w, y1: Y(v), y2: Y(v) }, svg);
+      node("text", { class: "tick", x: m.l - 6, y: Y(v), "text-anchor": "end", "dominant-baseline": "middle" }, svg, yt.label(v));
+    }
+    const xt = ticks(0, D, Math.max(2, Math.floor(w / 64)));
+    for (const t of xt.points) {
+      node("line", { class: "grid", x1: X(t), x2: X(t), y1: m.t, y2: m.t + h }, svg);
+      node("text", { class: "tick", x: X(t), y: m.t + h + 15, "text-anchor": "middle" }, svg, xt.label(t));
+    }
+    node("line", { class: "axis", x1: m.l, x2: m.l, y1: m.t, y2: m.t + h }, svg);
+    node("line", { class: "axis", x1: m.l, x2: m.l + w, y1: m.t + h, y2: m.t + h }, svg);
+    node("text", { x: m.l + w / 2, y: H - 5, "text-anchor": "middle" }, svg, "time (s)");
+    node("text", { x: 0, y: 0, "text-anchor": "middle", transform: `translate(14 ${m.t + h / 2}) rotate(-90)` }, svg, spec.ylabel);
+    for (const l of spec.hlines) {
+      node("line", { class: l.cls, x1: m.l, x2: m.l + w, y1: Y(l.v), y2: Y(l.v) }, svg);
+    }
+    spec.vlines.forEach((l) => {
+      node("line", { class: l.cls, x1: X(l.t), x2: X(l.t), y1: m.t, y2: m.t + h }, svg);
+    });
+    for (const s of spec.series) {
+      const d = s.t.map((t, i) => `${i ? "L" : "M"}${X(t).toFixed(1)} ${Y(s.x[i]).toFixed(1)}`).join("");
+      node("path", { class: "curve", d, stroke: s.color, "stroke-dasharray": s.dashed ? "7 4" : "none" }, svg);
+    }
+    const cursor = node("line", { class: "cursor", x1: m.l, x2: m.l, y1: m.t, y2: m.t + h, visibility: "hidden" }, svg);
+    svg.plotTime = { left: m.l, width: w, duration: D, cursor };
+    moveCursor(svg);
+  };
+  // A legend under a plot: [{text, color, style}] with a key line drawn like the plot's.
+  const MARKS = { end: ["#444b53", "dashed"], done: ["#1a7f37", "dashed"], rest: ["#6e7781", "dotted"] };
+  const legend = (list, items) => {
+    list.replaceChildren(...items.map((item) => {
+      const li = document.createElement("li");
+      if (item.color) {
+        const key = document.createElement("i");
+        key.style.borderTop = `${item.width || 3}px ${item.style || "solid"} ${item.color}`;
+        li.appendChild(key);
+      } else {
+        li.className = "note";
+      }
+      li.append(item.text);
+      return li;
+    }));
+  };
+  const markItems = (spec) => [...spec.hlines, ...spec.vlines].filter((l) => l.text)
+    .map((l) => ({ text: l.text, color: MARKS[l.cls][0], style: MARKS[l.cls][1], width: 2 }));
+  const moveCursor = (svg) => {
+    const p = svg.plotTime;
+    if (!p) return;
+    if (state.scrub === null) { p.cursor.setAttribute("visibility", "hidden"); return; }
+    const x = p.left + (Math.min(state.scrub, p.duration) / p.duration) * p.width;
+    p.cursor.setAttribute("x1", x);
+    p.cursor.setAttribute("x2", x);
+    p.cursor.setAttribute("visibility", "visible");
+  };
+
+  const unitOf = (d) => d.unit || "unitless";
+  // The panels of a motion: a ring's two radii share one; any other motion of several tracks
+  // gets one panel per track (each with its own end value).
+  const cardPanels = (d) => {
+    const groups = d.ring || d.tracks.length < 2 ? [d.tracks.map((_, k) => k)] : d.tracks.map((_, k) => [k]);
+    return groups.map((ks) => {
+      const hlines = ks.filter((k) => d.ends[k] !== undefined).map((k) => ({
+        v: d.ends[k], cls: "end",
+        text: `${d.rest !== null ? "rests at" : "ends at"} ${short(d.ends[k])}${d.unit ? " " + d.unit : ""}${ks.length > 1 ? " (" + d.tracks[k].name + ")" : ""}`,
+      }));
+      const vlines = [];
+      if (d.done !== null) vlines.push({ t: d.done, cls: "done", text: `looks done ${short(d.done)} s` });
+      if (d.rest !== null) vlines.push({ t: d.rest, cls: "rest", text: `at rest (proved) ${short(d.rest)} s` });
+      return {
+        duration: d.duration, down: d.down, hlines, vlines,
+        ylabel: ks.length === 1 && d.tracks.length > 1 ? `${d.tracks[ks[0]].name}: ${d.ylabel}` : d.ylabel,
+        series: ks.map((k, i) => ({ t: d.tracks[k].t, x: d.tracks[k].x, color: COLORS[i % COLORS.length] })),
+      };
+    });
+  };
+  const drawCards = () => {
+    document.querySelectorAll("article[data-motion]").forEach((card) => {
+      const d = motions.get(card.dataset.motion);
+      const box = card.querySelector(".plot-box");
+      if (!d || !box) return;
+      const panels = cardPanels(d);
+      // One svg per panel: the markup has the first; more are added for more tracks.
+      while (box.querySelectorAll("svg").length < panels.length) box.appendChild(box.querySelector("svg").cloneNode(false));
+      box.querySelectorAll("svg").forEach((svg, i) => drawPlot(svg, panels[i]));
+      let list = card.querySelector(".plot-legend");
+      if (!list) {
+        list = document.createElement("ul");
+        list.className = "plot-legend";
+        box.after(list);
+      }
+      const tracks = d.tracks.length > 1 && panels.length === 1
+        ? panels[0].series.map((s, k) => ({ text: d.tracks[k].name, color: s.color })) : [];
+      legend(list, [...tracks, ...panels.flatMap(markItems)]);
+    });
+  };
+
+  // ---- Comparison on one time axis -------------------------------------------------------
+  // Progress of a track: 0 at its first value, 1 at its end value (its last frame when it has
+  // none); a track that ends where it starts is divided by its largest excursion instead.
+  const progress = (x, end) => {
+    const x0 = x[0];
+    let span = end - x0;
+    if (Math.abs(span) < 1e-12) span = Math.max(...x.map((v) => Math.abs(v - x0))) || 1;
+    return x.map((v) => (v - x0) / span);
+  };
+  const compareSeries = () => {
+    const out = [];
+    const add = (d, label, dashed) => d.tracks.forEach((tr, k) => {
+      const end = d.ends[k] !== undefined ? d.ends[k] : tr.x[tr.x.length - 1];
+      out.push({
+        label: d.tracks.length > 1 ? `${label} ${tr.name}` : label, d, dashed, t: tr.t,
+        x: state.mode === "progress" ? progress(tr.x, end) : tr.x,
+      });
+    });
+    for (const name of state.picks) if (motions.has(name)) add(motions.get(name), name, false);
+    for (const [name, d] of state.pinned) add(d, `${name} (before)`, true);
+    return out;
+  };
+  const drawCompare = () => {
+    const section = document.getElementById("compare");
+    const series = compareSeries();
+    section.hidden = series.length === 0;
+    if (section.hidden) return;
+    // A motion and its kept version share a colour; the kept one is dashed.
+    const names = [...new Set(series.map((s) => s.d.name))];
+    series.forEach((s) => { s.color = COLORS[(names.indexOf(s.d.name) + (s.label.endsWith("outer") ? 3 : 0)) % COLORS.length]; });
+    const units = [...new Set(series.map((s) => unitOf(s.d)))];
+    const position = state.mode === "position";
+    const down = position && series.every((s) => s.d.down);
+    drawPlot(section.querySelector("svg"), {
+      height: 260, duration: Math.max(...series.map((s) => s.d.duration)), down, series, vlines: [],
+      hlines: position ? [] : [{ v: 0, cls: "grid" }, { v: 1, cls: "end" }],
+      ylabel: position ? `position (${units.join(", ")})${down ? " ↓ down" : ""}` : "progress",
+    });
+    const items = series.map((s) => ({ text: s.label, color: s.color, style: s.dashed ? "dashed" : "solid" }));
+    if (position && units.length > 1) items.push({ text: "different units on one axis: compare progress instead" });
+    legend(section.querySelector(".plot-legend"), items);
+  };
+
+  // ---- Scrubber, replay, loop, quarter speed, 1:1 ----------------------------------------
+  const scrub = document.getElementById("scrub");
+  const scrubTime = document.getElementById("scrub-time");
+  // Every preview paused at the scrubber's time t: an animation of per-iteration length d
+  // (4 D at quarter speed) for a motion of D seconds is at min(t, D) / D * d, so it shows the
+  // motion's value at t, and its end value once the motion is over.
+  const seekAll = () => {
+    const t = state.scrub;
+    body.classList.toggle("scrubbing", t !== null);
+    scrubTime.textContent = t === null ? "playing" : `${t.toFixed(3)} s`;
+    if (t !== null) {
+      document.querySelectorAll("[data-anim]").forEach((el) => {
+        const D = Number(el.dataset.duration);
+        for (const a of el.getAnimations({ subtree: true })) {
+          const d = Number(a.effect.getComputedTiming().duration) || 0;
+          a.pause();
+          a.currentTime = D > 0 ? (Math.min(t, D) / D) * d : 0;
+        }
+      });
+    }
+    document.querySelectorAll(".plot-svg").forEach(moveCursor);
+  };
+  const setScrub = (t) => {
+    state.scrub = t === null ? null : Math.min(Math.max(t, 0), Number(scrub.max));
+    if (state.scrub !== null) scrub.value = String(state.scrub);
+    seekAll();
+  };
+  scrub.addEventListener("input", () => setScrub(Number(scrub.value)));
+  // Clicking or dragging on a plot scrubs to that time.
+  document.addEventListener("pointerdown", (event) => {
+    const svg = event.target.closest && event.target.closest(".plot-svg");
+    if (!svg || !svg.plotTime) return;
+    const at = (e) => {
+      const r = svg.getBoundingClientRect(), p = svg.plotTime;
+      const x = ((e.clientX - r.left) / r.width) * Number(svg.getAttribute("width"));
+      setScrub(((x - p.left) / p.width) * p.duration);
+    };
+    at(event);
+    const move = (e) => at(e);
+    svg.addEventListener("pointermove", move);
+    addEventListener("pointerup", () => svg.removeEventListener("pointermove", move), { once: true });
+  });
+  const replay = (scope) => {
+    if (state.scrub !== null) setScrub(null);
+    scope.querySelectorAll("[data-anim]").forEach((el) => {
+      const name = el.dataset.anim;
+      el.classList.remove(name);
+      void el.offsetWidth; // restyle without the class, so that adding it starts over
+      el.classList.add(name);
+    });
+  };
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest("button");
+    if (!button) return;
+    if (button.dataset.replay) replay(button.dataset.replay === "all" ? document : button.closest("article"));
+    if (button.dataset.pin && motions.has(button.dataset.pin)) {
+      state.pinned.set(button.dataset.pin, motions.get(button.dataset.pin));
+      state.picks.add(button.dataset.pin);
+      restorePicks();
+      drawCompare();
+    }
+    if (button.id === "compare-clear") {
+      state.picks.clear();
+      state.pinned.clear();
+      restorePicks();
+      drawCompare();
+    }
+  });
+  document.addEventListener("change", (event) => {
+    const input = event.target;
+    if (input.dataset && input.dataset.pick) {
+      if (input.checked) state.picks.add(input.dataset.pick);
+      else state.picks.delete(input.dataset.pick);
+      drawCompare();
+    } else if (input.name === "compare-mode") {
+      state.mode = input.value;
+      drawCompare();
+    }
+  });
+  const restorePicks = () => document.querySelectorAll("input[data-pick]").forEach((box) => { box.checked = state.picks.has(box.dataset.pick); });
+  for (const [id, cls] of [["loop", "looping"], ["slow", "slow"], ["actual", "actual"]]) {
+    const box = document.getElementById(id);
+    box.addEventListener("change", () => {
+      body.classList.toggle(cls, box.checked);
+      if (cls === "actual") fitAll();
+      else if (state.scrub !== null) seekAll();
+      else if (cls === "slow") replay(document);
+    });
+  }
+
+  // ---- Live updates under `curvebake watch --serve` --------------------------------------
+  const header = document.querySelector("header.top");
+  const live = document.getElementById("live");
+  const setHeaderHeight = () => document.documentElement.style.setProperty("--header-height", `${header.offsetHeight}px`);
+  const showErrors = (errors) => {
+    const box = document.getElementById("bake-errors");
+    box.hidden = errors.length === 0;
+    if (box.hidden) { box.replaceChildren(); return; }
+    const title = document.createElement("h2");
+    title.textContent = `The last bake had ${errors.length} error${errors.length === 1 ? "" : "s"}; the cards below are from the motions that baked`;
+    box.replaceChildren(title, ...errors.map((e) => {
+      const item = document.createElement("div");
+      item.className = "bake-error";
+      const where = document.createElement("p");
+      where.className = "where";
+      where.textContent = e.line ? `${e.file}:${e.line}:${e.col}` : e.file;
+      const message = document.createElement("p");
+      message.className = "message";
+      message.textContent = e.message;
+      item.append(where, message);
+      // The source line and the caret, as the command line prints them.
+      const lines = e.text.split("\n");
+      if (e.line && lines.length > 1) {
+        const pre = document.createElement("pre");
+        pre.textContent = lines.slice(1).join("\n");
+        item.appendChild(pre);
+      }
+      return item;
+    }));
+  };
+  // Fetches the page again and swaps its cards in place: the new stylesheets are loaded
+  // first (so no card shows unstyled), then `main` is replaced, and the scroll position, the
+  // scrubber, the comparison and the 1:1 setting are applied to the new cards.
+  const refresh = async (generation) => {
+    const response = await fetch(location.pathname, { cache: "no-store" });
+    if (!response.ok) return;
+    const doc = new DOMParser().parseFromString(await response.text(), "text/html");
+    const fresh = doc.querySelector("main");
+    if (!fresh) return;
+    const old = [...document.querySelectorAll('link[rel="stylesheet"]')];
+    await Promise.all([...doc.querySelectorAll('link[rel="stylesheet"]')].map((l) => new Promise((done) => {
+      const link = document.createElement("link");
+      link.rel = "stylesheet";
+      link.href = `${l.getAttribute("href")}?g=${generation}`;
+      link.onload = link.onerror = done;
+      setTimeout(done, 2000);
+      document.head.appendChild(link);
+    })));
+    const y = scrollY;
+    document.querySelector("main").replaceWith(document.adoptNode(fresh));
+    old.forEach((l) => l.remove());
+    document.title = doc.title;
+    const summary = doc.querySelector(".summary");
+    if (summary) document.querySelector(".summary").replaceWith(document.adoptNode(summary));
+    const max = doc.getElementById("scrub");
+    if (max) scrub.max = max.max;
+    init();
+    scrollTo(scrollX, y);
+    document.documentElement.dataset.generation = String(generation);
+  };
+  const poll = async () => {
+    let wait = 250;
+    try {
+      const response = await fetch(STATUS, { cache: "no-store" });
+      if (!response.ok) return; // not served by `curvebake watch --serve`: nothing to follow
+      const status = await response.json();
+      live.hidden = false;
+      live.classList.remove("off");
+      live.textContent = "live";
+      if (state.generation !== null && status.generation !== state.generation) await refresh(status.generation);
+      state.generation = status.generation;
+      showErrors(status.errors);
+      setHeaderHeight();
+    } catch (e) {
+      live.classList.add("off");
+      live.textContent = "disconnected";
+      wait = 1000;
+    }
+    setTimeout(poll, wait);
+  };
+
+  const init = () => {
+    readData();
+    fitAll();
+    drawCards();
+    restorePicks();
+    drawCompare();
+    seekAll();
+  };
+  init();
+  setHeaderHeight();
+  let width = innerWidth;
+  addEventListener("resize", () => {
+    setHeaderHeight();
+    fitAll();
+    if (innerWidth !== width) { width = innerWidth; drawCards(); drawCompare(); }
+  });
+  if (location.protocol === "http:" || location.protocol === "https:") poll();
+  window.curvebakeReview = { state, setScrub, refresh };
+})();
