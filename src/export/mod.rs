@@ -2,8 +2,8 @@
 //! touches the file system; [`crate::output::write`] is the one place that does.
 
 pub mod css;
-pub(crate) mod easing;
 pub mod done;
+pub(crate) mod easing;
 pub mod html;
 pub mod js;
 pub mod json;

@@ -253,7 +253,8 @@
   const scrubTime = document.getElementById("scrub-time");
   // Every preview paused at the scrubber's time t: an animation of per-iteration length d
   // (4 D at quarter speed) for a motion of D seconds is at min(t, D) / D * d, so it shows the
-  // motion's value at t, and its end value once the motion is over.
+  // motion's value at t. Past its end it holds its last frame, 2 µs before the end (Blink
+  // takes 1 µs from the end as the end, and a ring's animation lets go of it there).
   const seekAll = () => {
     const t = state.scrub;
     body.classList.toggle("scrubbing", t !== null);
@@ -264,7 +265,7 @@
         for (const a of el.getAnimations({ subtree: true })) {
           const d = Number(a.effect.getComputedTiming().duration) || 0;
           a.pause();
-          a.currentTime = D > 0 ? (Math.min(t, D) / D) * d : 0;
+          a.currentTime = D > 0 ? Math.min((Math.min(t, D) / D) * d, d - 0.002) : 0;
         }
       });
     }
