@@ -81,6 +81,8 @@ pub struct Inspection {
     pub friction: Option<FrictionFigures>,
     /// Gravity figures, for gravity (with or without bounces).
     pub gravity: Option<GravityFigures>,
+    /// Which case of an inertia happened, and when it hit its bound.
+    pub inertia: Option<InertiaFigures>,
     /// The earliest time the motion provably rests (within `rest_delta`, slower than
     /// `rest_speed`), from its decay envelope: a bound, never earlier than the true time.
     pub settle_time: Option<f64>,
@@ -117,6 +119,38 @@ impl Serialize for Params {
             }
         }
         map.end()
+    }
+}
+
+/// What an inertia did.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct InertiaFigures {
+    /// `free`, `hits max`, `hits min`, `starts above max`, `starts below min`, `snap ahead` or
+    /// `snap behind`.
+    pub case: &'static str,
+    /// Where the fling would rest without bounds or snap points, x0 + v0/λ.
+    pub free_rest: Option<f64>,
+    /// Where it rests: the bound or snap point (`None` for a free fling).
+    pub target: Option<f64>,
+    /// When it hit the bound, t_B = -log1p(-λ(B - x0)/v0)/λ.
+    pub bound_time: Option<f64>,
+    /// Its velocity then, v_B = v0 - λ(B - x0).
+    pub bound_velocity: Option<f64>,
+}
+
+fn inertia_figures(m: &crate::motion::Inertia) -> InertiaFigures {
+    let (bound_time, bound_velocity) = match m.case() {
+        crate::motion::InertiaCase::HitsBound { time, velocity, .. } => {
+            (Some(time), Some(velocity))
+        }
+        _ => (None, None),
+    };
+    InertiaFigures {
+        case: m.case().name(),
+        free_rest: m.free_rest(),
+        target: m.target(),
+        bound_time,
+        bound_velocity,
     }
 }
 
@@ -317,6 +351,7 @@ fn track_models(model: &Model) -> Vec<TrackModel> {
         }
         Model::Bounce(b) => vec![(model.endpoints(), b.rest_position(), None)],
         Model::Gravity(_) | Model::GravityTo { .. } => vec![(model.endpoints(), None, None)],
+        Model::Inertia(m) => vec![(model.endpoints(), m.rest_position(), None)],
     }
 }
 
@@ -465,6 +500,10 @@ pub fn inspect(baked: &Baked) -> Inspection {
             _ => None,
         },
         gravity: gravity_figures(model),
+        inertia: match model {
+            Model::Inertia(m) => Some(inertia_figures(m)),
+            _ => None,
+        },
         settle_time: model.settle_time(spec.rest_delta, spec.rest_speed),
         tracks,
     }
@@ -627,6 +666,24 @@ impl Inspection {
                     format!("{} (rest_speed {})", seconds(t), per_s(self.rest_speed)),
                 );
             }
+        }
+        if let Some(i) = &self.inertia {
+            let mut v = i.case.to_owned();
+            if let Some(x) = i.free_rest {
+                let _ = write!(v, "; free rest at {}", unit(x));
+            }
+            if let (Some(t), Some(vb)) = (i.bound_time, i.bound_velocity) {
+                let _ = write!(
+                    v,
+                    "; reaches the bound at {} with {}, then springs back",
+                    seconds(t),
+                    per_s(vb)
+                );
+            }
+            if let Some(x) = i.target {
+                let _ = write!(v, "; rests at {}", unit(x));
+            }
+            row("inertia", v);
         }
         if let Some(g) = &self.gravity {
             row(

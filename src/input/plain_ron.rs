@@ -266,6 +266,37 @@ impl<'a> Reader<'a> {
                     end_velocity,
                 }
             }
+            "Inertia" => {
+                const NAMES: [&str; 7] = [
+                    "from",
+                    "velocity",
+                    "friction",
+                    "min",
+                    "max",
+                    "bounce_stiffness",
+                    "bounce_damping",
+                ];
+                let mut values = [None; 7];
+                let mut snap = None;
+                self.separated(b')', |r| match r.field_name()? {
+                    "snap" => fill(&mut snap, r.number_list()?),
+                    name => {
+                        let k = NAMES.iter().position(|&n| n == name)?;
+                        fill(&mut values[k], r.number()?)
+                    }
+                })?;
+                let [from, velocity, friction, min, max, bounce_stiffness, bounce_damping] = values;
+                MotionKind::Inertia {
+                    from: from?,
+                    velocity: velocity?,
+                    friction: friction?,
+                    min,
+                    max,
+                    bounce_stiffness,
+                    bounce_damping,
+                    snap: snap.unwrap_or_default(),
+                }
+            }
             "ExplosionRing" => {
                 let (mut inner, mut outer) = (None, None);
                 self.separated(b')', |r| match r.field_name()? {
@@ -280,6 +311,17 @@ impl<'a> Reader<'a> {
             }
             _ => return None,
         })
+    }
+
+    /// `[number, ...]` (a trailing comma allowed).
+    fn number_list(&mut self) -> Option<Vec<f64>> {
+        self.expect(b'[')?;
+        let mut list = Vec::new();
+        self.separated(b']', |r| {
+            list.push(r.number()?);
+            Some(())
+        })?;
+        Some(list)
     }
 
     /// One radius of an explosion ring: `(from: ..., to: ..., end_velocity: ...)`.

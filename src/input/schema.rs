@@ -105,6 +105,28 @@ pub enum MotionKind {
         /// End velocity (solved form).
         end_velocity: Option<f64>,
     },
+    /// `Inertia(from, velocity, friction, min, max, bounce_stiffness: 500, bounce_damping: 10,
+    /// snap: [...])`: a fling that stops inside bounds or on a snap point
+    /// (see [`crate::motion::Inertia`]).
+    Inertia {
+        /// Start position.
+        from: f64,
+        /// Initial velocity.
+        velocity: f64,
+        /// Fraction of velocity kept per second, in (0, 1].
+        friction: f64,
+        /// Lower bound.
+        min: Option<f64>,
+        /// Upper bound.
+        max: Option<f64>,
+        /// Stiffness of the bounce spring (mass 1); default 500.
+        bounce_stiffness: Option<f64>,
+        /// Damping of the bounce spring; default 10.
+        bounce_damping: Option<f64>,
+        /// Snap points (within the bounds).
+        #[serde(default)]
+        snap: Vec<f64>,
+    },
     /// `ExplosionRing(inner: (from, to, end_velocity), outer: (...))` with `duration`.
     ExplosionRing {
         /// Inner radius.

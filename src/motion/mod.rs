@@ -10,6 +10,7 @@ mod envelope;
 mod error;
 mod friction;
 mod gravity;
+mod inertia;
 mod numeric;
 mod ring;
 mod spring;
@@ -20,6 +21,9 @@ pub use envelope::Envelope;
 pub use error::{MotionError, Result, Unsolvable};
 pub use friction::Friction;
 pub use gravity::{Bounce, Gravity};
+pub use inertia::{
+    Inertia, InertiaCase, InertiaParams, DEFAULT_BOUNCE_DAMPING, DEFAULT_BOUNCE_STIFFNESS,
+};
 pub use numeric::hex;
 pub use ring::{ExplosionRing, RadiusEnd};
 pub use spring::{perceptual_parameters, Spring};

@@ -3,8 +3,9 @@
 
 use crate::input::schema::{MotionFile, MotionKind, RadiusFile};
 use crate::motion::{
-    Bounce, Decay, Equivalents, ExplosionRing, Friction, Gravity, Motion, MotionError, RadiusEnd,
-    Settle, SolvedDecay, Spring, SpringForm,
+    Bounce, Decay, Equivalents, ExplosionRing, Friction, Gravity, Inertia, InertiaCase,
+    InertiaParams, Motion, MotionError, RadiusEnd, Settle, SolvedDecay, Spring, SpringForm,
+    DEFAULT_BOUNCE_DAMPING, DEFAULT_BOUNCE_STIFFNESS,
 };
 
 /// Default frames per second.
@@ -112,6 +113,8 @@ pub enum Model {
     SolvedDecay(SolvedDecay),
     /// An explosion ring.
     Ring(ExplosionRing),
+    /// A fling with bounds and snap points.
+    Inertia(Inertia),
 }
 
 /// How the end of the bake is decided.
@@ -134,6 +137,7 @@ impl Model {
             Self::Gravity(_) | Self::GravityTo { .. } | Self::Bounce(_) => "gravity",
             Self::Decay(_) | Self::SolvedDecay(_) => "decay",
             Self::Ring(_) => "explosion-ring",
+            Self::Inertia(_) => "inertia",
         }
     }
 
@@ -147,6 +151,7 @@ impl Model {
             Self::Decay(m) => vec![("value", m)],
             Self::SolvedDecay(m) => vec![("value", m)],
             Self::Ring(r) => vec![("inner", r.inner()), ("outer", r.outer())],
+            Self::Inertia(m) => vec![("value", m)],
         }
     }
 
@@ -163,6 +168,7 @@ impl Model {
             Self::GravityTo { gravity, to, .. } => (gravity.from(), *to),
             Self::Bounce(b) => (b.fall().from(), b.floor()),
             Self::SolvedDecay(d) => (d.decay().from(), d.to()),
+            Self::Inertia(m) => (m.params().from, m.target()?),
             _ => return None,
         };
         (from != to).then_some((from, to))
@@ -181,6 +187,7 @@ impl Model {
             Self::Bounce(b) => vec![b.floor()],
             Self::SolvedDecay(d) => vec![d.to()],
             Self::Ring(r) => vec![r.inner().to(), r.outer().to()],
+            Self::Inertia(m) => m.rest_position().into_iter().collect(),
             Self::Gravity(_) | Self::Decay(_) => Vec::new(),
         }
     }
@@ -191,6 +198,7 @@ impl Model {
             Self::Spring(s) => s.settle_time(rest_delta, rest_speed),
             Self::Friction { friction, .. } => friction.settle_time(rest_delta, rest_speed),
             Self::Bounce(b) => b.settle_time(rest_delta, rest_speed),
+            Self::Inertia(m) => m.settle_time(rest_delta, rest_speed),
             _ => None,
         }
     }
@@ -232,6 +240,7 @@ impl Model {
                 flat(v)
             }
             Self::Decay(d) => flat(decay_params(d)),
+            Self::Inertia(m) => flat(inertia_params(m)),
             Self::SolvedDecay(s) => flat(solved_params(s)),
             Self::Ring(r) => vec![
                 ParamGroup {
@@ -272,6 +281,31 @@ fn spring_params(s: &Spring) -> Vec<ParamGroup> {
             }),
     );
     groups
+}
+
+/// An inertia's inputs, then what it resolved to: `to` where it rests (a bound or snap
+/// point), `bound_time` and `bound_velocity` when it hits a bound, `snap_lambda` when it
+/// glides onto a snap point ahead.
+fn inertia_params(m: &Inertia) -> Vec<(&'static str, f64)> {
+    let p = m.params();
+    let mut v = vec![
+        ("from", p.from),
+        ("velocity", p.velocity),
+        ("friction", p.friction),
+        ("lambda", m.lambda()),
+    ];
+    v.extend(p.min.map(|x| ("min", x)));
+    v.extend(p.max.map(|x| ("max", x)));
+    v.extend([
+        ("bounce_stiffness", p.bounce_stiffness),
+        ("bounce_damping", p.bounce_damping),
+    ]);
+    v.extend(m.target().map(|x| ("to", x)));
+    if let InertiaCase::HitsBound { time, velocity, .. } = m.case() {
+        v.extend([("bound_time", time), ("bound_velocity", velocity)]);
+    }
+    v.extend(m.snap_lambda().map(|x| ("snap_lambda", x)));
+    v
 }
 
 fn gravity_params(g: &Gravity) -> Vec<(&'static str, f64)> {
@@ -767,6 +801,29 @@ fn resolve(kind: &MotionKind, duration: Option<f64>) -> Result<(Model, Ending), 
                     "needs either velocity and lambda, or to and end_velocity (solved over `duration`)",
                 )),
             }
+        }
+        MotionKind::Inertia {
+            from,
+            velocity,
+            friction,
+            min,
+            max,
+            bounce_stiffness,
+            bounce_damping,
+            ref snap,
+        } => {
+            let inertia = Inertia::new(InertiaParams {
+                from,
+                velocity,
+                friction,
+                min,
+                max,
+                bounce_stiffness: bounce_stiffness.unwrap_or(DEFAULT_BOUNCE_STIFFNESS),
+                bounce_damping: bounce_damping.unwrap_or(DEFAULT_BOUNCE_DAMPING),
+                snap: snap.clone(),
+            })
+            .map_err(|e| FieldError::from_motion("motion.Inertia", e))?;
+            Ok((Model::Inertia(inertia), rests_or(duration)))
         }
         MotionKind::ExplosionRing { inner, outer } => {
             let d = needs_duration("ExplosionRing")?;
