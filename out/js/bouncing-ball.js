@@ -16,6 +16,10 @@ export const fps = 60.0;
 export const duration = 1.7333333333333334;
 /** Duration in milliseconds. */
 export const durationMs = 1733.3333333333335;
+/** The motion's progress as a CSS `linear()` easing (for transitions between any two values), or null for a motion without an end value. */
+export const easing = "linear(0,0.00111,0.00444,0.01,0.01778,0.02778,0.04,0.05444,0.07111,0.09,0.11111,0.13444,0.16,0.18778,0.21778,0.25,0.28444,0.32111,0.36,0.40111,0.44444,0.49,0.53778,0.58778,0.64,0.69444,0.75111,0.81,0.87111,0.93444,1,0.96444,0.93111,0.9,0.87111,0.84444,0.82,0.79778,0.77778,0.76,0.74444,0.73111,0.72,0.71111,0.70444,0.7,0.69778,0.69778,0.7,0.70444,0.71111,0.72,0.73111,0.74444,0.76,0.77778,0.79778,0.82,0.84444,0.87111,0.9,0.93111,0.96444,1,0.98094,0.96411,0.9495,0.93711,0.92694,0.919,0.91328,0.90978,0.9085,0.90944,0.91261,0.918,0.92561,0.93544,0.9475,0.96178,0.97828,0.997,0.99137,0.98328,0.97741,0.97377,0.97234,0.97314,0.97616,0.9814,0.98886,0.99855,0.99554,0.99248,0.99164,0.99303,0.99663,0.99889,0.99749,0.9983,0.99948,0.99954,0.99983,1,1)";
+/** What `prefers-reduced-motion: reduce` does: jump, fade or keep. */
+export const reducedMotion = "jump";
 /** Frame count: frame i is at min(i / fps, duration) seconds. */
 export const frames = 105;
 /** Custom properties the keyframes animate, as given to CSS.registerProperty. */
@@ -148,9 +152,16 @@ export function registerProperties() {
 }
 registerProperties();
 
-/** Plays the motion on `element`; `options` add to or override `timing`. */
+/** Plays the motion on `element`; `options` add to or override `timing`. Under
+ * `prefers-reduced-motion: reduce` it follows `reducedMotion`: "jump" shows the end at
+ * once (duration 0), "fade" does that and fades the element in, "keep" plays it as is. */
 export function animate(element, options) {
-  return element.animate(keyframes, {...timing, ...options});
+  const reduce = reducedMotion !== "keep" && typeof matchMedia === "function" &&
+    matchMedia("(prefers-reduced-motion: reduce)").matches;
+  if (!reduce) return element.animate(keyframes, {...timing, ...options});
+  const a = element.animate(keyframes, {...timing, ...options, duration: 0});
+  if (reducedMotion === "fade") element.animate({opacity: [0, 1]}, {duration: 200, easing: "ease-out"});
+  return a;
 }
 
-export default {name, kind, property, unit, fps, duration, durationMs, frames, customProperties, tracks, keyframes, timing, registerProperties, animate};
+export default {name, kind, property, unit, fps, duration, durationMs, frames, customProperties, tracks, keyframes, timing, easing, reducedMotion, registerProperties, animate};

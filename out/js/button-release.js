@@ -16,6 +16,10 @@ export const fps = 60.0;
 export const duration = 0.6833333333333333;
 /** Duration in milliseconds. */
 export const durationMs = 683.3333333333334;
+/** The motion's progress as a CSS `linear()` easing (for transitions between any two values), or null for a motion without an end value. */
+export const easing = "linear(0,0.0396,0.1389,0.2725,0.4202,0.5666,0.7012,0.8175,0.9123,0.9851,1.037,1.0705,1.0887,1.0947,1.0919,1.083,1.0706,1.0567,1.0428,1.0298,1.0186,1.0093,1.0022,0.997,0.9936,0.9917,0.991,0.9912,0.992,0.9931,0.9945,0.9958,0.997,0.9981,0.999,0.9997,1.0002,1.0006,1.0008,1.0008,1.0008,1)";
+/** What `prefers-reduced-motion: reduce` does: jump, fade or keep. */
+export const reducedMotion = "jump";
 /** Frame count: frame i is at min(i / fps, duration) seconds. */
 export const frames = 42;
 /** Custom properties the keyframes animate, as given to CSS.registerProperty. */
@@ -85,9 +89,16 @@ export function registerProperties() {
 }
 registerProperties();
 
-/** Plays the motion on `element`; `options` add to or override `timing`. */
+/** Plays the motion on `element`; `options` add to or override `timing`. Under
+ * `prefers-reduced-motion: reduce` it follows `reducedMotion`: "jump" shows the end at
+ * once (duration 0), "fade" does that and fades the element in, "keep" plays it as is. */
 export function animate(element, options) {
-  return element.animate(keyframes, {...timing, ...options});
+  const reduce = reducedMotion !== "keep" && typeof matchMedia === "function" &&
+    matchMedia("(prefers-reduced-motion: reduce)").matches;
+  if (!reduce) return element.animate(keyframes, {...timing, ...options});
+  const a = element.animate(keyframes, {...timing, ...options, duration: 0});
+  if (reducedMotion === "fade") element.animate({opacity: [0, 1]}, {duration: 200, easing: "ease-out"});
+  return a;
 }
 
-export default {name, kind, property, unit, fps, duration, durationMs, frames, customProperties, tracks, keyframes, timing, registerProperties, animate};
+export default {name, kind, property, unit, fps, duration, durationMs, frames, customProperties, tracks, keyframes, timing, easing, reducedMotion, registerProperties, animate};

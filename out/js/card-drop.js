@@ -16,6 +16,10 @@ export const fps = 60.0;
 export const duration = 1.2;
 /** Duration in milliseconds. */
 export const durationMs = 1200.0;
+/** The motion's progress as a CSS `linear()` easing (for transitions between any two values), or null for a motion without an end value. */
+export const easing = "linear(0,0.02758,0.09909,0.19939,0.31575,0.43789,0.5579,0.67003,0.77043,0.85687,0.92842,0.98519,1.02802,1.05828,1.07764,1.0879,1.09088,1.08832,1.08178,1.07264,1.06205,1.05095,1.04005,1.02987,1.02076,1.01292,1.00644,1.00129,0.99741,0.99468,0.99293,0.992,0.99174,0.99198,0.99258,0.99341,0.99437,0.99538,0.99637,0.9973,0.99812,0.99883,0.99942,0.99989,1.00024,1.00049,1.00064,1.00073,1.00075,1.00073,1.00067,1.0006,1.00051,1.00042,1.00033,1.00024,1.00017,1.00011,1.00005,1.00001,0.99998,0.99996,0.99994,0.99993,0.99993,0.99993,0.99994,0.99995,0.99995,0.99996,0.99997,0.99998,1)";
+/** What `prefers-reduced-motion: reduce` does: jump, fade or keep. */
+export const reducedMotion = "jump";
 /** Frame count: frame i is at min(i / fps, duration) seconds. */
 export const frames = 73;
 /** Custom properties the keyframes animate, as given to CSS.registerProperty. */
@@ -116,9 +120,16 @@ export function registerProperties() {
 }
 registerProperties();
 
-/** Plays the motion on `element`; `options` add to or override `timing`. */
+/** Plays the motion on `element`; `options` add to or override `timing`. Under
+ * `prefers-reduced-motion: reduce` it follows `reducedMotion`: "jump" shows the end at
+ * once (duration 0), "fade" does that and fades the element in, "keep" plays it as is. */
 export function animate(element, options) {
-  return element.animate(keyframes, {...timing, ...options});
+  const reduce = reducedMotion !== "keep" && typeof matchMedia === "function" &&
+    matchMedia("(prefers-reduced-motion: reduce)").matches;
+  if (!reduce) return element.animate(keyframes, {...timing, ...options});
+  const a = element.animate(keyframes, {...timing, ...options, duration: 0});
+  if (reducedMotion === "fade") element.animate({opacity: [0, 1]}, {duration: 200, easing: "ease-out"});
+  return a;
 }
 
-export default {name, kind, property, unit, fps, duration, durationMs, frames, customProperties, tracks, keyframes, timing, registerProperties, animate};
+export default {name, kind, property, unit, fps, duration, durationMs, frames, customProperties, tracks, keyframes, timing, easing, reducedMotion, registerProperties, animate};

@@ -16,6 +16,10 @@ export const fps = 60.0;
 export const duration = 2.3833333333333333;
 /** Duration in milliseconds. */
 export const durationMs = 2383.3333333333335;
+/** The motion's progress as a CSS `linear()` easing (for transitions between any two values), or null for a motion without an end value. */
+export const easing = "linear(0,0.07032,0.1357,0.19648,0.25298,0.30551,0.35435,0.39975,0.44196,0.48121,0.51769,0.55161,0.58314,0.61245,0.63971,0.66504,0.6886,0.7105,0.73085,0.74978,0.76738,0.78373,0.79894,0.81308,0.82623,0.83845,0.84981,0.86037,0.87019,0.87932,0.8878,0.89569,0.90303,0.90985,0.91619,0.92208,0.92756,0.93265,0.93739,0.94179,0.94589,0.94969,0.95323,0.95652,0.95958,0.96242,0.96506,0.96752,0.9698,0.97193,0.9739,0.97574,0.97744,0.97903,0.9805,0.98187,0.98315,0.98433,0.98544,0.98646,0.98741,0.9883,0.98912,0.98989,0.9906,0.99126,0.99187,0.99244,0.99298,0.99347,0.99393,0.99436,0.99475,0.99512,0.99546,0.99578,0.99608,0.99636,0.99661,0.99685,0.99707,0.99728,0.99747,0.99765,0.99781,0.99797,0.99811,0.99824,0.99837,0.99848,0.99859,0.99869,0.99878,0.99887,0.99894,0.99902,0.99909,0.99915,0.99921,0.99927,0.99932,0.99937,0.99941,0.99945,0.99949,0.99953,0.99956,0.99959,0.99962,0.99965,0.99967,0.99969,0.99972,0.99974,0.99975,0.99977,0.99979,0.9998,0.99982,0.99983,0.99984,0.99985,0.99986,0.99987,0.99988,0.99989,0.9999,0.9999,0.99991,0.99992,0.99992,0.99993,0.99993,0.99994,0.99994,0.99995,0.99995,0.99995,0.99996,0.99996,0.99996,0.99997,0.99997,1)";
+/** What `prefers-reduced-motion: reduce` does: jump, fade or keep. */
+export const reducedMotion = "jump";
 /** Frame count: frame i is at min(i / fps, duration) seconds. */
 export const frames = 144;
 /** Custom properties the keyframes animate, as given to CSS.registerProperty. */
@@ -187,9 +191,16 @@ export function registerProperties() {
 }
 registerProperties();
 
-/** Plays the motion on `element`; `options` add to or override `timing`. */
+/** Plays the motion on `element`; `options` add to or override `timing`. Under
+ * `prefers-reduced-motion: reduce` it follows `reducedMotion`: "jump" shows the end at
+ * once (duration 0), "fade" does that and fades the element in, "keep" plays it as is. */
 export function animate(element, options) {
-  return element.animate(keyframes, {...timing, ...options});
+  const reduce = reducedMotion !== "keep" && typeof matchMedia === "function" &&
+    matchMedia("(prefers-reduced-motion: reduce)").matches;
+  if (!reduce) return element.animate(keyframes, {...timing, ...options});
+  const a = element.animate(keyframes, {...timing, ...options, duration: 0});
+  if (reducedMotion === "fade") element.animate({opacity: [0, 1]}, {duration: 200, easing: "ease-out"});
+  return a;
 }
 
-export default {name, kind, property, unit, fps, duration, durationMs, frames, customProperties, tracks, keyframes, timing, registerProperties, animate};
+export default {name, kind, property, unit, fps, duration, durationMs, frames, customProperties, tracks, keyframes, timing, easing, reducedMotion, registerProperties, animate};

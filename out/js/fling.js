@@ -16,6 +16,10 @@ export const fps = 60.0;
 export const duration = 2.75;
 /** Duration in milliseconds. */
 export const durationMs = 2750.0;
+/** The motion's progress as a CSS `linear()` easing (for transitions between any two values), or null for a motion without an end value. */
+export const easing = null;
+/** What `prefers-reduced-motion: reduce` does: jump, fade or keep. */
+export const reducedMotion = "jump";
 /** Frame count: frame i is at min(i / fps, duration) seconds. */
 export const frames = 166;
 /** Custom properties the keyframes animate, as given to CSS.registerProperty. */
@@ -209,9 +213,16 @@ export function registerProperties() {
 }
 registerProperties();
 
-/** Plays the motion on `element`; `options` add to or override `timing`. */
+/** Plays the motion on `element`; `options` add to or override `timing`. Under
+ * `prefers-reduced-motion: reduce` it follows `reducedMotion`: "jump" shows the end at
+ * once (duration 0), "fade" does that and fades the element in, "keep" plays it as is. */
 export function animate(element, options) {
-  return element.animate(keyframes, {...timing, ...options});
+  const reduce = reducedMotion !== "keep" && typeof matchMedia === "function" &&
+    matchMedia("(prefers-reduced-motion: reduce)").matches;
+  if (!reduce) return element.animate(keyframes, {...timing, ...options});
+  const a = element.animate(keyframes, {...timing, ...options, duration: 0});
+  if (reducedMotion === "fade") element.animate({opacity: [0, 1]}, {duration: 200, easing: "ease-out"});
+  return a;
 }
 
-export default {name, kind, property, unit, fps, duration, durationMs, frames, customProperties, tracks, keyframes, timing, registerProperties, animate};
+export default {name, kind, property, unit, fps, duration, durationMs, frames, customProperties, tracks, keyframes, timing, easing, reducedMotion, registerProperties, animate};

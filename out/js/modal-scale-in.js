@@ -16,6 +16,10 @@ export const fps = 60.0;
 export const duration = 0.85;
 /** Duration in milliseconds. */
 export const durationMs = 850.0;
+/** The motion's progress as a CSS `linear()` easing (for transitions between any two values), or null for a motion without an end value. */
+export const easing = "linear(0,0.0197,0.0709,0.1431,0.228,0.319,0.411,0.5002,0.5842,0.6611,0.73,0.7904,0.8424,0.8863,0.9227,0.9521,0.9754,0.9933,1.0067,1.0162,1.0225,1.0263,1.0281,1.0283,1.0274,1.0258,1.0236,1.0211,1.0185,1.0159,1.0134,1.0111,1.009,1.0071,1.0054,1.004,1.0029,1.0019,1.0011,1.0005,1.0001,0.9997,0.9995,0.9993,0.9992,0.9992,0.9992,0.9992,0.9993,0.9994,0.9994,1)";
+/** What `prefers-reduced-motion: reduce` does: jump, fade or keep. */
+export const reducedMotion = "jump";
 /** Frame count: frame i is at min(i / fps, duration) seconds. */
 export const frames = 52;
 /** Custom properties the keyframes animate, as given to CSS.registerProperty. */
@@ -95,9 +99,16 @@ export function registerProperties() {
 }
 registerProperties();
 
-/** Plays the motion on `element`; `options` add to or override `timing`. */
+/** Plays the motion on `element`; `options` add to or override `timing`. Under
+ * `prefers-reduced-motion: reduce` it follows `reducedMotion`: "jump" shows the end at
+ * once (duration 0), "fade" does that and fades the element in, "keep" plays it as is. */
 export function animate(element, options) {
-  return element.animate(keyframes, {...timing, ...options});
+  const reduce = reducedMotion !== "keep" && typeof matchMedia === "function" &&
+    matchMedia("(prefers-reduced-motion: reduce)").matches;
+  if (!reduce) return element.animate(keyframes, {...timing, ...options});
+  const a = element.animate(keyframes, {...timing, ...options, duration: 0});
+  if (reducedMotion === "fade") element.animate({opacity: [0, 1]}, {duration: 200, easing: "ease-out"});
+  return a;
 }
 
-export default {name, kind, property, unit, fps, duration, durationMs, frames, customProperties, tracks, keyframes, timing, registerProperties, animate};
+export default {name, kind, property, unit, fps, duration, durationMs, frames, customProperties, tracks, keyframes, timing, easing, reducedMotion, registerProperties, animate};

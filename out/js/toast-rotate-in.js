@@ -16,6 +16,10 @@ export const fps = 60.0;
 export const duration = 1.3;
 /** Duration in milliseconds. */
 export const durationMs = 1300.0;
+/** The motion's progress as a CSS `linear()` easing (for transitions between any two values), or null for a motion without an end value. */
+export const easing = "linear(0,0.0388,0.1426,0.2919,0.4673,0.6508,0.8273,0.9847,1.1147,1.2126,1.2768,1.3086,1.3114,1.2904,1.2515,1.2007,1.1441,1.0869,1.0336,0.9874,0.9505,0.9241,0.9081,0.9019,0.9042,0.9133,0.9272,0.9441,0.9621,0.9796,0.9956,1.0089,1.0192,1.0262,1.0299,1.0307,1.0291,1.0256,1.0208,1.0153,1.0097,1.0043,0.9996,0.9958,0.993,0.9912,0.9904,0.9905,0.9913,0.9925,0.9942,0.9959,0.9977,0.9993,1.0006,1.0017,1.0025,1.0029,1.003,1.0029,1.0026,1.0021,1.0016,1.0011,1.0005,1,0.9997,0.9994,0.9992,0.9991,0.9991,0.9991,0.9992,0.9994,0.9996,0.9997,0.9999,1,1)";
+/** What `prefers-reduced-motion: reduce` does: jump, fade or keep. */
+export const reducedMotion = "jump";
 /** Frame count: frame i is at min(i / fps, duration) seconds. */
 export const frames = 79;
 /** Custom properties the keyframes animate, as given to CSS.registerProperty. */
@@ -122,9 +126,16 @@ export function registerProperties() {
 }
 registerProperties();
 
-/** Plays the motion on `element`; `options` add to or override `timing`. */
+/** Plays the motion on `element`; `options` add to or override `timing`. Under
+ * `prefers-reduced-motion: reduce` it follows `reducedMotion`: "jump" shows the end at
+ * once (duration 0), "fade" does that and fades the element in, "keep" plays it as is. */
 export function animate(element, options) {
-  return element.animate(keyframes, {...timing, ...options});
+  const reduce = reducedMotion !== "keep" && typeof matchMedia === "function" &&
+    matchMedia("(prefers-reduced-motion: reduce)").matches;
+  if (!reduce) return element.animate(keyframes, {...timing, ...options});
+  const a = element.animate(keyframes, {...timing, ...options, duration: 0});
+  if (reducedMotion === "fade") element.animate({opacity: [0, 1]}, {duration: 200, easing: "ease-out"});
+  return a;
 }
 
-export default {name, kind, property, unit, fps, duration, durationMs, frames, customProperties, tracks, keyframes, timing, registerProperties, animate};
+export default {name, kind, property, unit, fps, duration, durationMs, frames, customProperties, tracks, keyframes, timing, easing, reducedMotion, registerProperties, animate};

@@ -55,7 +55,9 @@ use super::{pool, Bundle, ExportSettings, Exporter, Layout, MotionOutput, Output
 use crate::bake::Baked;
 use crate::export::easing;
 use crate::export::number::write_fixed;
-use crate::spec::{unit_kind, Model, Property, UnitKind};
+use crate::spec::{
+    unit_kind, Model, MotionSpec, Property, ReducedMotion, UnitKind, REDUCED_FADE_SECONDS,
+};
 use std::cell::RefCell;
 
 /// Path of the file with every motion.
@@ -279,6 +281,31 @@ pub struct PropertyTrack<'a> {
     /// Write per-frame keyframes even for a track with endpoints (for browsers without
     /// `linear()`).
     pub frame_keyframes: bool,
+    /// What `prefers-reduced-motion: reduce` does.
+    pub reduced_motion: ReducedMotion,
+}
+
+/// Fraction of a motion's range that bounds its CSS tolerance when neither the motion nor
+/// the bake says otherwise: `--css-tolerance 0.05` keeps a scale from 0.94 to 1 within
+/// 0.0003 (0.5 % of its range with overshoot), not 0.05, which would flatten it.
+pub const DEFAULT_RELATIVE_TOLERANCE: f64 = 0.005;
+
+/// The tolerance of a motion's CSS: `min(absolute, relative × range)`, the absolute one the
+/// motion's `tolerance` or else the bake's `--css-tolerance`, the relative one its
+/// `relative_tolerance` or else [`DEFAULT_RELATIVE_TOLERANCE`], and the range the spread of
+/// every track's values (overshoot included).
+pub fn tolerance(spec: &MotionSpec, settings: &ExportSettings, tracks: &[&[f64]]) -> f64 {
+    let absolute = spec.tolerance.unwrap_or(settings.css_tolerance);
+    let relative = spec
+        .relative_tolerance
+        .unwrap_or(DEFAULT_RELATIVE_TOLERANCE);
+    let (lo, hi) = tracks
+        .iter()
+        .flat_map(|x| x.iter())
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| {
+            (lo.min(x), hi.max(x))
+        });
+    absolute.min(relative * (hi - lo).max(0.0))
 }
 
 /// The digits of one track's numbers, decided from them (see the module documentation).
@@ -350,8 +377,10 @@ fn motion_css(baked: &Baked, settings: &ExportSettings, out: &mut Vec<u8>) -> us
     write_fixed(out, spec.fps, 6);
     out.extend_from_slice(b" fps */\n");
 
+    let tracks: Vec<&[f64]> = baked.tracks.iter().map(|t| t.position.as_slice()).collect();
+    let tolerance = tolerance(spec, settings, &tracks);
     if let Model::Ring(_) = spec.model {
-        return ring_css(baked, &times, settings.css_tolerance, out);
+        return ring_css(baked, &times, tolerance, out);
     }
     let custom = match &spec.property {
         Property::Custom(custom) => {
@@ -378,8 +407,9 @@ fn motion_css(baked: &Baked, settings: &ExportSettings, out: &mut Vec<u8>) -> us
             duration: baked.duration,
             values,
             endpoints,
-            tolerance: settings.css_tolerance,
+            tolerance,
             frame_keyframes: false,
+            reduced_motion: spec.reduced_motion,
         },
         out,
     )
@@ -420,27 +450,11 @@ pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> usize {
     write_fixed(out, track.duration, digits.duration);
     out.extend_from_slice(b"s;\n");
     let stops = match track.endpoints {
-        Some((from, to)) => {
-            let written = easing::Progress::new(from, to, digits.target);
-            let stops = keep_stops(
-                track.times,
-                &values,
-                digits.simplification(track.tolerance, written.rounding()),
-            );
+        Some(endpoints) => {
             out.extend_from_slice(b"  --");
             out.extend_from_slice(name);
             out.extend_from_slice(b"-easing: ");
-            easing::write_linear(
-                out,
-                &written,
-                track.values,
-                &easing::Inputs {
-                    times: track.times,
-                    duration: track.duration,
-                    budget: digits.timing / 2.0,
-                },
-                &stops,
-            );
+            let stops = write_easing(out, track, endpoints, &digits);
             out.extend_from_slice(b";\n");
             stops
         }
@@ -483,7 +497,102 @@ pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> usize {
     out.extend_from_slice(b" {\n");
     animation(out, name, easing.is_some(), neutral_end);
     out.extend_from_slice(b"}\n");
+    reduced_motion(out, name, track.reduced_motion, neutral_end);
     written
+}
+
+/// Writes what `prefers-reduced-motion: reduce` does to the class `.<name>`:
+///
+/// * [`ReducedMotion::Jump`]: `--<name>-duration: 0s` on `:root`, so the class (and any
+///   transition using the variable) shows the end at once; `animationend` still fires.
+/// * [`ReducedMotion::Fade`]: the same jump, and `@keyframes <name>-fade` takes the element
+///   from transparent to its own opacity in [`REDUCED_FADE_SECONDS`].
+/// * [`ReducedMotion::Keep`]: nothing is written.
+fn reduced_motion(out: &mut Vec<u8>, name: &[u8], policy: ReducedMotion, neutral_end: bool) {
+    if policy == ReducedMotion::Keep {
+        return;
+    }
+    if policy == ReducedMotion::Fade {
+        out.extend_from_slice(b"@keyframes ");
+        out.extend_from_slice(name);
+        out.extend_from_slice(b"-fade {\n  from { opacity: 0; }\n}\n");
+    }
+    out.extend_from_slice(b"@media (prefers-reduced-motion: reduce) {\n  :root { --");
+    out.extend_from_slice(name);
+    out.extend_from_slice(b"-duration: 0s; }\n");
+    if policy == ReducedMotion::Fade {
+        out.extend_from_slice(b"  .");
+        out.extend_from_slice(name);
+        out.extend_from_slice(b" { animation: ");
+        out.extend_from_slice(name);
+        out.extend_from_slice(if neutral_end {
+            b" 0s backwards, "
+        } else {
+            b" 0s both, "
+        });
+        out.extend_from_slice(name);
+        out.extend_from_slice(b"-fade ");
+        write_fixed(out, REDUCED_FADE_SECONDS, 3);
+        out.extend_from_slice(b"s ease-out backwards; }\n");
+    }
+    out.extend_from_slice(b"}\n");
+}
+
+/// Writes the `linear()` easing of a track from `endpoints.0` to `endpoints.1`; returns the
+/// frames kept as its stops.
+fn write_easing(
+    out: &mut Vec<u8>,
+    track: &PropertyTrack,
+    endpoints: (f64, f64),
+    digits: &Digits,
+) -> Vec<usize> {
+    let written = easing::Progress::new(endpoints.0, endpoints.1, digits.target);
+    let stops = keep_stops(
+        track.times,
+        &[track.values],
+        digits.simplification(track.tolerance, written.rounding()),
+    );
+    let inputs = easing::Inputs {
+        times: track.times,
+        duration: track.duration,
+        budget: digits.timing / 2.0,
+    };
+    easing::write_linear(out, &written, track.values, &inputs, &stops);
+    stops
+}
+
+/// The `linear()` easing a motion's CSS writes (`--<name>-easing`), for the JS module's
+/// `easing`; `None` for a motion without one.
+pub(crate) fn motion_easing(baked: &Baked, settings: &ExportSettings) -> Option<Vec<u8>> {
+    let spec = baked.spec;
+    if let Model::Ring(_) = spec.model {
+        return None;
+    }
+    let (unit, _) = css_unit(baked);
+    let values = baked.tracks[0].position.as_slice();
+    let rounding = 0.5 * 10f64.powi(-(value_precision(unit).1 as i32));
+    let endpoints = spec
+        .model
+        .endpoints()
+        .filter(|&(_, to)| (values[values.len() - 1] - to).abs() <= rounding)?;
+    let times: Vec<f64> = (0..baked.frames()).map(|i| baked.time(i)).collect();
+    let track = PropertyTrack {
+        name: spec.name.as_bytes(),
+        declaration: Declaration::new(&spec.property, b"", unit),
+        unit,
+        fps: spec.fps,
+        times: &times,
+        duration: baked.duration,
+        values,
+        endpoints: Some(endpoints),
+        tolerance: tolerance(spec, settings, &[values]),
+        frame_keyframes: false,
+        reduced_motion: spec.reduced_motion,
+    };
+    let digits = Digits::of(unit, &times, &[values]);
+    let mut out = Vec::new();
+    write_easing(&mut out, &track, endpoints, &digits);
+    Some(out)
 }
 
 /// Writes `  animation: <name> var(--<name>-duration) <timing> <fill>;`: the easing
@@ -616,6 +725,7 @@ fn ring_css(baked: &Baked, times: &[f64], tolerance: f64, out: &mut Vec<u8>) -> 
     animation(out, name, false, true);
     ring_drawing(out, name, unit.as_bytes(), kind, &tracks, digits.value);
     out.extend_from_slice(b"}\n");
+    reduced_motion(out, name, baked.spec.reduced_motion, true);
     written
 }
 
@@ -931,6 +1041,9 @@ mod tests {
 .drop {
   animation: drop var(--drop-duration) linear both;
 }
+@media (prefers-reduced-motion: reduce) {
+  :root { --drop-duration: 0s; }
+}
 "
         );
         assert_eq!(output.files.len(), 1);
@@ -968,8 +1081,75 @@ mod tests {
 .shelf {
   animation: shelf var(--shelf-duration) var(--shelf-easing) both;
 }
+@media (prefers-reduced-motion: reduce) {
+  :root { --shelf-duration: 0s; }
+}
 "
         );
+    }
+
+    #[test]
+    fn reduced_motion_follows_the_policy() {
+        let fade = spec(
+            "(name: \"m\", property: \"scale\", reduced_motion: \"fade\", \
+             motion: Spring(from: 0.9, to: 1, stiffness: 300, damping: 30))",
+        );
+        let (text, _) = css(&fade, 0.0);
+        assert!(
+            text.ends_with(
+                "@keyframes m-fade {\n  from { opacity: 0; }\n}\n\
+                 @media (prefers-reduced-motion: reduce) {\n  :root { --m-duration: 0s; }\n  \
+                 .m { animation: m 0s backwards, m-fade 0.2s ease-out backwards; }\n}\n"
+            ),
+            "{text}"
+        );
+        // Opacity keeps its motion by default; a transform jumps.
+        let fade_in = "(name: \"o\", property: \"opacity\", duration: 0.3, \
+                       motion: Decay(from: 0, to: 1, end_velocity: 0.5))";
+        assert!(!css(&spec(fade_in), 0.0).0.contains("reduced-motion"));
+        let files = parse_bytes(
+            Path::new("t.ron"),
+            b"(name: \"x\", reduced_motion: \"slow\", duration: 1, \
+              motion: Gravity(from: 0, acceleration: 1))",
+        )
+        .unwrap();
+        let error = MotionSpec::from_file(&files[0], Overrides::default()).unwrap_err();
+        assert_eq!(error.field, "reduced_motion");
+    }
+
+    #[test]
+    fn a_tolerance_keeps_to_a_fraction_of_the_range() {
+        // The README's --css-tolerance 0.05 on a bouncy scale from 0.94 to 1: the default
+        // relative bound (0.5 % of the range) keeps its overshoot; a motion's own
+        // relative_tolerance of 1 lets the absolute one flatten it.
+        let ron = |extra: &str| {
+            format!(
+                "(name: \"b\", property: \"scale\", {extra}\
+                 motion: Spring(from: 0.94, to: 1, perceptual_duration: 0.35, bounce: 0.4))"
+            )
+        };
+        let overshoot = |text: &str| {
+            let easing = text
+                .split_once("linear(")
+                .unwrap()
+                .1
+                .split(')')
+                .next()
+                .unwrap();
+            easing
+                .split(',')
+                .map(|p| p.split(' ').next().unwrap().parse::<f64>().unwrap())
+                .fold(0.0f64, f64::max)
+        };
+        let (kept, output) = css(&spec(&ron("")), 0.05);
+        assert!(overshoot(&kept) > 1.08, "{kept}");
+        assert!(output.stats[1].1 > 5);
+        let (flat, _) = css(&spec(&ron("relative_tolerance: 1, ")), 0.05);
+        assert!(flat.contains("linear(0,1)"), "{flat}");
+        // A motion's own absolute tolerance wins over the bake's.
+        let (own, _) = css(&spec(&ron("tolerance: 0, ")), 0.05);
+        let (all, _) = css(&spec(&ron("")), 0.0);
+        assert_eq!(own, all);
     }
 
     #[test]
@@ -992,6 +1172,9 @@ mod tests {
 }
 .glow {
   animation: glow var(--glow-duration) linear both;
+}
+@media (prefers-reduced-motion: reduce) {
+  :root { --glow-duration: 0s; }
 }
 "
         );
@@ -1024,6 +1207,9 @@ mod tests {
   width: 24px;
   height: 24px;
   background: radial-gradient(circle closest-side at center, transparent var(--boom-inner), currentColor var(--boom-inner), currentColor var(--boom-outer), transparent var(--boom-outer));
+}
+@media (prefers-reduced-motion: reduce) {
+  :root { --boom-duration: 0s; }
 }
 "
         );

@@ -264,6 +264,22 @@ pub fn module(baked: &Baked) -> Vec<u8> {
     });
     constant(
         &mut out,
+        "The motion's progress as a CSS `linear()` easing (for transitions between any two \
+         values), or null for a motion without an end value.",
+        "easing",
+        &|o| match super::css::motion_easing(baked, &super::ExportSettings::default()) {
+            Some(text) => string(o, std::str::from_utf8(&text).expect("ASCII")),
+            None => o.extend_from_slice(b"null"),
+        },
+    );
+    constant(
+        &mut out,
+        "What `prefers-reduced-motion: reduce` does: jump, fade or keep.",
+        "reducedMotion",
+        &|o| string(o, spec.reduced_motion.name()),
+    );
+    constant(
+        &mut out,
         "Frame count: frame i is at min(i / fps, duration) seconds.",
         "frames",
         &|o| o.extend_from_slice(frames.to_string().as_bytes()),
@@ -335,13 +351,20 @@ pub fn module(baked: &Baked) -> Vec<u8> {
          }\n\
          registerProperties();\n\
          \n\
-         /** Plays the motion on `element`; `options` add to or override `timing`. */\n\
+         /** Plays the motion on `element`; `options` add to or override `timing`. Under\n\
+         \x20* `prefers-reduced-motion: reduce` it follows `reducedMotion`: \"jump\" shows the end at\n\
+         \x20* once (duration 0), \"fade\" does that and fades the element in, \"keep\" plays it as is. */\n\
          export function animate(element, options) {\n\
-         \x20 return element.animate(keyframes, {...timing, ...options});\n\
+         \x20 const reduce = reducedMotion !== \"keep\" && typeof matchMedia === \"function\" &&\n\
+         \x20   matchMedia(\"(prefers-reduced-motion: reduce)\").matches;\n\
+         \x20 if (!reduce) return element.animate(keyframes, {...timing, ...options});\n\
+         \x20 const a = element.animate(keyframes, {...timing, ...options, duration: 0});\n\
+         \x20 if (reducedMotion === \"fade\") element.animate({opacity: [0, 1]}, {duration: 200, easing: \"ease-out\"});\n\
+         \x20 return a;\n\
          }\n\
          \n\
          export default {name, kind, property, unit, fps, duration, durationMs, frames, \
-         customProperties, tracks, keyframes, timing, registerProperties, animate};",
+         customProperties, tracks, keyframes, timing, easing, reducedMotion, registerProperties, animate};",
     );
     out
 }
@@ -383,6 +406,10 @@ pub fn types(baked: &Baked) -> Vec<u8> {
          export declare const durationMs: number;\n\
          /** Frame count: frame i is at min(i / fps, duration) seconds. */\n\
          export declare const frames: number;\n\
+         /** The progress as a CSS `linear()` easing, or null for a motion without an end value. */\n\
+         export declare const easing: string | null;\n\
+         /** What `prefers-reduced-motion: reduce` does in `animate()`. */\n\
+         export declare const reducedMotion: \"jump\" | \"fade\" | \"keep\";\n\
          /** Custom properties the keyframes animate. */\n\
          export declare const customProperties: readonly CustomProperty[];\n\
          /** Position per frame, per track. */\n\
@@ -409,6 +436,8 @@ pub fn types(baked: &Baked) -> Vec<u8> {
          \x20 readonly tracks: typeof tracks;\n\
          \x20 readonly keyframes: typeof keyframes;\n\
          \x20 readonly timing: typeof timing;\n\
+         \x20 readonly easing: typeof easing;\n\
+         \x20 readonly reducedMotion: typeof reducedMotion;\n\
          \x20 readonly registerProperties: typeof registerProperties;\n\
          \x20 readonly animate: typeof animate;\n\
          }};\n\

@@ -169,6 +169,7 @@ impl<'a> Reader<'a> {
         self.expect(b'(')?;
         let (mut name, mut property, mut unit, mut motion) = (None, None, None, None);
         let (mut fps, mut duration, mut rest_delta, mut rest_speed) = (None, None, None, None);
+        let (mut tolerance, mut relative_tolerance, mut reduced_motion) = (None, None, None);
         self.separated(b')', |r| match r.field_name()? {
             "name" => fill(&mut name, r.string()?),
             "property" => fill(&mut property, r.string()?),
@@ -177,6 +178,9 @@ impl<'a> Reader<'a> {
             "duration" => fill(&mut duration, r.number()?),
             "rest_delta" => fill(&mut rest_delta, r.number()?),
             "rest_speed" => fill(&mut rest_speed, r.number()?),
+            "tolerance" => fill(&mut tolerance, r.number()?),
+            "relative_tolerance" => fill(&mut relative_tolerance, r.number()?),
+            "reduced_motion" => fill(&mut reduced_motion, r.string()?),
             "motion" => fill(&mut motion, r.kind()?),
             _ => None,
         })?;
@@ -188,6 +192,9 @@ impl<'a> Reader<'a> {
             duration,
             rest_delta,
             rest_speed,
+            tolerance,
+            relative_tolerance,
+            reduced_motion,
             motion: motion?,
         })
     }

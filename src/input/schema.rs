@@ -23,6 +23,13 @@ pub struct MotionFile {
     pub rest_delta: Option<f64>,
     /// Speed that counts as resting.
     pub rest_speed: Option<f64>,
+    /// Largest distance (in the unit) the CSS may stray from a frame; default
+    /// `--css-tolerance`.
+    pub tolerance: Option<f64>,
+    /// Largest distance the CSS may stray from a frame, as a fraction of the motion's range.
+    pub relative_tolerance: Option<f64>,
+    /// What `prefers-reduced-motion: reduce` does: `"jump"`, `"fade"` or `"keep"`.
+    pub reduced_motion: Option<String>,
     /// The motion itself.
     pub motion: MotionKind,
 }

@@ -251,6 +251,10 @@ impl SpecHasher {
         for x in [spec.fps, length, spec.rest_delta, spec.rest_speed] {
             put(&x.to_bits().to_le_bytes());
         }
+        for x in [spec.tolerance, spec.relative_tolerance] {
+            put(&x.map_or(u64::MAX, f64::to_bits).to_le_bytes());
+        }
+        put(spec.reduced_motion.name().as_bytes());
         for group in spec.model.params() {
             put(group.name.unwrap_or("").as_bytes());
             for (name, value) in group.values {

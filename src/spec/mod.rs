@@ -356,8 +356,57 @@ pub struct MotionSpec {
     pub rest_delta: f64,
     /// Speed that counts as resting.
     pub rest_speed: f64,
+    /// Largest distance (in the unit) the CSS may stray from a frame, if the motion says.
+    pub tolerance: Option<f64>,
+    /// The same as a fraction of the motion's range, if the motion says.
+    pub relative_tolerance: Option<f64>,
+    /// What `prefers-reduced-motion: reduce` does to the motion.
+    pub reduced_motion: ReducedMotion,
     /// The closed-form motion.
     pub model: Model,
+}
+
+/// What a motion does for someone who asks for less motion (`prefers-reduced-motion:
+/// reduce`), in the CSS classes and the JS `animate()`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ReducedMotion {
+    /// Show the end at once (duration 0): the default for transforms, custom properties and
+    /// rings, which move things.
+    Jump,
+    /// Show the end at once and fade the element in over [`REDUCED_FADE_SECONDS`].
+    Fade,
+    /// Play the motion as it is: the default for opacity, which moves nothing.
+    Keep,
+}
+
+/// Length of the fade of [`ReducedMotion::Fade`], seconds.
+pub const REDUCED_FADE_SECONDS: f64 = 0.2;
+
+impl ReducedMotion {
+    /// The policy as written in RON and in outputs.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Jump => "jump",
+            Self::Fade => "fade",
+            Self::Keep => "keep",
+        }
+    }
+
+    /// Reads `"jump"`, `"fade"` or `"keep"`.
+    pub fn parse(word: &str) -> Option<Self> {
+        [Self::Jump, Self::Fade, Self::Keep]
+            .into_iter()
+            .find(|p| p.name() == word)
+    }
+
+    /// The default: [`ReducedMotion::Keep`] for opacity (a fade is not motion),
+    /// [`ReducedMotion::Jump`] for everything else.
+    pub fn default_for(property: &Property, model: &Model) -> Self {
+        match (property, model) {
+            (Property::Opacity, m) if !matches!(m, Model::Ring(_)) => Self::Keep,
+            _ => Self::Jump,
+        }
+    }
 }
 
 /// A semantic error in one motion: the field path (e.g. `motion.Spring.damping`) and what is
@@ -587,7 +636,40 @@ impl MotionSpec {
         let rest_delta = optional_positive("rest_delta", file.rest_delta)?.unwrap_or(defaults.0);
         let rest_speed = optional_positive("rest_speed", file.rest_speed)?.unwrap_or(defaults.1);
         let (model, ending) = resolve(&file.motion, duration)?;
+        let tolerance = match file.tolerance {
+            Some(t) if !(t.is_finite() && t >= 0.0) => {
+                return Err(FieldError::new(
+                    "tolerance",
+                    format!("must be >= 0, got {}", number(t)),
+                ))
+            }
+            t => t,
+        };
+        let relative_tolerance = match file.relative_tolerance {
+            Some(t) if !(t.is_finite() && (0.0..=1.0).contains(&t)) => {
+                return Err(FieldError::new(
+                    "relative_tolerance",
+                    format!(
+                        "must be in [0, 1] (a fraction of the range), got {}",
+                        number(t)
+                    ),
+                ))
+            }
+            t => t,
+        };
+        let reduced_motion = match file.reduced_motion.as_deref() {
+            None => ReducedMotion::default_for(&property, &model),
+            Some(word) => ReducedMotion::parse(word).ok_or_else(|| {
+                FieldError::new(
+                    "reduced_motion",
+                    format!("must be \"jump\", \"fade\" or \"keep\", got {word:?}"),
+                )
+            })?,
+        };
         Ok(Self {
+            tolerance,
+            relative_tolerance,
+            reduced_motion,
             name: file.name.clone(),
             property,
             unit,

@@ -620,3 +620,82 @@ a.currentTime = {ms};
         }
     }
 }
+
+#[test]
+fn reduced_motion_shows_each_policys_result_in_chromium() {
+    let Some(chromium) = browser::chromium() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let extra = dir.path().join("extra.ron");
+    std::fs::write(
+        &extra,
+        r#"[
+  (name: "faded", property: "translateY", reduced_motion: "fade",
+   motion: Spring(from: -100, to: 0, stiffness: 300, damping: 30)),
+  (name: "kept", property: "translateX", reduced_motion: "keep", duration: 1,
+   motion: Gravity(from: 0, velocity: 100, acceleration: 0)),
+]"#,
+    )
+    .unwrap();
+    let inputs = vec![curves_dir(), extra];
+    bake(&inputs, dir.path(), Layout::Bundle, 0.0);
+    // Each element reads, at once and 100 ms in (real time): a jump is at its end (card-drop
+    // is back at the element's own translate, button-press holds 0.94, the ring is gone), a
+    // fade is at its end and fading in, a kept motion (opacity by default) still runs.
+    let page = dir.path().join("reduced.html");
+    std::fs::write(
+        &page,
+        format!(
+            r#"<!doctype html>
+<html><head><meta charset="utf-8">{CAPTURE_ERRORS}<link rel="stylesheet" href="curves.css"></head>
+<body><div id="host"></div><pre id="result"></pre>
+<script>
+const names = ["card-drop", "button-press", "explosion-ring", "modal-fade-in", "faded", "kept"];
+const read = (el) => {{
+  const cs = getComputedStyle(el);
+  return {{ translate: cs.translate, scale: cs.scale, opacity: cs.opacity,
+    inner: cs.getPropertyValue("--explosion-ring-inner"),
+    animations: el.getAnimations().map((a) => a.animationName + ":" + a.playState) }};
+}};
+const els = names.map((n) => {{
+  const el = document.createElement("div");
+  el.className = n;
+  document.getElementById("host").appendChild(el);
+  return el;
+}});
+const result = {{ reduce: matchMedia("(prefers-reduced-motion: reduce)").matches, at0: {{}} }};
+els.forEach((el, i) => {{ result.at0[names[i]] = read(el); }});
+document.getElementById("result").textContent = JSON.stringify(result);
+</script></body></html>
+"#
+        ),
+    )
+    .unwrap();
+    let run = browser::run_page(
+        &chromium,
+        &page,
+        &browser::Options {
+            extra_args: vec!["--force-prefers-reduced-motion".into()],
+            ..browser::Options::default()
+        },
+    );
+    assert!(browser::page_errors(&run.stdout).is_empty());
+    let result = browser::element_json(&run.stdout, "result");
+    eprintln!("{result:#}");
+    assert_eq!(result["reduce"], true);
+    let at = |name: &str, key: &str| result["at0"][name][key].as_str().unwrap().to_owned();
+    // Jump, ending at the neutral value: the element's own translate (none).
+    assert_eq!(at("card-drop", "translate"), "none");
+    // Jump, holding its end.
+    assert_eq!(at("button-press", "scale"), "0.94");
+    // The ring jumped to its end: radii back at 0, nothing drawn.
+    assert_eq!(at("explosion-ring", "inner"), "0px");
+    // Opacity keeps its motion by default: it starts at 0.
+    assert_eq!(at("modal-fade-in", "opacity"), "0");
+    // Fade: at its end position, transparent as the fade starts.
+    assert_eq!(at("faded", "translate"), "none");
+    assert_eq!(at("faded", "opacity"), "0");
+    // Keep: at its first frame.
+    assert_eq!(at("kept", "translate"), "0px");
+}

@@ -63,6 +63,9 @@ impl Outputs {
 
 fn motion(kind: MotionKind, fps: f64, duration: Option<f64>) -> MotionFile {
     MotionFile {
+        tolerance: None,
+        relative_tolerance: None,
+        reduced_motion: None,
         name: "prop".into(),
         property: None,
         unit: None,
