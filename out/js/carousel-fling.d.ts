@@ -24,6 +24,10 @@ export declare const duration: number;
 export declare const durationMs: number;
 /** Frame count: frame i is at min(i / fps, duration) seconds. */
 export declare const frames: number;
+/** The progress as a CSS `linear()` easing, or null for a motion without an end value. */
+export declare const easing: string | null;
+/** What `prefers-reduced-motion: reduce` does in `animate()`. */
+export declare const reducedMotion: "jump" | "fade" | "keep";
 /** Custom properties the keyframes animate. */
 export declare const customProperties: readonly CustomProperty[];
 /** Position per frame, per track. */
@@ -50,6 +54,8 @@ declare const motion: {
   readonly tracks: typeof tracks;
   readonly keyframes: typeof keyframes;
   readonly timing: typeof timing;
+  readonly easing: typeof easing;
+  readonly reducedMotion: typeof reducedMotion;
   readonly registerProperties: typeof registerProperties;
   readonly animate: typeof animate;
 };

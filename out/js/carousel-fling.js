@@ -16,6 +16,10 @@ export const fps = 60.0;
 export const duration = 2.216666666666667;
 /** Duration in milliseconds. */
 export const durationMs = 2216.666666666667;
+/** The motion's progress as a CSS `linear()` easing (for transitions between any two values), or null for a motion without an end value. */
+export const easing = "linear(0,0.07515,0.14465,0.20893,0.26838,0.32337,0.37422,0.42124,0.46474,0.50496,0.54217,0.57657,0.60839,0.63782,0.66504,0.69021,0.7135,0.73503,0.75494,0.77336,0.79039,0.80614,0.82071,0.83418,0.84665,0.85817,0.86883,0.87869,0.8878,0.89623,0.90403,0.91124,0.91792,0.92408,0.92979,0.93507,0.93995,0.94446,0.94863,0.95249,0.95606,0.95936,0.96242,0.96524,0.96786,0.97027,0.9725,0.97457,0.97648,0.97825,0.97988,0.9814,0.98279,0.98409,0.98528,0.98639,0.98741,0.98836,0.98923,0.99004,0.99079,0.99148,0.99212,0.99271,0.99326,0.99377,0.99424,0.99467,0.99507,0.99544,0.99578,0.9961,0.99639,0.99666,0.99692,0.99715,0.99736,0.99756,0.99774,0.99791,0.99807,0.99821,0.99835,0.99847,0.99859,0.99869,0.99879,0.99888,0.99897,0.99904,0.99912,0.99918,0.99924,0.9993,0.99935,0.9994,0.99945,0.99949,0.99953,0.99956,0.9996,0.99963,0.99965,0.99968,0.9997,0.99973,0.99975,0.99977,0.99978,0.9998,0.99981,0.99983,0.99984,0.99985,0.99986,0.99987,0.99988,0.99989,0.9999,0.99991,0.99992,0.99992,0.99993,0.99993,0.99994,0.99994,0.99995,0.99995,0.99995,0.99996,0.99996,0.99996,0.99997,1)";
+/** What `prefers-reduced-motion: reduce` does: jump, fade or keep. */
+export const reducedMotion = "jump";
 /** Frame count: frame i is at min(i / fps, duration) seconds. */
 export const frames = 134;
 /** Custom properties the keyframes animate, as given to CSS.registerProperty. */
@@ -177,9 +181,16 @@ export function registerProperties() {
 }
 registerProperties();
 
-/** Plays the motion on `element`; `options` add to or override `timing`. */
+/** Plays the motion on `element`; `options` add to or override `timing`. Under
+ * `prefers-reduced-motion: reduce` it follows `reducedMotion`: "jump" shows the end at
+ * once (duration 0), "fade" does that and fades the element in, "keep" plays it as is. */
 export function animate(element, options) {
-  return element.animate(keyframes, {...timing, ...options});
+  const reduce = reducedMotion !== "keep" && typeof matchMedia === "function" &&
+    matchMedia("(prefers-reduced-motion: reduce)").matches;
+  if (!reduce) return element.animate(keyframes, {...timing, ...options});
+  const a = element.animate(keyframes, {...timing, ...options, duration: 0});
+  if (reducedMotion === "fade") element.animate({opacity: [0, 1]}, {duration: 200, easing: "ease-out"});
+  return a;
 }
 
-export default {name, kind, property, unit, fps, duration, durationMs, frames, customProperties, tracks, keyframes, timing, registerProperties, animate};
+export default {name, kind, property, unit, fps, duration, durationMs, frames, customProperties, tracks, keyframes, timing, easing, reducedMotion, registerProperties, animate};

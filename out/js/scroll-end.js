@@ -16,6 +16,10 @@ export const fps = 60.0;
 export const duration = 2.216666666666667;
 /** Duration in milliseconds. */
 export const durationMs = 2216.666666666667;
+/** The motion's progress as a CSS `linear()` easing (for transitions between any two values), or null for a motion without an end value. */
+export const easing = "linear(0,0.06503,0.126892,0.185742,0.241726,0.294983,0.345646,0.393842,0.43969,0.483306,0.524797,0.564268,0.601816,0.637535,0.671515,0.70384,0.734591,0.763844,0.791672,0.818145,0.843329,0.867286,0.890076,0.911757,0.932381,0.952001,0.970666,0.988421,1.005202,1.019042,1.028349,1.032642,1.032148,1.027665,1.020372,1.011622,1.002745,0.994884,0.988877,0.985199,0.983957,0.984934,0.987667,0.99154,0.995888,1.000088,1.003633,1.006174,1.007544,1.00775,1.006944,1.005384,1.003382,1.00126,0.999305,0.997737,0.996697,0.996233,0.996318,0.996855,0.997707,0.998718,0.999737,1.000632,1.00131,1.001718,1.001846,1.001721,1.001398,1.000947,1.000446,0.999966,0.999563,0.999278,0.999127,0.99911,0.999209,0.999392,0.999624,0.999868,1.000091,1.000268,1.000385,1.000434,1.000422,1.000357,1.000258,1.000141,1.000024,0.999922,0.999846,0.999801,0.999788,0.999803,0.999842,0.999894,0.999952,1.000007,1.000052,1.000084,1.000101,1.000102,1.00009,1.000069,1.000042,1.000014,0.999988,0.999968,0.999955,0.99995,0.999952,0.999959,0.999971,0.999985,0.999998,1.000009,1.000018,1.000023,1.000024,1.000022,1.000018,1.000012,1.000005,0.999999,0.999994,0.99999,0.999988,0.999988,0.99999,0.999992,0.999995,0.999999,1.000001,1)";
+/** What `prefers-reduced-motion: reduce` does: jump, fade or keep. */
+export const reducedMotion = "jump";
 /** Frame count: frame i is at min(i / fps, duration) seconds. */
 export const frames = 134;
 /** Custom properties the keyframes animate, as given to CSS.registerProperty. */
@@ -177,9 +181,16 @@ export function registerProperties() {
 }
 registerProperties();
 
-/** Plays the motion on `element`; `options` add to or override `timing`. */
+/** Plays the motion on `element`; `options` add to or override `timing`. Under
+ * `prefers-reduced-motion: reduce` it follows `reducedMotion`: "jump" shows the end at
+ * once (duration 0), "fade" does that and fades the element in, "keep" plays it as is. */
 export function animate(element, options) {
-  return element.animate(keyframes, {...timing, ...options});
+  const reduce = reducedMotion !== "keep" && typeof matchMedia === "function" &&
+    matchMedia("(prefers-reduced-motion: reduce)").matches;
+  if (!reduce) return element.animate(keyframes, {...timing, ...options});
+  const a = element.animate(keyframes, {...timing, ...options, duration: 0});
+  if (reducedMotion === "fade") element.animate({opacity: [0, 1]}, {duration: 200, easing: "ease-out"});
+  return a;
 }
 
-export default {name, kind, property, unit, fps, duration, durationMs, frames, customProperties, tracks, keyframes, timing, registerProperties, animate};
+export default {name, kind, property, unit, fps, duration, durationMs, frames, customProperties, tracks, keyframes, timing, easing, reducedMotion, registerProperties, animate};
