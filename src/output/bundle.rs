@@ -4,11 +4,11 @@
 //!
 //! A bundle remembers where each chunk went, so the manifest can locate it. On the next bake, a
 //! motion whose spec is unchanged gets its chunk copied from the previous bundle instead of
-//! being exported again, provided that bundle is still the file the manifest describes (see
-//! [`BundleStamp`]).
+//! being exported again, provided that bundle is still the file the manifest describes: of
+//! the length and content hash of its [`BundleStamp`].
 
 use crate::export::{pool, Bundle};
-use crate::output::manifest::{BundleStamp, Manifest};
+use crate::output::manifest::{hex, BundleStamp, Manifest};
 use crate::output::write::{Outcome, OutputDir, StreamedFile, WriteError};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
@@ -36,6 +36,8 @@ pub struct OpenBundle {
     footer: Vec<u8>,
     /// Bytes appended so far.
     written: u64,
+    /// Every byte appended so far, for the stamp.
+    hasher: blake3::Hasher,
     empty: bool,
     /// The previous bundle, when the old manifest still describes it, and its position among
     /// that manifest's bundles (where its chunks are in each entry's `chunks`).
@@ -61,8 +63,11 @@ impl OpenBundle {
             .and_then(|k| Some((File::open(&path).ok()?, k)));
         let mut file = out.stream(&bundle.path, dry_run)?;
         file.append(&bundle.header)?;
+        let mut hasher = blake3::Hasher::new();
+        hasher.update(&bundle.header);
         Ok(Self {
             exporter,
+            hasher,
             written: bundle.header.len() as u64,
             path: bundle.path,
             file,
@@ -120,6 +125,9 @@ impl OpenBundle {
             }
             pieces.push(bytes);
         }
+        for piece in &pieces {
+            self.hasher.update(piece);
+        }
         self.file.append_all(&pieces)?;
         pool::recycle(batch.drain(..).map(|(_, bytes)| bytes));
         Ok(())
@@ -152,11 +160,13 @@ impl OpenBundle {
     /// happened and the bundle's stamp.
     pub fn finish(mut self) -> Result<(Outcome, BundleStamp), WriteError> {
         self.file.append(&self.footer)?;
+        self.hasher.update(&self.footer);
         self.written += self.footer.len() as u64;
         let outcome = self.file.finish()?;
         let stamp = BundleStamp {
             path: self.path,
             len: self.written,
+            hash: hex(&self.hasher),
         };
         Ok((outcome, stamp))
     }

@@ -2,14 +2,25 @@
 //! (resolved spec, formats, layout, settings, tool version) and the files written. It lets a
 //! re-run skip motions whose hash is unchanged and remove the files of motions that are gone,
 //! touching only files curvebake wrote.
+//!
+//! The manifest is untrusted input (a person or a tool may have edited it, a crash may have
+//! cut it): it ends with a checksum of everything before it, and its chunk places are checked
+//! against its bundles. One that fails either is read for ownership only (which files are
+//! ours, so they can still be removed when their motion is gone), and everything is baked
+//! again. While a bake runs, the manifest in place is such an ownership record (see
+//! [`Manifest::in_progress`]), so a bake that fails or is killed leaves the record of what is
+//! ours, and no hash that could be trusted.
 
-use crate::output::write::{OutputDir, StreamedFile, WriteError};
+use crate::output::write::{OutputDir, StreamedFile, Sync, WriteError};
 use crate::spec::{Ending, MotionSpec};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// File name of the manifest inside the output folder.
 pub const MANIFEST_PATH: &str = ".curvebake-manifest.json";
+
+/// What ends the manifest's checked bytes: the checksum field.
+const CHECK_FIELD: &[u8] = b",\"check\":\"";
 
 /// What curvebake wrote into an output folder.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -26,19 +37,13 @@ pub struct Manifest {
     pub summaries: Vec<String>,
     /// One entry per motion, in input order.
     pub motions: Vec<Entry>,
-    /// When the manifest was written (read from the file system, not stored in it).
-    #[serde(skip)]
-    pub written: Option<std::time::SystemTime>,
+    /// The checksum of the manifest's bytes before this field.
+    #[serde(default)]
+    pub check: String,
 }
 
-/// A bundle as a bake left it.
-///
-/// A bundle of the recorded length and no newer than the manifest (which is written after
-/// every bundle) is taken to be the one this manifest describes, the test make applies to its
-/// targets, so the chunks the entries locate in it can be copied into the next bundle instead
-/// of exported again. An edit that keeps the length within the file system's timestamp
-/// granularity of the bake goes unnoticed; `--check` compares exactly and `--force` exports
-/// everything.
+/// A bundle as a bake left it: its path, length and content hash. The chunks the entries
+/// locate in it are copied into the next bundle only while the file is exactly this one.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BundleStamp {
@@ -46,6 +51,8 @@ pub struct BundleStamp {
     pub path: String,
     /// Length in bytes.
     pub len: u64,
+    /// Content hash (hex).
+    pub hash: String,
 }
 
 /// One motion's record.
@@ -78,48 +85,137 @@ pub fn tool() -> String {
 }
 
 impl Manifest {
-    /// Reads the manifest of `out`; a missing or unreadable one is empty (everything is baked).
+    /// Reads the manifest of `out`. A missing or unparsable one is empty (everything is baked,
+    /// nothing is known to be ours); one whose checksum, tool or chunk places do not hold is
+    /// read for ownership only ([`Manifest::ownership`]).
     pub fn read(out: &Path) -> Self {
-        let path = out.join(MANIFEST_PATH);
-        let written = std::fs::metadata(&path).and_then(|m| m.modified()).ok();
-        std::fs::read(&path)
-            .ok()
-            .and_then(|bytes| serde_json::from_slice::<Manifest>(&bytes).ok())
-            .filter(|m| m.tool == tool())
-            .map(|m| Manifest { written, ..m })
-            .unwrap_or_default()
+        let Ok(bytes) = std::fs::read(out.join(MANIFEST_PATH)) else {
+            return Self::default();
+        };
+        let Ok(manifest) = serde_json::from_slice::<Manifest>(&bytes) else {
+            return Self::default();
+        };
+        let checked = checked_bytes(&bytes).is_some_and(|b| hex(&hasher_of(b)) == manifest.check);
+        if checked && manifest.tool == tool() && manifest.places_hold() {
+            manifest
+        } else {
+            manifest.ownership()
+        }
     }
 
-    /// Whether the bundle at `path` is still the one `stamp` records: of the recorded length,
-    /// and no newer than this manifest.
+    /// Only which files are ours: no hash, no bundle, no run can be trusted, so every motion
+    /// is baked and exported again, and the files of motions that are gone are still removed.
+    pub fn ownership(self) -> Self {
+        Self {
+            tool: tool(),
+            run: String::new(),
+            bundles: Vec::new(),
+            summaries: self.summaries,
+            motions: (self.motions.into_iter())
+                .map(|e| Entry {
+                    hash: String::new(),
+                    chunks: Vec::new(),
+                    ..e
+                })
+                .collect(),
+            check: String::new(),
+        }
+    }
+
+    /// Whether every entry locates one chunk per bundle (or none, for a motion kept from a
+    /// failed file), inside the bundle's length and after the previous entry's chunk there.
+    fn places_hold(&self) -> bool {
+        let mut ends = vec![0u64; self.bundles.len()];
+        self.motions.iter().all(|e| {
+            e.chunks.is_empty()
+                || (e.chunks.len() == self.bundles.len()
+                    && e.chunks.iter().zip(&self.bundles).zip(&mut ends).all(
+                        |((&[start, len], stamp), end)| {
+                            let fits = start >= *end
+                                && start.checked_add(len).is_some_and(|e| e <= stamp.len);
+                            *end = start.saturating_add(len);
+                            fits
+                        },
+                    ))
+        })
+    }
+
+    /// Whether the bundle at `path` is still the one `stamp` records: of the recorded length
+    /// and content hash.
     pub fn describes(&self, stamp: &BundleStamp, path: &Path) -> bool {
-        let Ok(meta) = std::fs::metadata(path) else {
+        let Ok(file) = std::fs::File::open(path) else {
             return false;
         };
-        let newer = match (meta.modified(), self.written) {
-            (Ok(modified), Some(written)) => modified > written,
-            _ => true,
-        };
-        meta.len() == stamp.len && !newer
+        if !file
+            .metadata()
+            .is_ok_and(|m| m.is_file() && m.len() == stamp.len)
+        {
+            return false;
+        }
+        let mut hasher = blake3::Hasher::new();
+        hasher
+            .update_reader(std::io::Read::take(file, stamp.len))
+            .is_ok_and(|h| hex(h) == stamp.hash)
     }
+
+    /// Writes the record of a bake in progress in place of the manifest, durably: the old
+    /// manifest's entries for ownership only (see [`Manifest::ownership`]). A bake that fails
+    /// or is killed leaves it, and the next bake then knows which files are ours but trusts
+    /// none of them.
+    pub fn in_progress(&self, out: &OutputDir) -> Result<(), WriteError> {
+        let record = self.clone().ownership();
+        let mut writer = ManifestWriter::open(out)?;
+        for entry in &record.motions {
+            writer.push(entry)?;
+        }
+        writer.finish_with("", &[], &record.summaries, Sync::File)
+    }
+}
+
+/// The bytes of a manifest that its checksum covers: everything before the checksum field.
+fn checked_bytes(bytes: &[u8]) -> Option<&[u8]> {
+    let at = bytes
+        .windows(CHECK_FIELD.len())
+        .rposition(|w| w == CHECK_FIELD)?;
+    Some(&bytes[..at])
+}
+
+fn hasher_of(bytes: &[u8]) -> blake3::Hasher {
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(bytes);
+    hasher
 }
 
 /// A manifest written as a bake goes: each motion's entry as its window is written, the rest
 /// at the end, into a temporary file renamed into place by [`ManifestWriter::finish`] (so no
 /// manifest describes the folder until the bake completes, and the entries are not held).
 ///
-/// The file is `{"motions":[entry,...],"tool":...,"run":...,"bundles":[...],"summaries":[...]}`.
+/// The file is `{"motions":[entry,...],"tool":...,"run":...,"bundles":[...],"summaries":[...],
+/// "check":...}`, the check being the hash of every byte before `,"check"`. It reaches the disk
+/// (with the folder entry that names it) before it is in place.
 pub struct ManifestWriter {
     file: StreamedFile,
     entries: usize,
+    /// Every byte written so far.
+    hasher: blake3::Hasher,
 }
 
 impl ManifestWriter {
     /// Starts the manifest of `out`.
     pub fn open(out: &OutputDir) -> Result<Self, WriteError> {
-        let mut file = out.stream(MANIFEST_PATH, false)?;
-        file.append(b"{\"motions\":[")?;
-        Ok(Self { file, entries: 0 })
+        let file = out.stream(MANIFEST_PATH, false)?;
+        let mut writer = Self {
+            file,
+            entries: 0,
+            hasher: blake3::Hasher::new(),
+        };
+        writer.append(b"{\"motions\":[")?;
+        Ok(writer)
+    }
+
+    fn append(&mut self, bytes: &[u8]) -> Result<(), WriteError> {
+        self.hasher.update(bytes);
+        self.file.append(bytes)
     }
 
     /// Appends one motion's entry.
@@ -130,15 +226,26 @@ impl ManifestWriter {
         }
         serde_json::to_writer(&mut bytes, entry).expect("an entry serializes");
         self.entries += 1;
-        self.file.append(&bytes)
+        self.append(&bytes)
     }
 
-    /// Writes the fields after the entries and moves the manifest into place.
+    /// Writes the fields after the entries and moves the manifest into place, once every
+    /// output written so far has reached the disk.
     pub fn finish(
+        self,
+        run: &str,
+        bundles: &[BundleStamp],
+        summaries: &[String],
+    ) -> Result<(), WriteError> {
+        self.finish_with(run, bundles, summaries, Sync::FileSystem)
+    }
+
+    fn finish_with(
         mut self,
         run: &str,
         bundles: &[BundleStamp],
         summaries: &[String],
+        sync: Sync,
     ) -> Result<(), WriteError> {
         /// The fields after `motions`, in the order they are written.
         #[derive(Serialize)]
@@ -155,11 +262,14 @@ impl ManifestWriter {
             summaries,
         };
         let tail = serde_json::to_vec(&tail).expect("the fields serialize");
-        // `],` closes the entries; the tail's own `{` is dropped to continue the object.
-        self.file.append(b"],")?;
-        self.file.append(&tail[1..])?;
-        self.file.append(b"\n")?;
-        self.file.finish().map(|_| ())
+        // `],` closes the entries; the tail's own `{` is dropped to continue the object, and
+        // its `}` to add the checksum of everything before it.
+        self.append(b"],")?;
+        self.append(&tail[1..tail.len() - 1])?;
+        let check = hex(&self.hasher);
+        self.file.append(CHECK_FIELD)?;
+        self.file.append(format!("{check}\"}}\n").as_bytes())?;
+        self.file.finish_durably(sync).map(|_| ())
     }
 }
 
@@ -169,7 +279,8 @@ fn absorb(hasher: &mut blake3::Hasher, part: &[u8]) {
     hasher.update(part);
 }
 
-fn hex(hasher: &blake3::Hasher) -> String {
+/// The first 128 bits of a hash, in hex.
+pub fn hex(hasher: &blake3::Hasher) -> String {
     hasher.finalize().to_hex()[..32].to_owned()
 }
 

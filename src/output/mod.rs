@@ -1,7 +1,8 @@
 //! Output: the one place that touches the output folder. [`write`] confines every path to
 //! it and replaces files atomically, [`bundle`] streams the files that gather every motion,
-//! and [`manifest`] records what the last bake wrote so the next one can skip or remove it.
+//! [`lock`] lets one bake at a time write a folder, and [`manifest`] records what the last bake wrote so the next one can skip or remove it.
 
 pub mod bundle;
+pub mod lock;
 pub mod manifest;
 pub mod write;

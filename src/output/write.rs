@@ -251,25 +251,94 @@ impl StreamedFile {
     /// Moves the new file into place if it differs from the existing one (unless this is a
     /// check). Returns whether the file was (or, in check mode, would be) written.
     pub fn finish(self) -> Result<Outcome, WriteError> {
+        self.finish_with(Sync::Nothing)
+    }
+
+    /// [`StreamedFile::finish`] for a file that vouches for others (the manifest): its bytes,
+    /// and with [`Sync::FileSystem`] every file written on its file system so far, reach the
+    /// disk before it is moved into place, and the rename reaches the disk before this returns.
+    pub fn finish_durably(self, sync: Sync) -> Result<Outcome, WriteError> {
+        self.finish_with(sync)
+    }
+
+    fn finish_with(self, sync: Sync) -> Result<Outcome, WriteError> {
         let path = self.path;
         // Same bytes so far, and the existing file ends here too.
         let same = self
             .existing
             .is_some_and(|mut existing| matches!(existing.read(&mut [0u8; 1]), Ok(0)));
-        if same {
+        if same && sync == Sync::Nothing {
             return Ok(Outcome::Unchanged);
         }
         if let Some(temp) = self.temp {
             let temp = temp
                 .into_inner()
                 .map_err(|e| io_error(&path)(e.into_error()))?;
+            if sync != Sync::Nothing {
+                if sync == Sync::FileSystem {
+                    sync_file_system(temp.as_file()).map_err(io_error(&path))?;
+                }
+                temp.as_file().sync_all().map_err(io_error(&path))?;
+            }
             temp.persist(&path).map_err(|e| WriteError::Io {
                 path: path.display().to_string(),
                 source: e.error,
             })?;
+            if sync != Sync::Nothing {
+                sync_folder(&path).map_err(io_error(&path))?;
+            }
         }
-        Ok(Outcome::Written)
+        Ok(if same {
+            Outcome::Unchanged
+        } else {
+            Outcome::Written
+        })
     }
+}
+
+/// What [`StreamedFile::finish_durably`] makes reach the disk besides the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sync {
+    /// Nothing (a plain [`StreamedFile::finish`]).
+    Nothing,
+    /// The file and the folder entry naming it.
+    File,
+    /// Every file written on the file system so far (so that all the outputs a manifest lists
+    /// are on disk before it is), then the file and its folder entry.
+    FileSystem,
+}
+
+/// Flushes every file written on `file`'s file system: one `syncfs` on Linux (cheaper than an
+/// `fsync` per output: the journal commits once), `sync` on other Unix systems.
+fn sync_file_system(file: &fs::File) -> io::Result<()> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        // SAFETY: the descriptor is open for the duration of the call.
+        if unsafe { libc::syncfs(file.as_raw_fd()) } != 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    #[cfg(all(unix, not(target_os = "linux")))]
+    {
+        let _ = file;
+        // SAFETY: sync takes no arguments and cannot fail.
+        unsafe { libc::sync() };
+    }
+    #[cfg(not(unix))]
+    let _ = file;
+    Ok(())
+}
+
+/// Makes the folder entry of `path` durable (an `fsync` of its folder, on Unix).
+fn sync_folder(path: &Path) -> io::Result<()> {
+    #[cfg(unix)]
+    if let Some(dir) = path.parent() {
+        fs::File::open(dir)?.sync_all()?;
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    Ok(())
 }
 
 impl OutputDir {

@@ -9,8 +9,9 @@ use crate::export::{
 use crate::input::intake::{Intake, Window};
 use crate::input::load::{find_inputs, read_source, Input};
 use crate::output::bundle::{Chunk, OpenBundle};
+use crate::output::lock::OutputLock;
 use crate::output::manifest::{
-    source_digest, tool, Entry, Manifest, ManifestWriter, RunHasher, SpecHasher, MANIFEST_PATH,
+    source_digest, tool, Entry, Manifest, ManifestWriter, RunHasher, SpecHasher,
 };
 use crate::output::write::{Outcome, OutputDir, WriteError};
 use crate::spec::Overrides;
@@ -134,10 +135,18 @@ fn run_in_pool(
     } else {
         OutputDir::create(&options.out)?
     };
+    // Held until the bake is done: from reading the manifest to writing the next one.
+    let _lock = if options.check {
+        OutputLock::shared(&out)
+    } else {
+        Some(OutputLock::exclusive(&out)?)
+    };
     let exporters = exporters(&options.formats, &options.settings);
 
+    // With `--force`, nothing the manifest says is trusted, but which files are ours is still
+    // known, so the files of motions that are gone are still removed.
     let mut old = if options.force {
-        Manifest::default()
+        Manifest::read(&options.out).ownership()
     } else {
         Manifest::read(&options.out)
     };
@@ -167,9 +176,11 @@ fn run_in_pool(
     let manifest = if options.check {
         None
     } else {
-        // Until this bake completes, the folder matches no manifest: a run killed from here on
-        // leaves none, so the next run bakes everything again instead of trusting stale hashes.
-        out.remove(MANIFEST_PATH)?;
+        // Until this bake completes, the manifest in place says only which files are ours: a
+        // run that fails or is killed from here on leaves that record, so the next run bakes
+        // everything again instead of trusting stale hashes, and still removes the files of
+        // motions that are gone. It is on disk before any output is replaced.
+        old.in_progress(&out)?;
         // Before this bake writes anything: a fresh folder has nothing to walk, and the files
         // this bake writes are not walked again at its end.
         out.remove_leftovers();

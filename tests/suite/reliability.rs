@@ -167,3 +167,179 @@ fn huge_magnitudes_are_refused_and_numbers_stay_short() {
         assert!(!text.contains("Infinity"), "{}", path.display());
     }
 }
+
+/// Item 5: a second bake of one output folder waits for the first (which holds the lock),
+/// says so, and then bakes; `--check` waits too.
+#[cfg(unix)]
+#[test]
+fn a_second_bake_of_one_folder_waits_for_the_first() {
+    use std::os::fd::AsRawFd;
+    use std::process::{Command, Stdio};
+    let dir = project(&[("card.ron", CARD)]);
+    let root = dir.path();
+    let first = curvebake(root, &["bake", "--formats", "json"]);
+    assert!(first.status.success(), "{}", stderr(&first));
+    let lock = fs::File::open(root.join("out/.curvebake-lock")).unwrap();
+    // SAFETY: the descriptor is open.
+    assert_eq!(unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX) }, 0);
+    let spawn = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_curvebake"))
+            .current_dir(root)
+            .args(args)
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let mut second = spawn(&["bake", "--formats", "json", "--fps", "50"]);
+    let mut check = spawn(&["bake", "--formats", "json", "--fps", "50", "--check"]);
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    assert!(
+        second.try_wait().unwrap().is_none(),
+        "the second bake did not wait"
+    );
+    assert!(check.try_wait().unwrap().is_none(), "--check did not wait");
+    drop(lock);
+    let second = second.wait_with_output().unwrap();
+    let text = stderr(&second);
+    assert!(second.status.success(), "{text}");
+    assert!(
+        text.contains("waiting for another bake of out to finish"),
+        "{text}"
+    );
+    // The check ran after the bake (it waited for the lock the bake took first) or before it;
+    // either way a check now agrees with the folder.
+    let _ = check.wait_with_output().unwrap();
+    let check = curvebake(
+        root,
+        &["bake", "--formats", "json", "--fps", "50", "--check"],
+    );
+    assert!(check.status.success(), "{}", stderr(&check));
+}
+
+/// Item 6: after a bake that fails part way, the next bake still knows which files were ours:
+/// `--check` reports those of a deleted motion as stale, and the bake removes them.
+#[test]
+fn outputs_of_deleted_motions_are_not_orphaned_by_a_failed_bake() {
+    let dir = project(&[("card.ron", CARD), ("fade.ron", FADE)]);
+    let root = dir.path();
+    let baked = curvebake(root, &["bake", "--formats", "json,css"]);
+    assert!(baked.status.success(), "{}", stderr(&baked));
+    assert!(root.join("out/json/fade.json").is_file());
+    fs::remove_file(root.join("curves/fade.ron")).unwrap();
+    fs::write(root.join("curves/card.ron"), CARD.replace("200", "300")).unwrap();
+    // An obstacle where card's table goes: the bake fails writing it (exit 3).
+    fs::remove_file(root.join("out/json/card.json")).unwrap();
+    fs::create_dir_all(root.join("out/json/card.json/in-the-way")).unwrap();
+    let failed = curvebake(root, &["bake", "--formats", "json,css"]);
+    assert_eq!(failed.status.code(), Some(3), "{}", stderr(&failed));
+    fs::remove_dir_all(root.join("out/json/card.json")).unwrap();
+
+    let check = curvebake(root, &["bake", "--formats", "json,css", "--check"]);
+    let text = stderr(&check);
+    assert_eq!(check.status.code(), Some(1), "{text}");
+    assert!(text.contains("stale: out/json/fade.json"), "{text}");
+    let repaired = curvebake(root, &["bake", "--formats", "json,css"]);
+    assert!(repaired.status.success(), "{}", stderr(&repaired));
+    assert!(!root.join("out/json/fade.json").exists());
+    assert!(!root.join("out/css/fade.css").exists());
+}
+
+/// Bakes `root/curves` into a fresh folder `name` and returns its outputs.
+fn fresh(root: &Path, name: &str, formats: &str) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let baked = curvebake(root, &["bake", "--formats", formats, "--out", name]);
+    assert!(baked.status.success(), "{}", stderr(&baked));
+    common::project::outputs(&root.join(name))
+}
+
+/// An edit of a manifest.
+type Edit = dyn Fn(&mut serde_json::Value);
+
+/// Item 7: a hand-edited manifest (a huge chunk length, chunk places swapped between motions,
+/// garbage) is untrusted input: the bake neither aborts nor copies wrong bytes, but bakes
+/// everything again.
+#[test]
+fn a_hand_edited_manifest_falls_back_to_a_full_bake() {
+    let motions: Vec<String> = (0..6)
+        .map(|k| {
+            CARD.replace("card", &format!("card{k}"))
+                .replace("200", &format!("2{k}0"))
+        })
+        .collect();
+    let list = format!("[{}]", motions.join(",\n"));
+    let dir = project(&[("cards.ron", &list)]);
+    let root = dir.path();
+    let manifest = root.join("out/.curvebake-manifest.json");
+    let edits: [(&str, &Edit); 3] = [
+        ("a huge chunk length", &|m| {
+            m["motions"][1]["chunks"][0][1] = serde_json::json!(u64::MAX / 2);
+        }),
+        ("chunk places swapped", &|m| {
+            let a = m["motions"][1]["chunks"].clone();
+            let b = m["motions"][2]["chunks"].clone();
+            let (sa, la) = (a[0][0].as_u64().unwrap(), a[0][1].as_u64().unwrap());
+            let lb = b[0][1].as_u64().unwrap();
+            // Still adjacent, still inside the bundle: only the lengths are traded.
+            m["motions"][1]["chunks"][0] = serde_json::json!([sa, lb]);
+            m["motions"][2]["chunks"][0] =
+                serde_json::json!([sa + lb + (b[0][0].as_u64().unwrap() - sa - la), la]);
+        }),
+        ("garbage", &|m| *m = serde_json::json!({"motions": 7})),
+    ];
+    for (what, edit) in edits {
+        let _ = fs::remove_dir_all(root.join("out"));
+        fs::write(root.join("curves/cards.ron"), &list).unwrap();
+        let baked = curvebake(root, &["bake", "--formats", "json,css"]);
+        assert!(baked.status.success(), "{}", stderr(&baked));
+        let mut value: serde_json::Value =
+            serde_json::from_slice(&fs::read(&manifest).unwrap()).unwrap();
+        edit(&mut value);
+        fs::write(&manifest, serde_json::to_vec(&value).unwrap()).unwrap();
+        // One motion changes, so the others' chunks would be copied from the bundle.
+        fs::write(
+            root.join("curves/cards.ron"),
+            list.replace("stiffness: 250", "stiffness: 251"),
+        )
+        .unwrap();
+        let again = curvebake(root, &["bake", "--formats", "json,css"]);
+        assert!(again.status.success(), "{what}: {}", stderr(&again));
+        let _ = fs::remove_dir_all(root.join("ref"));
+        assert!(
+            common::project::outputs(&root.join("out")) == fresh(root, "ref", "json,css"),
+            "{what}: the outputs differ from a fresh bake"
+        );
+    }
+}
+
+/// Item 8: what a crash can leave (the record of a bake in progress in place, outputs cut to
+/// nothing because their data never reached the disk) is repaired by the next bake, and the
+/// manifest a bake leaves is whole (its checksum holds).
+#[test]
+fn a_bake_repairs_what_a_crash_left() {
+    use curvebake::internals::manifest::Manifest;
+    use curvebake::internals::write::OutputDir;
+    let dir = project(&[("card.ron", CARD), ("fade.ron", FADE)]);
+    let root = dir.path();
+    let expected = fresh(root, "out", "json,css,html");
+    let out = root.join("out");
+    let manifest = Manifest::read(&out);
+    assert!(
+        !manifest.run.is_empty() && !manifest.check.is_empty(),
+        "{manifest:?}"
+    );
+    manifest
+        .in_progress(&OutputDir::create(&out).unwrap())
+        .unwrap();
+    for file in ["json/card.json", "css/fade.css", "curves.css", "index.html"] {
+        fs::write(out.join(file), b"").unwrap();
+    }
+    let check = curvebake(root, &["bake", "--formats", "json,css,html", "--check"]);
+    assert_eq!(check.status.code(), Some(1), "{}", stderr(&check));
+    let repaired = curvebake(root, &["bake", "--formats", "json,css,html"]);
+    assert!(repaired.status.success(), "{}", stderr(&repaired));
+    assert!(common::project::outputs(&out) == expected);
+    let manifest = Manifest::read(&out);
+    assert!(
+        !manifest.run.is_empty(),
+        "the repaired folder is trusted again"
+    );
+}
