@@ -13,6 +13,7 @@ mod everyday;
 mod examples;
 mod faults;
 mod incremental;
+mod live_review;
 mod motion_properties;
 mod plain_ron;
 mod plots;

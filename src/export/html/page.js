@@ -5,7 +5,8 @@
   const STATUS = "/_curvebake/status";
   const body = document.body;
   // What survives a live update: the scrubber's time (null while playing), the motions picked
-  // for comparison, the versions kept as "before", the comparison mode, the last generation.
+  // for comparison, the versions kept as "before", the comparison mode, and the generation of
+  // the bake the cards come from.
   const state = { scrub: null, picks: new Set(), pinned: new Map(), mode: "position", generation: null };
   let motions = new Map();
 
@@ -348,7 +349,7 @@
     box.hidden = errors.length === 0;
     if (box.hidden) { box.replaceChildren(); return; }
     const title = document.createElement("h2");
-    title.textContent = `The last bake had ${errors.length} error${errors.length === 1 ? "" : "s"}; the cards below are from the motions that baked`;
+    title.textContent = `The last bake had ${errors.length} error${errors.length === 1 ? "" : "s"}; the cards below are from the last bake without errors`;
     box.replaceChildren(title, ...errors.map((e) => {
       const item = document.createElement("div");
       item.className = "bake-error";
@@ -408,8 +409,11 @@
       live.hidden = false;
       live.classList.remove("off");
       live.textContent = "live";
-      if (state.generation !== null && status.generation !== state.generation) await refresh(status.generation);
-      state.generation = status.generation;
+      // A bake with errors leaves the cards as they are (a broken file's motions would
+      // vanish from the new page): the errors show over them until a clean bake replaces them.
+      if (state.generation === null) state.generation = status.generation;
+      if (status.generation !== state.generation && status.errors.length === 0) await refresh(status.generation);
+      if (status.errors.length === 0) state.generation = status.generation;
       showErrors(status.errors);
       setHeaderHeight();
     } catch (e) {
