@@ -2,8 +2,9 @@
 //! options of `curvebake bake`, then build single motions in code and sample them.
 //!
 //! Run it with `cargo run --example build_script [OUT_DIR]`. In a crate of your own, put
-//! `curvebake = { version = "0.1", default-features = false }` under `[build-dependencies]`
-//! (without the command line's dependencies) and the bake in `build.rs`:
+//! `curvebake = { path = "../curvebake", default-features = false }` (or a `git` dependency)
+//! under `[build-dependencies]` (without the command line's dependencies and the plots) and
+//! the bake in `build.rs`, as README's "In a build script" shows:
 //!
 //! ```ignore
 //! fn main() -> Result<(), Box<dyn std::error::Error>> {
