@@ -190,6 +190,15 @@ impl Bake {
 /// Checks the options that have a range: `Err((option, what is wrong))`, worded for both
 /// the builder's usage errors and the project file's (which points at the option's key).
 pub(crate) fn check_options(o: &BakeOptions) -> Result<(), (&'static str, String)> {
+    if let Some(missing) = o.formats.iter().find(|f| !f.is_built()) {
+        return Err((
+            "formats",
+            format!(
+                "asks for {}, which needs curvebake's `plots` feature (this build leaves it out)",
+                missing.name()
+            ),
+        ));
+    }
     if let Some(fps) = o.fps {
         if !(fps > 0.0 && fps <= MAX_FPS) {
             return Err(("fps", format!("must be in (0, {MAX_FPS}], got {fps}")));
@@ -342,6 +351,25 @@ impl From<MotionSpec> for Curve {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Run in both builds: `cargo test --lib` and `cargo test --lib --no-default-features`.
+    #[test]
+    fn png_is_baked_by_default_exactly_when_the_plots_feature_is_built() {
+        let plots = cfg!(feature = "plots");
+        assert_eq!(BakeOptions::default().formats.contains(&Format::Png), plots);
+        let png = Bake::new("curves")
+            .formats([Format::Json, Format::Png])
+            .resolved();
+        match png {
+            Ok(options) => assert!(plots && options.formats.contains(&Format::Png)),
+            Err(e) => assert!(
+                !plots
+                    && e.to_string()
+                        .contains("formats asks for png, which needs curvebake's `plots` feature"),
+                "{e}"
+            ),
+        }
+    }
 
     #[test]
     fn bad_options_are_usage_errors_that_name_the_option() {

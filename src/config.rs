@@ -28,14 +28,23 @@ use toml::Spanned;
 /// The project file's name, looked up in the current folder.
 pub const CONFIG_FILE: &str = "curvebake.toml";
 
-/// What `curvebake new config` writes: every key, at its default, commented out.
-pub const CONFIG_TEMPLATE: &str = r#"# curvebake's project file: `curvebake bake`, `bake --check`, `watch` and `inspect`
+/// What `curvebake new config` writes: every key, at this build's default, commented out.
+pub fn config_template() -> String {
+    let formats: Vec<String> = Format::built()
+        .iter()
+        .map(|f| format!("\"{}\"", f.name()))
+        .collect();
+    CONFIG_TEMPLATE.replace("FORMATS", &formats.join(", "))
+}
+
+/// [`config_template`], with `FORMATS` for the formats this build writes.
+const CONFIG_TEMPLATE: &str = r#"# curvebake's project file: `curvebake bake`, `bake --check`, `watch` and `inspect`
 # read it from the folder they run in; flags on the command line override it.
 # Every key is optional; the values shown are the defaults.
 
 # inputs = ["curves"]                              # .ron files and folders, relative to this file
 # out = "out"                                      # the output folder, relative to this file
-# formats = ["json", "css", "png", "html", "js"]
+# formats = [FORMATS]
 # fps = 60                                         # replaces every motion's own fps (default: their own)
 # css_tolerance = 0.0                              # drop CSS stops within this many units
 # layout = "per-motion"                            # or "bundle": only curves.json and curves.css
@@ -98,7 +107,7 @@ impl Config {
         options.inputs = keys.inputs.unwrap_or(options.inputs);
         options.inputs = options.inputs.iter().map(|p| base.join(p)).collect();
         options.out = base.join(keys.out.unwrap_or(options.out));
-        if let Some(formats) = keys.formats {
+        if let Some(formats) = &keys.formats {
             options.formats = formats
                 .iter()
                 .map(|name| {
@@ -145,6 +154,12 @@ impl Config {
                 "css_tolerance" => keys.css_tolerance.map(|v| v.span()),
                 "plot_size" => keys.plot_size.map(|v| v.span()),
                 "jobs" => keys.jobs.map(|v| v.span()),
+                "formats" => keys.formats.and_then(|names| {
+                    let missing = |n: &&Spanned<String>| {
+                        Format::parse(n.get_ref()).is_some_and(|f| !f.is_built())
+                    };
+                    names.iter().find(missing).map(|n| n.span())
+                }),
                 _ => None,
             };
             return Err(error_at(span.unwrap_or(0..0), format!("{key} {message}")));
@@ -199,12 +214,12 @@ mod tests {
     #[test]
     fn the_template_reads_as_the_defaults() {
         assert_eq!(
-            read(CONFIG_TEMPLATE).unwrap().options,
+            read(&config_template()).unwrap().options,
             BakeOptions::default()
         );
         // Uncommented, every key of the template is valid and still the default, but fps and
         // jobs, which have no default value to show.
-        let uncommented: String = CONFIG_TEMPLATE
+        let uncommented: String = config_template()
             .lines()
             .map(|l| {
                 l.strip_prefix("# ")

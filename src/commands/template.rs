@@ -235,7 +235,7 @@ pub fn create(kind: Kind, name: &str, dir: &Path, inputs: &[PathBuf]) -> Result<
 /// commented out at its default; refuses to replace one. Returns the path.
 pub fn create_config(dir: &Path) -> Result<PathBuf, NewError> {
     let path = dir.join(crate::config::CONFIG_FILE);
-    write_new(dir, &path, crate::config::CONFIG_TEMPLATE.as_bytes())?;
+    write_new(dir, &path, crate::config::config_template().as_bytes())?;
     Ok(path)
 }
 

@@ -14,10 +14,11 @@
 //! so their text is page text at the page's size; the PNG stays the full plot, linked.
 //!
 //! Every text that reaches the page goes through [`escape`], and every number through
-//! [`crate::export::png::format_number`] (for people) or the shortest round-trip form (for
+//! [`crate::export::number::format_number`] (for people) or the shortest round-trip form (for
 //! the script's data).
 
-use super::png::{format_number, plot_path, CONTACT_SHEET_PATH};
+use super::number::format_number;
+use super::png::{plot_path, CONTACT_SHEET_PATH};
 use super::{Digest, ExportSettings, Exporter, Layout, MotionOutput, OutputFile};
 use crate::bake::Baked;
 use crate::export::number::write_json_f64;

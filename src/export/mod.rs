@@ -8,6 +8,8 @@ pub mod html;
 pub mod js;
 pub mod json;
 pub(crate) mod number;
+#[cfg(feature = "plots")]
+mod plot;
 pub mod png;
 pub mod pool;
 
@@ -47,6 +49,16 @@ impl Format {
         }
     }
 
+    /// Whether this build can write the format: PNG plots need the `plots` feature.
+    pub fn is_built(self) -> bool {
+        self != Self::Png || cfg!(feature = "plots")
+    }
+
+    /// Every format this build can write: the default of a bake.
+    pub fn built() -> Vec<Format> {
+        Self::ALL.into_iter().filter(|f| f.is_built()).collect()
+    }
+
     /// Parses a `--formats` name.
     pub fn parse(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|f| f.name() == name)
@@ -71,18 +83,23 @@ impl Default for ExportSettings {
     }
 }
 
-/// The exporters for `formats`, in the order of [`Format::ALL`].
+/// The exporters for `formats`, in the order of [`Format::ALL`], leaving out those this build
+/// lacks ([`Format::is_built`]; [`crate::Bake`] refuses to run with them).
 pub fn exporters(formats: &[Format], settings: &ExportSettings) -> Vec<Box<dyn Exporter>> {
     let mut formats = formats.to_vec();
     formats.sort();
     formats.dedup();
     formats
         .into_iter()
+        .filter(|f| f.is_built())
         .map(|f| -> Box<dyn Exporter> {
             match f {
                 Format::Json => Box::new(json::Json),
                 Format::Css => Box::new(css::Css::new(settings)),
+                #[cfg(feature = "plots")]
                 Format::Png => Box::new(png::Png::new(settings)),
+                #[cfg(not(feature = "plots"))]
+                Format::Png => unreachable!("png is not built without the plots feature"),
                 Format::Html => Box::new(html::Html::new(settings)),
                 Format::Js => Box::new(js::Js),
             }

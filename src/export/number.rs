@@ -221,9 +221,74 @@ fn write_fixed_slow(out: &mut Vec<u8>, x: f64, decimals: usize) {
     }
 }
 
+/// Significant digits of numbers shown to people, when they are not short already.
+const SIGNIFICANT: i32 = 4;
+/// A number with at most this many significant digits is shown exactly as written.
+const SHORT: usize = 6;
+
+/// Formats a number for people (plot titles, the review page), the one place where plots and
+/// the review page turn parameters into text: a number with at most six significant digits
+/// as is (`1.00001`, `0.55`, `2400`), others rounded to four (more when the integer part is
+/// longer: `0.6068`, `7453857`); trailing zeros trimmed, never `-0`; exponent notation
+/// (`1.5e-7`) below 1e-4 and from 1e9 on.
+pub fn format_number(x: f64) -> String {
+    if !x.is_finite() {
+        return format!("{x}");
+    }
+    if x == 0.0 {
+        return "0".into();
+    }
+    let magnitude = x.abs().log10().floor() as i32;
+    let mut buffer = zmij::Buffer::new();
+    let shortest = buffer.format_finite(x);
+    let shortest = shortest.strip_suffix(".0").unwrap_or(shortest);
+    let digits = shortest
+        .bytes()
+        .filter(u8::is_ascii_digit)
+        .skip_while(|&b| b == b'0')
+        .count();
+    if (-4..9).contains(&magnitude) && !shortest.contains('e') && digits <= SHORT {
+        return shortest.to_owned();
+    }
+    if (-4..9).contains(&magnitude) {
+        let mut out = Vec::new();
+        write_fixed(&mut out, x, (SIGNIFICANT - 1 - magnitude).max(0) as u32);
+        String::from_utf8(out).expect("write_fixed writes ASCII")
+    } else {
+        let text = format!("{:.*e}", (SIGNIFICANT - 1) as usize, x);
+        let (mantissa, exponent) = text.split_once('e').expect("`{:e}` writes an exponent");
+        let mantissa = mantissa.trim_end_matches('0').trim_end_matches('.');
+        format!("{mantissa}e{exponent}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_for_people() {
+        for (x, want) in [
+            (0.0, "0"),
+            (-0.0, "0"),
+            (220.0, "220"),
+            (0.606_775_3, "0.6068"),
+            (-240.0, "-240"),
+            (2200.5, "2200.5"),
+            (2_200.123_456, "2200"),
+            (1.000_01, "1.00001"),
+            (0.000_100_5, "0.0001005"),
+            (123_456.7, "123457"),
+            (0.02, "0.02"),
+            (1.5e-7, "1.5e-7"),
+            (-2.5e12, "-2.5e12"),
+            (1e9, "1e9"),
+            (0.000_123_44, "0.00012344"),
+            (0.000_123_456_7, "0.0001235"),
+        ] {
+            assert_eq!(format_number(x), want, "{x}");
+        }
+    }
 
     /// Deterministic pseudo-random numbers (SplitMix64).
     struct Rng(u64);

@@ -54,7 +54,7 @@ impl Default for BakeOptions {
             check: false,
             layout: Layout::PerMotion,
             jobs: None,
-            formats: Format::ALL.to_vec(),
+            formats: Format::built(),
             settings: ExportSettings::default(),
             force: false,
         }
