@@ -5,6 +5,7 @@
 mod common;
 
 mod browser_css;
+mod browser_engines;
 mod browser_js;
 mod cli;
 mod config;

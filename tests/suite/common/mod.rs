@@ -6,6 +6,9 @@
 //!   ([`chromium::dump_dom`]), take a screenshot ([`chromium::screenshot`]), read the page's
 //!   console and errors, and pull a JSON result out of the dumped DOM
 //!   ([`chromium::element_json`]). See that module for the page protocol.
+//! * [`engines`]: Chromium, Firefox ESR and WebKitGTK (under Xvfb) for tests that prove
+//!   output in all three: a served page reports its numbers back by `POST` ([`engines::engines`]
+//!   skips a missing engine with a message, or fails under `CURVEBAKE_REQUIRE_BROWSER=1`).
 //! * [`compare`]: browser readings against a bake's tables, and the worst errors.
 //! * [`project`]: the real binary run on a temporary project folder.
 //! * [`readout`]: turning what the browser reports back into numbers.
@@ -16,6 +19,7 @@
 
 pub mod chromium;
 pub mod compare;
+pub mod engines;
 pub mod project;
 pub mod readout;
 pub mod tables;
