@@ -28,21 +28,44 @@ pub struct Input {
 }
 
 /// Every `.ron` file named by `paths` (files as given, folders searched recursively), sorted
-/// and without repeats.
+/// and without repeats; the first folder that cannot be searched is an error (see
+/// [`find_inputs_reporting`]).
 pub fn find_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, InputError> {
+    let (files, mut errors) = find_inputs_reporting(paths)?;
+    if errors.is_empty() {
+        Ok(files)
+    } else {
+        Err(errors.swap_remove(0))
+    }
+}
+
+/// Deepest folder nesting searched below an input folder.
+pub const MAX_FOLDER_DEPTH: usize = 32;
+
+/// Every `.ron` file named by `paths`, sorted and without repeats, and the input errors of
+/// the folders below them that cannot be searched (unreadable, nested too deep, a symbolic
+/// link that loops): those are reported like a broken file, and the other folders still
+/// count. Symbolic links to folders are followed. A path given that does not exist, or that
+/// leads to no curve file at all, is an `Err`.
+pub fn find_inputs_reporting(
+    paths: &[PathBuf],
+) -> Result<(Vec<PathBuf>, Vec<InputError>), InputError> {
     let mut files = Vec::new();
+    let mut errors = Vec::new();
     for path in paths {
         let meta = std::fs::metadata(path)
             .map_err(|e| InputError::new(path, Problem::Read(e.to_string())))?;
         if meta.is_dir() {
-            collect_ron(path, &mut files)?;
+            let mut ancestors = Vec::new();
+            collect_ron(path, &mut ancestors, &mut files, &mut errors);
         } else {
             files.push(path.clone());
         }
     }
     files.sort();
     files.dedup();
-    if files.is_empty() {
+    errors.sort_by(|a, b| a.file.cmp(&b.file));
+    if files.is_empty() && errors.is_empty() {
         // Nothing would be baked (and every output of an earlier bake would be removed as
         // stale): more likely a wrong folder than a wish.
         let others: Vec<String> = paths
@@ -62,20 +85,53 @@ pub fn find_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, InputError> {
             )),
         ));
     }
-    Ok(files)
+    Ok((files, errors))
 }
 
-fn collect_ron(dir: &Path, files: &mut Vec<PathBuf>) -> Result<(), InputError> {
-    let entries =
-        std::fs::read_dir(dir).map_err(|e| InputError::new(dir, Problem::Read(e.to_string())))?;
+/// Adds the `.ron` files under `dir` to `files`, and the folders that cannot be searched to
+/// `errors`; `ancestors` are the folders being searched (resolved), to tell a loop.
+fn collect_ron(
+    dir: &Path,
+    ancestors: &mut Vec<PathBuf>,
+    files: &mut Vec<PathBuf>,
+    errors: &mut Vec<InputError>,
+) {
+    let fail = |message: String| InputError::new(dir, Problem::Read(message));
+    let real = dir.canonicalize().unwrap_or_else(|_| dir.to_owned());
+    if let Some(first) = ancestors.iter().find(|a| **a == real) {
+        errors.push(fail(format!(
+            "a symbolic link loop: this folder is {}, which is being searched already",
+            first.display()
+        )));
+        return;
+    }
+    if ancestors.len() > MAX_FOLDER_DEPTH {
+        errors.push(fail(format!(
+            "folders nest more than {MAX_FOLDER_DEPTH} deep here; curve files this deep are not searched"
+        )));
+        return;
+    }
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) => return errors.push(fail(format!("cannot search this folder: {e}"))),
+    };
+    ancestors.push(real);
     for entry in entries {
-        let entry = entry.map_err(|e| InputError::new(dir, Problem::Read(e.to_string())))?;
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(e) => {
+                errors.push(fail(format!("cannot search this folder: {e}")));
+                break;
+            }
+        };
         let path = entry.path();
-        let kind = entry
-            .file_type()
-            .map_err(|e| InputError::new(&path, Problem::Read(e.to_string())))?;
-        if kind.is_dir() {
-            collect_ron(&path, files)?;
+        let mut folder = entry.file_type().is_ok_and(|k| k.is_dir());
+        if entry.file_type().is_ok_and(|k| k.is_symlink()) {
+            // A link to a folder is searched like one; a link to anything else is a file.
+            folder = std::fs::metadata(&path).is_ok_and(|m| m.is_dir());
+        }
+        if folder {
+            collect_ron(&path, ancestors, files, errors);
         } else if path
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("ron"))
@@ -83,7 +139,7 @@ fn collect_ron(dir: &Path, files: &mut Vec<PathBuf>) -> Result<(), InputError> {
             files.push(path);
         }
     }
-    Ok(())
+    ancestors.pop();
 }
 
 /// Reads and validates every file; returns the valid motions (in file order, then in order
@@ -188,30 +244,25 @@ pub fn load_bytes(
     bytes: &[u8],
     overrides: Overrides,
 ) -> (Vec<Input>, Vec<InputError>) {
-    match parse_bytes(file, bytes) {
-        Err(e) => (Vec::new(), vec![e]),
-        Ok(motions) => {
-            let shared: Arc<Path> = Arc::from(file);
-            let mut valid = Vec::new();
-            let mut errors = Vec::new();
-            for (index, motion) in motions.iter().enumerate() {
-                match MotionSpec::from_file(motion, overrides) {
-                    Ok(spec) => valid.push(Input {
-                        file: Arc::clone(&shared),
-                        spec,
-                    }),
-                    Err(e) => errors.push(InputError::new(
-                        file,
-                        Problem::Field {
-                            motion: motion_label(motion, index),
-                            message: e.to_string(),
-                        },
-                    )),
-                }
-            }
-            (valid, errors)
+    let (motions, mut errors) = parse_motions(file, bytes);
+    let shared: Arc<Path> = Arc::from(file);
+    let mut valid = Vec::new();
+    for (index, motion) in &motions {
+        match MotionSpec::from_file(motion, overrides) {
+            Ok(spec) => valid.push(Input {
+                file: Arc::clone(&shared),
+                spec,
+            }),
+            Err(e) => errors.push(InputError::new(
+                file,
+                Problem::Field {
+                    motion: motion_label(motion, *index),
+                    message: e.to_string(),
+                },
+            )),
         }
     }
+    (valid, errors)
 }
 
 /// The motion's name when it is a valid one, else its position in the file.
@@ -341,23 +392,181 @@ pub fn parse_with_ron(file: &Path, text: &str) -> Result<Vec<MotionFile>, InputE
         options.from_str::<MotionFile>(text).map(|m| vec![m])
     };
     result.map_err(|e| {
-        let (line, mut col) = (e.span.start.line, e.span.start.col);
-        let hash = hash_comment_at(text, line, col);
-        let nothing = first_token(text).is_empty() && e.code != ron::Error::UnclosedBlockComment;
-        let message = if nothing {
-            "the file holds no motion: write one `(name: ..., motion: ...)` or a list `[ ... ]`"
-                .to_owned()
-        } else if let Some(hash_col) = hash {
-            col = hash_col;
-            "`#` does not start a comment in a curve file: write `// ...` or `/* ... */`".to_owned()
-        } else if at_end(text, line, col) {
-            // Whatever the parser expected there, the file ended before it.
-            describe(&ron::Error::Eof)
-        } else {
-            describe(&e.code)
-        };
+        let (line, col, message) = place_and_message(text, &e);
         InputError::syntax(file, text, line, col, message)
     })
+}
+
+/// Where a `ron` error lies in `text` (1-based line and column, in characters) and what it
+/// says, in the words of the file format.
+fn place_and_message(text: &str, e: &ron::error::SpannedError) -> (usize, usize, String) {
+    let (line, mut col) = (e.span.start.line, e.span.start.col);
+    let hash = hash_comment_at(text, line, col);
+    let nothing = first_token(text).is_empty() && e.code != ron::Error::UnclosedBlockComment;
+    let message = if nothing {
+        "the file holds no motion: write one `(name: ..., motion: ...)` or a list `[ ... ]`"
+            .to_owned()
+    } else if let Some(hash_col) = hash {
+        col = hash_col;
+        "`#` does not start a comment in a curve file: write `// ...` or `/* ... */`".to_owned()
+    } else if at_end(text, line, col) {
+        // Whatever the parser expected there, the file ended before it.
+        describe(&ron::Error::Eof)
+    } else {
+        describe(&e.code)
+    };
+    (line, col, message)
+}
+
+/// The motions of a file, each with its place in the file (0-based), and its errors. When the
+/// file as a whole does not parse but is a list whose elements can be told apart, each
+/// motion is read alone: a typo or a wrong type in one motion is that motion's error
+/// (at its line:column), and the others are still read. Only an error that hides where the
+/// motions start and end (an unclosed bracket or string) stops the file.
+pub fn parse_motions(file: &Path, bytes: &[u8]) -> (Vec<(usize, MotionFile)>, Vec<InputError>) {
+    match parse_bytes(file, bytes) {
+        Ok(motions) => (motions.into_iter().enumerate().collect(), Vec::new()),
+        Err(whole) => {
+            let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+            let elements = std::str::from_utf8(bytes)
+                .ok()
+                .filter(|text| starts_with_list(text))
+                .and_then(|text| Some((text, list_elements(text)?)));
+            match elements {
+                Some((text, elements)) if !elements.is_empty() => {
+                    each_alone(file, text, &elements, whole)
+                }
+                _ => (Vec::new(), vec![whole]),
+            }
+        }
+    }
+}
+
+/// Parses each element of a list alone (`elements` are byte ranges of `text`). The error of
+/// the file as a whole (`whole`, the first one) stands for the element it lies in: read
+/// together, the parser words it best (`Expected comma` between two motions, say).
+fn each_alone(
+    file: &Path,
+    text: &str,
+    elements: &[std::ops::Range<usize>],
+    whole: InputError,
+) -> (Vec<(usize, MotionFile)>, Vec<InputError>) {
+    let whole_at = match &whole.problem {
+        Problem::Syntax { line, col, .. } => byte_offset(text, *line, *col),
+        _ => None,
+    };
+    let mut whole = Some(whole);
+    let options = ron::Options::default()
+        .with_default_extension(Extensions::IMPLICIT_SOME)
+        .with_recursion_limit(RECURSION_LIMIT);
+    let mut motions = Vec::new();
+    let mut errors = Vec::new();
+    for (index, range) in elements.iter().enumerate() {
+        let element = &text[range.clone()];
+        if whole_at.is_some_and(|at| range.contains(&at) || at == range.end) {
+            errors.extend(whole.take());
+            continue;
+        }
+        match options.from_str::<MotionFile>(element) {
+            Ok(motion) => motions.push((index, motion)),
+            Err(e) => {
+                let (line, col, message) = place_and_message(element, &e);
+                // From the element's coordinates to the file's.
+                let before = &text[..range.start];
+                let start_line = before.matches('\n').count() + 1;
+                let start_col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+                let (line, col) = if line == 1 {
+                    (start_line, start_col + col - 1)
+                } else {
+                    (start_line + line - 1, col)
+                };
+                errors.push(InputError::syntax(file, text, line, col, message));
+            }
+        }
+    }
+    (motions, errors)
+}
+
+/// The byte offset of 1-based `line:col` (in characters) in `text`.
+fn byte_offset(text: &str, line: usize, col: usize) -> Option<usize> {
+    let mut start = 0;
+    for _ in 1..line {
+        start += text[start..].find('\n')? + 1;
+    }
+    let within = text[start..]
+        .char_indices()
+        .nth(col.saturating_sub(1))
+        .map_or(text.len() - start, |(i, _)| i);
+    Some(start + within)
+}
+
+/// The byte ranges of the elements of a list `[a, b, ...]` (empty ones left out), found by
+/// brackets, strings and comments alone; `None` when they cannot be told apart (an unclosed
+/// bracket, string or comment, a raw string or a character literal, text after the list).
+fn list_elements(text: &str) -> Option<Vec<std::ops::Range<usize>>> {
+    let start = text.len() - first_token(text).len() + 1;
+    let bytes = text.as_bytes();
+    let mut elements = Vec::new();
+    let mut depth = 0usize;
+    let mut element_start = start;
+    let mut i = start;
+    let mut end = None;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                if i >= bytes.len() {
+                    return None;
+                }
+            }
+            b'\'' => return None,
+            b'r' if matches!(bytes.get(i + 1), Some(b'"' | b'#'))
+                && (i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_')) =>
+            {
+                return None
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                let mut nested = 1;
+                i += 2;
+                while nested > 0 {
+                    match (bytes.get(i)?, bytes.get(i + 1)) {
+                        (b'/', Some(b'*')) => (nested += 1, i += 2).1,
+                        (b'*', Some(b'/')) => (nested -= 1, i += 2).1,
+                        _ => i += 1,
+                    }
+                }
+                continue;
+            }
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b'}' => depth = depth.checked_sub(1)?,
+            b']' if depth == 0 => {
+                elements.push(element_start..i);
+                end = Some(i + 1);
+                break;
+            }
+            b']' => depth -= 1,
+            b',' if depth == 0 => {
+                elements.push(element_start..i);
+                element_start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let end = end?;
+    if !first_token(&text[end..]).is_empty() {
+        return None;
+    }
+    elements.retain(|r| !first_token(&text[r.clone()]).is_empty());
+    Some(elements)
 }
 
 /// The 1-based column of the `#` the parser stopped at (or just after), when it is not an

@@ -7,7 +7,7 @@ use crate::export::{
     exporters, pool, Digest, ExportSettings, Exporter, Format, Layout, MotionOutput, OutputFile,
 };
 use crate::input::intake::{Intake, Window};
-use crate::input::load::{find_inputs, read_source, Input};
+use crate::input::load::{find_inputs_reporting, read_source, Input};
 use crate::output::bundle::{Chunk, OpenBundle};
 use crate::output::lock::OutputLock;
 use crate::output::manifest::{
@@ -123,7 +123,8 @@ fn run_in_pool(
     options: &BakeOptions,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Report, FatalError> {
-    let files = find_inputs(&options.inputs).map_err(FatalError::Input)?;
+    let (files, folder_errors) =
+        find_inputs_reporting(&options.inputs).map_err(FatalError::Input)?;
     // What the manifest records as each motion's source: the same file however its path was
     // spelled (`curves`, `./curves`, `$PWD/curves/`, by `bake` or by `watch`).
     let identities: HashMap<&Path, String> = files
@@ -161,7 +162,10 @@ fn run_in_pool(
         options.settings,
         options.fps
     );
-    if !options.check && nothing_changed(&old, &out, &files, run_key.as_bytes()) {
+    if !options.check
+        && folder_errors.is_empty()
+        && nothing_changed(&old, &out, &files, run_key.as_bytes())
+    {
         // Nothing changed since the manifest was written: nothing to bake, nothing to write.
         let shared = old.bundles.len() + old.summaries.len();
         return Ok(Report {
@@ -213,8 +217,17 @@ fn run_in_pool(
     let bundle_of = (0..exporters.len())
         .map(|k| bundles.iter().position(|b| b.exporter == k))
         .collect();
+    // A folder that cannot be searched is an input error, like a broken file: its motions
+    // keep their outputs (below), and they are reported first.
+    let failed_folders: Vec<String> = folder_errors
+        .iter()
+        .map(|e| source_identity(&e.file))
+        .collect();
     let mut tally = Tally {
-        report: Report::default(),
+        report: Report {
+            errors: folder_errors,
+            ..Report::default()
+        },
         bake_errors: Vec::new(),
         unbaked: HashSet::new(),
         // Digests are kept only for the files that describe the whole bake, if any.
@@ -302,6 +315,36 @@ fn run_in_pool(
     } = writer;
     // Input errors in file order, then motions that could not be baked, in input order.
     report.errors.extend(bake_errors);
+
+    // A motion that could not be baked has no new record: it is treated as gone from the
+    // inputs, so its old record is kept while its file fails.
+    let baked = |name: &str| names.contains(name) && !unbaked.contains(name);
+    let failed: HashSet<String> = report
+        .errors
+        .iter()
+        .map(|e| {
+            (identities.get(e.file.as_path()).cloned()).unwrap_or_else(|| source_identity(&e.file))
+        })
+        .collect();
+    let failed = |source: &str| {
+        failed.contains(source)
+            || (failed_folders.iter()).any(|folder| Path::new(source).starts_with(folder))
+    };
+    let (mut kept, removed) = remove_vanished(&out, &old, &baked, &failed, options.check)?;
+    report.removed = removed;
+    // A motion that fails keeps its last good chunks in the bundles (after the others), copied
+    // from the previous bundles when they are still the ones the manifest describes.
+    let mut bundles = bundles;
+    let keep_chunks = !bundles.is_empty() && bundles.iter().all(OpenBundle::reusable);
+    for entry in &mut kept {
+        let chunks = std::mem::take(&mut entry.chunks);
+        if keep_chunks && chunks.len() == old.bundles.len() {
+            let places = (bundles.iter_mut())
+                .map(|b| b.append_all(vec![Chunk::Previous(&chunks)]).map(|p| p[0]))
+                .collect::<Result<Vec<_>, _>>()?;
+            entry.chunks = places;
+        }
+    }
     let mut stamps = Vec::new();
     for bundle in bundles {
         let (outcome, stamp) = bundle.finish()?;
@@ -318,18 +361,6 @@ fn run_in_pool(
         record(&mut report, path, outcome?);
     }
 
-    // A motion that could not be baked has no new record: it is treated as gone from the
-    // inputs, so its old record is kept while its file fails.
-    let baked = |name: &str| names.contains(name) && !unbaked.contains(name);
-    let failed: HashSet<String> = report
-        .errors
-        .iter()
-        .map(|e| {
-            (identities.get(e.file.as_path()).cloned()).unwrap_or_else(|| source_identity(&e.file))
-        })
-        .collect();
-    let (kept, removed) = remove_vanished(&out, &old, &baked, &failed, options.check)?;
-    report.removed = removed;
     if let Some(mut manifest) = manifest {
         for entry in &kept {
             manifest.push(entry)?;
@@ -393,7 +424,7 @@ fn remove_vanished(
     out: &OutputDir,
     old: &Manifest,
     baked: &dyn Fn(&str) -> bool,
-    failed: &HashSet<String>,
+    failed: &dyn Fn(&str) -> bool,
     check: bool,
 ) -> Result<(Vec<Entry>, Vec<String>), WriteError> {
     let mut kept = Vec::new();
@@ -402,12 +433,9 @@ fn remove_vanished(
         if baked(&entry.name) {
             continue;
         }
-        if failed.contains(&entry.source) {
-            // The bundles written now leave its chunks out, so they locate nothing any more.
-            kept.push(Entry {
-                chunks: Vec::new(),
-                ..entry.clone()
-            });
+        if failed(&entry.source) {
+            // Its chunks still locate its last good chunks in the previous bundles.
+            kept.push(entry.clone());
             continue;
         }
         for file in &entry.files {

@@ -343,3 +343,146 @@ fn a_bake_repairs_what_a_crash_left() {
         "the repaired folder is trusted again"
     );
 }
+
+/// Item 9: in a list, a typo or a wrong type is that motion's error, at its line:column, and
+/// the other motions are still baked; a syntax error that hides where motions end stops the
+/// file.
+#[test]
+fn each_motion_of_a_list_has_its_own_field_errors() {
+    let list = "[\n    (name: \"a\", motion: Spring(from: 0, to: 1, stiffness: 100, damping: 10)),\n    (name: \"b\", motion: Spring(from: 0, to: 1, stifness: 100, damping: 10)),\n    (name: \"c\", motion: Spring(from: 0, to: \"one\", stiffness: 100, damping: 10)),\n    (name: \"d\", motion: Spring(from: 0, to: 1, stifness: 100, damping: 10)),\n    // a comment, with a comma\n    (name: \"e\", motion: Spring(from: 0, to: 1, stiffness: 100, damping: 10)),\n]\n";
+    let dir = project(&[
+        ("list.ron", list),
+        (
+            "cut.ron",
+            "[(name: \"f\", motion: Spring(from: 0, to: \"1)),]",
+        ),
+    ]);
+    let root = dir.path();
+    let baked = curvebake(root, &["bake", "--formats", "json"]);
+    let text = stderr(&baked);
+    assert_eq!(baked.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("curves/list.ron:3:48: Unexpected field named `stifness`"),
+        "{text}"
+    );
+    assert!(
+        text.contains("curves/list.ron:4:44: Expected float"),
+        "{text}"
+    );
+    assert!(
+        text.contains("curves/list.ron:5:48: Unexpected field named `stifness`"),
+        "{text}"
+    );
+    assert!(text.contains("curves/cut.ron:"), "{text}");
+    assert!(text.contains(", 4 errors"), "{text}");
+    for name in ["a", "e"] {
+        assert!(
+            root.join(format!("out/json/{name}.json")).is_file(),
+            "{name}: {text}"
+        );
+    }
+    for name in ["b", "c", "d", "f"] {
+        assert!(
+            !root.join(format!("out/json/{name}.json")).exists(),
+            "{name}"
+        );
+    }
+}
+
+/// Item 10: a motion that fails keeps its last good chunk in `curves.css` (and with
+/// `--bundle`, in `curves.json`), not only its own files.
+#[test]
+fn a_failing_motion_keeps_its_chunks_in_the_bundles() {
+    let dir = project(&[("card.ron", CARD), ("fade.ron", FADE)]);
+    let root = dir.path();
+    for layout in [&["--formats", "css,json"][..], &["--bundle"][..]] {
+        let _ = fs::remove_dir_all(root.join("out"));
+        fs::write(root.join("curves/card.ron"), CARD).unwrap();
+        let args = |check: bool| {
+            let mut args = vec!["bake"];
+            args.extend_from_slice(layout);
+            if check {
+                args.push("--check");
+            }
+            args
+        };
+        let baked = curvebake(root, &args(false));
+        assert!(baked.status.success(), "{}", stderr(&baked));
+        let css = fs::read_to_string(root.join("out/curves.css")).unwrap();
+        assert!(css.contains("@keyframes card"), "{css}");
+        // A typo, then a motion that cannot be baked: card keeps its chunk both times, and
+        // again in the bake after that.
+        for broken in [
+            CARD.replace("stiffness", "stifness"),
+            CARD.replace("to: 100", "to: 1e300"),
+            CARD.replace("stiffness", "stifness"),
+        ] {
+            fs::write(root.join("curves/card.ron"), &broken).unwrap();
+            let failed = curvebake(root, &args(false));
+            assert_eq!(failed.status.code(), Some(1), "{}", stderr(&failed));
+            let css = fs::read_to_string(root.join("out/curves.css")).unwrap();
+            assert!(css.contains("@keyframes card"), "{layout:?}: {css}");
+            assert!(css.contains("@keyframes fade"), "{layout:?}: {css}");
+            if layout == ["--bundle"] {
+                let json = fs::read_to_string(root.join("out/curves.json")).unwrap();
+                assert!(json.contains("\"card\""), "{json}");
+            }
+        }
+        fs::write(root.join("curves/card.ron"), CARD).unwrap();
+        let fixed = curvebake(root, &args(false));
+        assert!(fixed.status.success(), "{}", stderr(&fixed));
+        let check = curvebake(root, &args(true));
+        assert!(check.status.success(), "{}", stderr(&check));
+    }
+}
+
+/// Item 11: an unreadable subfolder is an input error (exit 1), its motions keep their outputs
+/// and the other folders still bake; a symbolic link to a folder is followed, and a loop is an
+/// error naming it.
+#[cfg(unix)]
+#[test]
+fn unreadable_and_linked_subfolders() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = project(&[("card.ron", CARD)]);
+    let root = dir.path();
+    fs::create_dir(root.join("curves/more")).unwrap();
+    fs::write(root.join("curves/more/fade.ron"), FADE).unwrap();
+    let linked = tempfile::tempdir().unwrap();
+    fs::write(
+        linked.path().join("toss.ron"),
+        CARD.replace("\"card\"", "\"toss\""),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(linked.path(), root.join("curves/linked")).unwrap();
+    let baked = curvebake(root, &["bake", "--formats", "json"]);
+    assert!(baked.status.success(), "{}", stderr(&baked));
+    assert!(
+        root.join("out/json/toss.json").is_file(),
+        "a linked folder is followed"
+    );
+    assert!(root.join("out/json/fade.json").is_file());
+
+    fs::set_permissions(root.join("curves/more"), fs::Permissions::from_mode(0o000)).unwrap();
+    let readable = fs::read_dir(root.join("curves/more")).is_ok(); // true when run as root
+    std::os::unix::fs::symlink(root.join("curves"), linked.path().join("back")).unwrap();
+    let failed = curvebake(root, &["bake", "--formats", "json"]);
+    fs::set_permissions(root.join("curves/more"), fs::Permissions::from_mode(0o755)).unwrap();
+    let text = stderr(&failed);
+    assert_eq!(failed.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("curves/linked/back: a symbolic link loop"),
+        "{text}"
+    );
+    if !readable {
+        assert!(
+            text.contains("curves/more: cannot search this folder"),
+            "{text}"
+        );
+    }
+    for name in ["card", "fade", "toss"] {
+        assert!(
+            root.join(format!("out/json/{name}.json")).is_file(),
+            "{name}: {text}"
+        );
+    }
+}
