@@ -185,3 +185,71 @@ fn plot_size_flag() {
     assert!(status.success());
     check_plots(dir.path(), (900, 500), 1);
 }
+
+/// Columns of `img` with at least `min` pixels of exactly `color`.
+fn columns_of(img: &RgbImage, color: [u8; 3], min: usize) -> Vec<u32> {
+    (0..img.width())
+        .filter(|&x| {
+            (0..img.height())
+                .filter(|&y| img.get_pixel(x, y).0 == color)
+                .count()
+                >= min
+        })
+        .collect()
+}
+
+/// Plots read like the screen: a `translateY` motion starts high when it starts above where
+/// it rests (the ball falls onto the floor, not up to the ceiling), and the plot marks where
+/// the motion looks done (a vertical dashed line) well before where it provably rests.
+#[test]
+fn translate_y_points_down_and_looks_done_is_marked() {
+    const POSITION: [u8; 3] = [0x1f, 0x6f, 0xc5];
+    const DONE: [u8; 3] = [0x82, 0x50, 0xdf];
+    let dir = tempfile::tempdir().unwrap();
+    bake(
+        &[
+            curves_dir().join("gravity.ron"),
+            curves_dir().join("card-drop.ron"),
+        ],
+        dir.path(),
+        (1200, 800),
+        2,
+    );
+    let files = pngs(dir.path());
+    for name in ["bouncing-ball", "card-drop"] {
+        let path = plot_path(name);
+        let img = decode(&path, &files[&path]);
+        // The position curve's pixels: those at its first columns (t = 0, from -300 or -240)
+        // lie above the average of the whole curve, which spends its time near 0.
+        let ys = |x0: u32, x1: u32| -> Vec<u32> {
+            (x0..x1)
+                .flat_map(|x| (0..img.height() * 2 / 3).map(move |y| (x, y)))
+                .filter(|&(x, y)| img.get_pixel(x, y).0 == POSITION)
+                .map(|(_, y)| y)
+                .collect()
+        };
+        // (Right of the legend, whose first key is a line of the same colour.)
+        let all = ys(60, img.width());
+        let first_x = (60..img.width())
+            .find(|&x| !ys(x, x + 1).is_empty())
+            .unwrap();
+        let start = ys(first_x, first_x + 4);
+        let mean = |v: &[u32]| v.iter().map(|&y| f64::from(y)).sum::<f64>() / v.len() as f64;
+        assert!(
+            mean(&start) + 100.0 < mean(&all),
+            "{name}: the start (y {}) is not drawn above the rest of the curve (y {})",
+            mean(&start),
+            mean(&all)
+        );
+        // One dashed vertical line, before the end of the plot (where it provably rests):
+        // card-drop looks done at 0.67 s of 1.2 s, the ball at 1.67 s of 1.73 s.
+        let done = columns_of(&img, DONE, 60);
+        let before = if name == "card-drop" { 0.6 } else { 0.96 };
+        assert!(!done.is_empty(), "{name}: no 'looks done' line");
+        assert!(
+            done.iter()
+                .all(|&x| f64::from(x) < f64::from(img.width()) * before),
+            "{name}: 'looks done' at columns {done:?}"
+        );
+    }
+}

@@ -138,7 +138,7 @@
     moveCursor(svg);
   };
   // A legend under a plot: [{text, color, style}] with a key line drawn like the plot's.
-  const MARKS = { end: ["#444b53", "dashed"], done: ["#1a7f37", "dashed"], rest: ["#6e7781", "dotted"] };
+  const MARKS = { end: ["#444b53", "dashed"], done: ["#8250df", "dashed"], rest: ["#6e7781", "dotted"] };
   const legend = (list, items) => {
     list.replaceChildren(...items.map((item) => {
       const li = document.createElement("li");

@@ -4,9 +4,10 @@
 use super::text::{self, Align, Baseline, Texts};
 use super::{
     format_number, line, thick_path, value_range, Area, DrawResult, Scale, Ticks, AXIS, BAND,
-    BORDER, FRAMES, GRID, INNER, MUTED, OUTER, POSITION, REST, RING_FILL, TEXT, VELOCITY,
+    BORDER, DONE, FRAMES, GRID, INNER, MUTED, OUTER, POSITION, REST, RING_FILL, TEXT, VELOCITY,
 };
 use crate::bake::Baked;
+use crate::export::done::looks_done;
 use crate::motion::Motion;
 use crate::spec::{Ending, Model, ParamGroup};
 use plotters::coord::types::RangedCoordf64;
@@ -53,6 +54,12 @@ pub fn draw(root: &Area, texts: &mut Texts, baked: &Baked) -> DrawResult {
     let (width, height) = (width as i32, height as i32);
 
     let ring = matches!(spec.model, Model::Ring(_));
+    // On screen a larger translateY is lower: its position panel is drawn with values negated
+    // and labelled back, so that down points down.
+    let down = !ring && spec.property.name() == "translateY";
+    let up = if down { -1.0 } else { 1.0 };
+    let done = looks_done(baked);
+    let rests = spec.ending == Ending::Rests;
     let duration = baked.duration;
     let samples = (2 * width as usize).max(1000);
     let end_values = spec.model.end_values();
@@ -184,6 +191,23 @@ pub fn draw(root: &Area, texts: &mut Texts, baked: &Baked) -> DrawResult {
             ));
         }
     }
+    if let Some(done) = done {
+        let within = if spec.unit == "px" {
+            "0.5 px"
+        } else {
+            "0.1 % of range"
+        };
+        keys.push((
+            Key::Dashed(DONE),
+            format!("looks done {} s (within {within})", format_number(done)),
+        ));
+    }
+    if rests {
+        keys.push((
+            Key::Dashed(AXIS),
+            format!("at rest (proved) {} s", format_number(duration)),
+        ));
+    }
 
     // What fits in the top 30% (small plots drop the parameters, then the legend): the
     // first line of kind and timing, the legend, then the other lines in order.
@@ -231,7 +255,8 @@ pub fn draw(root: &Area, texts: &mut Texts, baked: &Baked) -> DrawResult {
                     .chain(t.position.iter().copied())
                     .chain(t.end)
             })
-            .chain(ring.then_some(0.0)),
+            .chain(ring.then_some(0.0))
+            .map(|v| up * v),
     );
     let velocity_range = value_range(
         tracks
@@ -250,6 +275,11 @@ pub fn draw(root: &Area, texts: &mut Texts, baked: &Baked) -> DrawResult {
         fitting_ticks(range, h, f64::from(s.line(13.0)) * 1.8)
     };
     let position_ticks = y_ticks(&position_range, &position_area);
+    let position_ticks = if down {
+        position_ticks.negated()
+    } else {
+        position_ticks
+    };
     let velocity_ticks = y_ticks(&velocity_range, &velocity_area);
     let left = s.px(16.0)
         + s.line(14.0)
@@ -280,10 +310,16 @@ pub fn draw(root: &Area, texts: &mut Texts, baked: &Baked) -> DrawResult {
     };
     let position_desc = if ring {
         format!("radius ({unit})")
+    } else if down {
+        format!("translateY ({unit}), down ↓")
     } else {
         format!("position ({unit})")
     };
-    let velocity_desc = format!("velocity ({speed_unit})");
+    let velocity_desc = if down {
+        format!("velocity ({speed_unit}), + is down")
+    } else {
+        format!("velocity ({speed_unit})")
+    };
 
     // Position panel.
     let mut chart = panel(
@@ -291,7 +327,7 @@ pub fn draw(root: &Area, texts: &mut Texts, baked: &Baked) -> DrawResult {
         &position_area,
         texts,
         &frame,
-        (position_range, &position_ticks),
+        (position_range.clone(), &position_ticks),
         &position_desc,
         false,
     )?;
@@ -317,17 +353,30 @@ pub fn draw(root: &Area, texts: &mut Texts, baked: &Baked) -> DrawResult {
     for t in &tracks {
         if let Some(end) = t.end {
             chart.draw_series(DashedLineSeries::new(
-                [(frame.x.start, end), (frame.x.end, end)],
+                [(frame.x.start, up * end), (frame.x.end, up * end)],
                 s.px(9.0),
                 s.px(6.0),
                 REST.stroke_width(s.px(2.0) as u32),
             ))?;
         }
     }
+    // When it looks done, and when it provably rests (the end of a bake that rests).
+    let marks = [done.map(|t| (t, DONE)), rests.then_some((duration, AXIS))];
+    for (t, color) in marks.into_iter().flatten() {
+        chart.draw_series(DashedLineSeries::new(
+            [(t, position_range.start), (t, position_range.end)],
+            s.px(7.0),
+            s.px(5.0),
+            color.stroke_width(s.px(2.0) as u32),
+        ))?;
+    }
     let colors: &[RGBColor] = if ring { &[INNER, OUTER] } else { &[POSITION] };
     for (t, color) in tracks.iter().zip(colors) {
-        let curve = to_pixels(&chart, t.exact.iter().map(|e| (e.0, e.1)));
-        let frames = times.iter().copied().zip(t.position.iter().copied());
+        let curve = to_pixels(&chart, t.exact.iter().map(|e| (e.0, up * e.1)));
+        let frames = times
+            .iter()
+            .copied()
+            .zip(t.position.iter().map(|&x| up * x));
         curve_with_frames(root, &mut chart, &curve, color, frames, radius, dense)?;
     }
     drop(chart);

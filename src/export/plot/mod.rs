@@ -5,7 +5,10 @@
 //! the resolved parameters), a legend, a position panel and a velocity panel against time.
 //! The curves are the exact closed forms sampled at least twice per pixel column; the baked
 //! frames are dots on them, and the value the motion rests at or arrives at
-//! ([`crate::spec::Model::end_values`]) is a dashed line. An explosion ring plots both radii
+//! ([`crate::spec::Model::end_values`]) is a dashed line, with a purple dashed line where the
+//! motion looks done ([`crate::export::done::looks_done`]) and a grey one where it provably
+//! rests. `translateY` is drawn as on screen, larger values lower, and its axis says so (the
+//! ball bounces on the floor). An explosion ring plots both radii
 //! with the band between them shaded, and adds a filmstrip of the ring itself, drawn to
 //! scale, at six evenly spaced times.
 //!
@@ -185,6 +188,7 @@ const POSITION: RGBColor = RGBColor(0x1f, 0x6f, 0xc5);
 const VELOCITY: RGBColor = RGBColor(0x1b, 0x8a, 0x4c);
 const FRAMES: RGBColor = RGBColor(0xe3, 0x6c, 0x0a);
 const REST: RGBColor = RGBColor(0x44, 0x4b, 0x53);
+const DONE: RGBColor = RGBColor(0x82, 0x50, 0xdf);
 const INNER: RGBColor = RGBColor(0x1f, 0x6f, 0xc5);
 const OUTER: RGBColor = RGBColor(0xc4, 0x2b, 0x2b);
 const BAND: RGBColor = RGBColor(0xf6, 0xdc, 0xc4);
@@ -287,6 +291,8 @@ struct Ticks {
     step: f64,
     decimals: usize,
     exponent: bool,
+    /// Labels say the negated value (for an axis drawn upside down: see [`Ticks::negated`]).
+    negated: bool,
 }
 
 impl Ticks {
@@ -321,6 +327,16 @@ impl Ticks {
             step,
             decimals: (-power).max(0.0) as usize,
             exponent: magnitude >= 1e7 || power < -6.0,
+            negated: false,
+        }
+    }
+
+    /// The same ticks for values drawn negated (so that larger values go down): each tick
+    /// at -v is labelled v.
+    fn negated(self) -> Self {
+        Self {
+            negated: !self.negated,
+            ..self
         }
     }
 
@@ -331,6 +347,7 @@ impl Ticks {
 
     /// The label of tick `x`: every tick of an axis with the same decimals.
     fn label(&self, x: f64) -> String {
+        let x = if self.negated { -x } else { x };
         if self.exponent {
             return format_number(x);
         }
