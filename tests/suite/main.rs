@@ -4,6 +4,7 @@
 
 mod common;
 
+mod browser_compose;
 mod browser_css;
 mod browser_engines;
 mod browser_js;
