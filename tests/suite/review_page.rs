@@ -1,7 +1,8 @@
 //! The review page `index.html` in headless Chromium: it loads from `file://` with no console
 //! error, every card draws its plot, every preview element runs its motion's CSS animation,
 //! the replay buttons restart them, and the scrubber shows every preview at its table value
-//! at the scrubber's time, at normal and quarter speed, with the cursor of every plot there.
+//! at the scrubber's time, at normal and quarter speed, with the cursor of every plot there
+//! (that one in every engine found: Chromium, Firefox ESR, WebKitGTK).
 //! A screenshot is kept for people to look at.
 //!
 //! Skipped (with a message) without Chromium, unless `CURVEBAKE_REQUIRE_BROWSER=1`.
@@ -196,7 +197,6 @@ const SCRUB_TIMES: [f64; 5] = [0.05, 0.2, 0.37, 0.9, 1.55];
 /// Moves the page's scrubber (the real control: value and `input` event) to each time, at
 /// normal and then quarter speed, and reads every preview element and every plot cursor.
 const SCRUB: &str = r#"<script type="application/json" id="plan">PLAN</script>
-<pre id="result"></pre>
 <script>
 READERS
 addEventListener("load", () => {
@@ -224,18 +224,17 @@ addEventListener("load", () => {
       out.runs.push({ quarter, t: Number(scrub.value), shown: document.getElementById("scrub-time").textContent, readings, cursors });
     }
   }
-  document.getElementById("result").textContent = JSON.stringify(out);
+  cbReport(out);
 });
 </script>
 "#;
 
+/// In every engine found (Chromium, Firefox ESR, WebKitGTK), served over HTTP.
 #[test]
 fn the_scrubber_shows_every_preview_at_its_table_value() {
-    use common::compare::decode;
+    use common::engines::{engines, RunOptions, HARNESS_HEAD};
     use common::tables::{read_tables, PAGE_READERS};
-    let Some(chromium) = browser::chromium() else {
-        return;
-    };
+    let engines = engines();
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     bake(&out, &[Format::Json, Format::Css, Format::Html]);
@@ -255,24 +254,27 @@ fn the_scrubber_shows_every_preview_at_its_table_value() {
         .replace("TIMES", &format!("{SCRUB_TIMES:?}"));
     let page = std::fs::read_to_string(out.join(PAGE_PATH)).unwrap();
     let page = page
-        .replace("<head>", &format!("<head>\n{CAPTURE_ERRORS}"))
+        .replace("<head>", &format!("<head>\n{HARNESS_HEAD}"))
         .replace("</body>", &format!("{script}</body>"));
-    let path = out.join("scrub-check.html");
-    std::fs::write(&path, page).unwrap();
-    let run = browser::run_page(
-        &chromium,
-        &path,
-        &Options {
-            virtual_time_budget_ms: Some(1000),
-            ..Options::default()
-        },
-    );
-    let errors = browser::page_errors(&run.stdout);
-    assert!(errors.is_empty(), "page errors: {errors:#?}");
-    let report = browser::element_json(&run.stdout, "result");
+    std::fs::write(out.join("scrub-check.html"), page).unwrap();
+    for engine in &engines {
+        let outcome = engine.run(&out, "scrub-check.html", &RunOptions::default());
+        assert!(
+            outcome.errors.is_empty(),
+            "{}: page errors: {:#?}",
+            engine.name(),
+            outcome.errors
+        );
+        check_scrub(engine.name(), &outcome.result, &tables, longest);
+    }
+}
+
+/// What the scrubber page reported in one engine, against the tables.
+fn check_scrub(engine: &str, report: &Value, tables: &[common::tables::Table], longest: f64) {
+    use common::compare::decode;
     assert_eq!(
         report["max"], longest,
-        "the scrubber spans the longest motion"
+        "{engine}: the scrubber spans the longest motion"
     );
     let runs = report["runs"].as_array().unwrap();
     assert_eq!(runs.len(), 2 * SCRUB_TIMES.len());
@@ -282,9 +284,13 @@ fn the_scrubber_shows_every_preview_at_its_table_value() {
         let t = run["t"].as_f64().unwrap();
         assert!(SCRUB_TIMES.contains(&t), "{run}");
         assert_eq!(run["shown"], format!("{t:.3} s"));
-        for m in &tables {
+        for m in tables {
             let r = &run["readings"][&m.name];
-            assert_eq!(r["paused"], true, "{} not paused at {t}: {run}", m.name);
+            assert_eq!(
+                r["paused"], true,
+                "{engine}: {} not paused at {t}: {run}",
+                m.name
+            );
             let readings = r["read"].as_array().unwrap();
             assert_eq!(readings.len(), m.tracks.len(), "{}", m.name);
             for (k, reading) in readings.iter().enumerate() {
@@ -293,15 +299,9 @@ fn the_scrubber_shows_every_preview_at_its_table_value() {
                 if m.property == "opacity" {
                     expected = expected.clamp(0.0, 1.0);
                 }
-                // A translate in % is of the 40px preview square: read its typed value, in %.
-                let (computed, typed) = decode(m, reading, expected);
-                let computed = if m.unit == "%" && m.readout().0 == "transform" {
-                    typed
-                } else {
-                    computed
-                };
-                let computed =
-                    computed.unwrap_or_else(|| panic!("{} unreadable: {reading}", m.name));
+                let (computed, _) = decode(m, reading, expected);
+                let computed = computed
+                    .unwrap_or_else(|| panic!("{engine}: {} unreadable: {reading}", m.name));
                 let error = (computed - expected).abs();
                 if error / m.bound() > worst {
                     worst = error / m.bound();
@@ -309,7 +309,7 @@ fn the_scrubber_shows_every_preview_at_its_table_value() {
                 }
                 assert!(
                     error <= m.bound(),
-                    "{} at t = {t} s (quarter speed: {}): the preview shows {computed}, the table says {expected}",
+                    "{engine}: {} at t = {t} s (quarter speed: {}): the preview shows {computed}, the table says {expected}",
                     m.name,
                     run["quarter"]
                 );
@@ -318,7 +318,7 @@ fn the_scrubber_shows_every_preview_at_its_table_value() {
         }
         for cursor in run["cursors"].as_array().unwrap() {
             let (at, duration) = (cursor[1].as_f64().unwrap(), cursor[2].as_f64().unwrap());
-            assert_eq!(cursor[0], "visible", "{run}");
+            assert_eq!(cursor[0], "visible", "{engine}: {run}");
             assert!(
                 (at - t.min(duration)).abs() < 1e-9,
                 "cursor at {at}, not {t}"
@@ -328,6 +328,6 @@ fn the_scrubber_shows_every_preview_at_its_table_value() {
     assert!(checked >= 2 * SCRUB_TIMES.len() * tables.len());
     let _ = writeln!(
         std::io::stderr(),
-        "scrubber: {checked} preview readings, worst error {worst:.3} of the bound ({worst_at})"
+        "scrubber in {engine}: {checked} preview readings, worst error {worst:.3} of the bound ({worst_at})"
     );
 }
