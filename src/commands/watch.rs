@@ -8,7 +8,9 @@
 //! Errors are reported to the caller and watching goes on.
 
 use crate::builder::Bake;
+use crate::input::load::{is_curve_file_name, is_editor_temp};
 use crate::run::{FatalError, Report};
+use notify::event::{ModifyKind, RemoveKind};
 use notify::{EventKind, RecursiveMode, Watcher as _};
 use std::collections::BTreeSet;
 use std::ops::ControlFlow;
@@ -18,6 +20,11 @@ use std::time::{Duration, Instant};
 
 /// How long after the first change of a burst the bake waits for more.
 pub const DEBOUNCE: Duration = Duration::from_millis(200);
+
+/// How often an idle watcher checks that its input folders are still the ones it watches: a
+/// folder deleted and made again (`git stash`, a generator) is a new folder, which the file
+/// system's watch of the old one never sees.
+const RECHECK: Duration = Duration::from_secs(1);
 
 /// What the watcher reports.
 #[derive(Debug)]
@@ -58,26 +65,60 @@ fn absolute(path: &Path) -> PathBuf {
 
 /// What is watched, and which event paths count.
 struct Scope {
-    /// Folders given as inputs (watched recursively).
-    dirs: Vec<PathBuf>,
+    /// Folders given as inputs (watched recursively), with the identity of the folder watched
+    /// (`None` while it is missing).
+    dirs: Vec<(PathBuf, Option<FolderId>)>,
     /// Files given as inputs (their folder is watched, since editors replace files by rename).
     files: Vec<PathBuf>,
-    /// The output folder, whose own changes never count.
+    /// The output folder: what a bake writes there never counts (the inputs may be inside it).
     out: PathBuf,
 }
 
+/// What tells one folder from another at the same path: device and inode on Unix (elsewhere,
+/// only whether it exists).
+type FolderId = (u64, u64);
+
+fn folder_id(path: &Path) -> Option<FolderId> {
+    let meta = std::fs::metadata(path).ok().filter(|m| m.is_dir())?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        Some((meta.dev(), meta.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        Some((0, 0))
+    }
+}
+
 impl Scope {
-    /// Whether a change to `path` can change the bake: a `.ron` file (or a folder, which may
-    /// hold some) under an input folder, or an input file; never anything in the output folder.
-    fn counts(&self, path: &Path) -> bool {
-        if path.starts_with(&self.out) {
-            return false;
-        }
+    /// Whether an event of `kind` on `path` can change the bake: an input file; a curve file
+    /// under an input folder (even inside the output folder, where a bake writes no curve
+    /// file), but not an editor's temporary file; a folder under an input folder, outside the
+    /// output folder (a bake makes folders there).
+    fn counts(&self, path: &Path, kind: &EventKind) -> bool {
         if self.files.iter().any(|f| f == path) {
             return true;
         }
-        let ron_or_folder = path.extension().map_or(!path.is_file(), |e| e == "ron");
-        ron_or_folder && self.dirs.iter().any(|d| path.starts_with(d))
+        if !self.dirs.iter().any(|(d, _)| path.starts_with(d)) {
+            return false;
+        }
+        let name = path.file_name().unwrap_or_default();
+        if is_editor_temp(name) {
+            return false;
+        }
+        if is_curve_file_name(path) {
+            return true;
+        }
+        // A folder: one that is there, or one removed or moved (a file without an extension
+        // that was removed is not one).
+        let folder = path.is_dir()
+            || matches!(
+                kind,
+                EventKind::Remove(RemoveKind::Folder) | EventKind::Modify(ModifyKind::Name(_))
+            ) && !path.exists();
+        folder && !path.starts_with(&self.out)
     }
 }
 
@@ -111,7 +152,7 @@ pub fn watch(
         let meta = std::fs::metadata(input).map_err(|e| fail(e.to_string()))?;
         let (target, mode) = if meta.is_dir() {
             let path = absolute(input);
-            scope.dirs.push(path.clone());
+            scope.dirs.push((path.clone(), folder_id(&path)));
             (path, RecursiveMode::Recursive)
         } else {
             // The folder resolved, the file name as given: events name the file itself, even
@@ -139,7 +180,7 @@ pub fn watch(
             let mut deadline: Option<Instant> = None;
             loop {
                 let event = match deadline {
-                    None => rx.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected),
+                    None => rx.recv_timeout(RECHECK),
                     Some(d) => rx.recv_timeout(d.saturating_duration_since(Instant::now())),
                 };
                 match event {
@@ -148,8 +189,40 @@ pub fn watch(
                             continue;
                         }
                         let before = changed.len();
-                        changed.extend(event.paths.into_iter().filter(|p| scope.counts(p)));
+                        let kind = event.kind;
+                        changed.extend(event.paths.into_iter().filter(|p| scope.counts(p, &kind)));
                         if deadline.is_none() && changed.len() > before {
+                            deadline = Some(Instant::now() + debounce);
+                        }
+                    }
+                    Err(mpsc::RecvTimeoutError::Timeout) if deadline.is_none() => {
+                        // Idle: an input folder made again is watched again, and baked.
+                        for (path, id) in &mut scope.dirs {
+                            let now = folder_id(path);
+                            if now == *id {
+                                continue;
+                            }
+                            *id = now;
+                            if now.is_none() {
+                                let gone = format!(
+                                    "{} is gone; it is baked again when it is back",
+                                    path.display()
+                                );
+                                if report(WatchEvent::Trouble(gone)).is_break() {
+                                    return Ok(());
+                                }
+                                continue;
+                            }
+                            let _ = watcher.unwatch(path);
+                            if let Err(e) = watcher.watch(path, RecursiveMode::Recursive) {
+                                *id = None;
+                                let trouble = format!("{}: {e}", path.display());
+                                if report(WatchEvent::Trouble(trouble)).is_break() {
+                                    return Ok(());
+                                }
+                                continue;
+                            }
+                            changed.insert(path.clone());
                             deadline = Some(Instant::now() + debounce);
                         }
                     }

@@ -88,6 +88,20 @@ pub fn find_inputs_reporting(
     Ok((files, errors))
 }
 
+/// Whether `path` names a curve file: its extension is `.ron` (in any case).
+pub fn is_curve_file_name(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("ron"))
+}
+
+/// Whether a name found in an input folder is an editor's or a tool's temporary file or
+/// folder, never an input: hidden (`.#card.ron`, Emacs's lock; `.card.ron.swp`, Vim's swap;
+/// `.git`), `#card.ron#` (Emacs's auto-save) or `card.ron~` (a backup).
+pub fn is_editor_temp(name: &std::ffi::OsStr) -> bool {
+    let name = name.to_string_lossy();
+    name.starts_with('.') || name.starts_with('#') || name.ends_with('~')
+}
+
 /// Adds the `.ron` files under `dir` to `files`, and the folders that cannot be searched to
 /// `errors`; `ancestors` are the folders being searched (resolved), to tell a loop.
 fn collect_ron(
@@ -130,12 +144,12 @@ fn collect_ron(
             // A link to a folder is searched like one; a link to anything else is a file.
             folder = std::fs::metadata(&path).is_ok_and(|m| m.is_dir());
         }
+        if is_editor_temp(&entry.file_name()) {
+            continue;
+        }
         if folder {
             collect_ron(&path, ancestors, files, errors);
-        } else if path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("ron"))
-        {
+        } else if is_curve_file_name(&path) {
             files.push(path);
         }
     }

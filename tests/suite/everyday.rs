@@ -386,13 +386,13 @@ fn js_is_a_default_format_with_nothing_in_a_bundle() {
 }
 
 /// A running `curvebake watch`, killed when dropped, with its stderr gathered by a thread.
-struct Watcher {
+pub(crate) struct Watcher {
     child: Child,
     lines: Arc<Mutex<Vec<String>>>,
 }
 
 impl Watcher {
-    fn start(dir: &Path, args: &[&str]) -> Self {
+    pub(crate) fn start(dir: &Path, args: &[&str]) -> Self {
         let mut child = Command::new(env!("CARGO_BIN_EXE_curvebake"))
             .current_dir(dir)
             .arg("watch")
@@ -413,11 +413,11 @@ impl Watcher {
         Self { child, lines }
     }
 
-    fn lines(&self) -> Vec<String> {
+    pub(crate) fn lines(&self) -> Vec<String> {
         self.lines.lock().unwrap().clone()
     }
 
-    fn bakes(&self) -> usize {
+    pub(crate) fn bakes(&self) -> usize {
         self.lines()
             .iter()
             .filter(|l| l.starts_with("baked"))
@@ -426,7 +426,7 @@ impl Watcher {
 
     /// Waits until `done` holds, failing with what the watcher printed if it takes longer than
     /// [`PATIENCE`] or the watcher exits.
-    fn wait_for(&mut self, what: &str, mut done: impl FnMut(&Self) -> bool) {
+    pub(crate) fn wait_for(&mut self, what: &str, mut done: impl FnMut(&Self) -> bool) {
         let started = Instant::now();
         while !done(self) {
             if let Some(status) = self.child.try_wait().unwrap() {

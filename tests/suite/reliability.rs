@@ -486,3 +486,78 @@ fn unreadable_and_linked_subfolders() {
         );
     }
 }
+
+/// Waits a little longer than a debounce and the watcher's idle check.
+fn settle() {
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+}
+
+/// Item 12: after its input folder is deleted and made again, `watch` bakes it again.
+#[test]
+fn watch_picks_up_an_input_folder_made_again() {
+    use crate::everyday::Watcher;
+    let dir = project(&[("card.ron", CARD)]);
+    let root = dir.path();
+    let mut watch = Watcher::start(root, &["--formats", "json"]);
+    watch.wait_for("the first bake", |w| w.bakes() >= 1);
+    fs::remove_dir_all(root.join("curves")).unwrap();
+    settle();
+    fs::create_dir(root.join("curves")).unwrap();
+    fs::write(root.join("curves/fade.ron"), FADE).unwrap();
+    watch.wait_for("fade baked", |_| root.join("out/json/fade.json").is_file());
+    let before = watch.bakes();
+    fs::write(root.join("curves/card.ron"), CARD).unwrap();
+    watch.wait_for("card baked", |w| {
+        w.bakes() > before && root.join("out/json/card.json").is_file()
+    });
+}
+
+/// Item 13: with the inputs inside the output folder, edits to them are baked, and what a
+/// bake writes there does not start another bake.
+#[test]
+fn watch_sees_inputs_inside_the_output_folder_and_not_its_own_outputs() {
+    use crate::everyday::Watcher;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    fs::create_dir_all(root.join("site/curves")).unwrap();
+    fs::write(root.join("site/curves/card.ron"), CARD).unwrap();
+    let mut watch = Watcher::start(
+        root,
+        &["site/curves", "--out", "site", "--formats", "json,css"],
+    );
+    watch.wait_for("the first bake", |w| w.bakes() >= 1);
+    settle();
+    assert_eq!(
+        watch.bakes(),
+        1,
+        "its own outputs started a bake: {:?}",
+        watch.lines()
+    );
+    fs::write(root.join("site/curves/fade.ron"), FADE).unwrap();
+    watch.wait_for("fade baked", |_| root.join("site/json/fade.json").is_file());
+    settle();
+    assert_eq!(watch.bakes(), 2, "{:?}", watch.lines());
+}
+
+/// Item 14: editors' temporary files (a swap file, a lock, a backup, an extensionless file
+/// written and deleted) neither start a bake nor are read as inputs.
+#[test]
+fn watch_ignores_editors_temporary_files() {
+    use crate::everyday::Watcher;
+    let dir = project(&[("card.ron", CARD)]);
+    let root = dir.path();
+    let mut watch = Watcher::start(root, &["--formats", "json"]);
+    watch.wait_for("the first bake", |w| w.bakes() >= 1);
+    settle();
+    let curves = root.join("curves");
+    fs::write(curves.join(".card.ron.swp"), "swap").unwrap();
+    fs::write(curves.join("card.ron~"), "backup").unwrap();
+    fs::write(curves.join("#card.ron#"), "autosave").unwrap();
+    fs::write(curves.join(".#card.ron"), "lock").unwrap();
+    fs::write(curves.join("4913"), "").unwrap();
+    fs::remove_file(curves.join("4913")).unwrap();
+    settle();
+    assert_eq!(watch.bakes(), 1, "{:?}", watch.lines());
+    let baked = curvebake(root, &["bake", "--formats", "json", "--check"]);
+    assert!(baked.status.success(), "{}", stderr(&baked));
+}
