@@ -352,6 +352,7 @@ fn track_models(model: &Model) -> Vec<TrackModel> {
         Model::Bounce(b) => vec![(model.endpoints(), b.rest_position(), None)],
         Model::Gravity(_) | Model::GravityTo { .. } => vec![(model.endpoints(), None, None)],
         Model::Inertia(m) => vec![(model.endpoints(), m.rest_position(), None)],
+        Model::Sequence(m) => vec![(model.endpoints(), m.rest_position(), None)],
     }
 }
 

@@ -1,7 +1,8 @@
 //! JSON lookup tables: `json/<name>.json` per motion (position and velocity per frame) and
 //! the index `curves.json`; with `--bundle`, `curves.json` holds every table instead.
 //!
-//! Floats are written shortest-round-trip, so every f64 reads back exactly.
+//! Floats are written shortest-round-trip, so every f64 reads back exactly. A motion made of
+//! several closed forms lists where they join under `joins` (seconds).
 
 use super::{pool, Bundle, Exporter, Layout, MotionOutput, OutputFile};
 use crate::bake::Baked;
@@ -106,6 +107,13 @@ pub fn table(baked: &Baked, out: &mut Vec<u8>) {
     key(out, "params");
     params(out, &spec.model.params());
     out.extend_from_slice(b",\n");
+    // Where one closed form hands over to the next (sequences, an inertia's bound hit).
+    let joins = spec.model.joins();
+    if !joins.is_empty() {
+        key(out, "joins");
+        number_array(out, &joins);
+        out.extend_from_slice(b",\n");
+    }
     key(out, "tracks");
     out.push(b'{');
     for (i, track) in baked.tracks.iter().enumerate() {

@@ -19,7 +19,7 @@
 //!   no `inf` or `NaN`); optional fields written bare, as `ron`'s implicit `Some` reads them
 //!   (`Some(...)` and `None` give up).
 
-use crate::input::schema::{MotionFile, MotionKind, RadiusFile};
+use crate::input::schema::{MotionFile, MotionKind, RadiusFile, StepFile};
 
 /// The motions of `text` if it is written in the plain subset, exactly as `ron` reads them.
 pub fn parse(text: &str) -> Option<Vec<MotionFile>> {
@@ -225,9 +225,9 @@ impl<'a> Reader<'a> {
                         "origami_friction",
                     ])?;
                 MotionKind::Spring {
-                    from: from?,
+                    from,
                     to: to?,
-                    velocity: velocity.unwrap_or_default(),
+                    velocity,
                     mass,
                     stiffness,
                     damping,
@@ -245,8 +245,8 @@ impl<'a> Reader<'a> {
                 let [from, velocity, friction, to] =
                     self.numbers(["from", "velocity", "friction", "to"])?;
                 MotionKind::Friction {
-                    from: from?,
-                    velocity: velocity?,
+                    from,
+                    velocity,
                     friction,
                     to,
                 }
@@ -255,8 +255,8 @@ impl<'a> Reader<'a> {
                 let [from, velocity, acceleration, to, restitution] =
                     self.numbers(["from", "velocity", "acceleration", "to", "restitution"])?;
                 MotionKind::Gravity {
-                    from: from?,
-                    velocity: velocity.unwrap_or_default(),
+                    from,
+                    velocity,
                     acceleration: acceleration?,
                     to,
                     restitution,
@@ -266,7 +266,7 @@ impl<'a> Reader<'a> {
                 let [from, velocity, lambda, to, end_velocity] =
                     self.numbers(["from", "velocity", "lambda", "to", "end_velocity"])?;
                 MotionKind::Decay {
-                    from: from?,
+                    from,
                     velocity,
                     lambda,
                     to,
@@ -294,8 +294,8 @@ impl<'a> Reader<'a> {
                 })?;
                 let [from, velocity, friction, min, max, bounce_stiffness, bounce_damping] = values;
                 MotionKind::Inertia {
-                    from: from?,
-                    velocity: velocity?,
+                    from,
+                    velocity,
                     friction: friction?,
                     min,
                     max,
@@ -303,6 +303,18 @@ impl<'a> Reader<'a> {
                     bounce_damping,
                     snap: snap.unwrap_or_default(),
                 }
+            }
+            "Sequence" => {
+                self.skip_blanks()?;
+                self.expect(b'[')?;
+                let mut steps = Vec::new();
+                self.separated(b']', |r| {
+                    steps.push(r.step()?);
+                    Some(())
+                })?;
+                self.skip_blanks()?;
+                self.expect(b')')?;
+                MotionKind::Sequence(steps)
             }
             "ExplosionRing" => {
                 let (mut inner, mut outer) = (None, None);
@@ -317,6 +329,21 @@ impl<'a> Reader<'a> {
                 }
             }
             _ => return None,
+        })
+    }
+
+    /// One step of a sequence: `(motion: Kind(...), duration: number)`.
+    fn step(&mut self) -> Option<StepFile> {
+        self.expect(b'(')?;
+        let (mut motion, mut duration) = (None, None);
+        self.separated(b')', |r| match r.field_name()? {
+            "motion" => fill(&mut motion, r.kind()?),
+            "duration" => fill(&mut duration, r.number()?),
+            _ => None,
+        })?;
+        Some(StepFile {
+            motion: motion?,
+            duration,
         })
     }
 

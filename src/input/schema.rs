@@ -45,12 +45,12 @@ pub enum MotionKind {
     /// origami_friction` (Origami, Rebound). See [`crate::motion::SpringForm`].
     Spring {
         /// Start position.
-        from: f64,
+        /// (Required, except in a sequence step after the first, where it is not allowed.)
+        from: Option<f64>,
         /// Rest position.
         to: f64,
         /// Initial velocity.
-        #[serde(default)]
-        velocity: f64,
+        velocity: Option<f64>,
         /// Mass (physical form).
         mass: Option<f64>,
         /// Stiffness (physical form).
@@ -77,9 +77,10 @@ pub enum MotionKind {
     /// `Friction(from, velocity, friction)` or `Friction(from, to, velocity)` (snap).
     Friction {
         /// Start position.
-        from: f64,
+        /// (Required, except in a sequence step after the first, where it is not allowed.)
+        from: Option<f64>,
         /// Initial velocity.
-        velocity: f64,
+        velocity: Option<f64>,
         /// Fraction of velocity kept per second.
         friction: Option<f64>,
         /// Where the snap form comes to rest.
@@ -88,10 +89,10 @@ pub enum MotionKind {
     /// `Gravity(from, velocity: 0, acceleration, to: optional, restitution: optional)`.
     Gravity {
         /// Start position.
-        from: f64,
+        /// (Required, except in a sequence step after the first, where it is not allowed.)
+        from: Option<f64>,
         /// Initial velocity.
-        #[serde(default)]
-        velocity: f64,
+        velocity: Option<f64>,
         /// Constant acceleration.
         acceleration: f64,
         /// End position, or floor when bouncing.
@@ -102,7 +103,8 @@ pub enum MotionKind {
     /// `Decay(from, velocity, lambda)` or `Decay(from, to, end_velocity)`, both with `duration`.
     Decay {
         /// Start position.
-        from: f64,
+        /// (Required, except in a sequence step after the first, where it is not allowed.)
+        from: Option<f64>,
         /// Initial velocity (direct form).
         velocity: Option<f64>,
         /// Rate (direct form).
@@ -117,9 +119,10 @@ pub enum MotionKind {
     /// (see [`crate::motion::Inertia`]).
     Inertia {
         /// Start position.
-        from: f64,
+        /// (Required, except in a sequence step after the first, where it is not allowed.)
+        from: Option<f64>,
         /// Initial velocity.
-        velocity: f64,
+        velocity: Option<f64>,
         /// Fraction of velocity kept per second, in (0, 1].
         friction: f64,
         /// Lower bound.
@@ -134,6 +137,9 @@ pub enum MotionKind {
         #[serde(default)]
         snap: Vec<f64>,
     },
+    /// `Sequence([(motion: ..., duration: optional), ...])`: motions that hand over position
+    /// and velocity exactly (see [`crate::spec::Sequence`]).
+    Sequence(Vec<StepFile>),
     /// `ExplosionRing(inner: (from, to, end_velocity), outer: (...))` with `duration`.
     ExplosionRing {
         /// Inner radius.
@@ -141,6 +147,17 @@ pub enum MotionKind {
         /// Outer radius.
         outer: RadiusFile,
     },
+}
+
+/// One step of a sequence.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StepFile {
+    /// The step's motion; after the first step, without `from` and `velocity`.
+    pub motion: MotionKind,
+    /// Hand over after this many seconds (an interruption); without it, when the step rests
+    /// or arrives.
+    pub duration: Option<f64>,
 }
 
 /// One radius of an explosion ring.

@@ -1,6 +1,10 @@
 //! Validated motion specifications: a [`crate::input::schema::MotionFile`] checked field by field and
 //! resolved into a closed-form [`Model`].
 
+mod sequence;
+
+pub use sequence::{Sequence, Step, MAX_STEPS};
+
 use crate::input::schema::{MotionFile, MotionKind, RadiusFile};
 use crate::motion::{
     Bounce, Decay, Equivalents, ExplosionRing, Friction, Gravity, Inertia, InertiaCase,
@@ -115,6 +119,8 @@ pub enum Model {
     Ring(ExplosionRing),
     /// A fling with bounds and snap points.
     Inertia(Inertia),
+    /// Motions handing over position and velocity.
+    Sequence(Sequence),
 }
 
 /// How the end of the bake is decided.
@@ -138,6 +144,7 @@ impl Model {
             Self::Decay(_) | Self::SolvedDecay(_) => "decay",
             Self::Ring(_) => "explosion-ring",
             Self::Inertia(_) => "inertia",
+            Self::Sequence(_) => "sequence",
         }
     }
 
@@ -152,6 +159,32 @@ impl Model {
             Self::SolvedDecay(m) => vec![("value", m)],
             Self::Ring(r) => vec![("inner", r.inner()), ("outer", r.outer())],
             Self::Inertia(m) => vec![("value", m)],
+            Self::Sequence(m) => vec![("value", m)],
+        }
+    }
+
+    /// The motion of a one-value model (every kind but a ring), without allocating.
+    pub fn single(&self) -> Option<&dyn Motion> {
+        Some(match self {
+            Self::Spring(m) => m,
+            Self::Friction { friction, .. } => friction,
+            Self::Gravity(m) | Self::GravityTo { gravity: m, .. } => m,
+            Self::Bounce(m) => m,
+            Self::Decay(m) => m,
+            Self::SolvedDecay(m) => m,
+            Self::Inertia(m) => m,
+            Self::Sequence(m) => m,
+            Self::Ring(_) => return None,
+        })
+    }
+
+    /// The times where one closed form hands over to another: a sequence's hand-offs, an
+    /// inertia's bound hit. Position and velocity are continuous there; acceleration may jump.
+    pub fn joins(&self) -> Vec<f64> {
+        match self {
+            Self::Sequence(s) => s.handoffs(),
+            Self::Inertia(m) => m.bound_time().into_iter().collect(),
+            _ => Vec::new(),
         }
     }
 
@@ -169,6 +202,7 @@ impl Model {
             Self::Bounce(b) => (b.fall().from(), b.floor()),
             Self::SolvedDecay(d) => (d.decay().from(), d.to()),
             Self::Inertia(m) => (m.params().from, m.target()?),
+            Self::Sequence(s) => (s.position(0.0), s.rest_position()?),
             _ => return None,
         };
         (from != to).then_some((from, to))
@@ -188,6 +222,7 @@ impl Model {
             Self::SolvedDecay(d) => vec![d.to()],
             Self::Ring(r) => vec![r.inner().to(), r.outer().to()],
             Self::Inertia(m) => m.rest_position().into_iter().collect(),
+            Self::Sequence(s) => s.rest_position().into_iter().collect(),
             Self::Gravity(_) | Self::Decay(_) => Vec::new(),
         }
     }
@@ -199,6 +234,7 @@ impl Model {
             Self::Friction { friction, .. } => friction.settle_time(rest_delta, rest_speed),
             Self::Bounce(b) => b.settle_time(rest_delta, rest_speed),
             Self::Inertia(m) => m.settle_time(rest_delta, rest_speed),
+            Self::Sequence(s) => s.settle_time(rest_delta, rest_speed),
             _ => None,
         }
     }
@@ -241,6 +277,7 @@ impl Model {
             }
             Self::Decay(d) => flat(decay_params(d)),
             Self::Inertia(m) => flat(inertia_params(m)),
+            Self::Sequence(s) => sequence_params(s),
             Self::SolvedDecay(s) => flat(solved_params(s)),
             Self::Ring(r) => vec![
                 ParamGroup {
@@ -281,6 +318,26 @@ fn spring_params(s: &Spring) -> Vec<ParamGroup> {
             }),
     );
     groups
+}
+
+/// A sequence: per step a group `step_<i>` with its `start`, its `handoff` time (all but the
+/// last) and its own parameters (a spring's without its equivalents).
+fn sequence_params(s: &Sequence) -> Vec<ParamGroup> {
+    s.steps()
+        .iter()
+        .zip(sequence::STEP_NAMES)
+        .map(|(step, name)| {
+            let mut values = vec![("start", step.start)];
+            values.extend(step.length.map(|l| ("handoff", step.start + l)));
+            for group in step.model.params().into_iter().filter(|g| g.name.is_none()) {
+                values.extend(group.values);
+            }
+            ParamGroup {
+                name: Some(name),
+                values,
+            }
+        })
+        .collect()
 }
 
 /// An inertia's inputs, then what it resolved to: `to` where it rests (a bound or snap
@@ -635,7 +692,7 @@ impl MotionSpec {
         };
         let rest_delta = optional_positive("rest_delta", file.rest_delta)?.unwrap_or(defaults.0);
         let rest_speed = optional_positive("rest_speed", file.rest_speed)?.unwrap_or(defaults.1);
-        let (model, ending) = resolve(&file.motion, duration)?;
+        let (model, ending) = resolve(&file.motion, duration, (rest_delta, rest_speed))?;
         let tolerance = match file.tolerance {
             Some(t) if !(t.is_finite() && t >= 0.0) => {
                 return Err(FieldError::new(
@@ -803,7 +860,14 @@ fn spring_form(kind: &MotionKind) -> Result<SpringForm, FieldError> {
 }
 
 /// Resolves the motion variant into a model and how its bake ends.
-fn resolve(kind: &MotionKind, duration: Option<f64>) -> Result<(Model, Ending), FieldError> {
+fn resolve(
+    kind: &MotionKind,
+    duration: Option<f64>,
+    rest: (f64, f64),
+) -> Result<(Model, Ending), FieldError> {
+    let required = |variant: &str, field: &str, value: Option<f64>| {
+        value.ok_or_else(|| FieldError::new(format!("motion.{variant}.{field}"), "is required"))
+    };
     let rests_or = |d: Option<f64>| d.map_or(Ending::Rests, Ending::Fixed);
     let needs_duration = |variant: &str| {
         duration
@@ -813,6 +877,8 @@ fn resolve(kind: &MotionKind, duration: Option<f64>) -> Result<(Model, Ending), 
         MotionKind::Spring {
             from, to, velocity, ..
         } => {
+            let from = required("Spring", "from", from)?;
+            let velocity = velocity.unwrap_or(0.0);
             let form = spring_form(kind)?;
             let spring = form
                 .resolve()
@@ -826,6 +892,8 @@ fn resolve(kind: &MotionKind, duration: Option<f64>) -> Result<(Model, Ending), 
             friction,
             to,
         } => {
+            let from = required("Friction", "from", from)?;
+            let velocity = required("Friction", "velocity", velocity)?;
             let at = |e| FieldError::from_motion("motion.Friction", e);
             let model = match (friction, to) {
                 (Some(f), None) => Model::Friction { friction: Friction::new(from, velocity, f).map_err(at)?, snap_to: None },
@@ -846,6 +914,8 @@ fn resolve(kind: &MotionKind, duration: Option<f64>) -> Result<(Model, Ending), 
             to,
             restitution,
         } => {
+            let from = required("Gravity", "from", from)?;
+            let velocity = velocity.unwrap_or(0.0);
             let at = |e| FieldError::from_motion("motion.Gravity", e);
             let gravity = Gravity::new(from, velocity, acceleration).map_err(at)?;
             match (to, restitution, duration) {
@@ -870,6 +940,7 @@ fn resolve(kind: &MotionKind, duration: Option<f64>) -> Result<(Model, Ending), 
             to,
             end_velocity,
         } => {
+            let from = required("Decay", "from", from)?;
             let at = |e| FieldError::from_motion("motion.Decay", e);
             let d = needs_duration("Decay")?;
             match (velocity, lambda, to, end_velocity) {
@@ -895,8 +966,8 @@ fn resolve(kind: &MotionKind, duration: Option<f64>) -> Result<(Model, Ending), 
             ref snap,
         } => {
             let inertia = Inertia::new(InertiaParams {
-                from,
-                velocity,
+                from: required("Inertia", "from", from)?,
+                velocity: required("Inertia", "velocity", velocity)?,
                 friction,
                 min,
                 max,
@@ -907,6 +978,7 @@ fn resolve(kind: &MotionKind, duration: Option<f64>) -> Result<(Model, Ending), 
             .map_err(|e| FieldError::from_motion("motion.Inertia", e))?;
             Ok((Model::Inertia(inertia), rests_or(duration)))
         }
+        MotionKind::Sequence(ref steps) => sequence::resolve_steps(steps, duration, rest),
         MotionKind::ExplosionRing { inner, outer } => {
             let d = needs_duration("ExplosionRing")?;
             let end = |r: RadiusFile| RadiusEnd {

@@ -241,7 +241,7 @@ proptest! {
         let (stiffness, damping) = (mass * omega * omega, 2.0 * ratio * mass * omega);
         let file = motion(
             MotionKind::Spring {
-                from, to, velocity: 0.0,
+                from: Some(from), to, velocity: Some(0.0),
                 mass: Some(mass), stiffness: Some(stiffness), damping: Some(damping),
                 perceptual_duration: None, bounce: None, response: None, damping_fraction: None, damping_ratio: None,
                 visual_duration: None, origami_tension: None, origami_friction: None,
@@ -279,7 +279,7 @@ proptest! {
     ) {
         let file = motion(
             MotionKind::Spring {
-                from, to, velocity: 0.0, mass: None, stiffness: None, damping: None,
+                from: Some(from), to, velocity: Some(0.0), mass: None, stiffness: None, damping: None,
                 perceptual_duration: Some(perceptual_duration), bounce: Some(bounce), response: None, damping_fraction: None, damping_ratio: None,
                 visual_duration: None, origami_tension: None, origami_friction: None,
             },
@@ -312,7 +312,7 @@ proptest! {
     ) {
         let file = motion(
             MotionKind::Spring {
-                from, to, velocity,
+                from: Some(from), to, velocity: Some(velocity),
                 mass: Some(mass), stiffness: Some(mass * omega * omega),
                 damping: Some(2.0 * ratio * mass * omega),
                 perceptual_duration: None, bounce: None, response: None, damping_fraction: None, damping_ratio: None,
@@ -334,7 +334,7 @@ proptest! {
         duration in maybe_duration(),
     ) {
         let file = motion(
-            MotionKind::Friction { from, velocity, friction: Some(friction), to: None },
+            MotionKind::Friction { from: Some(from), velocity: Some(velocity), friction: Some(friction), to: None },
             fps,
             duration,
         );
@@ -363,7 +363,7 @@ proptest! {
         let to = from + distance;
         let velocity = distance * speed_per_distance;
         let file = motion(
-            MotionKind::Friction { from, velocity, friction: None, to: Some(to) },
+            MotionKind::Friction { from: Some(from), velocity: Some(velocity), friction: None, to: Some(to) },
             fps,
             None,
         );
@@ -387,7 +387,7 @@ proptest! {
         let end_speed = speed_ratio * distance.abs() / duration;
         let file = motion(
             MotionKind::Decay {
-                from, velocity: None, lambda: None, to: Some(to),
+                from: Some(from), velocity: None, lambda: None, to: Some(to),
                 end_velocity: Some(end_speed * distance.signum()),
             },
             fps,
@@ -411,7 +411,7 @@ proptest! {
     ) {
         let file = motion(
             MotionKind::Decay {
-                from, velocity: Some(velocity), lambda: Some(lambda), to: None, end_velocity: None,
+                from: Some(from), velocity: Some(velocity), lambda: Some(lambda), to: None, end_velocity: None,
             },
             fps,
             Some(duration),
@@ -436,7 +436,7 @@ proptest! {
         let acceleration = gravity * height.signum();
         let file = motion(
             MotionKind::Gravity {
-                from, velocity, acceleration, to: Some(floor), restitution: Some(restitution),
+                from: Some(from), velocity: Some(velocity), acceleration, to: Some(floor), restitution: Some(restitution),
             },
             fps,
             None,
@@ -459,7 +459,7 @@ proptest! {
         let from = to - height;
         let file = motion(
             MotionKind::Gravity {
-                from, velocity, acceleration: gravity * height.signum(), to: Some(to), restitution: None,
+                from: Some(from), velocity: Some(velocity), acceleration: gravity * height.signum(), to: Some(to), restitution: None,
             },
             fps,
             None,
@@ -480,7 +480,7 @@ proptest! {
         fps in fps(),
     ) {
         let file = motion(
-            MotionKind::Gravity { from, velocity, acceleration, to: None, restitution: None },
+            MotionKind::Gravity { from: Some(from), velocity: Some(velocity), acceleration, to: None, restitution: None },
             fps,
             Some(duration),
         );

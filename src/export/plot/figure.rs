@@ -4,7 +4,8 @@
 use super::text::{self, Align, Baseline, Texts};
 use super::{
     format_number, line, thick_path, value_range, Area, DrawResult, Scale, Ticks, AXIS, BAND,
-    BORDER, DONE, FRAMES, GRID, INNER, MUTED, OUTER, POSITION, REST, RING_FILL, TEXT, VELOCITY,
+    BORDER, DONE, FRAMES, GRID, INNER, JOIN, MUTED, OUTER, POSITION, REST, RING_FILL, TEXT,
+    VELOCITY,
 };
 use crate::bake::Baked;
 use crate::export::done::looks_done;
@@ -63,6 +64,8 @@ pub fn draw(root: &Area, texts: &mut Texts, baked: &Baked) -> DrawResult {
     let duration = baked.duration;
     let samples = (2 * width as usize).max(1000);
     let end_values = spec.model.end_values();
+    // Where one closed form hands over to the next: a dashed vertical line in both panels.
+    let joins = spec.model.joins();
     let tracks: Vec<TrackData> = spec
         .model
         .tracks()
@@ -189,6 +192,13 @@ pub fn draw(root: &Area, texts: &mut Texts, baked: &Baked) -> DrawResult {
                     .trim_end()
                     .to_owned(),
             ));
+        }
+        if !joins.is_empty() {
+            let what = match spec.model {
+                Model::Inertia(_) => "hits the bound",
+                _ => "hand-offs",
+            };
+            keys.push((Key::Dashed(JOIN), what.to_owned()));
         }
     }
     if let Some(done) = done {
@@ -370,6 +380,7 @@ pub fn draw(root: &Area, texts: &mut Texts, baked: &Baked) -> DrawResult {
             color.stroke_width(s.px(2.0) as u32),
         ))?;
     }
+    draw_joins(&mut chart, &joins, s)?;
     let colors: &[RGBColor] = if ring { &[INNER, OUTER] } else { &[POSITION] };
     for (t, color) in tracks.iter().zip(colors) {
         let curve = to_pixels(&chart, t.exact.iter().map(|e| (e.0, up * e.1)));
@@ -391,6 +402,7 @@ pub fn draw(root: &Area, texts: &mut Texts, baked: &Baked) -> DrawResult {
         &velocity_desc,
         strip_area.is_none(),
     )?;
+    draw_joins(&mut chart, &joins, s)?;
     if velocity_range.start < 0.0 && velocity_range.end > 0.0 {
         let zero = to_pixels(
             &chart,
@@ -409,6 +421,30 @@ pub fn draw(root: &Area, texts: &mut Texts, baked: &Baked) -> DrawResult {
 
     if let (Some(strip), [inner, outer]) = (strip_area, &tracks[..]) {
         filmstrip(&strip, texts, &frame, duration, (inner, outer), unit)?;
+    }
+    Ok(())
+}
+
+/// A dashed vertical line at each join time, across the whole panel.
+fn draw_joins<DB: DrawingBackend>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    joins: &[f64],
+    s: Scale,
+) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    let (low, high) = {
+        let range = chart.y_range();
+        (range.start, range.end)
+    };
+    for &t in joins {
+        chart.draw_series(DashedLineSeries::new(
+            [(t, low), (t, high)],
+            s.px(5.0),
+            s.px(5.0),
+            JOIN.stroke_width(s.px(1.5).max(1) as u32),
+        ))?;
     }
     Ok(())
 }

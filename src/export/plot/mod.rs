@@ -189,6 +189,8 @@ const VELOCITY: RGBColor = RGBColor(0x1b, 0x8a, 0x4c);
 const FRAMES: RGBColor = RGBColor(0xe3, 0x6c, 0x0a);
 const REST: RGBColor = RGBColor(0x44, 0x4b, 0x53);
 const DONE: RGBColor = RGBColor(0x82, 0x50, 0xdf);
+/// Where one closed form hands over to the next (sequence hand-offs, an inertia's bound hit).
+const JOIN: RGBColor = RGBColor(0xc4, 0x2b, 0x2b);
 const INNER: RGBColor = RGBColor(0x1f, 0x6f, 0xc5);
 const OUTER: RGBColor = RGBColor(0xc4, 0x2b, 0x2b);
 const BAND: RGBColor = RGBColor(0xf6, 0xdc, 0xc4);
