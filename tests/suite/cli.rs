@@ -52,7 +52,15 @@ fn bakes_every_example_variant_into_json_tables_that_follow_the_sampling_rule() 
         .collect();
     assert_eq!(
         kinds.into_iter().collect::<Vec<_>>(),
-        ["decay", "explosion-ring", "friction", "gravity", "spring"]
+        [
+            "decay",
+            "explosion-ring",
+            "friction",
+            "gravity",
+            "inertia",
+            "sequence",
+            "spring"
+        ]
     );
     for m in motions {
         let t = table(dir.path(), m["name"].as_str().unwrap());
