@@ -3,12 +3,17 @@
 #![allow(missing_docs)] // criterion_group! generates undocumented functions
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use curvebake::export::{exporters, ExportSettings, Format, Layout};
+use curvebake::export::{exporters, ExportSettings, Format, Layout, New};
 use curvebake::Curve;
 use std::hint::black_box;
 
 fn plot(c: &mut Criterion) {
-    let png = exporters(&[Format::Png], &ExportSettings::default()).remove(0);
+    let png = exporters(
+        &[Format::Png],
+        Layout::PerMotion,
+        &ExportSettings::default(),
+    )
+    .remove(0);
     let mut group = c.benchmark_group("one plot 1200x800");
     for (name, ron) in [
         (
@@ -23,7 +28,7 @@ fn plot(c: &mut Criterion) {
         let curve = Curve::from_ron(ron).unwrap();
         let baked = curve.bake().unwrap();
         group.bench_function(name, |b| {
-            b.iter(|| black_box(png.motion(&baked, Layout::PerMotion, &[])))
+            b.iter(|| black_box(png.motion(&baked, &[], &New)))
         });
     }
     group.finish();

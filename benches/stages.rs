@@ -15,24 +15,19 @@ mod common;
 
 use common::{write_curves, Mix};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use curvebake::export::{exporters, pool, ExportSettings, Format, Layout, MotionOutput};
+use curvebake::export::{exporters, ExportSettings, Format, Layout, MotionOutput};
 use curvebake::internals::bake::bake;
 use curvebake::internals::load::{find_inputs, load_all};
 use curvebake::internals::manifest::SpecHasher;
+use curvebake::internals::pool::Pool;
 use curvebake::internals::spec::Overrides;
 use std::hint::black_box;
 
 const MOTIONS: usize = 1_000;
 
 /// Hands an output's buffers back to the pool, as the writer does once they are on disk.
-fn recycle(output: MotionOutput) {
-    pool::recycle(
-        output
-            .files
-            .into_iter()
-            .map(|f| f.bytes)
-            .chain(output.chunk),
-    );
+fn recycle(pool: &Pool, output: MotionOutput) {
+    pool.recycle(output.files.into_iter().chain(output.chunk));
 }
 
 fn stages(c: &mut Criterion) {
@@ -43,7 +38,12 @@ fn stages(c: &mut Criterion) {
     let (inputs, errors) = load_all(&files, Overrides::default());
     assert!(errors.is_empty() && inputs.len() == MOTIONS, "{errors:?}");
     let baked: Vec<_> = inputs.iter().map(|i| bake(&i.spec).unwrap()).collect();
-    let exporters = exporters(&[Format::Json, Format::Css], &ExportSettings::default());
+    let exporters = exporters(
+        &[Format::Json, Format::Css],
+        Layout::PerMotion,
+        &ExportSettings::default(),
+    );
+    let pool = Pool::default();
     let hasher = SpecHasher::new(b"run key");
 
     let mut group = c.benchmark_group("one motion's own work");
@@ -72,8 +72,13 @@ fn stages(c: &mut Criterion) {
         group.bench_function(name, |b| {
             b.iter(|| {
                 for motion in &baked {
-                    let paths = exporter.files(&motion.spec.name, Layout::PerMotion);
-                    recycle(exporter.motion(motion, Layout::PerMotion, &paths));
+                    let shape = exporter.shape();
+                    let paths: Vec<String> = shape
+                        .files
+                        .iter()
+                        .map(|p| p.of(&motion.spec.name))
+                        .collect();
+                    recycle(&pool, exporter.motion(motion, &paths, &pool));
                 }
             })
         });

@@ -51,7 +51,7 @@ pub mod internals {
         pub use crate::error::*;
     }
     pub use crate::input::{intake, load, plain_ron, schema};
-    pub use crate::output::{bundle, manifest, write};
+    pub use crate::output::{bundle, manifest, pool, write};
     pub mod pipeline {
         pub use crate::run::*;
     }

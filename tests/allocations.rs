@@ -2,7 +2,7 @@
 //! and exporting a motion of 60 frames and one of 60,000 frames allocate the same number of
 //! times (the buffers are sized once per motion).
 
-use curvebake::export::{exporters, ExportSettings, Format, Layout};
+use curvebake::export::{exporters, ExportSettings, Format, Layout, New};
 use curvebake::internals::bake::bake;
 use curvebake::internals::schema::MotionFile;
 use curvebake::internals::spec::{MotionSpec, Overrides};
@@ -54,7 +54,7 @@ fn spec(ron: &str) -> MotionSpec {
 /// new thread: what a thread remembers from earlier motions (the CSS exporter's recent stop
 /// offsets) would otherwise spare some of them.
 fn allocations(spec: &MotionSpec, formats: &[Format]) -> (usize, usize) {
-    let exporters = exporters(formats, &ExportSettings::default());
+    let exporters = exporters(formats, Layout::PerMotion, &ExportSettings::default());
     std::thread::scope(|scope| {
         scope
             .spawn(|| {
@@ -63,7 +63,7 @@ fn allocations(spec: &MotionSpec, formats: &[Format]) -> (usize, usize) {
                 let baked = bake(spec).unwrap();
                 let outputs: Vec<_> = exporters
                     .iter()
-                    .map(|e| e.motion(&baked, Layout::PerMotion, &[]))
+                    .map(|e| e.motion(&baked, &[], &New))
                     .collect();
                 COUNTED.with(|c| c.set(false));
                 let count = ALLOCATIONS.load(Ordering::Relaxed) - before;

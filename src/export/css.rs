@@ -51,7 +51,10 @@
 //! Nothing reaches the CSS but fixed text, validated names (`spec::check_name`), units from
 //! the fixed list of [`unit_kind`] and formatted numbers.
 
-use super::{pool, Bundle, ExportSettings, Exporter, Layout, MotionOutput, OutputFile};
+use super::{
+    Buffers, Bundle, ExportSettings, Exporter, FilePath, Format, Layout, MotionOutput, Shape,
+    Summary,
+};
 use crate::bake::Baked;
 use crate::export::easing;
 use crate::export::number::write_fixed;
@@ -77,65 +80,70 @@ const MAX_TIME_DECIMALS: u32 = 12;
 /// furthest reach (which keeps the tolerance, with maybe a few more stops).
 const FEWEST_STOPS_WORK: usize = 16_000_000;
 
+/// Where one motion's CSS goes.
+const FILE: FilePath = FilePath {
+    folder: "css",
+    suffix: ".css",
+};
+
 /// Path of one motion's CSS.
 pub fn file_path(name: &str) -> String {
-    format!("css/{name}.css")
+    FILE.of(name)
 }
 
 /// The CSS exporter.
 #[derive(Debug, Clone)]
 pub struct Css {
     settings: ExportSettings,
+    shape: Shape,
 }
 
 impl Css {
-    /// An exporter with these settings.
-    pub fn new(settings: &ExportSettings) -> Self {
+    /// An exporter for `layout` with these settings: `curves.css` in both layouts, and a file
+    /// per motion in the per-motion layout.
+    pub fn new(layout: Layout, settings: &ExportSettings) -> Self {
+        let files: &[FilePath] = match layout {
+            Layout::PerMotion => &[FILE],
+            Layout::Bundle => &[],
+        };
         Self {
             settings: *settings,
+            shape: Shape {
+                files,
+                bundle: Some(Bundle {
+                    path: BUNDLE_PATH.into(),
+                    header: BUNDLE_HEADER.to_vec(),
+                    separator: b"\n".to_vec(),
+                    footer: Vec::new(),
+                }),
+                summary: Summary::None,
+            },
         }
     }
 }
 
 impl Exporter for Css {
-    fn name(&self) -> &'static str {
-        "css"
+    fn format(&self) -> Format {
+        Format::Css
     }
 
-    /// `curves.css`, in both layouts.
-    fn bundle(&self, layout: Layout) -> Option<Bundle> {
-        let _ = layout;
-        Some(Bundle {
-            path: BUNDLE_PATH.into(),
-            header: BUNDLE_HEADER.to_vec(),
-            separator: b"\n".to_vec(),
-            footer: Vec::new(),
-        })
+    fn shape(&self) -> &Shape {
+        &self.shape
     }
 
-    fn files(&self, name: &str, layout: Layout) -> Vec<String> {
-        match layout {
-            Layout::PerMotion => vec![file_path(name)],
-            Layout::Bundle => Vec::new(),
-        }
-    }
-
-    fn motion(&self, baked: &Baked, layout: Layout, _: &[String]) -> MotionOutput {
+    fn motion(&self, baked: &Baked, _: &[String], buffers: &dyn Buffers) -> MotionOutput {
         // Sized once for the keyframes and the easing, so formatting never grows it per frame.
-        let mut bytes =
-            pool::buffer(CAPACITY_BASE + baked.frames() * CAPACITY_PER_FRAME * baked.tracks.len());
+        let mut bytes = buffers
+            .buffer(CAPACITY_BASE + baked.frames() * CAPACITY_PER_FRAME * baked.tracks.len());
         let stops = motion_css(baked, &self.settings, &mut bytes);
-        let files = match layout {
-            Layout::PerMotion => {
-                let mut file = pool::buffer(bytes.len());
+        // The motion's own file (if it has one) holds the same bytes as its chunk.
+        let files = (self.shape.files.iter())
+            .map(|_| {
+                let mut file = buffers.buffer(bytes.len());
                 file.extend_from_slice(&bytes);
-                vec![OutputFile {
-                    path: file_path(&baked.spec.name),
-                    bytes: file,
-                }]
-            }
-            Layout::Bundle => Vec::new(),
-        };
+                file
+            })
+            .collect();
         MotionOutput {
             files,
             chunk: Some(bytes),
@@ -957,7 +965,7 @@ fn greedy_stops(times: &[f64], tracks: &[&[f64]], tolerance: f64) -> Vec<usize> 
 mod tests {
     use super::*;
     use crate::bake::bake;
-    use crate::export::Exporter;
+    use crate::export::{Exporter, New};
     use crate::input::load::{find_inputs, load_all, parse_bytes};
     use crate::spec::{MotionSpec, Overrides};
     use std::path::{Path, PathBuf};
@@ -969,11 +977,14 @@ mod tests {
 
     fn css(spec: &MotionSpec, tolerance: f64) -> (String, MotionOutput) {
         let baked = bake(spec).unwrap();
-        let exporter = Css::new(&ExportSettings {
-            css_tolerance: tolerance,
-            ..ExportSettings::default()
-        });
-        let output = exporter.motion(&baked, Layout::PerMotion, &[]);
+        let exporter = Css::new(
+            Layout::PerMotion,
+            &ExportSettings {
+                css_tolerance: tolerance,
+                ..ExportSettings::default()
+            },
+        );
+        let output = exporter.motion(&baked, &[], &New);
         let text = String::from_utf8(output.chunk.clone().unwrap()).unwrap();
         (text, output)
     }
@@ -1047,8 +1058,8 @@ mod tests {
 "
         );
         assert_eq!(output.files.len(), 1);
-        assert_eq!(output.files[0].path, "css/drop.css");
-        assert_eq!(output.files[0].bytes, text.as_bytes());
+        assert_eq!(file_path("drop"), "css/drop.css");
+        assert_eq!(output.files[0], text.as_bytes());
         assert_eq!(
             output.stats,
             vec![("css_stops_before", 3), ("css_stops_after", 3)]
@@ -1229,10 +1240,10 @@ mod tests {
             "(name: \"a\", fps: 10, duration: 0.2, motion: Gravity(from: 0, acceleration: 1))",
         );
         let baked = bake(&spec).unwrap();
-        let exporter = Css::new(&ExportSettings::default());
         for layout in [Layout::PerMotion, Layout::Bundle] {
-            assert_eq!(exporter.bundle(layout).unwrap().path, BUNDLE_PATH);
-            let output = exporter.motion(&baked, layout, &[]);
+            let exporter = Css::new(layout, &ExportSettings::default());
+            assert_eq!(exporter.shape().bundle.as_ref().unwrap().path, BUNDLE_PATH);
+            let output = exporter.motion(&baked, &[], &New);
             assert!(output.chunk.is_some());
             assert_eq!(output.files.len(), usize::from(layout == Layout::PerMotion));
         }

@@ -19,7 +19,10 @@
 
 use super::number::format_number;
 use super::png::{plot_path, CONTACT_SHEET_PATH};
-use super::{Digest, ExportSettings, Exporter, Layout, MotionOutput, OutputFile};
+use super::{
+    Buffers, Digest, ExportSettings, Exporter, Format, Layout, MotionOutput, OutputFile, Shape,
+    Summary,
+};
 use crate::bake::Baked;
 use crate::export::number::write_json_f64;
 use crate::spec::{unit_kind, UnitKind};
@@ -32,39 +35,46 @@ pub const PAGE_PATH: &str = "index.html";
 #[derive(Debug, Clone)]
 pub struct Html {
     settings: ExportSettings,
+    shape: Shape,
 }
 
 impl Html {
-    /// An exporter with these settings (it uses `plot_size` for the images' aspect ratio).
-    pub fn new(settings: &ExportSettings) -> Self {
+    /// The exporter for `layout` with these settings (it uses `plot_size` for the images'
+    /// aspect ratio): the page in the per-motion layout, nothing in the bundle layout (which
+    /// holds only JSON and CSS).
+    pub fn new(layout: Layout, settings: &ExportSettings) -> Self {
+        let summary = match layout {
+            Layout::PerMotion => Summary::Previews,
+            Layout::Bundle => Summary::None,
+        };
         Self {
             settings: *settings,
+            shape: Shape {
+                files: &[],
+                bundle: None,
+                summary,
+            },
         }
     }
 }
 
 impl Exporter for Html {
-    fn name(&self) -> &'static str {
-        "html"
+    fn format(&self) -> Format {
+        Format::Html
     }
-    fn needs_preview(&self) -> bool {
-        true
+
+    fn shape(&self) -> &Shape {
+        &self.shape
     }
 
     /// Nothing per motion: the page is written by [`Exporter::summary`].
-    fn motion(&self, baked: &Baked, layout: Layout, files: &[String]) -> MotionOutput {
-        let _ = (baked, layout, files);
+    fn motion(&self, _: &Baked, _: &[String], _: &dyn Buffers) -> MotionOutput {
         MotionOutput::default()
     }
 
-    /// The review page exists only in the per-motion layout.
-    fn summarizes(&self, layout: Layout) -> bool {
-        layout == Layout::PerMotion
-    }
-
-    /// `index.html`; nothing in the bundle layout, which holds only JSON and CSS.
-    fn summary(&self, digests: &[Digest], layout: Layout) -> Vec<OutputFile> {
-        if layout == Layout::Bundle {
+    /// `index.html`.
+    fn summary(&self, digests: &[Digest]) -> Vec<OutputFile> {
+        if self.shape.summary == Summary::None {
             return Vec::new();
         }
         vec![OutputFile {

@@ -14,7 +14,7 @@
 //! with [`write_json_f64`] (shortest round trip, like the JSON tables).
 
 use super::css::{css_unit, syntax, value_precision};
-use super::{Exporter, Layout, MotionOutput, OutputFile};
+use super::{Buffers, Exporter, FilePath, Format, Layout, MotionOutput, Shape, Summary};
 use crate::bake::Baked;
 use crate::export::number::{write_fixed, write_json_f64};
 use crate::spec::{Model, Property};
@@ -26,17 +26,48 @@ pub const OFFSET_DECIMALS: u32 = 6;
 pub const OFFSET_MAX_SHIFT: f64 = 1e-7;
 
 /// The ES module exporter.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Js;
+#[derive(Debug, Clone)]
+pub struct Js {
+    shape: Shape,
+}
+
+impl Js {
+    /// The exporter for `layout`: a module and its types per motion, nothing with `--bundle`.
+    pub fn new(layout: Layout) -> Self {
+        let files: &[FilePath] = match layout {
+            Layout::PerMotion => &[MODULE, TYPES],
+            Layout::Bundle => &[],
+        };
+        Self {
+            shape: Shape {
+                files,
+                bundle: None,
+                summary: Summary::None,
+            },
+        }
+    }
+}
+
+/// Where one motion's module goes.
+const MODULE: FilePath = FilePath {
+    folder: "js",
+    suffix: ".js",
+};
+
+/// Where one motion's type declarations go.
+const TYPES: FilePath = FilePath {
+    folder: "js",
+    suffix: ".d.ts",
+};
 
 /// Path of one motion's module.
 pub fn module_path(name: &str) -> String {
-    format!("js/{name}.js")
+    MODULE.of(name)
 }
 
 /// Path of one motion's type declarations.
 pub fn types_path(name: &str) -> String {
-    format!("js/{name}.d.ts")
+    TYPES.of(name)
 }
 
 /// A custom property the keyframes animate, as given to `CSS.registerProperty`.
@@ -454,33 +485,21 @@ pub fn types(baked: &Baked) -> Vec<u8> {
 }
 
 impl Exporter for Js {
-    fn name(&self) -> &'static str {
-        "js"
+    fn format(&self) -> Format {
+        Format::Js
     }
 
-    fn files(&self, name: &str, layout: Layout) -> Vec<String> {
-        match layout {
-            Layout::PerMotion => vec![module_path(name), types_path(name)],
-            Layout::Bundle => Vec::new(),
+    fn shape(&self) -> &Shape {
+        &self.shape
+    }
+
+    fn motion(&self, baked: &Baked, _: &[String], _: &dyn Buffers) -> MotionOutput {
+        if self.shape.files.is_empty() {
+            return MotionOutput::default();
         }
-    }
-
-    fn motion(&self, baked: &Baked, layout: Layout, _: &[String]) -> MotionOutput {
-        match layout {
-            Layout::Bundle => MotionOutput::default(),
-            Layout::PerMotion => MotionOutput {
-                files: vec![
-                    OutputFile {
-                        path: module_path(&baked.spec.name),
-                        bytes: module(baked),
-                    },
-                    OutputFile {
-                        path: types_path(&baked.spec.name),
-                        bytes: types(baked),
-                    },
-                ],
-                ..Default::default()
-            },
+        MotionOutput {
+            files: vec![module(baked), types(baked)],
+            ..Default::default()
         }
     }
 }
@@ -488,6 +507,7 @@ impl Exporter for Js {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::export::New;
     use crate::input::load::parse_bytes;
     use crate::spec::{MotionSpec, Overrides};
     use std::path::Path;
@@ -594,11 +614,13 @@ mod tests {
         let spec = spec(r#"(name: "a", duration: 0.1, motion: Gravity(from: 0, acceleration: 1))"#);
         let baked = crate::bake::bake(&spec).unwrap();
         assert_eq!(
-            Js.motion(&baked, Layout::Bundle, &[]),
+            Js::new(Layout::Bundle).motion(&baked, &[], &New),
             MotionOutput::default()
         );
-        let files = Js.motion(&baked, Layout::PerMotion, &[]).files;
-        let paths: Vec<_> = files.iter().map(|f| f.path.as_str()).collect();
+        let js = Js::new(Layout::PerMotion);
+        let files = js.motion(&baked, &[], &New).files;
+        let paths: Vec<_> = js.shape().files.iter().map(|f| f.of("a")).collect();
         assert_eq!(paths, ["js/a.js", "js/a.d.ts"]);
+        assert_eq!(files.len(), paths.len());
     }
 }

@@ -4,21 +4,54 @@
 //! Floats are written shortest-round-trip, so every f64 reads back exactly. A motion made of
 //! several closed forms lists where they join under `joins` (seconds).
 
-use super::{pool, Bundle, Exporter, Layout, MotionOutput, OutputFile};
+use super::{Buffers, Bundle, Exporter, FilePath, Format, Layout, MotionOutput, Shape, Summary};
 use crate::bake::Baked;
 use crate::export::number::write_json_f64;
 use crate::spec::ParamGroup;
 
 /// The JSON exporter.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Json;
+#[derive(Debug, Clone)]
+pub struct Json {
+    layout: Layout,
+    shape: Shape,
+}
+
+impl Json {
+    /// The exporter for `layout`: a table per motion and `curves.json` as their index, or
+    /// (`--bundle`) every table in `curves.json`.
+    pub fn new(layout: Layout) -> Self {
+        let files: &[FilePath] = match layout {
+            Layout::PerMotion => &[TABLE],
+            Layout::Bundle => &[],
+        };
+        Self {
+            layout,
+            shape: Shape {
+                files,
+                bundle: Some(Bundle {
+                    path: INDEX_PATH.into(),
+                    header: b"{\"motions\":[\n".to_vec(),
+                    separator: b",\n".to_vec(),
+                    footer: b"\n]}\n".to_vec(),
+                }),
+                summary: Summary::None,
+            },
+        }
+    }
+}
 
 /// Path of the index (per-motion layout) or of the bundle.
 pub const INDEX_PATH: &str = "curves.json";
 
+/// Where one motion's table goes.
+const TABLE: FilePath = FilePath {
+    folder: "json",
+    suffix: ".json",
+};
+
 /// Path of one motion's table.
 pub fn table_path(name: &str) -> String {
-    format!("json/{name}.json")
+    TABLE.of(name)
 }
 
 fn string(out: &mut Vec<u8>, s: &str) {
@@ -131,33 +164,20 @@ pub fn table(baked: &Baked, out: &mut Vec<u8>) {
 }
 
 impl Exporter for Json {
-    fn name(&self) -> &'static str {
-        "json"
+    fn format(&self) -> Format {
+        Format::Json
     }
 
-    /// `curves.json`: the index (per motion its name, kind, duration, frames and files) in
+    /// `curves.json` is the index (per motion its name, kind, duration, frames and files) in
     /// the per-motion layout, every table with `--bundle`.
-    fn bundle(&self, layout: Layout) -> Option<Bundle> {
-        let _ = layout;
-        Some(Bundle {
-            path: INDEX_PATH.into(),
-            header: b"{\"motions\":[\n".to_vec(),
-            separator: b",\n".to_vec(),
-            footer: b"\n]}\n".to_vec(),
-        })
+    fn shape(&self) -> &Shape {
+        &self.shape
     }
 
-    fn files(&self, name: &str, layout: Layout) -> Vec<String> {
-        match layout {
-            Layout::PerMotion => vec![table_path(name)],
-            Layout::Bundle => Vec::new(),
-        }
-    }
-
-    fn motion(&self, baked: &Baked, layout: Layout, files: &[String]) -> MotionOutput {
-        let mut bytes = pool::buffer(64 * baked.frames() * baked.tracks.len() + 512);
+    fn motion(&self, baked: &Baked, files: &[String], buffers: &dyn Buffers) -> MotionOutput {
+        let mut bytes = buffers.buffer(64 * baked.frames() * baked.tracks.len() + 512);
         table(baked, &mut bytes);
-        match layout {
+        match self.layout {
             Layout::Bundle => MotionOutput {
                 chunk: Some(bytes),
                 ..Default::default()
@@ -165,11 +185,8 @@ impl Exporter for Json {
             Layout::PerMotion => {
                 bytes.push(b'\n');
                 MotionOutput {
-                    files: vec![OutputFile {
-                        path: table_path(&baked.spec.name),
-                        bytes,
-                    }],
-                    chunk: Some(index_entry(baked, files)),
+                    files: vec![bytes],
+                    chunk: Some(index_entry(baked, files, buffers)),
                     ..Default::default()
                 }
             }
@@ -178,8 +195,8 @@ impl Exporter for Json {
 }
 
 /// A motion's entry in the index: its name, kind, duration, frames and files.
-fn index_entry(baked: &Baked, files: &[String]) -> Vec<u8> {
-    let mut out = pool::buffer(256);
+fn index_entry(baked: &Baked, files: &[String], buffers: &dyn Buffers) -> Vec<u8> {
+    let mut out = buffers.buffer(256);
     out.push(b'{');
     key(&mut out, "name");
     string(&mut out, &baked.spec.name);

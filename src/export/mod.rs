@@ -11,7 +11,6 @@ pub(crate) mod number;
 #[cfg(feature = "plots")]
 mod plot;
 pub mod png;
-pub mod pool;
 
 /// An output format, as named by `--formats`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -83,9 +82,13 @@ impl Default for ExportSettings {
     }
 }
 
-/// The exporters for `formats`, in the order of [`Format::ALL`], leaving out those this build
-/// lacks ([`Format::is_built`]; [`crate::Bake`] refuses to run with them).
-pub fn exporters(formats: &[Format], settings: &ExportSettings) -> Vec<Box<dyn Exporter>> {
+/// The exporters for `formats` in `layout`, in the order of [`Format::ALL`], leaving out those
+/// this build lacks ([`Format::is_built`]; [`crate::Bake`] refuses to run with them).
+pub fn exporters(
+    formats: &[Format],
+    layout: Layout,
+    settings: &ExportSettings,
+) -> Vec<Box<dyn Exporter>> {
     let mut formats = formats.to_vec();
     formats.sort();
     formats.dedup();
@@ -94,14 +97,14 @@ pub fn exporters(formats: &[Format], settings: &ExportSettings) -> Vec<Box<dyn E
         .filter(|f| f.is_built())
         .map(|f| -> Box<dyn Exporter> {
             match f {
-                Format::Json => Box::new(json::Json),
-                Format::Css => Box::new(css::Css::new(settings)),
+                Format::Json => Box::new(json::Json::new(layout)),
+                Format::Css => Box::new(css::Css::new(layout, settings)),
                 #[cfg(feature = "plots")]
-                Format::Png => Box::new(png::Png::new(settings)),
+                Format::Png => Box::new(png::Png::new(layout, settings)),
                 #[cfg(not(feature = "plots"))]
                 Format::Png => unreachable!("png is not built without the plots feature"),
-                Format::Html => Box::new(html::Html::new(settings)),
-                Format::Js => Box::new(js::Js),
+                Format::Html => Box::new(html::Html::new(layout, settings)),
+                Format::Js => Box::new(js::Js::new(layout)),
             }
         })
         .collect()
@@ -144,11 +147,74 @@ pub struct Bundle {
     pub footer: Vec<u8>,
 }
 
+/// Where a motion's own file goes: `<folder>/<name><suffix>`, relative to the output folder.
+/// The format declares these in its [`Shape`]; the run makes the paths from them, so a
+/// motion's files and the paths listed for it (in indexes and the manifest) cannot disagree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FilePath {
+    /// Folder under the output folder.
+    pub folder: &'static str,
+    /// What follows the motion's name (its extension, with the dot).
+    pub suffix: &'static str,
+}
+
+impl FilePath {
+    /// The path of motion `name`'s file (names are validated: no `/`, no `..`).
+    pub fn of(self, name: &str) -> String {
+        let mut path =
+            String::with_capacity(self.folder.len() + name.len() + self.suffix.len() + 1);
+        path.push_str(self.folder);
+        path.push('/');
+        path.push_str(name);
+        path.push_str(self.suffix);
+        path
+    }
+}
+
+/// What the digests of the whole bake are kept for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Summary {
+    /// Nothing: [`Exporter::summary`] writes nothing.
+    None,
+    /// [`Exporter::summary`] reads the digests, not their previews.
+    Digests,
+    /// [`Exporter::summary`] reads the digests and their previews.
+    Previews,
+}
+
+/// What an exporter writes, fixed when it is made (its layout included).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shape {
+    /// Each motion's own files, in the order [`Exporter::motion`] returns their bytes.
+    pub files: &'static [FilePath],
+    /// The streamed file gathering one chunk per motion, if any.
+    pub bundle: Option<Bundle>,
+    /// What [`Exporter::summary`] needs of the digests.
+    pub summary: Summary,
+}
+
+/// Where an exporter takes the buffers it fills: the run lends the buffers of outputs already
+/// written (see `output::pool`), a test or a one-off export takes new ones ([`New`]).
+pub trait Buffers: Sync {
+    /// An empty buffer with room for at least `capacity` bytes.
+    fn buffer(&self, capacity: usize) -> Vec<u8>;
+}
+
+/// Every buffer newly allocated.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct New;
+
+impl Buffers for New {
+    fn buffer(&self, capacity: usize) -> Vec<u8> {
+        Vec::with_capacity(capacity)
+    }
+}
+
 /// What an exporter makes of one motion.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MotionOutput {
-    /// Files of this motion alone.
-    pub files: Vec<OutputFile>,
+    /// The bytes of the motion's own files, one per [`Shape::files`], in that order.
+    pub files: Vec<Vec<u8>>,
     /// This motion's chunk of the exporter's [`Bundle`], if it has one.
     pub chunk: Option<Vec<u8>>,
     /// Format-specific figures for the summary (e.g. CSS stops before and after tolerance).
@@ -231,35 +297,62 @@ impl Digest {
     }
 }
 
-/// One output format.
+/// One output format, in the layout it was made for: a motion in, bytes out. None touches
+/// the file system; adding a format means a [`Shape`] and [`Exporter::motion`] (and
+/// [`Exporter::summary`] if it describes the whole bake).
 pub trait Exporter: Send + Sync {
-    /// Short name used by `--formats` (`json`, `css`, `png`, `html`).
-    fn name(&self) -> &'static str;
-    /// The streamed file gathering every motion, if this format has one in `layout`.
-    fn bundle(&self, layout: Layout) -> Option<Bundle> {
-        let _ = layout;
-        None
-    }
-    /// Whether [`Exporter::summary`] reads the digests' previews (so they are kept).
-    fn needs_preview(&self) -> bool {
-        false
-    }
-    /// Relative paths of the files [`Exporter::motion`] writes for the motion `name` alone.
-    fn files(&self, name: &str, layout: Layout) -> Vec<String> {
-        let _ = (name, layout);
+    /// Which format this is.
+    fn format(&self) -> Format;
+    /// What it writes.
+    fn shape(&self) -> &Shape;
+    /// The motion's files (bytes per [`Shape::files`]), bundle chunk and figures. `files`
+    /// lists the motion's own files in every format of this bake (for an index that points
+    /// at them); buffers are taken from `buffers`.
+    fn motion(&self, baked: &Baked, files: &[String], buffers: &dyn Buffers) -> MotionOutput;
+    /// Files describing the whole bake, written after every motion (none unless
+    /// [`Shape::summary`] says so).
+    fn summary(&self, digests: &[Digest]) -> Vec<OutputFile> {
+        let _ = digests;
         Vec::new()
     }
-    /// Files and bundle chunk of one motion. `files` lists the motion's own files in every
-    /// format of this bake (for an index that points at them).
-    fn motion(&self, baked: &Baked, layout: Layout, files: &[String]) -> MotionOutput;
-    /// Whether [`Exporter::summary`] writes anything in `layout` (so digests are kept).
-    fn summarizes(&self, layout: Layout) -> bool {
-        let _ = layout;
-        false
-    }
-    /// Files describing the whole bake, written after every motion.
-    fn summary(&self, digests: &[Digest], layout: Layout) -> Vec<OutputFile> {
-        let _ = (digests, layout);
-        Vec::new()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bake::bake;
+    use crate::input::load::parse_bytes;
+    use crate::spec::{MotionSpec, Overrides};
+    use std::path::Path;
+
+    /// Every format, in both layouts, returns the bytes of exactly the files its shape
+    /// declares, and declares paths under its own folder.
+    #[test]
+    fn each_format_fills_the_files_its_shape_declares() {
+        let ron = r#"(name: "a", duration: 0.1, motion: Gravity(from: 0, acceleration: 1))"#;
+        let file = &parse_bytes(Path::new("t.ron"), ron.as_bytes()).unwrap()[0];
+        let spec = MotionSpec::from_file(file, Overrides::default()).unwrap();
+        let baked = bake(&spec).unwrap();
+        for layout in [Layout::PerMotion, Layout::Bundle] {
+            let all = exporters(&Format::ALL, layout, &ExportSettings::default());
+            assert_eq!(all.len(), Format::built().len());
+            for (e, format) in all.iter().zip(Format::built()) {
+                assert_eq!(e.format(), format);
+                let shape = e.shape();
+                let output = e.motion(&baked, &[], &New);
+                assert_eq!(
+                    output.files.len(),
+                    shape.files.len(),
+                    "{format:?} {layout:?}"
+                );
+                assert_eq!(output.chunk.is_some(), shape.bundle.is_some(), "{format:?}");
+                for path in shape.files.iter().map(|p| p.of("a")) {
+                    assert!(path.starts_with(&format!("{}/a.", format.name())), "{path}");
+                }
+                if layout == Layout::Bundle {
+                    assert!(shape.files.is_empty() && shape.summary == Summary::None);
+                }
+            }
+        }
     }
 }

@@ -5,6 +5,8 @@
 #[cfg(feature = "plots")]
 pub use super::plot::{contact_sheet, motion_plot, Png};
 
+use super::FilePath;
+
 /// Folder of the plots, relative to the output folder.
 pub const DIR: &str = "png";
 
@@ -14,7 +16,13 @@ pub const CONTACT_SHEET_PATH: &str = "png/all.png";
 /// Most motions drawn on the contact sheet; the sheet says how many were left off.
 pub const MAX_SHEET_MOTIONS: usize = 400;
 
+/// Where one motion's plot goes.
+pub(crate) const PLOT: FilePath = FilePath {
+    folder: DIR,
+    suffix: ".png",
+};
+
 /// Path of one motion's plot.
 pub fn plot_path(name: &str) -> String {
-    format!("{DIR}/{name}.png")
+    PLOT.of(name)
 }

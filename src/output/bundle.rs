@@ -7,8 +7,9 @@
 //! being exported again, provided that bundle is still the file the manifest describes: of
 //! the length and content hash of its [`BundleStamp`].
 
-use crate::export::{pool, Bundle};
+use crate::export::Bundle;
 use crate::output::manifest::{hex, BundleStamp, Manifest};
+use crate::output::pool::Pool;
 use crate::output::write::{Outcome, OutputDir, StreamedFile, WriteError};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
@@ -85,10 +86,14 @@ impl OpenBundle {
 
     /// Appends motions' chunks, in order; returns where each lies: `[start, length]`. The
     /// chunks go out in vectored writes of about a megabyte, each chunk's buffer
-    /// handed back as soon as it is written. Fails (with the bundle's path) if a chunk of the
+    /// handed back to `pool` as soon as it is written. Fails (with the bundle's path) if a chunk of the
     /// previous bundle cannot be read, which a matching stamp rules out short of the file
     /// being changed during the bake.
-    pub fn append_all(&mut self, chunks: Vec<Chunk>) -> Result<Vec<[u64; 2]>, WriteError> {
+    pub fn append_all(
+        &mut self,
+        chunks: Vec<Chunk>,
+        pool: &Pool,
+    ) -> Result<Vec<[u64; 2]>, WriteError> {
         let mut places = Vec::with_capacity(chunks.len());
         // Chunks not yet written, each with whether a separator goes before it.
         let mut batch: Vec<(bool, Vec<u8>)> = Vec::new();
@@ -108,16 +113,20 @@ impl OpenBundle {
             batch_bytes += bytes.len();
             batch.push((separated, bytes));
             if batch_bytes >= WRITE_BATCH {
-                self.write_batch(&mut batch)?;
+                self.write_batch(&mut batch, pool)?;
                 batch_bytes = 0;
             }
         }
-        self.write_batch(&mut batch)?;
+        self.write_batch(&mut batch, pool)?;
         Ok(places)
     }
 
     /// Writes `batch` (each chunk after its separator, if it has one) and empties it.
-    fn write_batch(&mut self, batch: &mut Vec<(bool, Vec<u8>)>) -> Result<(), WriteError> {
+    fn write_batch(
+        &mut self,
+        batch: &mut Vec<(bool, Vec<u8>)>,
+        pool: &Pool,
+    ) -> Result<(), WriteError> {
         let mut pieces: Vec<&[u8]> = Vec::with_capacity(2 * batch.len());
         for (separated, bytes) in batch.iter() {
             if *separated {
@@ -129,7 +138,7 @@ impl OpenBundle {
             self.hasher.update(piece);
         }
         self.file.append_all(&pieces)?;
-        pool::recycle(batch.drain(..).map(|(_, bytes)| bytes));
+        pool.recycle(batch.drain(..).map(|(_, bytes)| bytes));
         Ok(())
     }
 

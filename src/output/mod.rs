@@ -5,4 +5,5 @@
 pub mod bundle;
 pub mod lock;
 pub mod manifest;
+pub mod pool;
 pub mod write;

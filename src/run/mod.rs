@@ -4,7 +4,7 @@
 use crate::bake::bake;
 use crate::error::{InputError, Problem};
 use crate::export::{
-    exporters, pool, Digest, ExportSettings, Exporter, Format, Layout, MotionOutput, OutputFile,
+    exporters, Digest, ExportSettings, Exporter, Format, Layout, OutputFile, Summary,
 };
 use crate::input::intake::{Intake, Window};
 use crate::input::load::{find_inputs_reporting, read_source, Input};
@@ -13,6 +13,7 @@ use crate::output::lock::OutputLock;
 use crate::output::manifest::{
     source_digest, tool, Entry, Manifest, ManifestWriter, RunHasher, SpecHasher,
 };
+use crate::output::pool::{self, Pool};
 use crate::output::write::{Outcome, OutputDir, WriteError};
 use crate::spec::Overrides;
 use arrayvec::ArrayVec;
@@ -111,16 +112,16 @@ pub fn run(
         .num_threads(options.jobs.unwrap_or(0))
         .build()
         .map_err(|e| FatalError::Usage(format!("--jobs: cannot start threads: {e}")))?;
-    let report = threads.install(|| run_in_pool(options, progress));
-    // The output buffers kept for reuse are not held between bakes.
-    pool::clear();
-    let mut report = report?;
+    // The output buffers kept for reuse within this bake (freed with it).
+    let pool = Pool::default();
+    let mut report = threads.install(|| run_in_pool(options, &pool, progress))?;
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)
 }
 
 fn run_in_pool(
     options: &BakeOptions,
+    pool: &Pool,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Report, FatalError> {
     let (files, folder_errors) =
@@ -142,7 +143,7 @@ fn run_in_pool(
     } else {
         Some(OutputLock::exclusive(&out)?)
     };
-    let exporters = exporters(&options.formats, &options.settings);
+    let exporters = exporters(&options.formats, options.layout, &options.settings);
 
     // With `--force`, nothing the manifest says is trusted, but which files are ours is still
     // known, so the files of motions that are gone are still removed.
@@ -192,8 +193,14 @@ fn run_in_pool(
     };
     let mut bundles = Vec::new();
     for (exporter, e) in exporters.iter().enumerate() {
-        if let Some(b) = e.bundle(options.layout) {
-            bundles.push(OpenBundle::open(&out, exporter, b, options.check, &old)?);
+        if let Some(b) = &e.shape().bundle {
+            bundles.push(OpenBundle::open(
+                &out,
+                exporter,
+                b.clone(),
+                options.check,
+                &old,
+            )?);
         }
     }
     // Per exporter: whether its motions' outputs of an unchanged motion are all reusable (its
@@ -233,7 +240,7 @@ fn run_in_pool(
         // Digests are kept only for the files that describe the whole bake, if any.
         digests: exporters
             .iter()
-            .any(|e| e.summarizes(options.layout))
+            .any(|e| e.shape().summary != Summary::None)
             .then(Vec::new),
         bundle_of,
     };
@@ -242,6 +249,7 @@ fn run_in_pool(
         check: options.check,
         bundles,
         manifest,
+        pool,
     };
     let keep_digests = tally.digests.is_some();
     // Records are made only for a manifest (none in check mode).
@@ -259,18 +267,17 @@ fn run_in_pool(
                 let skip = |k: usize| old.is_some() && reusable[k];
                 // Its old record, when its outputs are reused (not in check mode).
                 let reused = old.filter(|_| !options.check);
-                let result =
-                    match export_one(&input, &exporters, options.layout, &skip, keep_digests) {
-                        Ok(mut exported) => {
-                            let source = identities
-                                .get(&*input.file)
-                                .cloned()
-                                .unwrap_or_else(|| source_identity(&input.file));
-                            exported.settle(source, input.spec.name, hash, reused, records);
-                            Ok(exported)
-                        }
-                        Err(e) => Err((input.spec.name, e)),
-                    };
+                let result = match export_one(&input, &exporters, pool, &skip, keep_digests) {
+                    Ok(mut exported) => {
+                        let source = identities
+                            .get(&*input.file)
+                            .cloned()
+                            .unwrap_or_else(|| source_identity(&input.file));
+                        exported.settle(source, input.spec.name, hash, reused, records);
+                        Ok(exported)
+                    }
+                    Err(e) => Err((input.spec.name, e)),
+                };
                 progress(done.fetch_add(1, Ordering::Relaxed) + 1, read);
                 Done {
                     old,
@@ -353,11 +360,11 @@ fn run_in_pool(
     }
     let summaries: Vec<OutputFile> = exporters
         .iter()
-        .flat_map(|e| e.summary(digests.as_deref().unwrap_or_default(), options.layout))
+        .flat_map(|e| e.summary(digests.as_deref().unwrap_or_default()))
         .collect();
     let summary_paths: Vec<String> = summaries.iter().map(|f| f.path.clone()).collect();
     let summaries = summaries.into_iter().map(|f| vec![f]).collect();
-    for (path, outcome) in write_files(&out, options.check, summaries) {
+    for (path, outcome) in write_files(&out, options.check, pool, summaries) {
         record(&mut report, path, outcome?);
     }
 
@@ -474,7 +481,7 @@ struct Exported {
     /// Per exporter (empty for an exporter whose outputs are reused), held in place: a buffer
     /// of them, freed by the writing thread, would take the baking thread's glibc arena lock
     /// (it is too large for the lock-free bins) and make one of them wait.
-    outputs: ArrayVec<MotionOutput, { Format::ALL.len() }>,
+    outputs: ArrayVec<Output, { Format::ALL.len() }>,
     /// Its record for the manifest, if one is kept (its chunks' places still to be filled in).
     record: Option<Entry>,
 }
@@ -513,6 +520,14 @@ impl Exported {
     }
 }
 
+/// What an exporter made of one motion, its files with their paths.
+#[derive(Default)]
+struct Output {
+    files: Vec<OutputFile>,
+    chunk: Option<Vec<u8>>,
+    stats: Vec<(&'static str, u64)>,
+}
+
 /// What the baked windows add up to, in input order.
 struct Tally {
     report: Report,
@@ -533,6 +548,8 @@ struct Writer<'a> {
     bundles: Vec<OpenBundle>,
     /// None in check mode.
     manifest: Option<ManifestWriter>,
+    /// Where written buffers go back.
+    pool: &'a Pool,
 }
 
 /// One baked window, sorted for writing.
@@ -631,13 +648,14 @@ fn write_window<R: Send>(
         check,
         bundles,
         manifest,
+        pool,
     } = writer;
-    let (out, check) = (*out, *check);
+    let (out, check, pool) = (*out, *check, *pool);
     if !done.iter().any(Done::has_files) {
         // Only bundles (`--bundle`): the baking starts on this thread, the rest on another.
         let (next, appended) = rayon::join(next, || {
             let sorted = sort(tally, errors, done);
-            append(bundles, manifest, sorted.chunks, sorted.entries)
+            append(bundles, manifest, pool, sorted.chunks, sorted.entries)
         });
         return (appended, next);
     }
@@ -649,13 +667,13 @@ fn write_window<R: Send>(
     let mut groups = by_size(files);
     let largest = groups.pop();
     let (written, ((appended, rest), next)) = rayon::join(
-        || largest.map(|(k, group)| (k, write_group(out, check, group))),
+        || largest.map(|(k, group)| (k, write_group(out, check, pool, group))),
         || {
             rayon::join(
                 || {
                     rayon::join(
-                        || append(bundles, manifest, chunks, entries),
-                        || write_groups(out, check, groups),
+                        || append(bundles, manifest, pool, chunks, entries),
+                        || write_groups(out, check, pool, groups),
                     )
                 },
                 next,
@@ -676,13 +694,14 @@ fn write_window<R: Send>(
 fn append(
     bundles: &mut [OpenBundle],
     manifest: &mut Option<ManifestWriter>,
+    pool: &Pool,
     chunks: Vec<Vec<Chunk>>,
     entries: Vec<Entry>,
 ) -> Result<(), WriteError> {
     let places = bundles
         .par_iter_mut()
         .zip(chunks)
-        .map(|(bundle, chunks)| bundle.append_all(chunks))
+        .map(|(bundle, chunks)| bundle.append_all(chunks, pool))
         .collect::<Result<Vec<_>, _>>()?;
     if let Some(manifest) = manifest {
         for (k, mut entry) in entries.into_iter().enumerate() {
@@ -697,11 +716,13 @@ fn append(
 fn export_one(
     input: &Input,
     exporters: &[Box<dyn Exporter>],
-    layout: Layout,
+    pool: &Pool,
     skip: &dyn Fn(usize) -> bool,
     keep_digest: bool,
 ) -> Result<Exported, InputError> {
-    let with_preview = exporters.iter().any(|e| e.needs_preview());
+    let with_preview = exporters
+        .iter()
+        .any(|e| e.shape().summary == Summary::Previews);
     let baked = bake(&input.spec).map_err(|e| {
         InputError::new(
             &input.file,
@@ -711,26 +732,40 @@ fn export_one(
             },
         )
     })?;
+    // Every format's paths for this motion, made from the formats' own patterns.
+    let name = &input.spec.name;
     let files: Vec<String> = exporters
         .iter()
-        .flat_map(|e| e.files(&input.spec.name, layout))
+        .flat_map(|e| e.shape().files.iter().map(|p| p.of(name)))
         .collect();
+    let mut first = 0;
     let outputs = exporters
         .iter()
         .enumerate()
         .map(|(k, e)| {
+            let paths = &files[first..first + e.shape().files.len()];
+            first += paths.len();
             if skip(k) {
-                MotionOutput::default()
-            } else {
-                let mut output = e.motion(&baked, layout, &files);
-                debug_assert!(output
-                    .files
-                    .iter()
-                    .map(|f| &f.path)
-                    .eq(&e.files(&input.spec.name, layout)));
-                let files = output.files.iter_mut().map(|f| &mut f.bytes);
-                files.chain(&mut output.chunk).for_each(pool::trim);
-                output
+                return Output::default();
+            }
+            let mut output = e.motion(&baked, &files, pool);
+            assert_eq!(
+                output.files.len(),
+                e.shape().files.len(),
+                "{:?}",
+                e.format()
+            );
+            let bytes = output.files.iter_mut().chain(&mut output.chunk);
+            bytes.for_each(pool::trim);
+            Output {
+                files: (paths.iter().zip(output.files))
+                    .map(|(path, bytes)| OutputFile {
+                        path: path.clone(),
+                        bytes,
+                    })
+                    .collect(),
+                chunk: output.chunk,
+                stats: output.stats,
             }
         })
         .collect();
@@ -750,8 +785,13 @@ type Written = (usize, Outcomes);
 
 /// Writes (or, in check mode, compares) groups of files in parallel, each group's in order on
 /// one thread; returns what happened to each file, group by group.
-fn write_files(out: &OutputDir, check: bool, groups: Vec<Vec<OutputFile>>) -> Outcomes {
-    in_group_order(write_groups(out, check, by_size(groups)))
+fn write_files(
+    out: &OutputDir,
+    check: bool,
+    pool: &Pool,
+    groups: Vec<Vec<OutputFile>>,
+) -> Outcomes {
+    in_group_order(write_groups(out, check, pool, by_size(groups)))
 }
 
 /// The groups, each with its place, smallest (in bytes) first.
@@ -766,20 +806,21 @@ fn by_size(groups: Vec<Vec<OutputFile>>) -> Vec<(usize, Vec<OutputFile>)> {
 fn write_groups(
     out: &OutputDir,
     check: bool,
+    pool: &Pool,
     groups: Vec<(usize, Vec<OutputFile>)>,
 ) -> Vec<Written> {
     groups
         .into_par_iter()
         .rev()
-        .map(|(k, group)| (k, write_group(out, check, group)))
+        .map(|(k, group)| (k, write_group(out, check, pool, group)))
         .collect()
 }
 
 /// Writes one group of files in order.
-fn write_group(out: &OutputDir, check: bool, group: Vec<OutputFile>) -> Outcomes {
+fn write_group(out: &OutputDir, check: bool, pool: &Pool, group: Vec<OutputFile>) -> Outcomes {
     group
         .into_iter()
-        .map(|f| write_one(out, check, f))
+        .map(|f| write_one(out, check, pool, f))
         .collect()
 }
 
@@ -793,7 +834,12 @@ fn in_group_order(mut written: Vec<Written>) -> Outcomes {
 }
 
 /// Writes (or compares) one file and hands its buffer back to the pool.
-fn write_one(out: &OutputDir, check: bool, f: OutputFile) -> (String, Result<Outcome, WriteError>) {
+fn write_one(
+    out: &OutputDir,
+    check: bool,
+    pool: &Pool,
+    f: OutputFile,
+) -> (String, Result<Outcome, WriteError>) {
     let outcome = if check {
         out.holds(&f.path, &f.bytes).map(|same| {
             if same {
@@ -805,7 +851,7 @@ fn write_one(out: &OutputDir, check: bool, f: OutputFile) -> (String, Result<Out
     } else {
         out.write(&f.path, &f.bytes)
     };
-    pool::recycle([f.bytes]);
+    pool.recycle([f.bytes]);
     (f.path, outcome)
 }
 
@@ -835,7 +881,7 @@ mod tests {
         };
         let groups = vec![group("a", 3, 10), group("b", 2, 1000), group("c", 1, 100)];
         let expected: Vec<String> = groups.iter().flatten().map(|f| f.path.clone()).collect();
-        let written = write_files(&out, false, groups);
+        let written = write_files(&out, false, &Pool::default(), groups);
         let paths: Vec<String> = written.iter().map(|(p, _)| p.clone()).collect();
         assert_eq!(paths, expected);
         assert!(written

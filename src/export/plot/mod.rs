@@ -16,7 +16,10 @@
 //! system font is needed), and the RGB buffer is encoded by the `image` crate with fixed
 //! settings, so equal inputs give byte-identical files on every run and thread count.
 
-use super::{Digest, ExportSettings, Exporter, Layout, MotionOutput, OutputFile};
+use super::{
+    Buffers, Digest, ExportSettings, Exporter, FilePath, Format, Layout, MotionOutput, OutputFile,
+    Shape, Summary,
+};
 use crate::bake::Baked;
 use image::codecs::png::{CompressionType, FilterType, PngEncoder};
 use image::{ExtendedColorType, ImageEncoder};
@@ -32,51 +35,53 @@ mod sheet;
 mod text;
 
 use super::number::format_number;
-use super::png::{plot_path, CONTACT_SHEET_PATH, MAX_SHEET_MOTIONS};
+use super::png::{CONTACT_SHEET_PATH, MAX_SHEET_MOTIONS, PLOT};
 
 /// The PNG exporter.
 #[derive(Debug, Clone)]
 pub struct Png {
     settings: ExportSettings,
+    shape: Shape,
 }
 
 impl Png {
-    /// An exporter with these settings (it uses `plot_size`).
-    pub fn new(settings: &ExportSettings) -> Self {
+    /// The exporter for `layout` with these settings (it uses `plot_size`): `png/<name>.png`
+    /// and the contact sheet in the per-motion layout, nothing in the bundle layout (which
+    /// holds only JSON and CSS).
+    pub fn new(layout: Layout, settings: &ExportSettings) -> Self {
+        let (files, summary): (&[FilePath], _) = match layout {
+            Layout::PerMotion => (&[PLOT], Summary::Previews),
+            Layout::Bundle => (&[], Summary::None),
+        };
         Self {
             settings: *settings,
+            shape: Shape {
+                files,
+                bundle: None,
+                summary,
+            },
         }
     }
 }
 
 impl Exporter for Png {
-    fn name(&self) -> &'static str {
-        "png"
-    }
-    fn needs_preview(&self) -> bool {
-        true
+    fn format(&self) -> Format {
+        Format::Png
     }
 
-    /// `png/<name>.png`; nothing in the bundle layout, which holds only JSON and CSS. A plot
-    /// whose drawing failed part-way is still written, and counted in the `png_incomplete`
-    /// stat.
-    fn files(&self, name: &str, layout: Layout) -> Vec<String> {
-        match layout {
-            Layout::PerMotion => vec![plot_path(name)],
-            Layout::Bundle => Vec::new(),
-        }
+    fn shape(&self) -> &Shape {
+        &self.shape
     }
 
-    fn motion(&self, baked: &Baked, layout: Layout, _: &[String]) -> MotionOutput {
-        if layout == Layout::Bundle {
+    /// A plot whose drawing failed part-way is still written, and counted in the
+    /// `png_incomplete` stat.
+    fn motion(&self, baked: &Baked, _: &[String], _: &dyn Buffers) -> MotionOutput {
+        if self.shape.files.is_empty() {
             return MotionOutput::default();
         }
         let (bytes, complete) = motion_plot(baked, self.settings.plot_size);
         MotionOutput {
-            files: vec![OutputFile {
-                path: plot_path(&baked.spec.name),
-                bytes,
-            }],
+            files: vec![bytes],
             stats: if complete {
                 Vec::new()
             } else {
@@ -86,16 +91,11 @@ impl Exporter for Png {
         }
     }
 
-    /// The contact sheet exists only in the per-motion layout.
-    fn summarizes(&self, layout: Layout) -> bool {
-        layout == Layout::PerMotion
-    }
-
     /// The contact sheet `png/all.png`: every motion's position curve as small multiples.
     /// It is left out when there is no motion, and when a motion is itself named `all` (its
     /// plot owns that path).
-    fn summary(&self, digests: &[Digest], layout: Layout) -> Vec<OutputFile> {
-        if layout == Layout::Bundle
+    fn summary(&self, digests: &[Digest]) -> Vec<OutputFile> {
+        if self.shape.summary == Summary::None
             || digests.is_empty()
             || digests
                 .iter()

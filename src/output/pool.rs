@@ -1,5 +1,7 @@
 //! Output buffers, reused within a bake: the writer hands each buffer back once its bytes are
-//! on disk, and the exporters fill it again for a later motion.
+//! on disk, and the exporters fill it again for a later motion. The run owns one [`Pool`] per
+//! bake and lends it to the exporters as their [`Buffers`]; it is freed with the bake, so that
+//! a process that bakes now and then does not hold buffers in between.
 //!
 //! Besides sparing an allocation per output, this keeps the writer from freeing what the
 //! baking threads allocated: with glibc's allocator, such a free takes the allocating thread's
@@ -7,6 +9,7 @@
 //! switch each). The pool is bounded, in buffers and in bytes, so it holds about what a window
 //! of motions in flight needs.
 
+use crate::export::Buffers;
 use std::sync::Mutex;
 
 /// Most buffers kept.
@@ -17,32 +20,55 @@ const MAX_BYTES: usize = 16 << 20;
 /// crowd out the many small ones.
 const MAX_BUFFER_BYTES: usize = 256 << 10;
 
-struct Pool {
+/// Buffers kept for reuse, bounded in count and in bytes.
+#[derive(Debug, Default)]
+pub struct Pool(Mutex<Kept>);
+
+#[derive(Debug, Default)]
+struct Kept {
     buffers: Vec<Vec<u8>>,
     bytes: usize,
 }
-
-static POOL: Mutex<Pool> = Mutex::new(Pool {
-    buffers: Vec::new(),
-    bytes: 0,
-});
 
 /// Newest buffers looked at for the best fit (buffers of a few sizes take turns: a table's, a
 /// stylesheet's, an index entry's).
 const LOOK_AT: usize = 8;
 
-/// An empty buffer with room for at least `capacity` bytes: of the newest pooled buffers, the
-/// smallest with room enough (growing one would copy its old bytes), else a new one.
-pub fn buffer(capacity: usize) -> Vec<u8> {
-    let reused = POOL.lock().ok().and_then(|mut pool| {
-        let k = best_fit(&pool.buffers, capacity)?;
-        let buffer = pool.buffers.swap_remove(k);
-        pool.bytes -= buffer.capacity();
-        Some(buffer)
-    });
-    let mut buffer = reused.unwrap_or_else(|| Vec::with_capacity(capacity));
-    buffer.clear();
-    buffer
+impl Buffers for Pool {
+    /// Of the newest pooled buffers, the smallest with room enough (growing one would copy
+    /// its old bytes), else a new one.
+    fn buffer(&self, capacity: usize) -> Vec<u8> {
+        let reused = self.0.lock().ok().and_then(|mut kept| {
+            let k = best_fit(&kept.buffers, capacity)?;
+            let buffer = kept.buffers.swap_remove(k);
+            kept.bytes -= buffer.capacity();
+            Some(buffer)
+        });
+        let mut buffer = reused.unwrap_or_else(|| Vec::with_capacity(capacity));
+        buffer.clear();
+        buffer
+    }
+}
+
+impl Pool {
+    /// Hands back buffers whose bytes are no longer needed; what the pool has no room for is
+    /// freed.
+    pub fn recycle(&self, buffers: impl IntoIterator<Item = Vec<u8>>) {
+        let Ok(mut kept) = self.0.lock() else {
+            return;
+        };
+        for buffer in buffers {
+            let size = buffer.capacity();
+            if size > 0
+                && size <= MAX_BUFFER_BYTES
+                && kept.buffers.len() < MAX_BUFFERS
+                && kept.bytes + size <= MAX_BYTES
+            {
+                kept.bytes += size;
+                kept.buffers.push(buffer);
+            }
+        }
+    }
 }
 
 /// Of the newest [`LOOK_AT`] buffers, the one with the least room that is still enough.
@@ -51,25 +77,6 @@ fn best_fit(buffers: &[Vec<u8>], capacity: usize) -> Option<usize> {
     (newest..buffers.len())
         .filter(|&k| buffers[k].capacity() >= capacity)
         .min_by_key(|&k| buffers[k].capacity())
-}
-
-/// Hands back buffers whose bytes are no longer needed; what the pool has no room for is
-/// freed.
-pub fn recycle(buffers: impl IntoIterator<Item = Vec<u8>>) {
-    let Ok(mut pool) = POOL.lock() else {
-        return;
-    };
-    for buffer in buffers {
-        let size = buffer.capacity();
-        if size > 0
-            && size <= MAX_BUFFER_BYTES
-            && pool.buffers.len() < MAX_BUFFERS
-            && pool.bytes + size <= MAX_BYTES
-        {
-            pool.bytes += size;
-            pool.buffers.push(buffer);
-        }
-    }
 }
 
 /// Gives back what a buffer reserved beyond its bytes, if it is too large to be pooled: such a
@@ -82,25 +89,17 @@ pub fn trim(buffer: &mut Vec<u8>) {
     }
 }
 
-/// Frees every pooled buffer (at the end of a bake, so that a process that bakes now and then
-/// does not hold them in between).
-pub fn clear() {
-    if let Ok(mut pool) = POOL.lock() {
-        pool.buffers = Vec::new();
-        pool.bytes = 0;
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn a_recycled_buffer_comes_back_empty_with_room() {
-        let mut first = buffer(100);
+        let pool = Pool::default();
+        let mut first = pool.buffer(100);
         first.extend_from_slice(b"old bytes");
-        recycle([first]);
-        let again = buffer(200);
+        pool.recycle([first]);
+        let again = pool.buffer(200);
         assert!(again.is_empty());
         assert!(again.capacity() >= 200);
     }
@@ -122,8 +121,9 @@ mod tests {
 
     #[test]
     fn large_buffers_are_not_kept() {
-        recycle([Vec::with_capacity(MAX_BUFFER_BYTES + 1)]);
-        let pool = POOL.lock().unwrap();
+        let pool = Pool::default();
+        pool.recycle([Vec::with_capacity(MAX_BUFFER_BYTES + 1)]);
+        let pool = pool.0.lock().unwrap();
         assert!(pool
             .buffers
             .iter()
