@@ -9,6 +9,7 @@ mod browser_css;
 mod browser_engines;
 mod browser_js;
 mod cli;
+mod composite_reference;
 mod config;
 mod error_corpus;
 mod everyday;
