@@ -347,7 +347,10 @@ fn run_in_pool(
         let chunks = std::mem::take(&mut entry.chunks);
         if keep_chunks && chunks.len() == old.bundles.len() {
             let places = (bundles.iter_mut())
-                .map(|b| b.append_all(vec![Chunk::Previous(&chunks)]).map(|p| p[0]))
+                .map(|b| {
+                    b.append_all(vec![Chunk::Previous(&chunks)], pool)
+                        .map(|p| p[0])
+                })
                 .collect::<Result<Vec<_>, _>>()?;
             entry.chunks = places;
         }
