@@ -349,7 +349,7 @@
     box.hidden = errors.length === 0;
     if (box.hidden) { box.replaceChildren(); return; }
     const title = document.createElement("h2");
-    title.textContent = `The last bake had ${errors.length} error${errors.length === 1 ? "" : "s"}; the cards below are from the last bake without errors`;
+    title.textContent = `The last bake had ${errors.length} error${errors.length === 1 ? "" : "s"}: fix and save, and this page follows`;
     box.replaceChildren(title, ...errors.map((e) => {
       const item = document.createElement("div");
       item.className = "bake-error";
