@@ -72,8 +72,8 @@ pub struct BakeArgs {
     /// Output folder [default: the project file's `out`, or out]
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Worker threads (default: all cores).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    /// Worker threads, 1 to 256 (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub jobs: Option<u16>,
     /// Frame rate for every motion, replacing each motion's own `fps`.
     #[arg(long, value_parser = parse_fps)]

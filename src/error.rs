@@ -98,15 +98,38 @@ impl fmt::Display for InputError {
                 let shown: String = chars[start..end].iter().collect();
                 let gutter = line.to_string();
                 writeln!(f, "{gutter} | {shown}")?;
-                write!(
-                    f,
-                    "{} | {}^",
-                    " ".repeat(gutter.len()),
-                    " ".repeat(col.saturating_sub(1) - start)
-                )
+                // The caret goes under the column as a terminal shows it: a wide character
+                // (CJK, most emoji) takes two cells.
+                let before = col.saturating_sub(1).min(chars.len()).max(start);
+                let cells: usize = chars[start..before].iter().map(|&c| cell_width(c)).sum();
+                let cells = cells
+                    + col
+                        .saturating_sub(1)
+                        .saturating_sub(before.max(chars.len()));
+                write!(f, "{} | {}^", " ".repeat(gutter.len()), " ".repeat(cells))
             }
         }
     }
 }
 
 impl std::error::Error for InputError {}
+
+/// Terminal cells a character takes: 2 for East Asian wide and fullwidth characters and
+/// emoji, 0 for combining marks, else 1 (the ranges of Unicode's East Asian Width property
+/// that text in curve files meets).
+fn cell_width(c: char) -> usize {
+    let c = c as u32;
+    let wide = matches!(c,
+        0x1100..=0x115F | 0x2E80..=0x303E | 0x3041..=0x33FF | 0x3400..=0x4DBF
+        | 0x4E00..=0x9FFF | 0xA000..=0xA4CF | 0xAC00..=0xD7A3 | 0xF900..=0xFAFF
+        | 0xFE30..=0xFE4F | 0xFF00..=0xFF60 | 0xFFE0..=0xFFE6 | 0x1F300..=0x1F64F
+        | 0x1F900..=0x1F9FF | 0x20000..=0x3FFFD);
+    let combining = matches!(c, 0x0300..=0x036F | 0x200B..=0x200F | 0xFE00..=0xFE0F);
+    if wide {
+        2
+    } else if combining {
+        0
+    } else {
+        1
+    }
+}

@@ -20,6 +20,16 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
+/// Writes a line to stderr. A closed stderr (`2>&1 | head -1`) is the reader's choice: the
+/// line is dropped and the command goes on to exit with its own status (`eprintln!` would
+/// panic, exit 101).
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 /// Exit status when an input is invalid or `--check` finds differences.
 const EXIT_INPUT: u8 = 1;
 /// Exit status for usage errors.
@@ -35,7 +45,7 @@ fn main() -> ExitCode {
         _ => match cli.config() {
             Ok(config) => config,
             Err(e) => {
-                eprintln!("error: {e}");
+                say!("error: {e}");
                 return ExitCode::from(EXIT_USAGE);
             }
         },
@@ -80,7 +90,7 @@ fn bake(options: &BakeOptions, quiet: bool) -> ExitCode {
 
 /// Prints a bake that could not run; its exit status.
 fn fatal(e: &FatalError) -> ExitCode {
-    eprintln!("error: {e}");
+    say!("error: {e}");
     match e {
         FatalError::Write(_) => ExitCode::from(EXIT_OUTPUT),
         _ => ExitCode::from(EXIT_USAGE),
@@ -90,21 +100,21 @@ fn fatal(e: &FatalError) -> ExitCode {
 fn finish(report: &Report, options: &BakeOptions, quiet: bool) -> ExitCode {
     let check = options.check;
     for error in &report.errors {
-        eprintln!("error: {error}");
+        say!("error: {error}");
     }
     if check {
         for path in &report.written {
-            eprintln!("differs: {}", options.out.join(path).display());
+            say!("differs: {}", options.out.join(path).display());
         }
         for path in &report.removed {
-            eprintln!(
+            say!(
                 "stale: {} (its motion no longer exists)",
                 options.out.join(path).display()
             );
         }
     }
     if !quiet {
-        eprintln!("{}", summary(report, check));
+        say!("{}", summary(report, check));
     }
     let stale = check && !(report.written.is_empty() && report.removed.is_empty());
     if report.errors.is_empty() && !stale {
@@ -136,7 +146,9 @@ fn summary(report: &Report, check: bool) -> String {
         line.push_str(&format!(", CSS stops {before} -> {after}"));
     }
     if !report.removed.is_empty() {
-        line.push_str(&format!(", {} removed", report.removed.len()));
+        // `--check` removes nothing: the files are stale, a bake would remove them.
+        let verb = if check { "stale" } else { "removed" };
+        line.push_str(&format!(", {} {verb}", report.removed.len()));
     }
     if !report.errors.is_empty() {
         line.push_str(&format!(
@@ -196,12 +208,12 @@ fn inspect(args: &InspectArgs, config: Option<&Config>) -> ExitCode {
     // A closed pipe (`| head`) is the reader's choice, not an error worth a message.
     if let Err(e) = written.and_then(|()| stdout.flush()) {
         if e.kind() != std::io::ErrorKind::BrokenPipe {
-            eprintln!("error: writing the output: {e}");
+            say!("error: writing the output: {e}");
             return ExitCode::from(EXIT_OUTPUT);
         }
     }
     for error in &errors {
-        eprintln!("error: {error}");
+        say!("error: {error}");
     }
     if errors.is_empty() {
         ExitCode::SUCCESS
@@ -214,7 +226,7 @@ fn watch(args: &WatchArgs, config: Option<&Config>) -> ExitCode {
     let flags = &args.bake;
     let options = flags.options(config);
     if flags.check {
-        eprintln!("error: watch writes the output folder; --check is for `bake`");
+        say!("error: watch writes the output folder; --check is for `bake`");
         return ExitCode::from(EXIT_USAGE);
     }
     let inputs: Vec<String> = options
@@ -227,7 +239,7 @@ fn watch(args: &WatchArgs, config: Option<&Config>) -> ExitCode {
         Some(port) => match Server::start_on(&options.out, port) {
             Ok(server) => Some(server),
             Err(e) => {
-                eprintln!("error: --serve: cannot listen on 127.0.0.1: {e}");
+                say!("error: --serve: cannot listen on 127.0.0.1: {e}");
                 return ExitCode::from(EXIT_USAGE);
             }
         },
@@ -251,25 +263,25 @@ fn watch(args: &WatchArgs, config: Option<&Config>) -> ExitCode {
                     match result {
                         Ok(report) => {
                             for error in &report.errors {
-                                eprintln!("error: {error}");
+                                say!("error: {error}");
                             }
                             if !flags.quiet {
-                                eprintln!("baked{cause}: {}", summary(&report, false));
+                                say!("baked{cause}: {}", summary(&report, false));
                             }
                         }
-                        Err(e) => eprintln!("error: {e} (still watching)"),
+                        Err(e) => say!("error: {e} (still watching)"),
                     }
                 }
-                WatchEvent::Trouble(message) => eprintln!("warning: watching: {message}"),
+                WatchEvent::Trouble(message) => say!("warning: watching: {message}"),
             }
             if !started {
                 started = true;
                 if !flags.quiet {
-                    eprintln!("watching {} for changes; Ctrl-C stops", inputs.join(", "));
+                    say!("watching {} for changes; Ctrl-C stops", inputs.join(", "));
                 }
                 if let Some(server) = &server {
                     // Always printed (even with --quiet): it is how to reach the page.
-                    eprintln!(
+                    say!(
                         "serving {} at http://{}/ (this machine only)",
                         options.out.display(),
                         server.addr()
@@ -282,7 +294,7 @@ fn watch(args: &WatchArgs, config: Option<&Config>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e @ (WatchError::Usage(_) | WatchError::Watch { .. })) => {
-            eprintln!("error: {e}");
+            say!("error: {e}");
             ExitCode::from(EXIT_USAGE)
         }
     }
@@ -312,11 +324,11 @@ fn new(args: &NewArgs, config: Option<&Config>) -> ExitCode {
             )
         }),
         (None, Some(name)) => {
-            eprintln!("error: `new config` takes no name (got {name:?}); it writes curvebake.toml");
+            say!("error: `new config` takes no name (got {name:?}); it writes curvebake.toml");
             return ExitCode::from(EXIT_USAGE);
         }
         (Some(kind), None) => {
-            eprintln!("error: `new {}` needs a NAME for the motion", kind.name());
+            say!("error: `new {}` needs a NAME for the motion", kind.name());
             return ExitCode::from(EXIT_USAGE);
         }
         (Some(kind), Some(name)) => {
@@ -345,19 +357,19 @@ fn new(args: &NewArgs, config: Option<&Config>) -> ExitCode {
     };
     match written {
         Ok(message) => {
-            eprintln!("{message}");
+            say!("{message}");
             ExitCode::SUCCESS
         }
         Err(e @ NewError::Name(_)) => {
-            eprintln!("error: {e}");
+            say!("error: {e}");
             ExitCode::from(EXIT_USAGE)
         }
         Err(e @ NewError::Io { .. }) => {
-            eprintln!("error: {e}");
+            say!("error: {e}");
             ExitCode::from(EXIT_OUTPUT)
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            say!("error: {e}");
             ExitCode::from(EXIT_INPUT)
         }
     }
@@ -370,7 +382,7 @@ fn completions(args: &CompletionsArgs) -> ExitCode {
     let mut stdout = std::io::stdout().lock();
     match stdout.write_all(&script).and_then(|()| stdout.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            eprintln!("error: writing the script: {e}");
+            say!("error: writing the script: {e}");
             ExitCode::from(EXIT_OUTPUT)
         }
         _ => ExitCode::SUCCESS,

@@ -8,6 +8,8 @@
 
 use crate::output::write::{OutputDir, WriteError};
 use std::fs;
+#[cfg(unix)]
+use std::io::Write;
 use std::path::Path;
 
 /// File name of the lock inside the output folder (empty; only its lock matters).
@@ -70,7 +72,9 @@ fn lock(file: &fs::File, exclusive: bool, root: &Path) -> std::io::Result<()> {
     };
     match flock(mode | libc::LOCK_NB) {
         Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
-            eprintln!(
+            // Best effort: a closed stderr does not stop the bake.
+            let _ = writeln!(
+                std::io::stderr(),
                 "waiting for another bake of {} to finish (it holds {})",
                 root.display(),
                 root.join(LOCK_PATH).display()

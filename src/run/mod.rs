@@ -23,6 +23,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
+/// Most worker threads a bake starts (`--jobs`): far more than any machine's cores, few enough
+/// that starting them takes no time.
+pub const MAX_JOBS: usize = 256;
+
 /// Options of a bake (the CLI's flags, without clap).
 #[derive(Debug, Clone, PartialEq)]
 pub struct BakeOptions {
@@ -108,6 +112,17 @@ pub fn run(
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Report, FatalError> {
     let started = Instant::now();
+    if let Some(jobs) = options.jobs.filter(|&j| j > MAX_JOBS) {
+        return Err(FatalError::Usage(format!(
+            "--jobs {jobs}: at most {MAX_JOBS} worker threads (each bakes a motion at a time; more only contend)"
+        )));
+    }
+    if options.check && options.out.exists() && !options.out.is_dir() {
+        return Err(FatalError::Usage(format!(
+            "{}: --out names a file, not an output folder, so there is nothing to compare (a bake would refuse to write there too)",
+            options.out.display()
+        )));
+    }
     let threads = rayon::ThreadPoolBuilder::new()
         .num_threads(options.jobs.unwrap_or(0))
         .build()

@@ -656,15 +656,15 @@ impl MotionSpec {
     /// Validates one motion. Errors name the field.
     pub fn from_file(file: &MotionFile, overrides: Overrides) -> Result<Self, FieldError> {
         check_name(&file.name).map_err(|m| FieldError::new("name", m))?;
-        if RESERVED_NAMES
+        if let Some(reserved) = RESERVED_NAMES
             .iter()
-            .any(|r| r.eq_ignore_ascii_case(&file.name))
+            .find(|r| r.eq_ignore_ascii_case(&file.name))
         {
             return Err(FieldError::new(
                 "name",
                 format!(
-                    "{:?} is reserved: png/{}.png is the contact sheet of every motion",
-                    file.name, file.name
+                    "{:?} is reserved: png/{reserved}.png is the contact sheet of every motion (and names that differ only in case clash on case-insensitive file systems)",
+                    file.name
                 ),
             ));
         }

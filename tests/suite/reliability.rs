@@ -561,3 +561,98 @@ fn watch_ignores_editors_temporary_files() {
     let baked = curvebake(root, &["bake", "--formats", "json", "--check"]);
     assert!(baked.status.success(), "{}", stderr(&baked));
 }
+
+/// Item 15: a closed stderr (`2>&1 | head -1` with much to say) does not panic: the bake
+/// exits with its own status.
+#[test]
+fn a_closed_stderr_does_not_panic() {
+    use std::process::{Command, Stdio};
+    let motions: Vec<String> = (0..1000)
+        .map(|k| {
+            format!("(name: \"m{k}\", motion: Spring(from: 0, to: 1, stifness: 100, damping: 10))")
+        })
+        .collect();
+    let dir = project(&[("many.ron", &format!("[{}]", motions.join(",\n")))]);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_curvebake"))
+        .current_dir(dir.path())
+        .args(["bake", "--formats", "json", "--check"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(1), "{status}");
+}
+
+/// Item 16 (the messages that blamed the wrong thing, where fixed): `--check` says which
+/// files are stale instead of "removed"; a reserved name names the contact sheet's real path;
+/// the caret stands under the column after wide characters.
+#[test]
+fn messages_blame_the_right_thing() {
+    let dir = project(&[("card.ron", CARD), ("fade.ron", FADE)]);
+    let root = dir.path();
+    let baked = curvebake(root, &["bake", "--formats", "json"]);
+    assert!(baked.status.success(), "{}", stderr(&baked));
+    fs::remove_file(root.join("curves/fade.ron")).unwrap();
+    let check = curvebake(root, &["bake", "--formats", "json", "--check"]);
+    let text = stderr(&check);
+    assert!(
+        text.contains(", 1 stale") && !text.contains("removed"),
+        "{text}"
+    );
+
+    fs::write(
+        root.join("curves/fade.ron"),
+        FADE.replace("\"fade\"", "\"All\""),
+    )
+    .unwrap();
+    fs::write(
+        root.join("curves/wide.ron"),
+        "(name: \"wide\", property: \"translateY\", unit: \"px\", /* 日本語 */ motion: Sprung())",
+    )
+    .unwrap();
+    let failed = curvebake(root, &["bake", "--formats", "json"]);
+    let text = stderr(&failed);
+    assert!(text.contains("\"All\" is reserved: png/all.png"), "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.contains("wide.ron:1:"))
+        .unwrap();
+    // Under `Sprung`: the line's text before it, with the three wide characters taking two
+    // cells each.
+    let source = lines[at + 1];
+    let caret = lines[at + 2];
+    let before = &source[..source.find("Sprung").unwrap()];
+    let cells = before.chars().count() + 3;
+    assert_eq!(caret.find('^'), Some(cells), "{text}");
+}
+
+/// Items 17 and 18: `--jobs` beyond 256 is a usage error, at once; `--check --out` naming a
+/// file is a usage error (exit 2) that says why.
+#[test]
+fn too_many_jobs_and_a_file_for_out_are_usage_errors() {
+    let dir = project(&[("card.ron", CARD)]);
+    let root = dir.path();
+    let jobs = curvebake(root, &["bake", "--jobs", "16000"]);
+    assert_eq!(jobs.status.code(), Some(2), "{}", stderr(&jobs));
+    assert!(stderr(&jobs).contains("--jobs"), "{}", stderr(&jobs));
+    let options = curvebake::BakeOptions {
+        inputs: vec![root.join("curves")],
+        out: root.join("out"),
+        jobs: Some(16_000),
+        ..Default::default()
+    };
+    let error = curvebake::internals::pipeline::run(&options, &|_, _| ()).unwrap_err();
+    assert!(error.to_string().contains("at most 256"), "{error}");
+
+    fs::write(root.join("notes.txt"), "notes").unwrap();
+    let check = curvebake(root, &["bake", "--check", "--out", "notes.txt"]);
+    let text = stderr(&check);
+    assert_eq!(check.status.code(), Some(2), "{text}");
+    assert!(
+        text.contains("notes.txt: --out names a file, not an output folder"),
+        "{text}"
+    );
+}
