@@ -141,7 +141,7 @@ pub struct WatchArgs {
 /// The motion kinds `new` has templates for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum KindArg {
-    /// A spring (perceptual duration and bounce, or mass, stiffness and damping).
+    /// A spring (perceptual duration and bounce, or any other platform's form).
     Spring,
     /// A fling slowed by friction, or a snap to a position.
     Friction,
@@ -151,6 +151,10 @@ pub enum KindArg {
     Decay,
     /// An explosion ring: two radii, each a solved decay.
     Ring,
+    /// A fling that stops inside bounds or on a snap point.
+    Inertia,
+    /// Motions that hand over position and velocity exactly.
+    Sequence,
     /// Not a motion: the project file `curvebake.toml`, every option at its default.
     Config,
 }
@@ -164,6 +168,8 @@ impl KindArg {
             KindArg::Gravity => Some(Kind::Gravity),
             KindArg::Decay => Some(Kind::Decay),
             KindArg::Ring => Some(Kind::Ring),
+            KindArg::Inertia => Some(Kind::Inertia),
+            KindArg::Sequence => Some(Kind::Sequence),
             KindArg::Config => None,
         }
     }

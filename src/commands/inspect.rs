@@ -83,6 +83,8 @@ pub struct Inspection {
     pub gravity: Option<GravityFigures>,
     /// Which case of an inertia happened, and when it hit its bound.
     pub inertia: Option<InertiaFigures>,
+    /// Per step of a sequence: its kind, when it starts and the state it hands over.
+    pub steps: Option<Vec<StepFigures>>,
     /// The earliest time the motion provably rests (within `rest_delta`, slower than
     /// `rest_speed`), from its decay envelope: a bound, never earlier than the true time.
     pub settle_time: Option<f64>,
@@ -120,6 +122,34 @@ impl Serialize for Params {
         }
         map.end()
     }
+}
+
+/// One step of a sequence.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct StepFigures {
+    /// The step's kind (`spring`, `gravity`, ...).
+    pub kind: &'static str,
+    /// When it starts, on the sequence's timeline.
+    pub start: f64,
+    /// Position and velocity it starts with (handed over by the previous step).
+    pub start_state: (f64, f64),
+    /// When it hands over to the next step (`None` for the last).
+    pub handoff: Option<f64>,
+}
+
+fn step_figures(s: &crate::spec::Sequence) -> Vec<StepFigures> {
+    s.steps()
+        .iter()
+        .map(|step| {
+            let motion = step.model.single().expect("a step has one value");
+            StepFigures {
+                kind: step.model.kind(),
+                start: step.start,
+                start_state: motion.state(0.0),
+                handoff: step.length.map(|l| step.start + l),
+            }
+        })
+        .collect()
 }
 
 /// What an inertia did.
@@ -505,6 +535,10 @@ pub fn inspect(baked: &Baked) -> Inspection {
             Model::Inertia(m) => Some(inertia_figures(m)),
             _ => None,
         },
+        steps: match model {
+            Model::Sequence(s) => Some(step_figures(s)),
+            _ => None,
+        },
         settle_time: model.settle_time(spec.rest_delta, spec.rest_speed),
         tracks,
     }
@@ -667,6 +701,19 @@ impl Inspection {
                     format!("{} (rest_speed {})", seconds(t), per_s(self.rest_speed)),
                 );
             }
+        }
+        for (i, step) in self.steps.iter().flatten().enumerate() {
+            let mut v = format!(
+                "{} from {} at {} with {}",
+                step.kind,
+                unit(step.start_state.0),
+                seconds(step.start),
+                per_s(step.start_state.1)
+            );
+            if let Some(t) = step.handoff {
+                let _ = write!(v, ", hands over at {}", seconds(t));
+            }
+            row(&format!("step {i}"), v);
         }
         if let Some(i) = &self.inertia {
             let mut v = i.case.to_owned();

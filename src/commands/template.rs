@@ -19,19 +19,26 @@ pub enum Kind {
     Decay,
     /// An explosion ring.
     Ring,
+    /// A fling with bounds and snap points.
+    Inertia,
+    /// Motions that hand over position and velocity.
+    Sequence,
 }
 
 impl Kind {
     /// Every kind.
-    pub const ALL: [Kind; 5] = [
+    pub const ALL: [Kind; 7] = [
         Kind::Spring,
         Kind::Friction,
         Kind::Gravity,
         Kind::Decay,
         Kind::Ring,
+        Kind::Inertia,
+        Kind::Sequence,
     ];
 
-    /// The name `new` takes: `spring`, `friction`, `gravity`, `decay`, `ring`.
+    /// The name `new` takes: `spring`, `friction`, `gravity`, `decay`, `ring`, `inertia`,
+    /// `sequence`.
     pub fn name(self) -> &'static str {
         match self {
             Self::Spring => "spring",
@@ -39,6 +46,8 @@ impl Kind {
             Self::Gravity => "gravity",
             Self::Decay => "decay",
             Self::Ring => "ring",
+            Self::Inertia => "inertia",
+            Self::Sequence => "sequence",
         }
     }
 
@@ -83,10 +92,13 @@ pub fn template(kind: Kind, name: &str) -> String {
         // in (-1, 1): 0 is no overshoot, 0.3 a lively one, below 0 slower than critical.
         perceptual_duration: 0.5,
         bounce: 0.2,
-        // Or the physical form, instead of the two lines above:
-        // mass: 1,
-        // stiffness: 170,
-        // damping: 26,
+        // Or exactly one other form, instead of the two lines above:
+        // physical:            mass: 1, stiffness: 170, damping: 26,
+        // SwiftUI:             response: 0.5, damping_fraction: 0.8,
+        // Android, Compose:    stiffness: 1500, damping_ratio: 0.5,
+        // motion.dev:          visual_duration: 0.4, bounce: 0.2,
+        // Origami, Rebound:    origami_tension: 40, origami_friction: 7,
+        // `curvebake inspect` shows the same spring in every form.
     ),
 "#,
         ),
@@ -156,6 +168,44 @@ pub fn template(kind: Kind, name: &str) -> String {
         inner: (from: 0, to: 150, end_velocity: 30),
         outer: (from: 8, to: 180, end_velocity: 15),
     ),
+"#,
+        ),
+        Kind::Inertia => (
+            "A fling that stops inside its bounds (a rubber band at each end) or on the\n\
+             // snap point nearest where it would rest.",
+            r#"    // The bake ends once it provably rests; or give it a `duration`.
+    // duration: 1.5,
+"#,
+            r#"    motion: Inertia(
+        from: 0,
+        // Initial velocity, units per second (the finger's speed at release).
+        velocity: -1500,
+        // The fraction of its velocity kept each second, in (0, 1].
+        friction: 0.02,
+        // Bounds (each optional): past one, a spring of mass 1 pulls it back.
+        min: -1280,
+        max: 0,
+        // bounce_stiffness: 500,
+        // bounce_damping: 10,
+        // Snap points (optional, within the bounds): it glides onto the one nearest where
+        // friction alone would rest it, or springs back to it if that one is behind.
+        snap: [0, -320, -640, -960, -1280],
+    ),
+"#,
+        ),
+        Kind::Sequence => (
+            "Motions one after the other, each starting at the exact position and velocity\n\
+             // the previous one hands over.",
+            r#"    // The bake ends when the last step rests or arrives; or give the motion a `duration`.
+    // duration: 1.0,
+"#,
+            r#"    motion: Sequence([
+        // A step with `duration` hands over after that many seconds (an interruption);
+        // without it, when it rests or arrives. Only the first step says where it starts.
+        (motion: Spring(from: 0, to: 100, stiffness: 300, damping: 20), duration: 0.25),
+        // Later steps give no `from` or `velocity`: any kind but a ring, any spring form.
+        (motion: Spring(to: 0, stiffness: 170, damping: 26)),
+    ]),
 "#,
         ),
     };
