@@ -18,6 +18,8 @@ pub enum Outcome {
     Written,
     /// The file already held these bytes.
     Unchanged,
+    /// In check mode: the file is missing or holds other bytes (nothing was written).
+    Differs,
 }
 
 /// Errors writing outputs: each names the path.
@@ -270,23 +272,29 @@ impl StreamedFile {
         if same && sync == Sync::Nothing {
             return Ok(Outcome::Unchanged);
         }
-        if let Some(temp) = self.temp {
-            let temp = temp
-                .into_inner()
-                .map_err(|e| io_error(&path)(e.into_error()))?;
-            if sync != Sync::Nothing {
-                if sync == Sync::FileSystem {
-                    sync_file_system(temp.as_file()).map_err(io_error(&path))?;
-                }
-                temp.as_file().sync_all().map_err(io_error(&path))?;
+        let Some(temp) = self.temp else {
+            // Check mode: only compared.
+            return Ok(if same {
+                Outcome::Unchanged
+            } else {
+                Outcome::Differs
+            });
+        };
+        let temp = temp
+            .into_inner()
+            .map_err(|e| io_error(&path)(e.into_error()))?;
+        if sync != Sync::Nothing {
+            if sync == Sync::FileSystem {
+                sync_file_system(temp.as_file()).map_err(io_error(&path))?;
             }
-            temp.persist(&path).map_err(|e| WriteError::Io {
-                path: path.display().to_string(),
-                source: e.error,
-            })?;
-            if sync != Sync::Nothing {
-                sync_folder(&path).map_err(io_error(&path))?;
-            }
+            temp.as_file().sync_all().map_err(io_error(&path))?;
+        }
+        temp.persist(&path).map_err(|e| WriteError::Io {
+            path: path.display().to_string(),
+            source: e.error,
+        })?;
+        if sync != Sync::Nothing {
+            sync_folder(&path).map_err(io_error(&path))?;
         }
         Ok(if same {
             Outcome::Unchanged
@@ -510,5 +518,22 @@ mod tests {
             fs::read(dir.path().join("bundle.txt")).unwrap(),
             pieces.concat()
         );
+    }
+
+    #[test]
+    fn a_streamed_file_in_check_mode_only_compares() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = OutputDir::create(dir.path()).unwrap();
+        let stream = |bytes: &[u8]| {
+            let mut file = out.stream("bundle.txt", true).unwrap();
+            file.append(bytes).unwrap();
+            file.finish().unwrap()
+        };
+        assert_eq!(stream(b"new"), Outcome::Differs);
+        assert!(!dir.path().join("bundle.txt").exists());
+        fs::write(dir.path().join("bundle.txt"), b"old").unwrap();
+        assert_eq!(stream(b"new"), Outcome::Differs);
+        assert_eq!(stream(b"old"), Outcome::Unchanged);
+        assert_eq!(fs::read(dir.path().join("bundle.txt")).unwrap(), b"old");
     }
 }

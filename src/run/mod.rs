@@ -1,6 +1,8 @@
 //! The bake: load -> validate -> bake (in parallel) -> export -> write, with every input
 //! error collected and reported, and valid motions still baked.
 
+mod key;
+
 use crate::bake::bake;
 use crate::error::{InputError, Problem};
 use crate::export::{
@@ -11,12 +13,13 @@ use crate::input::load::{find_inputs_reporting, read_source, Input};
 use crate::output::bundle::{Chunk, OpenBundle};
 use crate::output::lock::OutputLock;
 use crate::output::manifest::{
-    source_digest, tool, Entry, Manifest, ManifestWriter, RunHasher, SpecHasher,
+    source_digest, Entry, Manifest, ManifestWriter, RunHasher, SpecHasher,
 };
 use crate::output::pool::{self, Pool};
 use crate::output::write::{Outcome, OutputDir, WriteError};
 use crate::spec::Overrides;
 use arrayvec::ArrayVec;
+use key::run_key;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -170,18 +173,8 @@ fn run_in_pool(
     // An entry naming a path outside the folder (a hand-edited manifest) is not ours to touch.
     old.motions
         .retain(|e| e.files.iter().all(|f| out.resolve(f).is_ok()));
-    let run_key = format!(
-        "{}|{:?}|{:?}|{:?}|{:?}",
-        tool(),
-        options.layout,
-        options.formats,
-        options.settings,
-        options.fps
-    );
-    if !options.check
-        && folder_errors.is_empty()
-        && nothing_changed(&old, &out, &files, run_key.as_bytes())
-    {
+    let run_key = run_key(options);
+    if !options.check && folder_errors.is_empty() && nothing_changed(&old, &out, &files, &run_key) {
         // Nothing changed since the manifest was written: nothing to bake, nothing to write.
         let shared = old.bundles.len() + old.summaries.len();
         return Ok(Report {
@@ -227,7 +220,7 @@ fn run_in_pool(
         old.motions.iter().map(|e| (e.name.as_str(), e)).collect();
     // The old record of a motion whose spec, and so whose outputs, are unchanged, if its own
     // files are still there.
-    let spec_hasher = SpecHasher::new(run_key.as_bytes());
+    let spec_hasher = SpecHasher::new(&run_key);
     let unchanged_record = |name: &str, hash: &str| {
         old_entries.get(name).copied().filter(|e| {
             e.hash == hash
@@ -306,7 +299,7 @@ fn run_in_pool(
     // written, so the writing (which must keep input order) overlaps the parallel work
     // instead of idling every other core.
     let overrides = Overrides { fps: options.fps };
-    let mut intake = Intake::new(&files, overrides, RunHasher::new(run_key.as_bytes()));
+    let mut intake = Intake::new(&files, overrides, RunHasher::new(&run_key));
     let mut pending: Option<(Vec<InputError>, Vec<Done>)> = None;
     while let Some(Window { inputs, errors }) = intake.next_window() {
         let read = intake.read();
@@ -863,7 +856,7 @@ fn write_one(
             if same {
                 Outcome::Unchanged
             } else {
-                Outcome::Written
+                Outcome::Differs
             }
         })
     } else {
@@ -875,7 +868,8 @@ fn write_one(
 
 fn record(report: &mut Report, path: String, outcome: Outcome) {
     match outcome {
-        Outcome::Written => report.written.push(path),
+        // `written` lists, in check mode, what a bake would write.
+        Outcome::Written | Outcome::Differs => report.written.push(path),
         Outcome::Unchanged => report.unchanged += 1,
     }
 }
