@@ -4,9 +4,9 @@
 
 /** Motion name. */
 export const name = "bouncing-ball";
-/** Motion kind: spring, friction, gravity, decay or explosion-ring. */
+/** Motion kind: spring, friction, gravity, decay, inertia, sequence or explosion-ring. */
 export const kind = "gravity";
-/** The property as written in the curve file (a ring animates `customProperties`). */
+/** The property as written in the curve file; null for a ring, which animates `customProperties`. */
 export const property = "translateY";
 /** Unit of the keyframe values (may be empty; a ring's radii are lengths, px by default). */
 export const unit = "px";
@@ -24,11 +24,22 @@ export const reducedMotion = "jump";
 export const frames = 105;
 /** Custom properties the keyframes animate, as given to CSS.registerProperty. */
 export const customProperties = [];
-/** Position per frame, per track (`value`; `inner` and `outer` for a ring). */
+/** Position per frame, per track (`value`; `inner` and `outer` for a ring): float32, or float64 where float32 would move a value by more than the keyframes' rounding. */
 export const tracks = {
-  value: new Float32Array([-300.0,-299.6666666666667,-298.6666666666667,-297.0,-294.6666666666667,-291.6666666666667,-288.0,-283.6666666666667,-278.6666666666667,-273.0,-266.6666666666667,-259.6666666666667,-252.0,-243.66666666666666,-234.66666666666669,-225.0,-214.66666666666669,-203.66666666666669,-192.0,-179.66666666666669,-166.66666666666669,-153.0,-138.66666666666669,-123.66666666666663,-108.0,-91.66666666666666,-74.66666666666666,-57.0,-38.666666666666686,-19.666666666666686,0.0,-10.666666666666698,-20.66666666666666,-30.00000000000003,-38.66666666666666,-46.666666666666686,-53.999999999999986,-60.666666666666686,-66.66666666666666,-72.00000000000001,-76.66666666666666,-80.66666666666667,-83.99999999999999,-86.66666666666667,-88.66666666666666,-90.0,-90.66666666666667,-90.66666666666666,-90.0,-88.66666666666666,-86.66666666666666,-84.0,-80.66666666666666,-76.66666666666669,-72.0,-66.66666666666669,-60.66666666666667,-53.99999999999999,-46.666666666666664,-38.666666666666714,-30.0,-20.666666666666725,-10.666666666666607,0.0,-5.716666666666648,-10.766666666666636,-15.150000000000013,-18.866666666666667,-21.916666666666657,-24.29999999999999,-26.016666666666676,-27.066666666666674,-27.45000000000001,-27.166666666666682,-26.216666666666676,-24.600000000000016,-22.31666666666669,-19.36666666666667,-15.750000000000014,-11.466666666666695,-6.516666666666712,-0.9000000000000001,-2.5875416666666666,-5.015041666666661,-6.775874999999992,-7.870041666666673,-8.297541666666671,-8.058375000000009,-7.152541666666685,-5.580041666666673,-3.340875000000017,-0.43504166666669536,-1.3367813541666602,-2.2552396874999956,-2.5070313541666693,-2.0921563541666806,-1.0106146875000122,-0.3321944846354037,-0.7540132346354153,-0.5091653179687653,-0.15528887847721023,-0.1372891909772189,-0.05035830501019424,-0.00021613854046603854,0.0]),
+  value: /* @__PURE__ */ new Float32Array([-300,-299.66666,-298.66666,-297,-294.66666,-291.66666,-288,-283.66666,-278.66666,-273,-266.66666,-259.66666,-252,-243.66667,-234.66667,-225,-214.66667,-203.66667,-192,-179.66667,-166.66667,-153,-138.66667,-123.666664,-108,-91.666664,-74.666664,-57,-38.666668,-19.666666,0,-10.666667,-20.666666,-30,-38.666668,-46.666668,-54,-60.666668,-66.666664,-72,-76.666664,-80.666664,-84,-86.666664,-88.666664,-90,-90.666664,-90.666664,-90,-88.666664,-86.666664,-84,-80.666664,-76.666664,-72,-66.666664,-60.666668,-54,-46.666668,-38.666668,-30,-20.666666,-10.666667,0,-5.7166667,-10.766666,-15.15,-18.866667,-21.916666,-24.3,-26.016666,-27.066668,-27.45,-27.166666,-26.216667,-24.6,-22.316668,-19.366667,-15.75,-11.466666,-6.516667,-0.9,-2.5875416,-5.015042,-6.775875,-7.870042,-8.297542,-8.058375,-7.1525416,-5.580042,-3.340875,-0.43504167,-1.3367814,-2.2552397,-2.5070314,-2.0921564,-1.0106146,-0.33219448,-0.75401324,-0.50916535,-0.15528888,-0.1372892,-0.050358307,-0.00021613853,0]),
 };
-/** Web Animations API keyframes: one per frame, linear in between. */
+/** Registers `customProperties`; a property already registered is left as it is. */
+export function registerProperties() {
+  if (typeof CSS === "undefined" || typeof CSS.registerProperty !== "function") return;
+  for (const p of customProperties) {
+    try {
+      CSS.registerProperty(p);
+    } catch (e) {
+      if (!(e && e.name === "InvalidModificationError")) throw e;
+    }
+  }
+}
+/** Web Animations API keyframes: one per kept frame (every frame without a tolerance), linear in between. */
 export const keyframes = [
 {offset: 0, translate: "0 -300px"},
 {offset: 0.0096154, translate: "0 -299.6667px"},
@@ -138,19 +149,6 @@ export const keyframes = [
 ];
 /** Timing that plays the keyframes as baked, holding the first and last frame. */
 export const timing = {duration: durationMs, easing: "linear", fill: "both"};
-
-/** Registers `customProperties`; a property already registered is left as it is. */
-export function registerProperties() {
-  if (typeof CSS === "undefined" || typeof CSS.registerProperty !== "function") return;
-  for (const p of customProperties) {
-    try {
-      CSS.registerProperty(p);
-    } catch (e) {
-      if (!(e && e.name === "InvalidModificationError")) throw e;
-    }
-  }
-}
-registerProperties();
 
 /** Plays the motion on `element`; `options` add to or override `timing`. Under
  * `prefers-reduced-motion: reduce` it follows `reducedMotion`: "jump" shows the end at

@@ -4,9 +4,9 @@
 
 /** Motion name. */
 export const name = "button-press";
-/** Motion kind: spring, friction, gravity, decay or explosion-ring. */
+/** Motion kind: spring, friction, gravity, decay, inertia, sequence or explosion-ring. */
 export const kind = "spring";
-/** The property as written in the curve file (a ring animates `customProperties`). */
+/** The property as written in the curve file; null for a ring, which animates `customProperties`. */
 export const property = "scale";
 /** Unit of the keyframe values (may be empty; a ring's radii are lengths, px by default). */
 export const unit = "";
@@ -24,11 +24,22 @@ export const reducedMotion = "jump";
 export const frames = 19;
 /** Custom properties the keyframes animate, as given to CSS.registerProperty. */
 export const customProperties = [];
-/** Position per frame, per track (`value`; `inner` and `outer` for a ring). */
+/** Position per frame, per track (`value`; `inner` and `outer` for a ring): float32, or float64 where float32 would move a value by more than the keyframes' rounding. */
 export const tracks = {
-  value: new Float32Array([1.0,0.9930437303946048,0.9805503101398949,0.9687580096245129,0.959479091325124,0.9527906431197523,0.9482127301630909,0.9451847965557432,0.9432301670712812,0.9419911130301076,0.941216663131358,0.9407380246067292,0.9404449163423014,0.9402667916247955,0.9401592416799188,0.9400946629546841,0.9400560721054959,0.9400331076364979,0.94]),
+  value: /* @__PURE__ */ new Float32Array([1,0.9930437,0.9805503,0.968758,0.9594791,0.9527906,0.94821274,0.94518477,0.94323015,0.9419911,0.94121665,0.940738,0.9404449,0.9402668,0.94015926,0.94009465,0.9400561,0.9400331,0.94]),
 };
-/** Web Animations API keyframes: one per frame, linear in between. */
+/** Registers `customProperties`; a property already registered is left as it is. */
+export function registerProperties() {
+  if (typeof CSS === "undefined" || typeof CSS.registerProperty !== "function") return;
+  for (const p of customProperties) {
+    try {
+      CSS.registerProperty(p);
+    } catch (e) {
+      if (!(e && e.name === "InvalidModificationError")) throw e;
+    }
+  }
+}
+/** Web Animations API keyframes: one per kept frame (every frame without a tolerance), linear in between. */
 export const keyframes = [
 {offset: 0, scale: "1"},
 {offset: 0.0555556, scale: "0.993044"},
@@ -52,19 +63,6 @@ export const keyframes = [
 ];
 /** Timing that plays the keyframes as baked, holding the first and last frame. */
 export const timing = {duration: durationMs, easing: "linear", fill: "both"};
-
-/** Registers `customProperties`; a property already registered is left as it is. */
-export function registerProperties() {
-  if (typeof CSS === "undefined" || typeof CSS.registerProperty !== "function") return;
-  for (const p of customProperties) {
-    try {
-      CSS.registerProperty(p);
-    } catch (e) {
-      if (!(e && e.name === "InvalidModificationError")) throw e;
-    }
-  }
-}
-registerProperties();
 
 /** Plays the motion on `element`; `options` add to or override `timing`. Under
  * `prefers-reduced-motion: reduce` it follows `reducedMotion`: "jump" shows the end at

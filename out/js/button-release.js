@@ -4,9 +4,9 @@
 
 /** Motion name. */
 export const name = "button-release";
-/** Motion kind: spring, friction, gravity, decay or explosion-ring. */
+/** Motion kind: spring, friction, gravity, decay, inertia, sequence or explosion-ring. */
 export const kind = "spring";
-/** The property as written in the curve file (a ring animates `customProperties`). */
+/** The property as written in the curve file; null for a ring, which animates `customProperties`. */
 export const property = "scale";
 /** Unit of the keyframe values (may be empty; a ring's radii are lengths, px by default). */
 export const unit = "";
@@ -24,11 +24,22 @@ export const reducedMotion = "jump";
 export const frames = 42;
 /** Custom properties the keyframes animate, as given to CSS.registerProperty. */
 export const customProperties = [];
-/** Position per frame, per track (`value`; `inner` and `outer` for a ring). */
+/** Position per frame, per track (`value`; `inner` and `outer` for a ring): float32, or float64 where float32 would move a value by more than the keyframes' rounding. */
 export const tracks = {
-  value: new Float32Array([0.94,0.9423737424994447,0.9483334550785862,0.9563525041826277,0.965211032635207,0.9739944865456022,0.9820697945415282,0.9890477188802433,0.9947383603633126,0.999105203955946,1.002221575978913,1.0042320360491477,1.0053200974239933,1.0056827765647391,1.0055118118356787,1.0049809416686515,1.0042383640699541,1.0034033774283098,1.0025661920982039,1.0017899703507085,1.0011142702080702,1.000559212581129,1.0001298424306335,0.9998202998474945,0.9996175470036767,0.9995045067158046,0.9994625558047021,0.9994733817399494,0.9995202560309484,0.9995888052412344,0.9996673736103704,0.9997470734051354,0.9998216134384951,0.9998869854744105,0.9999410747987079,0.9999832469038915,1.0000139483487318,1.0000343473140965,1.0000460287143922,1.000050750168828,1.0000502586916185,1.0]),
+  value: /* @__PURE__ */ new Float32Array([0.94,0.94237375,0.94833344,0.95635253,0.96521103,0.9739945,0.9820698,0.9890477,0.99473834,0.9991052,1.0022216,1.004232,1.0053201,1.0056828,1.0055118,1.0049809,1.0042384,1.0034034,1.0025662,1.0017899,1.0011142,1.0005592,1.0001298,0.9998203,0.9996176,0.9995045,0.99946254,0.9994734,0.99952024,0.9995888,0.99966735,0.9997471,0.9998216,0.999887,0.99994105,0.99998325,1.000014,1.0000343,1.000046,1.0000508,1.0000503,1]),
 };
-/** Web Animations API keyframes: one per frame, linear in between. */
+/** Registers `customProperties`; a property already registered is left as it is. */
+export function registerProperties() {
+  if (typeof CSS === "undefined" || typeof CSS.registerProperty !== "function") return;
+  for (const p of customProperties) {
+    try {
+      CSS.registerProperty(p);
+    } catch (e) {
+      if (!(e && e.name === "InvalidModificationError")) throw e;
+    }
+  }
+}
+/** Web Animations API keyframes: one per kept frame (every frame without a tolerance), linear in between. */
 export const keyframes = [
 {offset: 0, scale: "0.94"},
 {offset: 0.0243902, scale: "0.942374"},
@@ -75,19 +86,6 @@ export const keyframes = [
 ];
 /** Timing that plays the keyframes as baked, holding the first and last frame. */
 export const timing = {duration: durationMs, easing: "linear", fill: "both"};
-
-/** Registers `customProperties`; a property already registered is left as it is. */
-export function registerProperties() {
-  if (typeof CSS === "undefined" || typeof CSS.registerProperty !== "function") return;
-  for (const p of customProperties) {
-    try {
-      CSS.registerProperty(p);
-    } catch (e) {
-      if (!(e && e.name === "InvalidModificationError")) throw e;
-    }
-  }
-}
-registerProperties();
 
 /** Plays the motion on `element`; `options` add to or override `timing`. Under
  * `prefers-reduced-motion: reduce` it follows `reducedMotion`: "jump" shows the end at

@@ -4,9 +4,9 @@
 
 /** Motion name. */
 export const name = "card-drop";
-/** Motion kind: spring, friction, gravity, decay or explosion-ring. */
+/** Motion kind: spring, friction, gravity, decay, inertia, sequence or explosion-ring. */
 export const kind = "spring";
-/** The property as written in the curve file (a ring animates `customProperties`). */
+/** The property as written in the curve file; null for a ring, which animates `customProperties`. */
 export const property = "translateY";
 /** Unit of the keyframe values (may be empty; a ring's radii are lengths, px by default). */
 export const unit = "px";
@@ -24,11 +24,22 @@ export const reducedMotion = "jump";
 export const frames = 73;
 /** Custom properties the keyframes animate, as given to CSS.registerProperty. */
 export const customProperties = [];
-/** Position per frame, per track (`value`; `inner` and `outer` for a ring). */
+/** Position per frame, per track (`value`; `inner` and `outer` for a ring): float32, or float64 where float32 would move a value by more than the keyframes' rounding. */
 export const tracks = {
-  value: new Float32Array([-240.0,-233.38125686721028,-216.21883509926755,-192.14697807061964,-164.22094084097347,-134.9065658185724,-106.10352110554639,-79.19225609917159,-55.096060767406705,-34.351054129146824,-17.17837045324713,-3.554181744517237,6.725560855146984,13.987698749586329,18.632871852751848,21.095346399201933,21.81148831845233,21.19629744271094,19.627145946600876,17.433708006408835,14.89300500611834,12.228500700944931,9.612244192763285,7.169158213118049,4.982691432678693,3.101184359753616,1.5444294883293552,0.31003075583519335,-0.6207197260343269,-1.2776312484831882,-1.6971713908763355,-1.9188247313829283,-1.9822368354543631,-1.925090014051329,-1.7816327731851986,-1.581770775509658,-1.3506215305731835,-1.108436015106667,-0.8707962389251,-0.649006858553874,-0.4506099741210367,-0.27996414121740687,-0.1388405398276407,-0.027000537751743853,0.057270867737078845,0.11669231526012386,0.15458314954965602,0.1745333696126998,0.1801449032899943,0.17483931213296072,0.16172481001941041,0.1435142077625726,0.12248489485955552,0.10047206521203805,0.07888692642914322,0.05875246091827493,0.040750311188583216,0.02527344336542224,0.012480324980389163,0.002347378693482796,-0.005282596513997852,-0.010657535003882298,-0.014079564464720869,-0.01587508971490349,-0.016371355000936488,-0.015879036827166907,-0.014680218683308622,-0.013020984447844504,-0.011107822447095838,-0.009107041406346507,-0.007146448344614104,-0.005318614021416467,0.0]),
+  value: /* @__PURE__ */ new Float32Array([-240,-233.38126,-216.21884,-192.14697,-164.22095,-134.90657,-106.10352,-79.19225,-55.09606,-34.351055,-17.17837,-3.5541818,6.7255607,13.987699,18.632872,21.095346,21.81149,21.196297,19.627146,17.433708,14.893005,12.2285,9.612245,7.169158,4.9826913,3.1011844,1.5444295,0.31003076,-0.62071973,-1.2776313,-1.6971714,-1.9188247,-1.9822369,-1.92509,-1.7816328,-1.5817708,-1.3506216,-1.108436,-0.87079626,-0.64900684,-0.45060998,-0.27996415,-0.13884054,-0.027000537,0.057270866,0.11669231,0.15458316,0.17453337,0.1801449,0.17483932,0.1617248,0.1435142,0.12248489,0.10047206,0.078886926,0.058752462,0.04075031,0.025273444,0.012480325,0.0023473788,-0.0052825967,-0.010657535,-0.014079564,-0.01587509,-0.016371354,-0.015879037,-0.014680219,-0.013020985,-0.011107823,-0.009107041,-0.0071464484,-0.005318614,0]),
 };
-/** Web Animations API keyframes: one per frame, linear in between. */
+/** Registers `customProperties`; a property already registered is left as it is. */
+export function registerProperties() {
+  if (typeof CSS === "undefined" || typeof CSS.registerProperty !== "function") return;
+  for (const p of customProperties) {
+    try {
+      CSS.registerProperty(p);
+    } catch (e) {
+      if (!(e && e.name === "InvalidModificationError")) throw e;
+    }
+  }
+}
+/** Web Animations API keyframes: one per kept frame (every frame without a tolerance), linear in between. */
 export const keyframes = [
 {offset: 0, translate: "0 -240px"},
 {offset: 0.0138889, translate: "0 -233.3813px"},
@@ -106,19 +117,6 @@ export const keyframes = [
 ];
 /** Timing that plays the keyframes as baked, holding the first and last frame. */
 export const timing = {duration: durationMs, easing: "linear", fill: "both"};
-
-/** Registers `customProperties`; a property already registered is left as it is. */
-export function registerProperties() {
-  if (typeof CSS === "undefined" || typeof CSS.registerProperty !== "function") return;
-  for (const p of customProperties) {
-    try {
-      CSS.registerProperty(p);
-    } catch (e) {
-      if (!(e && e.name === "InvalidModificationError")) throw e;
-    }
-  }
-}
-registerProperties();
 
 /** Plays the motion on `element`; `options` add to or override `timing`. Under
  * `prefers-reduced-motion: reduce` it follows `reducedMotion`: "jump" shows the end at

@@ -4,9 +4,9 @@
 
 /** Motion name. */
 export const name = "drawer-slide";
-/** Motion kind: spring, friction, gravity, decay or explosion-ring. */
+/** Motion kind: spring, friction, gravity, decay, inertia, sequence or explosion-ring. */
 export const kind = "decay";
-/** The property as written in the curve file (a ring animates `customProperties`). */
+/** The property as written in the curve file; null for a ring, which animates `customProperties`. */
 export const property = "translateX";
 /** Unit of the keyframe values (may be empty; a ring's radii are lengths, px by default). */
 export const unit = "px";
@@ -24,11 +24,22 @@ export const reducedMotion = "jump";
 export const frames = 37;
 /** Custom properties the keyframes animate, as given to CSS.registerProperty. */
 export const customProperties = [];
-/** Position per frame, per track (`value`; `inner` and `outer` for a ring). */
+/** Position per frame, per track (`value`; `inner` and `outer` for a ring): float32, or float64 where float32 would move a value by more than the keyframes' rounding. */
 export const tracks = {
-  value: new Float32Array([-280.0,-245.53242475814798,-215.11489636761212,-188.27152177868518,-164.58232684903913,-143.6766856989038,-125.2275221373643,-108.94619243902915,-94.57796941028977,-81.89805709178259,-70.70807374565581,-60.832948102725624,-52.1181803102061,-44.42742472656357,-37.64035674546386,-31.65079027451233,-26.365016416073075,-21.70033735823779,-17.58377253814689,-13.950916835127998,-10.744932929676963,-7.91566206338041,-5.418839287300898,-3.215400921107971,-1.2708733879067609,0.4451661371338105,1.9595657026948743,3.29601862857794,4.47543419611992,5.516264781335735,6.434794548903994,7.2453942237146975,7.960745925971253,8.592041587471329,9.149158053360225,9.640811608886054,10.07469434878226]),
+  value: /* @__PURE__ */ new Float32Array([-280,-245.53242,-215.1149,-188.27151,-164.58232,-143.67668,-125.22752,-108.94619,-94.57797,-81.898056,-70.70808,-60.832947,-52.11818,-44.427425,-37.640358,-31.650791,-26.365017,-21.700336,-17.583773,-13.950917,-10.744933,-7.9156623,-5.4188395,-3.215401,-1.2708734,0.44516614,1.9595658,3.2960186,4.4754343,5.516265,6.4347944,7.245394,7.960746,8.592042,9.1491585,9.640812,10.074695]),
 };
-/** Web Animations API keyframes: one per frame, linear in between. */
+/** Registers `customProperties`; a property already registered is left as it is. */
+export function registerProperties() {
+  if (typeof CSS === "undefined" || typeof CSS.registerProperty !== "function") return;
+  for (const p of customProperties) {
+    try {
+      CSS.registerProperty(p);
+    } catch (e) {
+      if (!(e && e.name === "InvalidModificationError")) throw e;
+    }
+  }
+}
+/** Web Animations API keyframes: one per kept frame (every frame without a tolerance), linear in between. */
 export const keyframes = [
 {offset: 0, translate: "-280px"},
 {offset: 0.0277778, translate: "-245.5324px"},
@@ -70,19 +81,6 @@ export const keyframes = [
 ];
 /** Timing that plays the keyframes as baked, holding the first and last frame. */
 export const timing = {duration: durationMs, easing: "linear", fill: "both"};
-
-/** Registers `customProperties`; a property already registered is left as it is. */
-export function registerProperties() {
-  if (typeof CSS === "undefined" || typeof CSS.registerProperty !== "function") return;
-  for (const p of customProperties) {
-    try {
-      CSS.registerProperty(p);
-    } catch (e) {
-      if (!(e && e.name === "InvalidModificationError")) throw e;
-    }
-  }
-}
-registerProperties();
 
 /** Plays the motion on `element`; `options` add to or override `timing`. Under
  * `prefers-reduced-motion: reduce` it follows `reducedMotion`: "jump" shows the end at

@@ -4,10 +4,10 @@
 
 /** Motion name. */
 export const name = "explosion-ring";
-/** Motion kind: spring, friction, gravity, decay or explosion-ring. */
+/** Motion kind: spring, friction, gravity, decay, inertia, sequence or explosion-ring. */
 export const kind = "explosion-ring";
-/** The property as written in the curve file (a ring animates `customProperties`). */
-export const property = "translateX";
+/** The property as written in the curve file; null for a ring, which animates `customProperties`. */
+export const property = null;
 /** Unit of the keyframe values (may be empty; a ring's radii are lengths, px by default). */
 export const unit = "px";
 /** Frames per second. */
@@ -24,13 +24,29 @@ export const reducedMotion = "jump";
 export const frames = 55;
 /** Custom properties the keyframes animate, as given to CSS.registerProperty. */
 export const customProperties = [{name: "--explosion-ring-inner", syntax: "<length>", inherits: false, initialValue: "0px"}, {name: "--explosion-ring-outer", syntax: "<length>", inherits: false, initialValue: "0px"}];
-/** Position per frame, per track (`value`; `inner` and `outer` for a ring). */
+/** Position per frame, per track (`value`; `inner` and `outer` for a ring): float32, or float64 where float32 would move a value by more than the keyframes' rounding. */
 export const tracks = {
-  inner: new Float32Array([0.0,8.093441463742007,15.776479162337754,23.06992392776778,29.993531312396527,36.56605510029134,42.80529810507931,48.72816039193674,54.35068505432888,59.68810166949404,64.75486755037869,69.56470690576178,74.13064801463982,78.46505851556641,82.57967890653312,86.48565434613205,90.1935648421391,93.71345390928875,97.05485577386493,100.22682119879647,103.23794199920856,106.09637431483512,108.80986070232905,111.38575110731179,113.83102277296774,116.1522991391103,118.35586778291031,120.44769744988258,122.43345422126202,124.31851686156146,126.10799138788221,127.80672490044199,129.41931871178096,130.95014081021017,132.40333769126073,133.7828455891817,135.09240113890914,136.33555149738584,137.51566395164747,138.63593503969983,139.69939920889314,140.70893703524575,141.66728302598074,142.57703302641016,143.4406512512296,144.26047695926832,145.03873078977506,145.7775207774023,146.47884806218147,147.1446123099556,147.77661685795175,148.37657359943088,148.9461076206456,149.4867616026665,150.0]),
-  outer: new Float32Array([8.0,20.3269314192845,31.787693704218658,42.4431494445081,52.34988463458533,61.56050917457789,70.12393625615428,78.08564211693137,85.4879075428738,92.37004240118857,98.76859439610041,104.71754315611001,110.2484806834384,115.39077912393803,120.17174674841547,124.61677297370807,128.74946319365037,132.59176413595418,136.1640804107111,139.48538286945117,142.57330935020042,145.44425834354476,148.1134760771176,150.5951374809729,152.90242146381283,155.04758089982593,157.04200769780167,158.8962932980722,160.62028491855213,162.22313784857076,163.71336406820524,165.09887745130786,166.38703579227928,167.5846798797715,168.69816982482246,169.7334188363428,170.6959246233212,171.5907985905095,172.4227929826318,173.196326121268,173.91550586843195,174.58415144144863,175.20581369497827,175.78379397789556,176.32116166516371,176.82077045780696,177.28527353754257,177.71713765655124,178.11865623721013,178.49196155135488,178.83903604374814,179.16172285988966,179.46173563407402,179.74066758967749,180.0]),
+  inner: /* @__PURE__ */ new Float32Array([0,8.093441,15.776479,23.069923,29.993532,36.566055,42.805298,48.72816,54.350685,59.688103,64.75487,69.564705,74.130646,78.46506,82.57968,86.48566,90.193565,93.713455,97.054855,100.22682,103.237946,106.096375,108.80986,111.38575,113.831024,116.1523,118.355865,120.4477,122.43346,124.31852,126.107994,127.806725,129.41931,130.95013,132.40334,133.78285,135.0924,136.33556,137.51567,138.63594,139.6994,140.70894,141.66728,142.57703,143.44066,144.26048,145.03873,145.77753,146.47885,147.1446,147.77661,148.37657,148.9461,149.48676,150]),
+  outer: /* @__PURE__ */ new Float32Array([8,20.326931,31.787693,42.44315,52.349884,61.56051,70.12394,78.08564,85.48791,92.37004,98.76859,104.717545,110.24848,115.39078,120.171745,124.616776,128.74947,132.59177,136.16408,139.48538,142.5733,145.44426,148.11348,150.59514,152.90242,155.04758,157.042,158.89629,160.62029,162.22314,163.71336,165.09888,166.38704,167.58469,168.69817,169.73341,170.69592,171.5908,172.42279,173.19632,173.91551,174.58415,175.20581,175.7838,176.32117,176.82077,177.28528,177.71713,178.11865,178.49196,178.83904,179.16173,179.46173,179.74066,180]),
 };
-/** Web Animations API keyframes: one per frame, linear in between. */
-export const keyframes = [
+/** Registers `customProperties`; a property already registered is left as it is. */
+export function registerProperties() {
+  if (typeof CSS === "undefined" || typeof CSS.registerProperty !== "function") return;
+  for (const p of customProperties) {
+    try {
+      CSS.registerProperty(p);
+    } catch (e) {
+      if (!(e && e.name === "InvalidModificationError")) throw e;
+    }
+  }
+}
+/** The keyframes, once `customProperties` are registered (so that they interpolate). */
+function registered(keyframes) {
+  registerProperties();
+  return keyframes;
+}
+/** Web Animations API keyframes: one per kept frame (every frame without a tolerance), linear in between. */
+export const keyframes = /* @__PURE__ */ registered([
 {offset: 0, "--explosion-ring-inner": "0px", "--explosion-ring-outer": "8px"},
 {offset: 0.0185185, "--explosion-ring-inner": "8.0934px", "--explosion-ring-outer": "20.3269px"},
 {offset: 0.037037, "--explosion-ring-inner": "15.7765px", "--explosion-ring-outer": "31.7877px"},
@@ -86,22 +102,9 @@ export const keyframes = [
 {offset: 0.962963, "--explosion-ring-inner": "148.9461px", "--explosion-ring-outer": "179.4617px"},
 {offset: 0.9814815, "--explosion-ring-inner": "149.4868px", "--explosion-ring-outer": "179.7407px"},
 {offset: 1, "--explosion-ring-inner": "150px", "--explosion-ring-outer": "180px"},
-];
+]);
 /** Timing that plays the keyframes as baked, holding the first and last frame. */
 export const timing = {duration: durationMs, easing: "linear", fill: "both"};
-
-/** Registers `customProperties`; a property already registered is left as it is. */
-export function registerProperties() {
-  if (typeof CSS === "undefined" || typeof CSS.registerProperty !== "function") return;
-  for (const p of customProperties) {
-    try {
-      CSS.registerProperty(p);
-    } catch (e) {
-      if (!(e && e.name === "InvalidModificationError")) throw e;
-    }
-  }
-}
-registerProperties();
 
 /** Plays the motion on `element`; `options` add to or override `timing`. Under
  * `prefers-reduced-motion: reduce` it follows `reducedMotion`: "jump" shows the end at

@@ -4,9 +4,9 @@
 
 /** Motion name. */
 export const name = "glow-pulse";
-/** Motion kind: spring, friction, gravity, decay or explosion-ring. */
+/** Motion kind: spring, friction, gravity, decay, inertia, sequence or explosion-ring. */
 export const kind = "decay";
-/** The property as written in the curve file (a ring animates `customProperties`). */
+/** The property as written in the curve file; null for a ring, which animates `customProperties`. */
 export const property = "--glow";
 /** Unit of the keyframe values (may be empty; a ring's radii are lengths, px by default). */
 export const unit = "px";
@@ -24,12 +24,28 @@ export const reducedMotion = "jump";
 export const frames = 37;
 /** Custom properties the keyframes animate, as given to CSS.registerProperty. */
 export const customProperties = [{name: "--glow", syntax: "<length>", inherits: false, initialValue: "0px"}];
-/** Position per frame, per track (`value`; `inner` and `outer` for a ring). */
+/** Position per frame, per track (`value`; `inner` and `outer` for a ring): float32, or float64 where float32 would move a value by more than the keyframes' rounding. */
 export const tracks = {
-  value: new Float32Array([0.0,1.2688344261872055,2.416923292293575,3.4557570575770953,4.395732719524809,5.24625787049822,6.015844852079647,6.712195949447874,7.342280478437045,7.912404536792012,8.428274117714102,8.89505221735894,9.317410507837305,9.699576092879834,10.045373814111915,10.35826453135427,10.64137976007126,10.897553012630203,11.129348157045513,11.339085077031532,11.528862890178496,11.700580956626908,11.855957888502216,11.996548750362617,12.123760622807833,12.238866685014685,12.343018957142215,12.437259830136668,12.52253249833043,12.599690399247901,12.669505755095148,12.732677301419228,12.789837280288449,12.841557767983465,12.888356400528984,12.930701554369087,12.9690170340361]),
+  value: /* @__PURE__ */ new Float32Array([0,1.2688345,2.4169233,3.4557571,4.395733,5.246258,6.015845,6.712196,7.3422804,7.9124045,8.428274,8.895052,9.31741,9.699576,10.045374,10.358265,10.641379,10.897553,11.129348,11.339085,11.528863,11.700581,11.855958,11.996549,12.12376,12.238867,12.343019,12.43726,12.522532,12.59969,12.669506,12.732677,12.789837,12.8415575,12.888356,12.930701,12.969017]),
 };
-/** Web Animations API keyframes: one per frame, linear in between. */
-export const keyframes = [
+/** Registers `customProperties`; a property already registered is left as it is. */
+export function registerProperties() {
+  if (typeof CSS === "undefined" || typeof CSS.registerProperty !== "function") return;
+  for (const p of customProperties) {
+    try {
+      CSS.registerProperty(p);
+    } catch (e) {
+      if (!(e && e.name === "InvalidModificationError")) throw e;
+    }
+  }
+}
+/** The keyframes, once `customProperties` are registered (so that they interpolate). */
+function registered(keyframes) {
+  registerProperties();
+  return keyframes;
+}
+/** Web Animations API keyframes: one per kept frame (every frame without a tolerance), linear in between. */
+export const keyframes = /* @__PURE__ */ registered([
 {offset: 0, "--glow": "0px"},
 {offset: 0.0277778, "--glow": "1.2688px"},
 {offset: 0.0555556, "--glow": "2.4169px"},
@@ -67,22 +83,9 @@ export const keyframes = [
 {offset: 0.9444444, "--glow": "12.8884px"},
 {offset: 0.9722222, "--glow": "12.9307px"},
 {offset: 1, "--glow": "12.969px"},
-];
+]);
 /** Timing that plays the keyframes as baked, holding the first and last frame. */
 export const timing = {duration: durationMs, easing: "linear", fill: "both"};
-
-/** Registers `customProperties`; a property already registered is left as it is. */
-export function registerProperties() {
-  if (typeof CSS === "undefined" || typeof CSS.registerProperty !== "function") return;
-  for (const p of customProperties) {
-    try {
-      CSS.registerProperty(p);
-    } catch (e) {
-      if (!(e && e.name === "InvalidModificationError")) throw e;
-    }
-  }
-}
-registerProperties();
 
 /** Plays the motion on `element`; `options` add to or override `timing`. Under
  * `prefers-reduced-motion: reduce` it follows `reducedMotion`: "jump" shows the end at

@@ -4,9 +4,9 @@
 
 /** Motion name. */
 export const name = "modal-fade-in";
-/** Motion kind: spring, friction, gravity, decay or explosion-ring. */
+/** Motion kind: spring, friction, gravity, decay, inertia, sequence or explosion-ring. */
 export const kind = "decay";
-/** The property as written in the curve file (a ring animates `customProperties`). */
+/** The property as written in the curve file; null for a ring, which animates `customProperties`. */
 export const property = "opacity";
 /** Unit of the keyframe values (may be empty; a ring's radii are lengths, px by default). */
 export const unit = "";
@@ -24,11 +24,22 @@ export const reducedMotion = "keep";
 export const frames = 19;
 /** Custom properties the keyframes animate, as given to CSS.registerProperty. */
 export const customProperties = [];
-/** Position per frame, per track (`value`; `inner` and `outer` for a ring). */
+/** Position per frame, per track (`value`; `inner` and `outer` for a ring): float32, or float64 where float32 would move a value by more than the keyframes' rounding. */
 export const tracks = {
-  value: new Float32Array([0.0,0.16422839189730265,0.30274421438837673,0.4195731795795891,0.5181107102543178,0.6012206217012049,0.6713183533310971,0.730441169059238,0.780307366699977,0.822366217188075,0.8578400850198388,0.8877599540686028,0.9129953912681973,0.9342798190047213,0.9522318307130263,0.9673731691772074,0.9801438900419241,0.9909151512346075,1.0]),
+  value: /* @__PURE__ */ new Float32Array([0,0.1642284,0.3027442,0.4195732,0.5181107,0.6012206,0.67131835,0.73044115,0.78030735,0.82236624,0.85784006,0.88776,0.9129954,0.9342798,0.9522318,0.9673732,0.9801439,0.9909152,1]),
 };
-/** Web Animations API keyframes: one per frame, linear in between. */
+/** Registers `customProperties`; a property already registered is left as it is. */
+export function registerProperties() {
+  if (typeof CSS === "undefined" || typeof CSS.registerProperty !== "function") return;
+  for (const p of customProperties) {
+    try {
+      CSS.registerProperty(p);
+    } catch (e) {
+      if (!(e && e.name === "InvalidModificationError")) throw e;
+    }
+  }
+}
+/** Web Animations API keyframes: one per kept frame (every frame without a tolerance), linear in between. */
 export const keyframes = [
 {offset: 0, opacity: "0"},
 {offset: 0.0555556, opacity: "0.164228"},
@@ -52,19 +63,6 @@ export const keyframes = [
 ];
 /** Timing that plays the keyframes as baked, holding the first and last frame. */
 export const timing = {duration: durationMs, easing: "linear", fill: "both"};
-
-/** Registers `customProperties`; a property already registered is left as it is. */
-export function registerProperties() {
-  if (typeof CSS === "undefined" || typeof CSS.registerProperty !== "function") return;
-  for (const p of customProperties) {
-    try {
-      CSS.registerProperty(p);
-    } catch (e) {
-      if (!(e && e.name === "InvalidModificationError")) throw e;
-    }
-  }
-}
-registerProperties();
 
 /** Plays the motion on `element`; `options` add to or override `timing`. Under
  * `prefers-reduced-motion: reduce` it follows `reducedMotion`: "jump" shows the end at

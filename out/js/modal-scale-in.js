@@ -4,9 +4,9 @@
 
 /** Motion name. */
 export const name = "modal-scale-in";
-/** Motion kind: spring, friction, gravity, decay or explosion-ring. */
+/** Motion kind: spring, friction, gravity, decay, inertia, sequence or explosion-ring. */
 export const kind = "spring";
-/** The property as written in the curve file (a ring animates `customProperties`). */
+/** The property as written in the curve file; null for a ring, which animates `customProperties`. */
 export const property = "scale";
 /** Unit of the keyframe values (may be empty; a ring's radii are lengths, px by default). */
 export const unit = "";
@@ -24,11 +24,22 @@ export const reducedMotion = "jump";
 export const frames = 52;
 /** Custom properties the keyframes animate, as given to CSS.registerProperty. */
 export const customProperties = [];
-/** Position per frame, per track (`value`; `inner` and `outer` for a ring). */
+/** Position per frame, per track (`value`; `inner` and `outer` for a ring): float32, or float64 where float32 would move a value by more than the keyframes' rounding. */
 export const tracks = {
-  value: new Float32Array([0.85,0.8529601859461396,0.8606371466161531,0.871471322363169,0.8842051930254948,0.8978490130829816,0.9116457414444924,0.925036698325044,0.9376290412544713,0.9491657896200976,0.9594988349163632,0.9685651440326519,0.9763661872574367,0.982950493191251,0.9883991418526883,0.99281394793988,0.9963080521839655,0.9989986244574168,1.0010013829889097,1.0024266456280497,1.0033766482235638,1.0039438890807093,1.004210284962011,1.0042469514962193,1.0041144478926332,1.0038633516071251,1.003535052452521,1.0031626772080489,1.0027720748675268,1.0023828092258118,1.0020091195974739,1.0016608222267254,1.0013441345700598,1.0010624123296052,1.0008167951164024,1.0006067611606764,1.000430594784979,1.0002857726261896,1.0001692760259282,1.0000778377777564,1.000008131673967,0.9999569131639567,0.9999211190288686,0.9998979333832463,0.9998848266064023,0.9998795730414317,0.9998802525222406,0.9998852400312414,0.9998931870755516,0.9999029977128625,0.9999138015685806,1.0]),
+  value: /* @__PURE__ */ new Float32Array([0.85,0.85296017,0.8606371,0.87147135,0.8842052,0.897849,0.91164577,0.92503667,0.93762904,0.94916576,0.9594988,0.96856517,0.97636616,0.9829505,0.98839915,0.99281394,0.996308,0.99899864,1.0010014,1.0024266,1.0033766,1.0039439,1.0042102,1.004247,1.0041144,1.0038633,1.003535,1.0031626,1.0027721,1.0023828,1.0020092,1.0016608,1.0013441,1.0010624,1.0008168,1.0006068,1.0004306,1.0002857,1.0001693,1.0000778,1.0000081,0.9999569,0.99992114,0.99989796,0.99988484,0.9998796,0.99988025,0.99988526,0.9998932,0.999903,0.9999138,1]),
 };
-/** Web Animations API keyframes: one per frame, linear in between. */
+/** Registers `customProperties`; a property already registered is left as it is. */
+export function registerProperties() {
+  if (typeof CSS === "undefined" || typeof CSS.registerProperty !== "function") return;
+  for (const p of customProperties) {
+    try {
+      CSS.registerProperty(p);
+    } catch (e) {
+      if (!(e && e.name === "InvalidModificationError")) throw e;
+    }
+  }
+}
+/** Web Animations API keyframes: one per kept frame (every frame without a tolerance), linear in between. */
 export const keyframes = [
 {offset: 0, scale: "0.85"},
 {offset: 0.0196078, scale: "0.85296"},
@@ -85,19 +96,6 @@ export const keyframes = [
 ];
 /** Timing that plays the keyframes as baked, holding the first and last frame. */
 export const timing = {duration: durationMs, easing: "linear", fill: "both"};
-
-/** Registers `customProperties`; a property already registered is left as it is. */
-export function registerProperties() {
-  if (typeof CSS === "undefined" || typeof CSS.registerProperty !== "function") return;
-  for (const p of customProperties) {
-    try {
-      CSS.registerProperty(p);
-    } catch (e) {
-      if (!(e && e.name === "InvalidModificationError")) throw e;
-    }
-  }
-}
-registerProperties();
 
 /** Plays the motion on `element`; `options` add to or override `timing`. Under
  * `prefers-reduced-motion: reduce` it follows `reducedMotion`: "jump" shows the end at

@@ -4,9 +4,9 @@
 
 /** Motion name. */
 export const name = "panel-arrive";
-/** Motion kind: spring, friction, gravity, decay or explosion-ring. */
+/** Motion kind: spring, friction, gravity, decay, inertia, sequence or explosion-ring. */
 export const kind = "decay";
-/** The property as written in the curve file (a ring animates `customProperties`). */
+/** The property as written in the curve file; null for a ring, which animates `customProperties`. */
 export const property = "translateX";
 /** Unit of the keyframe values (may be empty; a ring's radii are lengths, px by default). */
 export const unit = "%";
@@ -24,11 +24,22 @@ export const reducedMotion = "jump";
 export const frames = 28;
 /** Custom properties the keyframes animate, as given to CSS.registerProperty. */
 export const customProperties = [];
-/** Position per frame, per track (`value`; `inner` and `outer` for a ring). */
+/** Position per frame, per track (`value`; `inner` and `outer` for a ring): float32, or float64 where float32 would move a value by more than the keyframes' rounding. */
 export const tracks = {
-  value: new Float32Array([-100.0,-86.70638534570458,-75.13860358010072,-65.07259982893893,-56.313406962793636,-48.691369303859155,-42.058856586990316,-36.287404528122345,-31.265226616108237,-26.895048934190555,-23.09222607404385,-19.783101649769023,-16.903581656847322,-14.397893043626667,-12.217503450271806,-10.320181191741284,-8.669177277722127,-7.2325136261726755,-5.982363683972451,-4.894513458000887,-3.947892517425018,-3.1241658832402663,-2.4073789004247033,-1.7836482142823655,-1.2408928655349882,-0.7686002957789526,-0.35762273109612863,0.0]),
+  value: /* @__PURE__ */ new Float32Array([-100,-86.70638,-75.1386,-65.0726,-56.313408,-48.69137,-42.058857,-36.287403,-31.265226,-26.895048,-23.092226,-19.783102,-16.903582,-14.397893,-12.217504,-10.320181,-8.669177,-7.2325134,-5.9823637,-4.8945136,-3.9478924,-3.1241658,-2.407379,-1.7836483,-1.2408929,-0.7686003,-0.35762274,0]),
 };
-/** Web Animations API keyframes: one per frame, linear in between. */
+/** Registers `customProperties`; a property already registered is left as it is. */
+export function registerProperties() {
+  if (typeof CSS === "undefined" || typeof CSS.registerProperty !== "function") return;
+  for (const p of customProperties) {
+    try {
+      CSS.registerProperty(p);
+    } catch (e) {
+      if (!(e && e.name === "InvalidModificationError")) throw e;
+    }
+  }
+}
+/** Web Animations API keyframes: one per kept frame (every frame without a tolerance), linear in between. */
 export const keyframes = [
 {offset: 0, translate: "-100%"},
 {offset: 0.037037, translate: "-86.7064%"},
@@ -61,19 +72,6 @@ export const keyframes = [
 ];
 /** Timing that plays the keyframes as baked, holding the first and last frame. */
 export const timing = {duration: durationMs, easing: "linear", fill: "both"};
-
-/** Registers `customProperties`; a property already registered is left as it is. */
-export function registerProperties() {
-  if (typeof CSS === "undefined" || typeof CSS.registerProperty !== "function") return;
-  for (const p of customProperties) {
-    try {
-      CSS.registerProperty(p);
-    } catch (e) {
-      if (!(e && e.name === "InvalidModificationError")) throw e;
-    }
-  }
-}
-registerProperties();
 
 /** Plays the motion on `element`; `options` add to or override `timing`. Under
  * `prefers-reduced-motion: reduce` it follows `reducedMotion`: "jump" shows the end at

@@ -4,9 +4,9 @@
 
 /** Motion name. */
 export const name = "press-release";
-/** Motion kind: spring, friction, gravity, decay or explosion-ring. */
+/** Motion kind: spring, friction, gravity, decay, inertia, sequence or explosion-ring. */
 export const kind = "sequence";
-/** The property as written in the curve file (a ring animates `customProperties`). */
+/** The property as written in the curve file; null for a ring, which animates `customProperties`. */
 export const property = "scale";
 /** Unit of the keyframe values (may be empty; a ring's radii are lengths, px by default). */
 export const unit = "";
@@ -24,11 +24,22 @@ export const reducedMotion = "jump";
 export const frames = 55;
 /** Custom properties the keyframes animate, as given to CSS.registerProperty. */
 export const customProperties = [];
-/** Position per frame, per track (`value`; `inner` and `outer` for a ring). */
+/** Position per frame, per track (`value`; `inner` and `outer` for a ring): float32, or float64 where float32 would move a value by more than the keyframes' rounding. */
 export const tracks = {
-  value: new Float32Array([1.0,0.991843077180472,0.9730675190001017,0.9506783301554436,0.9294683384697596,0.9121669979499025,0.8998413093720357,0.8956150778823511,0.9004774543275702,0.911511454629464,0.9261508639926276,0.9422761643772687,0.9582497386415288,0.972904715329355,0.9855012998550877,0.9956630166273774,1.0033033233033168,1.0085508535619896,1.0116793331820562,1.0130461651576064,1.0130419026448079,1.0120513819271582,1.0104261882069172,1.0084673607363375,1.0064167752020992,1.0044554223633928,1.0027067792701632,1.0012435896360072,1.0000965839242963,0.9992639349370289,0.9987205267202697,0.99842638735501,0.9983338816360808,0.9983934668336328,0.998557978719033,0.9987855355200818,0.9990412275274595,0.9992978049810183,0.9995355930785371,0.9997418572898863,0.9999098211890356,1.0000375086165583,1.0001265471022933,1.0001810340100374,1.0002065336629586,1.0002092446487012,1.0001953526251115,1.0001705656058937,1.0001398157363581,1.0001071034480478,1.0000754558627782,1.0000469705550608,1.0000229174213415,1.0000038746474995,1.0]),
+  value: /* @__PURE__ */ new Float32Array([1,0.9918431,0.9730675,0.95067835,0.92946833,0.912167,0.8998413,0.8956151,0.90047747,0.9115115,0.92615086,0.9422762,0.95824975,0.97290474,0.9855013,0.995663,1.0033033,1.0085509,1.0116793,1.0130461,1.0130419,1.0120513,1.0104262,1.0084673,1.0064168,1.0044554,1.0027068,1.0012436,1.0000966,0.99926394,0.9987205,0.9984264,0.9983339,0.9983935,0.998558,0.99878556,0.9990412,0.9992978,0.9995356,0.99974185,0.9999098,1.0000376,1.0001266,1.0001811,1.0002066,1.0002092,1.0001954,1.0001706,1.0001398,1.000107,1.0000755,1.000047,1.0000229,1.0000039,1]),
 };
-/** Web Animations API keyframes: one per frame, linear in between. */
+/** Registers `customProperties`; a property already registered is left as it is. */
+export function registerProperties() {
+  if (typeof CSS === "undefined" || typeof CSS.registerProperty !== "function") return;
+  for (const p of customProperties) {
+    try {
+      CSS.registerProperty(p);
+    } catch (e) {
+      if (!(e && e.name === "InvalidModificationError")) throw e;
+    }
+  }
+}
+/** Web Animations API keyframes: one per kept frame (every frame without a tolerance), linear in between. */
 export const keyframes = [
 {offset: 0, scale: "1"},
 {offset: 0.0185185, scale: "0.991843"},
@@ -88,19 +99,6 @@ export const keyframes = [
 ];
 /** Timing that plays the keyframes as baked, holding the first and last frame. */
 export const timing = {duration: durationMs, easing: "linear", fill: "both"};
-
-/** Registers `customProperties`; a property already registered is left as it is. */
-export function registerProperties() {
-  if (typeof CSS === "undefined" || typeof CSS.registerProperty !== "function") return;
-  for (const p of customProperties) {
-    try {
-      CSS.registerProperty(p);
-    } catch (e) {
-      if (!(e && e.name === "InvalidModificationError")) throw e;
-    }
-  }
-}
-registerProperties();
 
 /** Plays the motion on `element`; `options` add to or override `timing`. Under
  * `prefers-reduced-motion: reduce` it follows `reducedMotion`: "jump" shows the end at

@@ -4,9 +4,9 @@
 
 /** Motion name. */
 export const name = "shelf-drop";
-/** Motion kind: spring, friction, gravity, decay or explosion-ring. */
+/** Motion kind: spring, friction, gravity, decay, inertia, sequence or explosion-ring. */
 export const kind = "gravity";
-/** The property as written in the curve file (a ring animates `customProperties`). */
+/** The property as written in the curve file; null for a ring, which animates `customProperties`. */
 export const property = "translateY";
 /** Unit of the keyframe values (may be empty; a ring's radii are lengths, px by default). */
 export const unit = "px";
@@ -24,11 +24,22 @@ export const reducedMotion = "jump";
 export const frames = 25;
 /** Custom properties the keyframes animate, as given to CSS.registerProperty. */
 export const customProperties = [];
-/** Position per frame, per track (`value`; `inner` and `outer` for a ring). */
+/** Position per frame, per track (`value`; `inner` and `outer` for a ring): float32, or float64 where float32 would move a value by more than the keyframes' rounding. */
 export const tracks = {
-  value: new Float32Array([-160.0,-162.91666666666666,-165.0,-166.25,-166.66666666666666,-166.25,-165.0,-162.91666666666666,-160.0,-156.25,-151.66666666666666,-146.25,-140.0,-132.91666666666666,-125.0,-116.25,-106.66666666666666,-96.25,-85.0,-72.91666666666667,-60.0,-46.250000000000014,-31.666666666666686,-16.25,0.0]),
+  value: /* @__PURE__ */ new Float32Array([-160,-162.91667,-165,-166.25,-166.66667,-166.25,-165,-162.91667,-160,-156.25,-151.66667,-146.25,-140,-132.91667,-125,-116.25,-106.666664,-96.25,-85,-72.916664,-60,-46.25,-31.666666,-16.25,0]),
 };
-/** Web Animations API keyframes: one per frame, linear in between. */
+/** Registers `customProperties`; a property already registered is left as it is. */
+export function registerProperties() {
+  if (typeof CSS === "undefined" || typeof CSS.registerProperty !== "function") return;
+  for (const p of customProperties) {
+    try {
+      CSS.registerProperty(p);
+    } catch (e) {
+      if (!(e && e.name === "InvalidModificationError")) throw e;
+    }
+  }
+}
+/** Web Animations API keyframes: one per kept frame (every frame without a tolerance), linear in between. */
 export const keyframes = [
 {offset: 0, translate: "0 -160px"},
 {offset: 0.0416667, translate: "0 -162.9167px"},
@@ -58,19 +69,6 @@ export const keyframes = [
 ];
 /** Timing that plays the keyframes as baked, holding the first and last frame. */
 export const timing = {duration: durationMs, easing: "linear", fill: "both"};
-
-/** Registers `customProperties`; a property already registered is left as it is. */
-export function registerProperties() {
-  if (typeof CSS === "undefined" || typeof CSS.registerProperty !== "function") return;
-  for (const p of customProperties) {
-    try {
-      CSS.registerProperty(p);
-    } catch (e) {
-      if (!(e && e.name === "InvalidModificationError")) throw e;
-    }
-  }
-}
-registerProperties();
 
 /** Plays the motion on `element`; `options` add to or override `timing`. Under
  * `prefers-reduced-motion: reduce` it follows `reducedMotion`: "jump" shows the end at

@@ -4,9 +4,9 @@
 
 /** Motion name. */
 export const name = "toast-rotate-in";
-/** Motion kind: spring, friction, gravity, decay or explosion-ring. */
+/** Motion kind: spring, friction, gravity, decay, inertia, sequence or explosion-ring. */
 export const kind = "spring";
-/** The property as written in the curve file (a ring animates `customProperties`). */
+/** The property as written in the curve file; null for a ring, which animates `customProperties`. */
 export const property = "rotate";
 /** Unit of the keyframe values (may be empty; a ring's radii are lengths, px by default). */
 export const unit = "deg";
@@ -24,11 +24,22 @@ export const reducedMotion = "jump";
 export const frames = 79;
 /** Custom properties the keyframes animate, as given to CSS.registerProperty. */
 export const customProperties = [];
-/** Position per frame, per track (`value`; `inner` and `outer` for a ring). */
+/** Position per frame, per track (`value`; `inner` and `outer` for a ring): float32, or float64 where float32 would move a value by more than the keyframes' rounding. */
 export const tracks = {
-  value: new Float32Array([-12.0,-11.53493014832123,-10.28897246081945,-8.497132376266327,-6.392760611322279,-4.190350371978582,-2.0728673307947734,-0.1837410485132982,1.3767264438311415,2.5510662192358726,3.3211886531614936,3.702602000116452,3.737158916964446,3.4851418263024025,3.017400614290842,2.4081228973235262,1.728664466719768,1.0427104883566922,0.40288917208046016,-0.15117138158745314,-0.5934590126635263,-0.9110604223807426,-1.102755329300919,-1.1769884134815007,-1.1494839532470753,-1.0407468403194915,-0.8736580086492283,-0.6713275202725582,-0.45531963466307607,-0.2443155631236595,-0.05323487102546065,0.10720171062070491,0.2305152863771084,0.31418583904037156,0.35912362355289373,0.36897908943576996,0.34937236161779806,0.30711465492584533,0.2494814831169967,0.18358278748704102,0.11585966074458201,0.05172246712673869,-0.004668128817001002,-0.05048670553162048,-0.08421296995665686,-0.10550920919575527,-0.11503125564495785,-0.11419919632288625,-0.10495232175132943,-0.08950955161201626,-0.07015231395753249,-0.04904209323194421,-0.028080047732578557,-0.008811600170725782,0.0076249946138266,0.020510218752275728,0.029521355476402444,0.034684767024120974,0.03631064002095767,0.03491827094257779,0.03115921050052914,0.025744419706287283,0.019380174162862945,0.012715938371650488,0.006305950006410715,0.00058491037467034,-0.004142952586543194,-0.007703052467277968,-0.0100400394170778,-0.011200337802806052,-0.011310215559905214,-0.010551840137179382,-0.009139481955166694,-0.007297623525387691,-0.005242270743436944,-0.0031662876682253156,-0.0012291254348113384,0.00044908082576216105,0.0]),
+  value: /* @__PURE__ */ new Float32Array([-12,-11.53493,-10.288973,-8.497132,-6.3927608,-4.1903505,-2.0728674,-0.18374105,1.3767264,2.5510662,3.3211887,3.702602,3.737159,3.4851418,3.0174005,2.408123,1.7286645,1.0427105,0.40288916,-0.15117139,-0.593459,-0.9110604,-1.1027553,-1.1769884,-1.1494839,-1.0407468,-0.873658,-0.67132753,-0.45531964,-0.24431556,-0.05323487,0.10720171,0.23051529,0.31418583,0.35912362,0.3689791,0.34937236,0.30711466,0.24948148,0.18358278,0.11585966,0.051722467,-0.0046681287,-0.050486706,-0.084212966,-0.10550921,-0.11503126,-0.1141992,-0.10495232,-0.089509554,-0.07015231,-0.049042094,-0.028080048,-0.0088116005,0.0076249945,0.020510219,0.029521355,0.034684766,0.03631064,0.03491827,0.031159211,0.02574442,0.019380175,0.0127159385,0.00630595,0.0005849104,-0.0041429526,-0.0077030524,-0.010040039,-0.011200338,-0.011310215,-0.01055184,-0.009139482,-0.0072976234,-0.005242271,-0.0031662877,-0.0012291254,0.00044908084,0]),
 };
-/** Web Animations API keyframes: one per frame, linear in between. */
+/** Registers `customProperties`; a property already registered is left as it is. */
+export function registerProperties() {
+  if (typeof CSS === "undefined" || typeof CSS.registerProperty !== "function") return;
+  for (const p of customProperties) {
+    try {
+      CSS.registerProperty(p);
+    } catch (e) {
+      if (!(e && e.name === "InvalidModificationError")) throw e;
+    }
+  }
+}
+/** Web Animations API keyframes: one per kept frame (every frame without a tolerance), linear in between. */
 export const keyframes = [
 {offset: 0, rotate: "-12deg"},
 {offset: 0.0128205, rotate: "-11.5349deg"},
@@ -112,19 +123,6 @@ export const keyframes = [
 ];
 /** Timing that plays the keyframes as baked, holding the first and last frame. */
 export const timing = {duration: durationMs, easing: "linear", fill: "both"};
-
-/** Registers `customProperties`; a property already registered is left as it is. */
-export function registerProperties() {
-  if (typeof CSS === "undefined" || typeof CSS.registerProperty !== "function") return;
-  for (const p of customProperties) {
-    try {
-      CSS.registerProperty(p);
-    } catch (e) {
-      if (!(e && e.name === "InvalidModificationError")) throw e;
-    }
-  }
-}
-registerProperties();
 
 /** Plays the motion on `element`; `options` add to or override `timing`. Under
  * `prefers-reduced-motion: reduce` it follows `reducedMotion`: "jump" shows the end at

@@ -4,9 +4,9 @@
 
 /** Motion name. */
 export const name = "toss-catch";
-/** Motion kind: spring, friction, gravity, decay or explosion-ring. */
+/** Motion kind: spring, friction, gravity, decay, inertia, sequence or explosion-ring. */
 export const kind = "sequence";
-/** The property as written in the curve file (a ring animates `customProperties`). */
+/** The property as written in the curve file; null for a ring, which animates `customProperties`. */
 export const property = "translateY";
 /** Unit of the keyframe values (may be empty; a ring's radii are lengths, px by default). */
 export const unit = "px";
@@ -24,11 +24,22 @@ export const reducedMotion = "jump";
 export const frames = 70;
 /** Custom properties the keyframes animate, as given to CSS.registerProperty. */
 export const customProperties = [];
-/** Position per frame, per track (`value`; `inner` and `outer` for a ring). */
+/** Position per frame, per track (`value`; `inner` and `outer` for a ring): float32, or float64 where float32 would move a value by more than the keyframes' rounding. */
 export const tracks = {
-  value: new Float32Array([0.0,-14.666666666666666,-28.666666666666668,-42.0,-54.666666666666664,-66.66666666666666,-78.0,-88.66666666666667,-98.66666666666667,-108.0,-116.66666666666666,-124.66666666666666,-132.0,-138.66666666666669,-144.66666666666666,-150.0,-154.66666666666666,-158.66666666666666,-162.0,-163.4784327358977,-162.5401954025683,-159.97880956055366,-156.41416981163349,-152.31861780349982,-148.04155207715553,-143.831921189034,-139.85824568721677,-136.22603593428616,-132.99263133699367,-130.17959466485993,-127.78286363171159,-125.78090001314217,-124.14109201252819,-122.82466471785303,-121.79034142079672,-120.9969793236319,-120.40537983531497,-119.97944857347882,-119.68685502024596,-119.49931768593606,-119.3926183661794,-119.34642906958419,-119.34401764291327,-119.37188305448703,-119.4193586201994,-119.47821099773414,-119.54225431468845,-119.60699209473024,-119.66929445766742,-119.72711415746754,-119.77924216610515,-119.82510151100766,-119.8645767537196,-119.89787570524823,-119.9254195809068,-119.94775769780932,-119.96550292489671,-119.97928433952298,-119.98971387249,-119.9973640942094,-120.0027546783531,-120.00634545465292,-120.00853431513629,-120.00965855921672,-120.00999854802929,-120.00978278562825,-120.0091937547513,-120.00837400989175,-120.00743217342519,-120.0]),
+  value: /* @__PURE__ */ new Float32Array([0,-14.666667,-28.666666,-42,-54.666668,-66.666664,-78,-88.666664,-98.666664,-108,-116.666664,-124.666664,-132,-138.66667,-144.66667,-150,-154.66667,-158.66667,-162,-163.47844,-162.54019,-159.9788,-156.41417,-152.31862,-148.04155,-143.83192,-139.85825,-136.22603,-132.99263,-130.1796,-127.78287,-125.7809,-124.14109,-122.82466,-121.790344,-120.99698,-120.40538,-119.97945,-119.68685,-119.49932,-119.39262,-119.34643,-119.34402,-119.37188,-119.41936,-119.47821,-119.54225,-119.606995,-119.6693,-119.72711,-119.77924,-119.8251,-119.86458,-119.89787,-119.92542,-119.947754,-119.9655,-119.97929,-119.989716,-119.99737,-120.002754,-120.00635,-120.00854,-120.00966,-120.01,-120.00978,-120.00919,-120.00838,-120.00743,-120]),
 };
-/** Web Animations API keyframes: one per frame, linear in between. */
+/** Registers `customProperties`; a property already registered is left as it is. */
+export function registerProperties() {
+  if (typeof CSS === "undefined" || typeof CSS.registerProperty !== "function") return;
+  for (const p of customProperties) {
+    try {
+      CSS.registerProperty(p);
+    } catch (e) {
+      if (!(e && e.name === "InvalidModificationError")) throw e;
+    }
+  }
+}
+/** Web Animations API keyframes: one per kept frame (every frame without a tolerance), linear in between. */
 export const keyframes = [
 {offset: 0, translate: "0 0px"},
 {offset: 0.0144928, translate: "0 -14.6667px"},
@@ -103,19 +114,6 @@ export const keyframes = [
 ];
 /** Timing that plays the keyframes as baked, holding the first and last frame. */
 export const timing = {duration: durationMs, easing: "linear", fill: "both"};
-
-/** Registers `customProperties`; a property already registered is left as it is. */
-export function registerProperties() {
-  if (typeof CSS === "undefined" || typeof CSS.registerProperty !== "function") return;
-  for (const p of customProperties) {
-    try {
-      CSS.registerProperty(p);
-    } catch (e) {
-      if (!(e && e.name === "InvalidModificationError")) throw e;
-    }
-  }
-}
-registerProperties();
 
 /** Plays the motion on `element`; `options` add to or override `timing`. Under
  * `prefers-reduced-motion: reduce` it follows `reducedMotion`: "jump" shows the end at

@@ -4,9 +4,9 @@
 
 /** Motion name. */
 export const name = "toss";
-/** Motion kind: spring, friction, gravity, decay or explosion-ring. */
+/** Motion kind: spring, friction, gravity, decay, inertia, sequence or explosion-ring. */
 export const kind = "gravity";
-/** The property as written in the curve file (a ring animates `customProperties`). */
+/** The property as written in the curve file; null for a ring, which animates `customProperties`. */
 export const property = "translateY";
 /** Unit of the keyframe values (may be empty; a ring's radii are lengths, px by default). */
 export const unit = "px";
@@ -24,11 +24,22 @@ export const reducedMotion = "jump";
 export const frames = 49;
 /** Custom properties the keyframes animate, as given to CSS.registerProperty. */
 export const customProperties = [];
-/** Position per frame, per track (`value`; `inner` and `outer` for a ring). */
+/** Position per frame, per track (`value`; `inner` and `outer` for a ring): float32, or float64 where float32 would move a value by more than the keyframes' rounding. */
 export const tracks = {
-  value: new Float32Array([0.0,-14.6875,-28.75,-42.1875,-55.0,-67.1875,-78.75,-89.6875,-100.0,-109.6875,-118.75,-127.18749999999999,-135.0,-142.1875,-148.75,-154.6875,-160.0,-164.6875,-168.75,-172.1875,-175.0,-177.1875,-178.75,-179.6875,-180.0,-179.6875,-178.75,-177.1875,-175.0,-172.1875,-168.75,-164.68749999999997,-160.0,-154.6875,-148.75,-142.1875,-135.0,-127.1875,-118.75,-109.6875,-100.0,-89.6875,-78.75,-67.1875,-55.00000000000008,-42.1875,-28.749999999999915,-14.6875,0.0]),
+  value: /* @__PURE__ */ new Float32Array([0,-14.6875,-28.75,-42.1875,-55,-67.1875,-78.75,-89.6875,-100,-109.6875,-118.75,-127.1875,-135,-142.1875,-148.75,-154.6875,-160,-164.6875,-168.75,-172.1875,-175,-177.1875,-178.75,-179.6875,-180,-179.6875,-178.75,-177.1875,-175,-172.1875,-168.75,-164.6875,-160,-154.6875,-148.75,-142.1875,-135,-127.1875,-118.75,-109.6875,-100,-89.6875,-78.75,-67.1875,-55,-42.1875,-28.75,-14.6875,0]),
 };
-/** Web Animations API keyframes: one per frame, linear in between. */
+/** Registers `customProperties`; a property already registered is left as it is. */
+export function registerProperties() {
+  if (typeof CSS === "undefined" || typeof CSS.registerProperty !== "function") return;
+  for (const p of customProperties) {
+    try {
+      CSS.registerProperty(p);
+    } catch (e) {
+      if (!(e && e.name === "InvalidModificationError")) throw e;
+    }
+  }
+}
+/** Web Animations API keyframes: one per kept frame (every frame without a tolerance), linear in between. */
 export const keyframes = [
 {offset: 0, translate: "0 0px"},
 {offset: 0.0208333, translate: "0 -14.6875px"},
@@ -82,19 +93,6 @@ export const keyframes = [
 ];
 /** Timing that plays the keyframes as baked, holding the first and last frame. */
 export const timing = {duration: durationMs, easing: "linear", fill: "both"};
-
-/** Registers `customProperties`; a property already registered is left as it is. */
-export function registerProperties() {
-  if (typeof CSS === "undefined" || typeof CSS.registerProperty !== "function") return;
-  for (const p of customProperties) {
-    try {
-      CSS.registerProperty(p);
-    } catch (e) {
-      if (!(e && e.name === "InvalidModificationError")) throw e;
-    }
-  }
-}
-registerProperties();
 
 /** Plays the motion on `element`; `options` add to or override `timing`. Under
  * `prefers-reduced-motion: reduce` it follows `reducedMotion`: "jump" shows the end at

@@ -1,20 +1,30 @@
 //! ES modules for the Web Animations API: `js/<name>.js` per motion, with its types in
-//! `js/<name>.d.ts`. Per-motion layout only: with `--bundle` this format writes nothing.
+//! `js/<name>.d.ts`, and the package around them: `js/package.json` (`type: module`,
+//! `sideEffects: false`, `exports`), `js/index.js` (every motion as a namespace) and
+//! `js/motion.d.ts` (the shared `Motion` type). Per-motion layout only: with `--bundle` this
+//! format writes nothing.
 //!
 //! A module exports the keyframes (`element.animate(keyframes, timing)` plays the motion as
-//! baked: one keyframe per frame, `offset` = t/D, linear in between), the position table per
-//! track as a `Float32Array`, the duration in seconds and milliseconds and the frame rate.
-//! Custom properties (a `--name` property, or a ring's `--<name>-inner` and
-//! `--<name>-outer`) only interpolate once registered, so the module registers them with
-//! `CSS.registerProperty` when it is imported; a property that is already registered (by
-//! another import, or by an `@property` rule of the same name in the stylesheet) is left as
-//! it is.
+//! baked: one keyframe per frame kept by the motion's tolerance, every frame without one,
+//! `offset` = t/D, linear in between), the position table per track (a `Float32Array` in
+//! float32's shortest digits, or a `Float64Array` where float32 would move a value by more
+//! than the keyframes' rounding), the duration in seconds and milliseconds, the frame rate,
+//! the `linear()` easing and the reduced-motion policy. Custom properties (a `--name`
+//! property, or a ring's `--<name>-inner` and `--<name>-outer`) only interpolate once
+//! registered, so the module registers them with `CSS.registerProperty` as it makes its
+//! keyframes (on import); a property that is already registered (by another import, or by an
+//! `@property` rule of the same name in the stylesheet) is left as it is. That call and the
+//! typed arrays are marked `/* @__PURE__ */`: nothing else runs on import, so a bundler drops
+//! whatever is not used.
 //!
-//! Keyframe values are written with [`write_fixed`] (like the CSS exporter), table values
-//! with [`write_json_f64`] (shortest round trip, like the JSON tables).
+//! Keyframe values are written with [`write_fixed`] (like the CSS exporter), float64 table
+//! values with [`write_json_f64`] (shortest round trip, like the JSON tables).
 
-use super::css::{css_unit, syntax, value_precision};
-use super::{Buffers, Exporter, FilePath, Format, Layout, MotionOutput, Shape, Summary};
+use super::css::{css_unit, keep_stops, syntax, tolerance, value_precision};
+use super::{
+    Buffers, Digest, ExportSettings, Exporter, FilePath, Format, Layout, MotionOutput, OutputFile,
+    Shape, Summary,
+};
 use crate::bake::Baked;
 use crate::export::number::{write_fixed, write_json_f64};
 use crate::spec::{Model, Property};
@@ -29,21 +39,25 @@ pub const OFFSET_MAX_SHIFT: f64 = 1e-7;
 #[derive(Debug, Clone)]
 pub struct Js {
     shape: Shape,
+    settings: ExportSettings,
 }
 
 impl Js {
-    /// The exporter for `layout`: a module and its types per motion, nothing with `--bundle`.
-    pub fn new(layout: Layout) -> Self {
-        let files: &[FilePath] = match layout {
-            Layout::PerMotion => &[MODULE, TYPES],
-            Layout::Bundle => &[],
+    /// The exporter for `layout`: a module and its types per motion and the package files,
+    /// nothing with `--bundle`. The tolerance of `settings` thins the keyframes as it thins
+    /// the CSS.
+    pub fn new(layout: Layout, settings: &ExportSettings) -> Self {
+        let (files, summary): (&[FilePath], _) = match layout {
+            Layout::PerMotion => (&[MODULE, TYPES], Summary::Digests),
+            Layout::Bundle => (&[], Summary::None),
         };
         Self {
             shape: Shape {
                 files,
                 bundle: None,
-                summary: Summary::None,
+                summary,
             },
+            settings: *settings,
         }
     }
 }
@@ -59,6 +73,15 @@ const TYPES: FilePath = FilePath {
     folder: "js",
     suffix: ".d.ts",
 };
+
+/// Path of the package manifest of `js/`.
+pub const PACKAGE_PATH: &str = "js/package.json";
+/// Path of the module that re-exports every motion.
+pub const INDEX_PATH: &str = "js/index.js";
+/// Path of its type declarations.
+pub const INDEX_TYPES_PATH: &str = "js/index.d.ts";
+/// Path of the shared `Motion` type.
+pub const MOTION_TYPES_PATH: &str = "js/motion.d.ts";
 
 /// Path of one motion's module.
 pub fn module_path(name: &str) -> String {
@@ -231,13 +254,50 @@ fn module_capacity(baked: &Baked, targets: &[Target], unit: &str, decimals: (u32
     FIXED_TEXT + names + baked.frames() * (keyframe + table)
 }
 
+/// The frames that get a keyframe: the fewest that keep linear interpolation within the
+/// motion's tolerance (the CSS exporter's, [`tolerance`]) once the rounding of values to
+/// their decimals and of offsets is paid for; every frame at tolerance 0.
+pub fn kept_frames(baked: &Baked, settings: &ExportSettings) -> Vec<usize> {
+    let tracks: Vec<&[f64]> = baked.tracks.iter().map(|t| &t.position[..]).collect();
+    let times: Vec<f64> = (0..baked.frames()).map(|i| baked.time(i)).collect();
+    let (target, decimals) = value_precision(value_unit(baked));
+    let rounding = 0.5 * 10f64.powi(-(decimals as i32));
+    let slack = tolerance(baked.spec, settings, &tracks) - rounding - target / 10.0;
+    keep_stops(&times, &tracks, slack)
+}
+
+/// Whether a track's values need a `Float64Array`: rounding one to float32 would move it by
+/// more than the rounding of keyframe values to their decimals (0.00005 px, 0.0000005
+/// unitless), as happens beyond about 1,000 px.
+pub fn needs_float64(values: &[f64], unit: &str) -> bool {
+    let rounding = 0.5 * 10f64.powi(-(value_decimals(unit) as i32));
+    values
+        .iter()
+        .any(|&x| !((f64::from(x as f32) - x).abs() <= rounding))
+}
+
+/// Appends `x` rounded to float32, in the shortest digits that read back (through
+/// `Math.fround`, as a `Float32Array` stores them) as that float32. Zero is `0`.
+pub fn write_f32(out: &mut Vec<u8>, x: f64) {
+    let x = x as f32;
+    if x == 0.0 || !x.is_finite() {
+        out.push(b'0');
+    } else {
+        let mut buf = zmij::Buffer::new();
+        let text = buf.format_finite(x);
+        out.extend_from_slice(text.strip_suffix(".0").unwrap_or(text).as_bytes());
+    }
+}
+
 /// The module text of one motion.
-pub fn module(baked: &Baked) -> Vec<u8> {
+pub fn module(baked: &Baked, settings: &ExportSettings) -> Vec<u8> {
     let spec = baked.spec;
     let frames = baked.frames();
     let targets = targets(baked);
     let unit = value_unit(baked);
     let decimals = (offset_decimals(baked.duration), value_decimals(unit));
+    let kept = kept_frames(baked, settings);
+    let registers = !custom_properties(baked).is_empty();
     let mut out = Vec::with_capacity(module_capacity(baked, &targets, unit, decimals));
     let line = |out: &mut Vec<u8>, s: &str| {
         out.extend_from_slice(s.as_bytes());
@@ -268,15 +328,18 @@ pub fn module(baked: &Baked) -> Vec<u8> {
     constant(&mut out, "Motion name.", "name", &|o| string(o, &spec.name));
     constant(
         &mut out,
-        "Motion kind: spring, friction, gravity, decay or explosion-ring.",
+        "Motion kind: spring, friction, gravity, decay, inertia, sequence or explosion-ring.",
         "kind",
         &|o| string(o, spec.model.kind()),
     );
     constant(
         &mut out,
-        "The property as written in the curve file (a ring animates `customProperties`).",
+        "The property as written in the curve file; null for a ring, which animates `customProperties`.",
         "property",
-        &|o| string(o, spec.property.name()),
+        &|o| match spec.model {
+            Model::Ring(_) => o.extend_from_slice(b"null"),
+            _ => string(o, spec.property.name()),
+        },
     );
     constant(
         &mut out,
@@ -298,7 +361,7 @@ pub fn module(baked: &Baked) -> Vec<u8> {
         "The motion's progress as a CSS `linear()` easing (for transitions between any two \
          values), or null for a motion without an end value.",
         "easing",
-        &|o| match super::css::motion_easing(baked, &super::ExportSettings::default()) {
+        &|o| match super::css::motion_easing(baked, settings) {
             Some(text) => string(o, std::str::from_utf8(&text).expect("ASCII")),
             None => o.extend_from_slice(b"null"),
         },
@@ -338,38 +401,35 @@ pub fn module(baked: &Baked) -> Vec<u8> {
     );
     line(
         &mut out,
-        "/** Position per frame, per track (`value`; `inner` and `outer` for a ring). */",
+        "/** Position per frame, per track (`value`; `inner` and `outer` for a ring): float32, \
+         or float64 where float32 would move a value by more than the keyframes' rounding. */",
     );
     line(&mut out, "export const tracks = {");
     for track in &baked.tracks {
         out.extend_from_slice(b"  ");
         out.extend_from_slice(track.name.as_bytes());
-        out.extend_from_slice(b": new Float32Array([");
+        let wide = needs_float64(&track.position, unit);
+        out.extend_from_slice(if wide {
+            b": /* @__PURE__ */ new Float64Array(["
+        } else {
+            b": /* @__PURE__ */ new Float32Array(["
+        });
         for (i, &x) in track.position.iter().enumerate() {
             if i > 0 {
                 out.push(b',');
             }
-            write_json_f64(&mut out, x);
+            if wide {
+                write_json_f64(&mut out, x);
+            } else {
+                write_f32(&mut out, x);
+            }
         }
         out.extend_from_slice(b"]),\n");
     }
     line(&mut out, "};");
     line(
         &mut out,
-        "/** Web Animations API keyframes: one per frame, linear in between. */",
-    );
-    line(&mut out, "export const keyframes = [");
-    for i in 0..frames {
-        keyframe(&mut out, baked, &targets, i, decimals);
-        out.extend_from_slice(b",\n");
-    }
-    line(&mut out, "];");
-    line(
-        &mut out,
-        "/** Timing that plays the keyframes as baked, holding the first and last frame. */\n\
-         export const timing = {duration: durationMs, easing: \"linear\", fill: \"both\"};\n\
-         \n\
-         /** Registers `customProperties`; a property already registered is left as it is. */\n\
+        "/** Registers `customProperties`; a property already registered is left as it is. */\n\
          export function registerProperties() {\n\
          \x20 if (typeof CSS === \"undefined\" || typeof CSS.registerProperty !== \"function\") return;\n\
          \x20 for (const p of customProperties) {\n\
@@ -379,8 +439,40 @@ pub fn module(baked: &Baked) -> Vec<u8> {
          \x20     if (!(e && e.name === \"InvalidModificationError\")) throw e;\n\
          \x20   }\n\
          \x20 }\n\
-         }\n\
-         registerProperties();\n\
+         }",
+    );
+    if registers {
+        line(
+            &mut out,
+            "/** The keyframes, once `customProperties` are registered (so that they interpolate). */\n\
+             function registered(keyframes) {\n\
+             \x20 registerProperties();\n\
+             \x20 return keyframes;\n\
+             }",
+        );
+    }
+    line(
+        &mut out,
+        "/** Web Animations API keyframes: one per kept frame (every frame without a tolerance), \
+         linear in between. */",
+    );
+    line(
+        &mut out,
+        if registers {
+            "export const keyframes = /* @__PURE__ */ registered(["
+        } else {
+            "export const keyframes = ["
+        },
+    );
+    for &i in &kept {
+        keyframe(&mut out, baked, &targets, i, decimals);
+        out.extend_from_slice(b",\n");
+    }
+    line(&mut out, if registers { "]);" } else { "];" });
+    line(
+        &mut out,
+        "/** Timing that plays the keyframes as baked, holding the first and last frame. */\n\
+         export const timing = {duration: durationMs, easing: \"linear\", fill: \"both\"};\n\
          \n\
          /** Plays the motion on `element`; `options` add to or override `timing`. Under\n\
          \x20* `prefers-reduced-motion: reduce` it follows `reducedMotion`: \"jump\" shows the end at\n\
@@ -400,32 +492,39 @@ pub fn module(baked: &Baked) -> Vec<u8> {
     out
 }
 
-/// The type declarations of one motion's module.
+/// The type declarations of one motion's module: its constants with literal types where they
+/// are fixed, and the default export as the shared [`MOTION_TYPES_PATH`] `Motion`.
 pub fn types(baked: &Baked) -> Vec<u8> {
     let spec = baked.spec;
-    let mut out = Vec::with_capacity(2048);
     let literal = |s: &str| serde_json::to_string(s).expect("a string serializes");
+    let array = |t: &crate::bake::Track| {
+        if needs_float64(&t.position, value_unit(baked)) {
+            "Float64Array"
+        } else {
+            "Float32Array"
+        }
+    };
     let tracks: Vec<String> = baked
         .tracks
         .iter()
-        .map(|t| format!("readonly {}: Float32Array", t.name))
+        .map(|t| format!("readonly {}: {}", t.name, array(t)))
         .collect();
+    let track_names: Vec<String> = baked.tracks.iter().map(|t| literal(t.name)).collect();
+    let property = match spec.model {
+        Model::Ring(_) => "null".to_owned(),
+        _ => literal(spec.property.name()),
+    };
     let text = format!(
         "// Types of {name}.js, generated by curvebake.\n\
          \n\
-         /** A custom property the keyframes animate, as given to CSS.registerProperty. */\n\
-         export interface CustomProperty {{\n\
-         \x20 readonly name: string;\n\
-         \x20 readonly syntax: string;\n\
-         \x20 readonly inherits: false;\n\
-         \x20 readonly initialValue: string;\n\
-         }}\n\
+         import type {{ CustomProperty, Motion, ReducedMotion }} from \"./motion.js\";\n\
+         export type {{ CustomProperty, Motion, ReducedMotion }};\n\
          \n\
          /** Motion name. */\n\
          export declare const name: {name_literal};\n\
          /** Motion kind. */\n\
          export declare const kind: {kind};\n\
-         /** The property as written in the curve file. */\n\
+         /** The property as written in the curve file; null for a ring. */\n\
          export declare const property: {property};\n\
          /** Unit of the keyframe values (may be empty; a ring's radii are lengths, px by default). */\n\
          export declare const unit: {unit};\n\
@@ -438,50 +537,157 @@ pub fn types(baked: &Baked) -> Vec<u8> {
          /** Frame count: frame i is at min(i / fps, duration) seconds. */\n\
          export declare const frames: number;\n\
          /** The progress as a CSS `linear()` easing, or null for a motion without an end value. */\n\
-         export declare const easing: string | null;\n\
+         export declare const easing: {easing};\n\
          /** What `prefers-reduced-motion: reduce` does in `animate()`. */\n\
-         export declare const reducedMotion: \"jump\" | \"fade\" | \"keep\";\n\
+         export declare const reducedMotion: {reduced};\n\
          /** Custom properties the keyframes animate. */\n\
          export declare const customProperties: readonly CustomProperty[];\n\
          /** Position per frame, per track. */\n\
          export declare const tracks: {{ {tracks} }};\n\
-         /** Web Animations API keyframes: one per frame, linear in between. */\n\
+         /** Web Animations API keyframes: one per kept frame, linear in between. */\n\
          export declare const keyframes: Keyframe[];\n\
          /** Timing that plays the keyframes as baked. */\n\
-         export declare const timing: {{ readonly duration: number; readonly easing: \"linear\"; readonly fill: \"both\" }};\n\
+         export declare const timing: Motion[\"timing\"];\n\
          /** Registers `customProperties`; a property already registered is left as it is. */\n\
          export declare function registerProperties(): void;\n\
          /** Plays the motion on `element`; `options` add to or override `timing`. */\n\
          export declare function animate(element: Element, options?: KeyframeAnimationOptions): Animation;\n\
          \n\
-         declare const motion: {{\n\
-         \x20 readonly name: typeof name;\n\
+         declare const motion: Motion<{name_literal}, {track_names}> & {{\n\
          \x20 readonly kind: typeof kind;\n\
          \x20 readonly property: typeof property;\n\
          \x20 readonly unit: typeof unit;\n\
-         \x20 readonly fps: number;\n\
-         \x20 readonly duration: number;\n\
-         \x20 readonly durationMs: number;\n\
-         \x20 readonly frames: number;\n\
-         \x20 readonly customProperties: typeof customProperties;\n\
          \x20 readonly tracks: typeof tracks;\n\
-         \x20 readonly keyframes: typeof keyframes;\n\
-         \x20 readonly timing: typeof timing;\n\
-         \x20 readonly easing: typeof easing;\n\
-         \x20 readonly reducedMotion: typeof reducedMotion;\n\
-         \x20 readonly registerProperties: typeof registerProperties;\n\
-         \x20 readonly animate: typeof animate;\n\
          }};\n\
          export default motion;\n",
         name = spec.name,
         name_literal = literal(&spec.name),
         kind = literal(spec.model.kind()),
-        property = literal(spec.property.name()),
         unit = literal(value_unit(baked)),
+        easing = if super::css::motion_easing(baked, &ExportSettings::default()).is_some() {
+            "string"
+        } else {
+            "null"
+        },
+        reduced = literal(spec.reduced_motion.name()),
         tracks = tracks.join("; "),
+        track_names = track_names.join(" | "),
     );
-    out.extend_from_slice(text.as_bytes());
-    out
+    text.into_bytes()
+}
+
+/// The shared types of every module (`js/motion.d.ts`).
+pub const MOTION_TYPES: &str = r#"// Types shared by the modules curvebake generates.
+
+/** A custom property the keyframes animate, as given to CSS.registerProperty. */
+export interface CustomProperty {
+  readonly name: string;
+  readonly syntax: "<length>" | "<angle>" | "<percentage>" | "<number>";
+  readonly inherits: false;
+  readonly initialValue: string;
+}
+
+/** What `prefers-reduced-motion: reduce` does in `animate()`. */
+export type ReducedMotion = "jump" | "fade" | "keep";
+
+/** One baked motion: what every module exports, and its default export. */
+export interface Motion<Name extends string = string, Track extends string = string> {
+  /** Motion name. */
+  readonly name: Name;
+  /** Motion kind (spring, friction, gravity, decay, inertia, sequence, explosion-ring; each
+   * module's own declarations give its literal). */
+  readonly kind: string;
+  /** The property as written in the curve file; null for a ring. */
+  readonly property: string | null;
+  /** Unit of the keyframe values. */
+  readonly unit: string;
+  /** Frames per second. */
+  readonly fps: number;
+  /** Duration in seconds. */
+  readonly duration: number;
+  /** Duration in milliseconds. */
+  readonly durationMs: number;
+  /** Frame count: frame i is at min(i / fps, duration) seconds. */
+  readonly frames: number;
+  /** The progress as a CSS `linear()` easing, or null for a motion without an end value. */
+  readonly easing: string | null;
+  /** What `prefers-reduced-motion: reduce` does in `animate()`. */
+  readonly reducedMotion: ReducedMotion;
+  /** Custom properties the keyframes animate. */
+  readonly customProperties: readonly CustomProperty[];
+  /** Position per frame, per track (float32, or float64 where values need it). */
+  readonly tracks: { readonly [K in Track]: Float32Array | Float64Array };
+  /** Web Animations API keyframes, linear in between. */
+  readonly keyframes: Keyframe[];
+  /** Timing that plays the keyframes as baked. */
+  readonly timing: { readonly duration: number; readonly easing: "linear"; readonly fill: "both" };
+  /** Registers `customProperties`; a property already registered is left as it is. */
+  readonly registerProperties: () => void;
+  /** Plays the motion on `element`; `options` add to or override `timing`. */
+  readonly animate: (element: Element, options?: KeyframeAnimationOptions) => Animation;
+}
+"#;
+
+/// `js/package.json`: ES modules without side effects for bundlers (a module's only effect,
+/// registering its custom properties, comes with its `keyframes`), the index as `.` and each
+/// motion as `./<name>` (or `./<name>.js`), with their types.
+pub const PACKAGE_JSON: &str = r#"{
+  "name": "curvebake-motions",
+  "private": true,
+  "type": "module",
+  "sideEffects": false,
+  "types": "./index.d.ts",
+  "exports": {
+    ".": { "types": "./index.d.ts", "default": "./index.js" },
+    "./package.json": "./package.json",
+    "./*.js": { "types": "./*.d.ts", "default": "./*.js" },
+    "./*": { "types": "./*.d.ts", "default": "./*.js" }
+  }
+}
+"#;
+
+/// The JavaScript name of a motion in the index: its name in camelCase (`card-drop` is
+/// `cardDrop`), with `_2`, `_3`... after a name an earlier motion already took.
+fn identifiers(digests: &[Digest]) -> Vec<String> {
+    let mut taken = std::collections::HashSet::new();
+    digests
+        .iter()
+        .map(|d| {
+            let mut id = String::with_capacity(d.name.len());
+            let mut upper = false;
+            for c in d.name.chars() {
+                if c == '-' {
+                    upper = true;
+                } else if upper {
+                    id.push(c.to_ascii_uppercase());
+                    upper = false;
+                } else {
+                    id.push(c);
+                }
+            }
+            let mut unique = id.clone();
+            let mut k = 1;
+            while !taken.insert(unique.clone()) {
+                k += 1;
+                unique = format!("{id}_{k}");
+            }
+            unique
+        })
+        .collect()
+}
+
+/// `js/index.js` and `js/index.d.ts`: every motion's module as a namespace, in input order.
+fn index(digests: &[Digest]) -> (String, String) {
+    let mut js = String::from(
+        "// Every motion's module, generated by curvebake. Import one namespace, or one module\n\
+         // directly; bundlers keep only what is used (package.json: sideEffects false).\n",
+    );
+    let mut dts = String::from("// Types of index.js, generated by curvebake.\n\nexport type { CustomProperty, Motion, ReducedMotion } from \"./motion.js\";\n");
+    for (d, id) in digests.iter().zip(identifiers(digests)) {
+        js.push_str(&format!("export * as {id} from \"./{}.js\";\n", d.name));
+        dts.push_str(&format!("export * as {id} from \"./{}.js\";\n", d.name));
+    }
+    (js, dts)
 }
 
 impl Exporter for Js {
@@ -498,9 +704,28 @@ impl Exporter for Js {
             return MotionOutput::default();
         }
         MotionOutput {
-            files: vec![module(baked), types(baked)],
+            files: vec![module(baked, &self.settings), types(baked)],
             ..Default::default()
         }
+    }
+
+    fn summary(&self, digests: &[Digest]) -> Vec<OutputFile> {
+        if self.shape.summary == Summary::None {
+            return Vec::new();
+        }
+        let (js, dts) = index(digests);
+        [
+            (PACKAGE_PATH, PACKAGE_JSON.to_owned()),
+            (MOTION_TYPES_PATH, MOTION_TYPES.to_owned()),
+            (INDEX_PATH, js),
+            (INDEX_TYPES_PATH, dts),
+        ]
+        .into_iter()
+        .map(|(path, text)| OutputFile {
+            path: path.to_owned(),
+            bytes: text.into_bytes(),
+        })
+        .collect()
     }
 }
 
@@ -520,7 +745,7 @@ mod tests {
     fn text(ron: &str) -> String {
         let spec = spec(ron);
         let baked = crate::bake::bake(&spec).unwrap();
-        String::from_utf8(module(&baked)).unwrap()
+        String::from_utf8(module(&baked, &ExportSettings::default())).unwrap()
     }
 
     #[test]
@@ -533,8 +758,10 @@ mod tests {
         assert!(js.contains("{offset: 1, translate: \"5px\"},\n"));
         assert!(js.contains("export const frames = 4;"));
         assert!(js.contains("export const durationMs = 50.0;"), "{js}");
-        assert!(js
-            .contains("value: new Float32Array([0.0,1.6666666666666667,3.3333333333333335,5.0]),"));
+        assert!(
+            js.contains("value: /* @__PURE__ */ new Float32Array([0,1.6666666,3.3333333,5]),"),
+            "{js}"
+        );
         assert!(js.contains("export const customProperties = [];"));
     }
 
@@ -545,8 +772,12 @@ mod tests {
         );
         assert!(js.contains(r#"export const customProperties = [{name: "--boom-inner", syntax: "<length>", inherits: false, initialValue: "0px"}, {name: "--boom-outer", syntax: "<length>", inherits: false, initialValue: "0px"}];"#), "{js}");
         assert!(js.contains(r#"{offset: 1, "--boom-inner": "10px", "--boom-outer": "20px"}"#));
-        assert!(js.contains("  inner: new Float32Array(["));
-        assert!(js.contains("  outer: new Float32Array(["));
+        assert!(js.contains("  inner: /* @__PURE__ */ new Float32Array(["));
+        assert!(js.contains("  outer: /* @__PURE__ */ new Float32Array(["));
+        // Registration comes with the keyframes, so a bundler drops both together.
+        assert!(js.contains("export const keyframes = /* @__PURE__ */ registered([\n"));
+        assert!(js.contains("export const property = null;"));
+        assert!(!js.contains("\nregisterProperties();"));
     }
 
     #[test]
@@ -604,23 +835,113 @@ mod tests {
             let unit = value_unit(&baked);
             let decimals = (offset_decimals(baked.duration), value_decimals(unit));
             let bound = module_capacity(&baked, &targets(&baked), unit, decimals);
-            let len = module(&baked).len();
+            let len = module(&baked, &ExportSettings::default()).len();
             assert!(len <= bound, "{}: {len} bytes > {bound}", spec.name);
         }
+    }
+
+    #[test]
+    fn tables_use_float32_digits_unless_float32_would_move_a_value() {
+        let mut out = Vec::new();
+        for x in [0.0, -0.0, 0.1, 1.0, -240.0, 1e-7, 123456.789] {
+            out.clear();
+            write_f32(&mut out, x);
+            let text = std::str::from_utf8(&out).unwrap();
+            let back: f32 = text.parse().unwrap();
+            assert_eq!(back, x as f32, "{x} -> {text}");
+            assert!(!text.ends_with(".0"), "{text}");
+        }
+        assert!(!needs_float64(&[0.0, 0.5, 999.9], "px"));
+        assert!(needs_float64(&[0.0, 16_777_217.0], "px"));
+        assert!(!needs_float64(&[0.25, 0.75], ""));
+        assert!(needs_float64(&[16_777_217.0], ""));
+        let js = text(
+            r#"(name: "far", duration: 0.1, motion: Gravity(from: 5000.123, velocity: 100, acceleration: 0))"#,
+        );
+        assert!(
+            js.contains("value: /* @__PURE__ */ new Float64Array([5000.123,"),
+            "{js}"
+        );
+    }
+
+    #[test]
+    fn a_tolerance_thins_the_keyframes_and_the_easing() {
+        let spec = spec(
+            r#"(name: "drop", motion: Spring(from: -240, to: 0, stiffness: 220, damping: 18))"#,
+        );
+        let baked = crate::bake::bake(&spec).unwrap();
+        let all = kept_frames(&baked, &ExportSettings::default());
+        assert_eq!(all.len(), baked.frames());
+        let settings = ExportSettings {
+            css_tolerance: 0.05,
+            ..ExportSettings::default()
+        };
+        let kept = kept_frames(&baked, &settings);
+        assert!(
+            kept.len() * 3 < all.len() * 2,
+            "{} of {}",
+            kept.len(),
+            all.len()
+        );
+        assert_eq!((kept[0], *kept.last().unwrap()), (0, baked.frames() - 1));
+        let thin = String::from_utf8(module(&baked, &settings)).unwrap();
+        let full = String::from_utf8(module(&baked, &ExportSettings::default())).unwrap();
+        let count = |js: &str| js.lines().filter(|l| l.starts_with("{offset: ")).count();
+        assert_eq!(count(&thin), kept.len());
+        assert_eq!(count(&full), baked.frames());
+        let easing = |js: &str| {
+            js.lines()
+                .find(|l| l.starts_with("export const easing"))
+                .unwrap()
+                .len()
+        };
+        assert!(easing(&thin) < easing(&full));
+    }
+
+    #[test]
+    fn index_names_are_camel_case_and_unique() {
+        let digest = |name: &str| {
+            let spec = spec(&format!(
+                r#"(name: "{name}", duration: 0.1, motion: Gravity(from: 0, acceleration: 1))"#
+            ));
+            Digest::of(&crate::bake::bake(&spec).unwrap(), false)
+        };
+        let digests = [digest("card-drop"), digest("cardDrop"), digest("a_b-c")];
+        assert_eq!(identifiers(&digests), ["cardDrop", "cardDrop_2", "a_bC"]);
+        let (js, dts) = index(&digests);
+        assert!(js.contains("export * as cardDrop from \"./card-drop.js\";\n"));
+        assert!(js.contains("export * as cardDrop_2 from \"./cardDrop.js\";\n"));
+        assert!(dts.contains("export * as a_bC from \"./a_b-c.js\";\n"));
+        let package: serde_json::Value = serde_json::from_str(PACKAGE_JSON).unwrap();
+        assert_eq!(package["type"], "module");
+        assert_eq!(package["sideEffects"], false);
+        assert_eq!(package["exports"]["."]["default"], "./index.js");
     }
 
     #[test]
     fn a_bundle_gets_no_modules() {
         let spec = spec(r#"(name: "a", duration: 0.1, motion: Gravity(from: 0, acceleration: 1))"#);
         let baked = crate::bake::bake(&spec).unwrap();
+        let settings = ExportSettings::default();
         assert_eq!(
-            Js::new(Layout::Bundle).motion(&baked, &[], &New),
+            Js::new(Layout::Bundle, &settings).motion(&baked, &[], &New),
             MotionOutput::default()
         );
-        let js = Js::new(Layout::PerMotion);
+        assert!(Js::new(Layout::Bundle, &settings).summary(&[]).is_empty());
+        let js = Js::new(Layout::PerMotion, &settings);
         let files = js.motion(&baked, &[], &New).files;
         let paths: Vec<_> = js.shape().files.iter().map(|f| f.of("a")).collect();
         assert_eq!(paths, ["js/a.js", "js/a.d.ts"]);
         assert_eq!(files.len(), paths.len());
+        let summary: Vec<_> = js.summary(&[]).into_iter().map(|f| f.path).collect();
+        assert_eq!(
+            summary,
+            [
+                PACKAGE_PATH,
+                MOTION_TYPES_PATH,
+                INDEX_PATH,
+                INDEX_TYPES_PATH
+            ]
+        );
     }
 }

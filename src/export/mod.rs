@@ -104,7 +104,7 @@ pub fn exporters(
                 #[cfg(not(feature = "plots"))]
                 Format::Png => unreachable!("png is not built without the plots feature"),
                 Format::Html => Box::new(html::Html::new(layout, settings)),
-                Format::Js => Box::new(js::Js::new(layout)),
+                Format::Js => Box::new(js::Js::new(layout, settings)),
             }
         })
         .collect()

@@ -13,7 +13,8 @@
 //! (`computedStyleMap()`, the numbers the engine holds, where it has Typed OM). Each reading must match the JSON table
 //! (between frames: linear interpolation of the two neighbouring frames) within 0.01 for px,
 //! % and deg and 0.0001 for unitless values, as in the CSS test. The page also returns each
-//! module's `Float32Array` tables, which must be the JSON tables rounded to float32, and its
+//! module's tables, which must be the JSON tables rounded to float32 in a `Float32Array`
+//! (or exact in a `Float64Array` where float32 would move a value too far), and its
 //! duration, fps, frame count and timing. A control plays one motion with `easing: "ease"`,
 //! which must miss by far: proof that the comparison can fail.
 //!
@@ -75,7 +76,8 @@ for (const p of plan.motions) {
     };
     r.tracks = {};
     for (const [k, v] of Object.entries(m.tracks)) {
-      r.tracks[k] = v instanceof Float32Array ? Array.from(v) : null;
+      r.tracks[k] = (v instanceof Float32Array || v instanceof Float64Array)
+        ? { type: v.constructor.name, values: Array.from(v) } : null;
     }
     const el = document.createElement("div");
     host.appendChild(el);
@@ -192,15 +194,28 @@ fn check_meta(m: &Table, r: &Value, failures: &mut Vec<String>) {
         meta["customProperties"] == json!(custom),
     );
     for (name, table) in &m.tracks {
-        let js: Vec<f64> = serde_json::from_value(r["tracks"][name].clone()).unwrap_or_default();
-        let float32 = js.len() == table.len()
-            && js
-                .iter()
-                .zip(table)
-                .all(|(&j, &x)| same(Some(j), f64::from(x as f32)));
+        // Float32 unless float32 would move a value by more than the keyframes' rounding.
+        let wide = curvebake::export::js::needs_float64(table, &m.unit);
+        let js: Vec<f64> =
+            serde_json::from_value(r["tracks"][name]["values"].clone()).unwrap_or_default();
+        let (array, exact) = if wide {
+            (
+                "Float64Array",
+                js.len() == table.len() && js.iter().zip(table).all(|(&j, &x)| same(Some(j), x)),
+            )
+        } else {
+            (
+                "Float32Array",
+                js.len() == table.len()
+                    && js
+                        .iter()
+                        .zip(table)
+                        .all(|(&j, &x)| same(Some(j), f64::from(x as f32))),
+            )
+        };
         expect(
-            &format!("tracks.{name} is the table as a Float32Array"),
-            float32,
+            &format!("tracks.{name} is the table as a {array}"),
+            r["tracks"][name]["type"] == array && exact,
         );
     }
 }

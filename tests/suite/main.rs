@@ -16,6 +16,7 @@ mod everyday;
 mod examples;
 mod faults;
 mod incremental;
+mod js_package;
 mod live_review;
 mod motion_properties;
 mod plain_ron;
