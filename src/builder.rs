@@ -165,9 +165,14 @@ impl Bake {
         }
         let mut options = o.clone();
         if options.layout == Layout::Bundle {
-            options
-                .formats
-                .retain(|f| matches!(f, Format::Json | Format::Css));
+            options.formats.retain(|f| f.has_bundle());
+            if options.formats.is_empty() {
+                return usage(
+                    "a bundle holds only JSON and CSS (curves.json, curves.css): \
+                     ask for json or css with it, or leave out bundle"
+                        .into(),
+                );
+            }
         }
         Ok(options)
     }

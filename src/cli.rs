@@ -258,6 +258,23 @@ impl BakeArgs {
     }
 }
 
+impl BakeArgs {
+    /// The formats asked for by name (`--formats`, or the project file's `formats`) that the
+    /// bundle layout leaves out: worth a warning, since they will not be written.
+    pub fn left_out_of_bundle(&self, config: Option<&Config>) -> Vec<Format> {
+        let options = self.options(config);
+        let named = self.formats.is_some() || config.is_some_and(|c| c.sets_formats);
+        if options.layout != Layout::Bundle || !named {
+            return Vec::new();
+        }
+        options
+            .formats
+            .into_iter()
+            .filter(|f| !f.has_bundle())
+            .collect()
+    }
+}
+
 impl InspectArgs {
     /// The folder motion names are looked up in: `--curves`, else the project file's first
     /// input, else `curves`.

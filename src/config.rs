@@ -73,6 +73,8 @@ pub struct Config {
     pub path: PathBuf,
     /// The bake options it sets (every key it leaves out at its default).
     pub options: BakeOptions,
+    /// Whether it names the formats (rather than leaving the default).
+    pub sets_formats: bool,
 }
 
 impl Config {
@@ -167,6 +169,7 @@ impl Config {
         Ok(Self {
             path: path.to_owned(),
             options,
+            sets_formats: keys.formats.is_some(),
         })
     }
 }

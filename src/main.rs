@@ -7,6 +7,7 @@ mod cli;
 
 use clap::{CommandFactory, Parser};
 use cli::{Cli, Command, CompletionsArgs, InspectArgs, NewArgs, WatchArgs};
+use curvebake::export::Format;
 use curvebake::internals::error::{InputError, Problem};
 use curvebake::internals::pipeline::{BakeOptions, FatalError, Report};
 use curvebake::internals::serve::Server;
@@ -52,7 +53,10 @@ fn main() -> ExitCode {
     };
     let config = config.as_ref();
     match &cli.command {
-        Command::Bake(args) => bake(&args.options(config), args.quiet),
+        Command::Bake(args) => {
+            warn_of_bundle(&args.left_out_of_bundle(config));
+            bake(&args.options(config), args.quiet)
+        }
         Command::Inspect(args) => inspect(args, config),
         Command::Watch(args) => watch(args, config),
         Command::New(args) => new(args, config),
@@ -97,11 +101,30 @@ fn fatal(e: &FatalError) -> ExitCode {
     }
 }
 
-fn finish(report: &Report, options: &BakeOptions, quiet: bool) -> ExitCode {
-    let check = options.check;
+/// Warns that formats asked for by name will not be written in the bundle layout.
+fn warn_of_bundle(left_out: &[Format]) {
+    if !left_out.is_empty() {
+        let names: Vec<&str> = left_out.iter().map(|f| f.name()).collect();
+        say!(
+            "warning: a bundle holds only JSON and CSS: {} will not be written",
+            names.join(", ")
+        );
+    }
+}
+
+/// Prints a bake's errors and warnings.
+fn print_problems(report: &Report) {
     for error in &report.errors {
         say!("error: {error}");
     }
+    for warning in &report.warnings {
+        say!("warning: {warning}");
+    }
+}
+
+fn finish(report: &Report, options: &BakeOptions, quiet: bool) -> ExitCode {
+    let check = options.check;
+    print_problems(report);
     if check {
         for path in &report.written {
             say!("differs: {}", options.out.join(path).display());
@@ -225,6 +248,7 @@ fn inspect(args: &InspectArgs, config: Option<&Config>) -> ExitCode {
 fn watch(args: &WatchArgs, config: Option<&Config>) -> ExitCode {
     let flags = &args.bake;
     let options = flags.options(config);
+    warn_of_bundle(&flags.left_out_of_bundle(config));
     if flags.check {
         say!("error: watch writes the output folder; --check is for `bake`");
         return ExitCode::from(EXIT_USAGE);
@@ -262,9 +286,7 @@ fn watch(args: &WatchArgs, config: Option<&Config>) -> ExitCode {
                     };
                     match result {
                         Ok(report) => {
-                            for error in &report.errors {
-                                say!("error: {error}");
-                            }
+                            print_problems(&report);
                             if !flags.quiet {
                                 say!("baked{cause}: {}", summary(&report, false));
                             }

@@ -58,6 +58,11 @@ impl Format {
         Self::ALL.into_iter().filter(|f| f.is_built()).collect()
     }
 
+    /// Whether the bundle layout writes this format (as `curves.json` or `curves.css`).
+    pub fn has_bundle(self) -> bool {
+        matches!(self, Self::Json | Self::Css)
+    }
+
     /// Parses a `--formats` name.
     pub fn parse(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|f| f.name() == name)

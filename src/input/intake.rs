@@ -5,9 +5,10 @@
 
 use crate::bake::frame_count;
 use crate::error::InputError;
+use crate::export::number::format_number;
 use crate::input::load::{load_bytes, read_source, Input, Names};
 use crate::output::manifest::{source_digest, RunHasher};
-use crate::spec::Overrides;
+use crate::spec::{Ending, Overrides};
 use rayon::prelude::*;
 use std::collections::VecDeque;
 use std::path::PathBuf;
@@ -18,6 +19,11 @@ pub const WINDOW: usize = 128;
 /// Most frames in one window (a window holds at least one motion): bounds memory when motions
 /// are long, since a window's outputs are held until they are written.
 pub const WINDOW_FRAMES: usize = 1_000_000;
+/// A motion that comes to rest only after this many seconds is worth a warning: UI motions
+/// last well under a second, and every output grows with the frames (a 130 s fling writes
+/// 7,800 frames per format).
+pub const LONG_MOTION_SECONDS: f64 = 10.0;
+
 /// Files read and parsed at once (in parallel). A fixed number, so that where windows start,
 /// and the order errors are found in, do not depend on the thread count.
 const FILES_AT_ONCE: usize = 8;
@@ -46,6 +52,8 @@ pub struct Intake<'a> {
     ready: VecDeque<(Input, usize)>,
     ready_frames: usize,
     errors: Vec<InputError>,
+    /// Warnings about the motions read (see [`long_motion`]), in input order.
+    warnings: Vec<String>,
     run: RunHasher,
     read: usize,
 }
@@ -65,6 +73,7 @@ impl<'a> Intake<'a> {
             ready: VecDeque::new(),
             ready_frames: 0,
             errors: Vec::new(),
+            warnings: Vec::new(),
             run,
             read: 0,
         }
@@ -113,9 +122,10 @@ impl<'a> Intake<'a> {
         self.read
     }
 
-    /// The names of every motion read, and the run hash of every file, once all are read.
-    pub fn finish(self) -> (Names, String) {
-        (self.names, self.run.finish())
+    /// The names of every motion read, the run hash of every file and the warnings about
+    /// their motions, once all are read.
+    pub fn finish(self) -> (Names, String, Vec<String>) {
+        (self.names, self.run.finish(), self.warnings)
     }
 
     /// Reads the next [`FILES_AT_ONCE`] files (fewer if they hold more than
@@ -160,6 +170,7 @@ impl<'a> Intake<'a> {
             for (input, frames) in inputs {
                 match self.names.admit(&input) {
                     Ok(()) => {
+                        self.warnings.extend(long_motion(&input, frames));
                         self.read += 1;
                         self.ready_frames += frames;
                         self.ready.push_back((input, frames));
@@ -169,6 +180,22 @@ impl<'a> Intake<'a> {
             }
         }
     }
+}
+
+/// A warning when `input` comes to rest (it has no `duration`) only after more than
+/// [`LONG_MOTION_SECONDS`], baked as `frames` frames.
+fn long_motion(input: &Input, frames: usize) -> Option<String> {
+    let spec = &input.spec;
+    let seconds = frames.saturating_sub(1) as f64 / spec.fps;
+    (spec.ending == Ending::Rests && seconds > LONG_MOTION_SECONDS).then(|| {
+        format!(
+            "{}: {}: comes to rest only after {} s ({frames} frames per output); give it a \
+             `duration`, or larger rest_delta and rest_speed, if it should end sooner",
+            input.file.display(),
+            spec.name,
+            format_number(seconds),
+        )
+    })
 }
 
 #[cfg(test)]
@@ -228,7 +255,7 @@ mod tests {
         assert_eq!(intake.read(), 300);
 
         // The run hash is the one a re-run computes from the files alone.
-        let (_, run) = intake.finish();
+        let (_, run, _) = intake.finish();
         let mut again = RunHasher::new(b"key");
         for path in &paths {
             again.add(&source_digest(path, &std::fs::read(path).unwrap()));

@@ -87,6 +87,9 @@ pub struct Report {
     pub skipped: usize,
     /// Every input error.
     pub errors: Vec<InputError>,
+    /// What is worth knowing but stopped nothing, each naming its file or option (a motion
+    /// that rests only after a long time; formats a bundle leaves out), in input order.
+    pub warnings: Vec<String>,
     /// Format figures summed over the motions exported in this bake (e.g. CSS stops before and
     /// after tolerance); an unchanged motion whose outputs are reused adds nothing.
     pub stats: BTreeMap<&'static str, u64>,
@@ -317,7 +320,7 @@ fn run_in_pool(
     if let Some((errors, done)) = pending {
         write_window(&mut writer, &mut tally, errors, done, || ()).0?;
     }
-    let (names, run_hash) = intake.finish();
+    let (names, run_hash, warnings) = intake.finish();
     let Tally {
         mut report,
         bake_errors,
@@ -330,6 +333,7 @@ fn run_in_pool(
     } = writer;
     // Input errors in file order, then motions that could not be baked, in input order.
     report.errors.extend(bake_errors);
+    report.warnings.extend(warnings);
 
     // A motion that could not be baked has no new record: it is treated as gone from the
     // inputs, so its old record is kept while its file fails.

@@ -749,3 +749,56 @@ fn curve_files_with_an_upper_case_extension_are_read() {
     assert!(run.status.success(), "{}", stderr(&run));
     assert!(dir.path().join("out/json/loud.json").exists());
 }
+
+#[test]
+fn formats_a_bundle_leaves_out_are_named_and_a_bundle_of_nothing_is_refused() {
+    let dir = project(&[("a.ron", r#"(name: "a", motion: Spring(from: 0, to: 1))"#)]);
+    let root = dir.path();
+    let quiet = curvebake(root, &["bake", "--bundle"]);
+    assert!(quiet.status.success(), "{}", stderr(&quiet));
+    assert!(
+        !stderr(&quiet).contains("warning"),
+        "the default formats: {}",
+        stderr(&quiet)
+    );
+    let named = curvebake(root, &["bake", "--bundle", "--formats", "json,png,js"]);
+    assert!(named.status.success(), "{}", stderr(&named));
+    assert!(
+        stderr(&named)
+            .contains("warning: a bundle holds only JSON and CSS: png, js will not be written"),
+        "{}",
+        stderr(&named)
+    );
+    let nothing = curvebake(root, &["bake", "--bundle", "--formats", "png"]);
+    assert_eq!(nothing.status.code(), Some(2), "{}", stderr(&nothing));
+    assert!(
+        stderr(&nothing).contains("a bundle holds only JSON and CSS"),
+        "{}",
+        stderr(&nothing)
+    );
+}
+
+#[test]
+fn a_motion_that_rests_only_after_a_long_time_is_named_with_a_warning() {
+    let dir = project(&[(
+        "slow.ron",
+        r#"[
+            (name: "slow", motion: Friction(from: 0, velocity: 1800, friction: 0.9)),
+            (name: "long-on-purpose", duration: 12, motion: Friction(from: 0, velocity: 1800, friction: 0.9)),
+            (name: "quick", motion: Spring(from: 0, to: 1)),
+        ]"#,
+    )]);
+    let run = curvebake(dir.path(), &["bake", "--formats", "json"]);
+    assert!(
+        run.status.success(),
+        "a warning is not an error: {}",
+        stderr(&run)
+    );
+    let err = stderr(&run);
+    let warnings: Vec<&str> = err.lines().filter(|l| l.starts_with("warning:")).collect();
+    assert_eq!(warnings.len(), 1, "{err}");
+    assert!(
+        warnings[0].starts_with("warning: curves/slow.ron: slow: comes to rest only after "),
+        "{err}"
+    );
+}
