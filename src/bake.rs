@@ -89,7 +89,7 @@ pub enum BakeError {
         time: f64,
     },
     /// A sample beyond [`MAX_POSITION`] or [`MAX_SPEED`].
-    #[error("{track} {quantity} reaches {value:e} at t = {time} s, beyond the limit of ±{limit:e} (no browser lays out such values, and their digits would swell every output); use smaller values or a shorter `duration`")]
+    #[error("{track} {quantity} reaches {value:e} at t = {} s, beyond the limit of ±{limit:e} (no browser lays out such values, and their digits would swell every output); use smaller values or a shorter `duration`", Seconds(*time))]
     TooLarge {
         /// Track name.
         track: &'static str,
@@ -102,6 +102,19 @@ pub enum BakeError {
         /// The limit.
         limit: f64,
     },
+}
+
+/// A time written readably: as is from 0.0001 s on, in exponent form below.
+struct Seconds(f64);
+
+impl std::fmt::Display for Seconds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.0 == 0.0 || self.0.abs() >= 1e-4 {
+            write!(f, "{}", self.0)
+        } else {
+            write!(f, "{:e}", self.0)
+        }
+    }
 }
 
 /// A large number written readably: whole below 1e15, in exponent form above.

@@ -48,10 +48,27 @@ pub fn first_positive_quadratic_root(a: f64, v: f64, d: f64) -> Option<f64> {
         return positive(d / v);
     }
     let discriminant = v.mul_add(v, 2.0 * a * d);
-    if discriminant < 0.0 || !discriminant.is_finite() {
+    if discriminant < 0.0 || discriminant.is_nan() {
         return None;
     }
-    let q = -0.5 * (v + discriminant.sqrt().copysign(v));
+    let root = if discriminant.is_finite() {
+        discriminant.sqrt()
+    } else {
+        // v² + 2ad overflows although its root need not: r = √|2ad| = √2·√|a|·√|d|, and
+        // √(v² + r²) = hypot(v, r), √(v² − r²) = √(|v| − r)·√2·√(|v|/2 + r/2).
+        let r = std::f64::consts::SQRT_2 * a.abs().sqrt() * d.abs().sqrt();
+        if (a > 0.0) == (d > 0.0) {
+            v.hypot(r)
+        } else if v.abs() >= r {
+            (v.abs() - r).sqrt() * std::f64::consts::SQRT_2 * (v.abs() / 2.0 + r / 2.0).sqrt()
+        } else {
+            return None;
+        }
+    };
+    if !root.is_finite() {
+        return None;
+    }
+    let q = -(0.5 * v + 0.5 * root.copysign(v));
     if q == 0.0 {
         // v = 0 and d = 0: the only root is t = 0.
         return None;
@@ -70,6 +87,16 @@ fn positive(t: f64) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_root_is_found_when_the_discriminant_overflows() {
+        // 2·a·d = 2e308 overflows; t = √(2d/a) = √2 (v = 0).
+        let t = first_positive_quadratic_root(1e308, 0.0, 1e308).unwrap();
+        assert!((t - std::f64::consts::SQRT_2).abs() < 1e-12, "{t}");
+        // Falling from 1e300 at 1e308: t² = 2e300/1e308.
+        let t = first_positive_quadratic_root(-1e308, 0.0, -1e300).unwrap();
+        assert!((t - (2e-8f64).sqrt()).abs() < 1e-18, "{t}");
+    }
 
     #[test]
     fn hex_is_exact_near_zero_and_continuous_at_zero() {

@@ -627,6 +627,23 @@ fn messages_blame_the_right_thing() {
     let before = &source[..source.find("Sprung").unwrap()];
     let cells = before.chars().count() + 3;
     assert_eq!(caret.find('^'), Some(cells), "{text}");
+
+    // Gravity with acceleration 1e308 reaches `to` (2·a·d no longer overflows into "never
+    // reaches"); what is wrong is its speed, said with a readable time.
+    fs::write(
+        root.join("curves/g.ron"),
+        "(name: \"g\", motion: Gravity(from: 0, to: 100, acceleration: 1e308))",
+    )
+    .unwrap();
+    let failed = curvebake(root, &["bake", "--formats", "json"]);
+    let text = stderr(&failed);
+    assert!(!text.contains("never reaches"), "{text}");
+    assert!(
+        text.contains(
+            "g: value velocity reaches 1.4142135623730947e155 at t = 1.4142135623730948e-153 s"
+        ),
+        "{text}"
+    );
 }
 
 /// Items 17 and 18: `--jobs` beyond 256 is a usage error, at once; `--check --out` naming a
