@@ -3,7 +3,8 @@
 #![allow(missing_docs)] // criterion_group! generates undocumented functions
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use curvebake::export::{exporters, ExportSettings, Format, Layout, New};
+use curvebake::export::{ExportSettings, Format, Layout};
+use curvebake::internals::export::{exporters, New};
 use curvebake::Curve;
 use std::hint::black_box;
 

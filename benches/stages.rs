@@ -15,8 +15,9 @@ mod common;
 
 use common::{write_curves, Mix};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use curvebake::export::{exporters, ExportSettings, Format, Layout, MotionOutput};
+use curvebake::export::{ExportSettings, Format, Layout};
 use curvebake::internals::bake::bake;
+use curvebake::internals::export::{exporters, MotionOutput};
 use curvebake::internals::load::{find_inputs, load_all};
 use curvebake::internals::manifest::SpecHasher;
 use curvebake::internals::pool::Pool;

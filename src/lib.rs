@@ -50,6 +50,28 @@ pub mod internals {
     pub mod error {
         pub use crate::error::*;
     }
+    /// The exporters and their formats' modules.
+    pub mod export {
+        pub use crate::export::exporter::*;
+        pub mod css {
+            pub use crate::export::css::*;
+        }
+        pub mod done {
+            pub use crate::export::done::*;
+        }
+        pub mod html {
+            pub use crate::export::html::*;
+        }
+        pub mod js {
+            pub use crate::export::js::*;
+        }
+        pub mod json {
+            pub use crate::export::json::*;
+        }
+        pub mod png {
+            pub use crate::export::png::*;
+        }
+    }
     pub use crate::input::{intake, load, plain_ron, schema};
     pub use crate::output::{bundle, manifest, pool, write};
     pub mod pipeline {

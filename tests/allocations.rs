@@ -2,8 +2,9 @@
 //! and exporting a motion of 60 frames and one of 60,000 frames allocate the same number of
 //! times (the buffers are sized once per motion).
 
-use curvebake::export::{exporters, ExportSettings, Format, Layout, New};
+use curvebake::export::{ExportSettings, Format, Layout};
 use curvebake::internals::bake::bake;
+use curvebake::internals::export::{exporters, New};
 use curvebake::internals::schema::MotionFile;
 use curvebake::internals::spec::{MotionSpec, Overrides};
 use std::alloc::{GlobalAlloc, Layout as MemoryLayout, System};

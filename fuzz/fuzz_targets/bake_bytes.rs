@@ -9,7 +9,7 @@
 #![no_main]
 
 use curvebake::internals::bake::bake;
-use curvebake::export::json::table;
+use curvebake::internals::export::json::table;
 use curvebake::internals::load::{parse_bytes, parse_with_ron};
 use curvebake::internals::plain_ron;
 use curvebake::internals::spec::{MotionSpec, Overrides};

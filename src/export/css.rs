@@ -270,7 +270,7 @@ pub struct PropertyTrack<'a> {
     pub name: &'a [u8],
     /// What the keyframes declare.
     pub declaration: Declaration,
-    /// Unit of the values (decides the precision target, see [`value_precision`]).
+    /// Unit of the values (decides the precision target, see `value_precision`).
     pub unit: &'a str,
     /// Frame rate (frames are at `min(i / fps, duration)`).
     pub fps: f64,

@@ -195,7 +195,7 @@ fn check_meta(m: &Table, r: &Value, failures: &mut Vec<String>) {
     );
     for (name, table) in &m.tracks {
         // Float32 unless float32 would move a value by more than the keyframes' rounding.
-        let wide = curvebake::export::js::needs_float64(table, &m.unit);
+        let wide = curvebake::internals::export::js::needs_float64(table, &m.unit);
         let js: Vec<f64> =
             serde_json::from_value(r["tracks"][name]["values"].clone()).unwrap_or_default();
         let (array, exact) = if wide {

@@ -1,8 +1,8 @@
 //! The PNG plots of `curves/`: every file decodes, has the configured size, is not blank,
 //! carries its title, and is byte-identical across runs and thread counts.
 
-use curvebake::export::png::{plot_path, CONTACT_SHEET_PATH};
 use curvebake::export::{ExportSettings, Format};
+use curvebake::internals::export::png::{plot_path, CONTACT_SHEET_PATH};
 use curvebake::internals::pipeline::{run, BakeOptions, Report};
 use image::RgbImage;
 use std::collections::{BTreeMap, HashSet};

@@ -12,8 +12,8 @@
 //!
 //! Bounds hold up to rounding: a few ulps of the motion's own scale, never an absolute number.
 
-use curvebake::export::json::table;
 use curvebake::internals::bake::bake;
+use curvebake::internals::export::json::table;
 use curvebake::internals::schema::{MotionFile, MotionKind, RadiusFile};
 use curvebake::internals::spec::{MotionSpec, Overrides};
 use proptest::prelude::*;

@@ -10,8 +10,8 @@
 use crate::common;
 
 use common::chromium::{self as browser, Action, Options, CAPTURE_ERRORS};
-use curvebake::export::html::PAGE_PATH;
 use curvebake::export::Format;
+use curvebake::internals::export::html::PAGE_PATH;
 use curvebake::internals::pipeline::{run, BakeOptions};
 use serde_json::Value;
 use std::io::Write as _;

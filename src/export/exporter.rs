@@ -1,0 +1,271 @@
+//! The exporter interface: what a format declares ([`Shape`]), what it makes of one motion
+//! ([`MotionOutput`]) and of the whole bake (from [`Digest`]s), and [`exporters`], which makes
+//! them for a bake. Crate-private: the binary, tests and benches reach it through
+//! `curvebake::internals::export`.
+
+use super::{css, done, html, js, json, ExportSettings, Format, Layout};
+use crate::bake::Baked;
+use crate::spec::ParamGroup;
+
+/// The exporters for `formats` in `layout`, in the order of [`Format::ALL`], leaving out those
+/// this build lacks ([`Format::is_built`]; [`crate::Bake`] refuses to run with them).
+pub fn exporters(
+    formats: &[Format],
+    layout: Layout,
+    settings: &ExportSettings,
+) -> Vec<Box<dyn Exporter>> {
+    let mut formats = formats.to_vec();
+    formats.sort();
+    formats.dedup();
+    formats
+        .into_iter()
+        .filter(|f| f.is_built())
+        .map(|f| -> Box<dyn Exporter> {
+            match f {
+                Format::Json => Box::new(json::Json::new(layout)),
+                Format::Css => Box::new(css::Css::new(layout, settings)),
+                #[cfg(feature = "plots")]
+                Format::Png => Box::new(super::png::Png::new(layout, settings)),
+                #[cfg(not(feature = "plots"))]
+                Format::Png => unreachable!("png is not built without the plots feature"),
+                Format::Html => Box::new(html::Html::new(layout, settings)),
+                Format::Js => Box::new(js::Js::new(layout, settings)),
+            }
+        })
+        .collect()
+}
+
+/// One output file: a path relative to the output folder (always `/`-separated, built from
+/// validated names) and its bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutputFile {
+    /// Relative path.
+    pub path: String,
+    /// Contents.
+    pub bytes: Vec<u8>,
+}
+
+/// A file that gathers one chunk per motion, in input order, streamed as motions are baked:
+/// `header chunk (separator chunk)* footer`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Bundle {
+    /// Relative path.
+    pub path: String,
+    /// Bytes before the first chunk.
+    pub header: Vec<u8>,
+    /// Bytes between chunks.
+    pub separator: Vec<u8>,
+    /// Bytes after the last chunk.
+    pub footer: Vec<u8>,
+}
+
+/// Where a motion's own file goes: `<folder>/<name><suffix>`, relative to the output folder.
+/// The format declares these in its [`Shape`]; the run makes the paths from them, so a
+/// motion's files and the paths listed for it (in indexes and the manifest) cannot disagree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FilePath {
+    /// Folder under the output folder.
+    pub folder: &'static str,
+    /// What follows the motion's name (its extension, with the dot).
+    pub suffix: &'static str,
+}
+
+impl FilePath {
+    /// The path of motion `name`'s file (names are validated: no `/`, no `..`).
+    pub fn of(self, name: &str) -> String {
+        let mut path =
+            String::with_capacity(self.folder.len() + name.len() + self.suffix.len() + 1);
+        path.push_str(self.folder);
+        path.push('/');
+        path.push_str(name);
+        path.push_str(self.suffix);
+        path
+    }
+}
+
+/// What the digests of the whole bake are kept for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Summary {
+    /// Nothing: [`Exporter::summary`] writes nothing.
+    None,
+    /// [`Exporter::summary`] reads the digests, not their previews.
+    Digests,
+    /// [`Exporter::summary`] reads the digests and their previews.
+    Previews,
+}
+
+/// What an exporter writes, fixed when it is made (its layout included).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shape {
+    /// Each motion's own files, in the order [`Exporter::motion`] returns their bytes.
+    pub files: &'static [FilePath],
+    /// The streamed file gathering one chunk per motion, if any.
+    pub bundle: Option<Bundle>,
+    /// What [`Exporter::summary`] needs of the digests.
+    pub summary: Summary,
+}
+
+/// Where an exporter takes the buffers it fills: the run lends the buffers of outputs already
+/// written (see `output::pool`), a test or a one-off export takes new ones ([`New`]).
+pub trait Buffers: Sync {
+    /// An empty buffer with room for at least `capacity` bytes.
+    fn buffer(&self, capacity: usize) -> Vec<u8>;
+}
+
+/// Every buffer newly allocated.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct New;
+
+impl Buffers for New {
+    fn buffer(&self, capacity: usize) -> Vec<u8> {
+        Vec::with_capacity(capacity)
+    }
+}
+
+/// What an exporter makes of one motion.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MotionOutput {
+    /// The bytes of the motion's own files, one per [`Shape::files`], in that order.
+    pub files: Vec<Vec<u8>>,
+    /// This motion's chunk of the exporter's [`Bundle`], if it has one.
+    pub chunk: Option<Vec<u8>>,
+    /// Format-specific figures for the summary (e.g. CSS stops before and after tolerance).
+    pub stats: Vec<(&'static str, u64)>,
+}
+
+/// Points kept per track in a [`Digest`] preview (for contact sheets and indexes).
+pub const PREVIEW_POINTS: usize = 120;
+
+/// A small, bounded record of one baked motion, kept for the files that describe the whole
+/// bake (indexes, review page, contact sheet) so that the full frames need not be.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Digest {
+    /// Motion name.
+    pub name: String,
+    /// Kind (`spring`, ...).
+    pub kind: &'static str,
+    /// Property name.
+    pub property: String,
+    /// Unit.
+    pub unit: String,
+    /// Frames per second.
+    pub fps: f64,
+    /// Bake length in seconds.
+    pub duration: f64,
+    /// Frame count.
+    pub frames: usize,
+    /// Resolved parameters.
+    pub params: Vec<ParamGroup>,
+    /// Relative paths of this motion's own files, every format.
+    pub files: Vec<String>,
+    /// Per track: name and up to [`PREVIEW_POINTS`] evenly picked (time, position) frames.
+    pub preview: Vec<(&'static str, Vec<(f64, f64)>)>,
+    /// Per track, the value it rests at or arrives at (empty when it has none).
+    pub ends: Vec<f64>,
+    /// When the motion looks done ([`done::looks_done`]), if it has an end value.
+    pub looks_done: Option<f64>,
+    /// Whether the bake ran until the motion provably rests (then at `duration`).
+    pub rests: bool,
+}
+
+impl Digest {
+    /// The digest of a baked motion (its files are filled in by the pipeline), with a preview
+    /// only when `preview` is set (the contact sheet needs it; nothing else does, and a bake of
+    /// many motions should not hold one per motion for nothing).
+    pub fn of(baked: &Baked, preview: bool) -> Self {
+        let spec = baked.spec;
+        let frames = baked.frames();
+        let preview = if preview {
+            let step = frames.div_ceil(PREVIEW_POINTS).max(1);
+            let picks: Vec<usize> = (0..frames)
+                .step_by(step)
+                .chain(std::iter::once(frames - 1))
+                .collect();
+            let points = |t: &crate::bake::Track| {
+                picks
+                    .iter()
+                    .map(|&i| (baked.time(i), t.position[i]))
+                    .collect()
+            };
+            baked.tracks.iter().map(|t| (t.name, points(t))).collect()
+        } else {
+            Vec::new()
+        };
+        Self {
+            name: spec.name.clone(),
+            kind: spec.model.kind(),
+            property: spec.property.name().to_owned(),
+            unit: spec.unit.clone(),
+            fps: spec.fps,
+            duration: baked.duration,
+            frames,
+            params: spec.model.params(),
+            files: Vec::new(),
+            preview,
+            ends: spec.model.end_values(),
+            looks_done: done::looks_done(baked),
+            rests: spec.ending == crate::spec::Ending::Rests,
+        }
+    }
+}
+
+/// One output format, in the layout it was made for: a motion in, bytes out. None touches
+/// the file system; adding a format means a [`Shape`] and [`Exporter::motion`] (and
+/// [`Exporter::summary`] if it describes the whole bake).
+pub trait Exporter: Send + Sync {
+    /// Which format this is.
+    fn format(&self) -> Format;
+    /// What it writes.
+    fn shape(&self) -> &Shape;
+    /// The motion's files (bytes per [`Shape::files`]), bundle chunk and figures. `files`
+    /// lists the motion's own files in every format of this bake (for an index that points
+    /// at them); buffers are taken from `buffers`.
+    fn motion(&self, baked: &Baked, files: &[String], buffers: &dyn Buffers) -> MotionOutput;
+    /// Files describing the whole bake, written after every motion (none unless
+    /// [`Shape::summary`] says so).
+    fn summary(&self, digests: &[Digest]) -> Vec<OutputFile> {
+        let _ = digests;
+        Vec::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bake::bake;
+    use crate::export::{ExportSettings, Format, Layout};
+    use crate::input::load::parse_bytes;
+    use crate::spec::{MotionSpec, Overrides};
+    use std::path::Path;
+
+    /// Every format, in both layouts, returns the bytes of exactly the files its shape
+    /// declares, and declares paths under its own folder.
+    #[test]
+    fn each_format_fills_the_files_its_shape_declares() {
+        let ron = r#"(name: "a", duration: 0.1, motion: Gravity(from: 0, acceleration: 1))"#;
+        let file = &parse_bytes(Path::new("t.ron"), ron.as_bytes()).unwrap()[0];
+        let spec = MotionSpec::from_file(file, Overrides::default()).unwrap();
+        let baked = bake(&spec).unwrap();
+        for layout in [Layout::PerMotion, Layout::Bundle] {
+            let all = exporters(&Format::ALL, layout, &ExportSettings::default());
+            assert_eq!(all.len(), Format::built().len());
+            for (e, format) in all.iter().zip(Format::built()) {
+                assert_eq!(e.format(), format);
+                let shape = e.shape();
+                let output = e.motion(&baked, &[], &New);
+                assert_eq!(
+                    output.files.len(),
+                    shape.files.len(),
+                    "{format:?} {layout:?}"
+                );
+                assert_eq!(output.chunk.is_some(), shape.bundle.is_some(), "{format:?}");
+                for path in shape.files.iter().map(|p| p.of("a")) {
+                    assert!(path.starts_with(&format!("{}/a.", format.name())), "{path}");
+                }
+                if layout == Layout::Bundle {
+                    assert!(shape.files.is_empty() && shape.summary == Summary::None);
+                }
+            }
+        }
+    }
+}
