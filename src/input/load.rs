@@ -1,6 +1,7 @@
-//! Finding, reading and validating the `.ron` inputs. Every file is read and every error
-//! collected before anything is baked. A file in plain RON is read by [`crate::input::plain_ron`],
-//! any other by the `ron` crate, which also words every syntax error.
+//! Finding, reading and validating the `.ron` inputs: the bake reads them a few files at a
+//! time as it goes ([`crate::input::intake`]), and every error is collected. A file in plain
+//! RON is read by [`crate::input::plain_ron`], any other by the `ron` crate, which also words
+//! every syntax error.
 
 use crate::error::{InputError, Problem};
 use crate::input::schema::MotionFile;
