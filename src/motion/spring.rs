@@ -76,11 +76,57 @@ impl Spring {
         let mass = positive("mass", mass)?;
         let stiffness = positive("stiffness", stiffness)?;
         let damping = non_negative("damping", damping)?;
+        let spring = Self::assemble(from, to, velocity, mass, stiffness, damping);
+        if spring.is_finite() {
+            return Ok(spring);
+        }
+        // Finite inputs whose derived terms overflow: blame the rates k/m, c/(2m) and the
+        // discriminant if one of them is infinite, else the distance `to - from` if the same
+        // spring at rest (velocity 0) overflows, else the velocity.
+        let invalid = |path: &str, requirement, value| {
+            Err(super::MotionError::Invalid {
+                path: path.into(),
+                requirement,
+                value,
+            })
+        };
+        if !spring.omega0_sq.is_finite() {
+            invalid("stiffness", "small enough that k/m stays finite", stiffness)
+        } else if !spring.sigma.is_finite() || !spring.discriminant.is_finite() {
+            invalid(
+                "damping",
+                "small enough that c/(2m) and (c² - 4mk)/(4m²) stay finite",
+                damping,
+            )
+        } else if !Self::assemble(from, to, 0.0, mass, stiffness, damping).is_finite() {
+            invalid(
+                "to",
+                "close enough to `from` that k/m·(from - to) stays finite",
+                to,
+            )
+        } else {
+            invalid(
+                "velocity",
+                "small enough that c/(2m)·velocity stays finite",
+                velocity,
+            )
+        }
+    }
+
+    /// The spring with its derived terms, unchecked.
+    fn assemble(
+        from: f64,
+        to: f64,
+        velocity: f64,
+        mass: f64,
+        stiffness: f64,
+        damping: f64,
+    ) -> Self {
         let u0 = from - to;
         let sigma = damping / (2.0 * mass);
         let omega0_sq = stiffness / mass;
         let discriminant = damping.mul_add(damping, -4.0 * mass * stiffness) / (4.0 * mass * mass);
-        let spring = Self {
+        Self {
             from,
             to,
             velocity,
@@ -94,19 +140,24 @@ impl Spring {
             root: discriminant.abs().sqrt(),
             s_in_position: sigma.mul_add(u0, velocity),
             s_in_velocity: -omega0_sq.mul_add(u0, sigma * velocity),
-        };
-        let (bu, bv) = spring.s_coefficients();
-        // The overdamped modal form divides by 2g, which can be tiny near critical damping.
-        let ((r1, r2), (a1, a2)) = if discriminant > 0.0 {
-            spring.modes()
+        }
+    }
+
+    /// Whether every derived term the closed forms use is finite: the rates, the distance,
+    /// the coefficients of S and, when overdamped, the modal amplitudes and their slopes (the
+    /// modal form divides by 2g, which can be tiny near critical damping).
+    fn is_finite(&self) -> bool {
+        let (bu, bv) = self.s_coefficients();
+        let ((r1, r2), (a1, a2)) = if self.discriminant > 0.0 {
+            self.modes()
         } else {
             ((0.0, 0.0), (0.0, 0.0))
         };
-        if [
-            u0,
-            sigma,
-            omega0_sq,
-            discriminant,
+        [
+            self.u0,
+            self.sigma,
+            self.omega0_sq,
+            self.discriminant,
             bu,
             bv,
             a1,
@@ -116,16 +167,6 @@ impl Spring {
         ]
         .iter()
         .all(|x| x.is_finite())
-        {
-            Ok(spring)
-        } else {
-            // Finite inputs whose derived rates overflow (e.g. stiffness 1e300 with mass 1e-300).
-            Err(super::MotionError::Invalid {
-                path: "stiffness".into(),
-                requirement: "small enough that k/m and c/(2m) stay finite",
-                value: stiffness,
-            })
-        }
     }
 
     /// A spring from the perceptual parameters of SwiftUI and Flutter: `duration` P > 0 and
@@ -264,7 +305,34 @@ pub fn perceptual_parameters(duration: f64, bounce: f64) -> Result<(f64, f64, f6
     } else {
         4.0 * PI / (duration * (1.0 + bounce))
     };
-    Ok((1.0, stiffness, damping))
+    finite_rates(
+        "perceptual_duration",
+        duration,
+        stiffness,
+        damping,
+        "large enough that the stiffness (2π/perceptual_duration)² stays finite (at least about 4.7e-154 s)",
+    )
+}
+
+/// (1, stiffness, damping) when both are finite, else an error blaming `field` (a duration
+/// that is too short for the stiffness and damping it gives to be finite). The shortest
+/// period 2π/√k whose stiffness k is finite is 2π/√f64::MAX ≈ 4.7e-154 s.
+pub(crate) fn finite_rates(
+    field: &str,
+    value: f64,
+    stiffness: f64,
+    damping: f64,
+    requirement: &'static str,
+) -> Result<(f64, f64, f64)> {
+    if stiffness.is_finite() && damping.is_finite() {
+        Ok((1.0, stiffness, damping))
+    } else {
+        Err(super::MotionError::Invalid {
+            path: field.into(),
+            requirement,
+            value,
+        })
+    }
 }
 
 impl Motion for Spring {

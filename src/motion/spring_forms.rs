@@ -25,7 +25,7 @@
 //! T = (k' - 194)/3.62 + 30, F = (c' - 25)/3 + 8.
 
 use super::error::{check, non_negative, positive, MotionError, Result};
-use super::spring::perceptual_parameters;
+use super::spring::{finite_rates, perceptual_parameters};
 use std::f64::consts::PI;
 
 /// motion.dev's damping ratio is clamped to [MOTION_DEV_MIN_RATIO, 1].
@@ -116,11 +116,22 @@ impl SpringForm {
             } => {
                 let response = positive("response", response)?;
                 let fraction = non_negative("damping_fraction", damping_fraction)?;
-                Ok((
-                    1.0,
-                    (2.0 * PI / response).powi(2),
-                    4.0 * PI * fraction / response,
-                ))
+                let stiffness = (2.0 * PI / response).powi(2);
+                let damping = 4.0 * PI * fraction / response;
+                if stiffness.is_finite() && !damping.is_finite() {
+                    return Err(MotionError::Invalid {
+                        path: "damping_fraction".into(),
+                        requirement: "small enough that the damping 4π·damping_fraction/response stays finite",
+                        value: fraction,
+                    });
+                }
+                finite_rates(
+                    "response",
+                    response,
+                    stiffness,
+                    damping,
+                    "large enough that the stiffness (2π/response)² stays finite (at least about 4.7e-154 s)",
+                )
             }
             Self::DampingRatio {
                 mass,
@@ -140,7 +151,13 @@ impl SpringForm {
                 let b = check("bounce", bounce, "in [0, 1]", |b| (0.0..=1.0).contains(&b))?;
                 let root = 2.0 * PI / (v * MOTION_DEV_PERIOD_FACTOR);
                 let ratio = (1.0 - b).clamp(MOTION_DEV_MIN_RATIO, 1.0);
-                Ok((1.0, root * root, 2.0 * ratio * root))
+                finite_rates(
+                    "visual_duration",
+                    v,
+                    root * root,
+                    2.0 * ratio * root,
+                    "large enough that the stiffness (2π/(1.2·visual_duration))² stays finite (at least about 3.9e-154 s)",
+                )
             }
             Self::Origami { tension, friction } => {
                 let (t0, ts, k0) = ORIGAMI_TENSION;
