@@ -135,6 +135,15 @@ impl Bake {
         self
     }
 
+    /// Put `prefix` before every global name the CSS and JS make (classes, `@keyframes`,
+    /// `--<name>-duration`/`-easing` and registered custom properties): `cb-` turns
+    /// `.card-drop` into `.cb-card-drop` and `--glow` into `--cb-glow`. A letter, then
+    /// letters, digits, `-` and `_`, at most 32 characters; empty (the default) for none.
+    pub fn prefix(mut self, prefix: impl Into<String>) -> Self {
+        self.options.settings.prefix = prefix.into();
+        self
+    }
+
     /// Plot size in pixels, each side in [`PLOT_SIDES`].
     pub fn plot_size(mut self, width: u32, height: u32) -> Self {
         self.options.settings.plot_size = (width, height);
@@ -218,6 +227,9 @@ pub(crate) fn check_options(o: &BakeOptions) -> Result<(), (&'static str, String
             "css_tolerance",
             format!("must be a number >= 0, got {tolerance}"),
         ));
+    }
+    if let Err(message) = crate::spec::check_prefix(&o.settings.prefix) {
+        return Err(("prefix", message));
     }
     let (w, h) = o.settings.plot_size;
     if !(PLOT_SIDES.contains(&w) && PLOT_SIDES.contains(&h)) {

@@ -95,6 +95,10 @@ pub struct BakeArgs {
     /// [default: 0]
     #[arg(long, value_parser = parse_tolerance)]
     pub css_tolerance: Option<f64>,
+    /// Put this before every global name the CSS and JS make: classes, @keyframes,
+    /// --<name>-duration/-easing and registered custom properties (e.g. `cb-`) [default: none]
+    #[arg(long)]
+    pub prefix: Option<String>,
     /// Bake and export every motion again, ignoring the manifest of the output folder.
     #[arg(long)]
     pub force: bool,
@@ -249,6 +253,9 @@ impl BakeArgs {
         }
         if let Some(tolerance) = self.css_tolerance {
             options.settings.css_tolerance = tolerance;
+        }
+        if let Some(prefix) = &self.prefix {
+            options.settings.prefix = prefix.clone();
         }
         if let Some(size) = self.plot_size {
             options.settings.plot_size = size;

@@ -47,6 +47,7 @@ const CONFIG_TEMPLATE: &str = r#"# curvebake's project file: `curvebake bake`, `
 # formats = [FORMATS]
 # fps = 60                                         # replaces every motion's own fps (default: their own)
 # css_tolerance = 0.0                              # drop CSS stops within this many units
+# prefix = ""                                      # before every class, @keyframes and --name the CSS and JS make
 # layout = "per-motion"                            # or "bundle": only curves.json and curves.css
 # plot_size = [1200, 800]                          # plot width and height in pixels
 # jobs = 2                                         # worker threads (default: all cores)
@@ -61,6 +62,7 @@ struct Keys {
     formats: Option<Vec<Spanned<String>>>,
     fps: Option<Spanned<f64>>,
     css_tolerance: Option<Spanned<f64>>,
+    prefix: Option<Spanned<String>>,
     layout: Option<Spanned<String>>,
     plot_size: Option<Spanned<[u32; 2]>>,
     jobs: Option<Spanned<usize>>,
@@ -143,6 +145,9 @@ impl Config {
         if let Some(v) = &keys.css_tolerance {
             options.settings.css_tolerance = *v.get_ref();
         }
+        if let Some(v) = &keys.prefix {
+            options.settings.prefix = v.get_ref().clone();
+        }
         if let Some(v) = &keys.plot_size {
             let [w, h] = *v.get_ref();
             options.settings.plot_size = (w, h);
@@ -154,6 +159,7 @@ impl Config {
             let span = match key {
                 "fps" => keys.fps.map(|v| v.span()),
                 "css_tolerance" => keys.css_tolerance.map(|v| v.span()),
+                "prefix" => keys.prefix.map(|v| v.span()),
                 "plot_size" => keys.plot_size.map(|v| v.span()),
                 "jobs" => keys.jobs.map(|v| v.span()),
                 "formats" => keys.formats.and_then(|names| {

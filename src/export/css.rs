@@ -107,7 +107,7 @@ impl Css {
             Layout::Bundle => &[],
         };
         Self {
-            settings: *settings,
+            settings: settings.clone(),
             shape: Shape {
                 files,
                 bundle: Some(Bundle {
@@ -360,7 +360,8 @@ impl Digits {
 /// an easing, the stops of its `linear()`).
 fn motion_css(baked: &Baked, settings: &ExportSettings, out: &mut Vec<u8>) -> usize {
     let spec = baked.spec;
-    let name = spec.name.as_bytes();
+    let global = settings.global_name(&spec.name);
+    let name = global.as_bytes();
     let times: Vec<f64> = (0..baked.frames()).map(|i| baked.time(i)).collect();
     let (unit, kind) = css_unit(baked);
 
@@ -373,7 +374,12 @@ fn motion_css(baked: &Baked, settings: &ExportSettings, out: &mut Vec<u8>) -> us
         out.extend_from_slice(b" radii");
     } else {
         out.extend_from_slice(b" on ");
-        out.extend_from_slice(spec.property.name().as_bytes());
+        match &spec.property {
+            Property::Custom(custom) => {
+                out.extend_from_slice(settings.custom_property(custom).as_bytes())
+            }
+            property => out.extend_from_slice(property.name().as_bytes()),
+        }
     }
     if !unit.is_empty() {
         out.extend_from_slice(b" in ");
@@ -388,15 +394,16 @@ fn motion_css(baked: &Baked, settings: &ExportSettings, out: &mut Vec<u8>) -> us
     let tracks: Vec<&[f64]> = baked.tracks.iter().map(|t| t.position.as_slice()).collect();
     let tolerance = tolerance(spec, settings, &tracks);
     if let Model::Ring(_) = spec.model {
-        return ring_css(baked, &times, tolerance, out);
+        return ring_css(baked, name, &times, tolerance, out);
     }
     let custom = match &spec.property {
-        Property::Custom(custom) => {
-            register(out, custom.as_bytes(), kind);
-            custom.as_bytes()
-        }
-        _ => b"",
+        Property::Custom(custom) => settings.custom_property(custom),
+        _ => String::new(),
     };
+    if !custom.is_empty() {
+        register(out, custom.as_bytes(), kind);
+    }
+    let custom = custom.as_bytes();
     let values = baked.tracks[0].position.as_slice();
     let rounding = 0.5 * 10f64.powi(-(value_precision(unit).1 as i32));
     // The easing needs a motion from one value to another that ends there: a transition
@@ -584,8 +591,9 @@ pub(crate) fn motion_easing(baked: &Baked, settings: &ExportSettings) -> Option<
         .endpoints()
         .filter(|&(_, to)| (values[values.len() - 1] - to).abs() <= rounding)?;
     let times: Vec<f64> = (0..baked.frames()).map(|i| baked.time(i)).collect();
+    let global = settings.global_name(&spec.name);
     let track = PropertyTrack {
-        name: spec.name.as_bytes(),
+        name: global.as_bytes(),
         declaration: Declaration::new(&spec.property, b"", unit),
         unit,
         fps: spec.fps,
@@ -694,8 +702,7 @@ fn frame_keyframes(
 /// per-frame keyframes (two radii are not one progress curve), and a class that draws the
 /// band between them. The radii's initial values are 0, so once the animation ends (fill
 /// `backwards`) the band is empty and nothing is drawn.
-fn ring_css(baked: &Baked, times: &[f64], tolerance: f64, out: &mut Vec<u8>) -> usize {
-    let name = baked.spec.name.as_bytes();
+fn ring_css(baked: &Baked, name: &[u8], times: &[f64], tolerance: f64, out: &mut Vec<u8>) -> usize {
     let (unit, kind) = css_unit(baked);
     let tracks: Vec<&[f64]> = baked.tracks.iter().map(|t| t.position.as_slice()).collect();
     let digits = Digits::of(unit, times, &tracks);

@@ -48,7 +48,7 @@ impl Html {
             Layout::Bundle => Summary::None,
         };
         Self {
-            settings: *settings,
+            settings: settings.clone(),
             shape: Shape {
                 files: &[],
                 bundle: None,
@@ -79,7 +79,7 @@ impl Exporter for Html {
         }
         vec![OutputFile {
             path: PAGE_PATH.into(),
-            bytes: page(digests, self.settings.plot_size).into_bytes(),
+            bytes: page(digests, &self.settings).into_bytes(),
         }]
     }
 }
@@ -108,7 +108,7 @@ fn data_number(x: f64) -> String {
 }
 
 /// The review page for these motions; `plot_size` gives the PNG plots' width and height.
-pub fn page(digests: &[Digest], plot_size: (u32, u32)) -> String {
+pub fn page(digests: &[Digest], settings: &ExportSettings) -> String {
     let mut stylesheets = String::new();
     for d in digests {
         for f in d.files.iter().filter(|f| f.ends_with(".css")) {
@@ -185,7 +185,7 @@ pub fn page(digests: &[Digest], plot_size: (u32, u32)) -> String {
         out.push_str("<p class=\"empty\">No motion was baked.</p>\n");
     }
     for d in digests {
-        motion_card(&mut out, d, plot_size);
+        motion_card(&mut out, d, settings);
     }
     let _ = write!(
         out,
@@ -227,7 +227,8 @@ fn preview_kind(d: &Digest) -> Preview {
 /// One motion's card: title, the plot (SVG drawn by the page's script from the card's data;
 /// the PNG as the no-script fallback, and linked), the preview, the numbers, the files, and
 /// the data.
-fn motion_card(out: &mut String, d: &Digest, (width, height): (u32, u32)) {
+fn motion_card(out: &mut String, d: &Digest, settings: &ExportSettings) {
+    let (width, height) = settings.plot_size;
     let name = escape(&d.name);
     let unit = if d.unit.is_empty() {
         "unitless".to_owned()
@@ -263,7 +264,7 @@ fn motion_card(out: &mut String, d: &Digest, (width, height): (u32, u32)) {
         );
     }
     out.push_str("</figure>\n<div class=\"detail\">\n");
-    preview(out, d);
+    preview(out, d, settings);
     numbers(out, d);
     out.push_str("</div>\n");
     if !d.files.is_empty() {
@@ -342,8 +343,10 @@ fn finite(x: f64) -> f64 {
 
 /// The live preview: a stage with the element that carries the motion's ready class, and its
 /// Replay button under the stage (never over what moves).
-fn preview(out: &mut String, d: &Digest) {
-    let name = escape(&d.name);
+fn preview(out: &mut String, d: &Digest, settings: &ExportSettings) {
+    // The class and variables of the motion's CSS carry the prefix; the card's own data
+    // (replay, compare) stays by motion name.
+    let name = escape(&settings.global_name(&d.name));
     let animated = d.files.iter().any(|f| f.ends_with(".css"));
     let values = d
         .preview
@@ -363,7 +366,7 @@ fn preview(out: &mut String, d: &Digest) {
     };
     // A custom property shows through a style that reads it; quarter speed reads the
     // duration the CSS puts on :root.
-    let custom = escape(&d.property);
+    let custom = escape(&settings.custom_property(&d.property));
     let mut style = match kind {
         Preview::Bar if d.unit.is_empty() => format!("width: calc(var({custom}) * 1px); "),
         Preview::Bar => format!("width: var({custom}); "),
@@ -499,7 +502,7 @@ mod tests {
                 "card-drop",
                 &["css/card-drop.css", "png/card-drop.png"],
             )],
-            (1200, 800),
+            &ExportSettings::default(),
         );
         assert!(all.contains(r#"<link rel="stylesheet" href="css/card-drop.css">"#));
         assert!(all.contains(r#"<img src="png/card-drop.png" width="1200" height="800""#));
@@ -513,7 +516,7 @@ mod tests {
 
         let bare = page(
             &[digest("card-drop", &["json/card-drop.json"])],
-            (1200, 800),
+            &ExportSettings::default(),
         );
         assert!(!bare.contains("<img"));
         assert!(!bare.contains("<link"));
@@ -525,7 +528,7 @@ mod tests {
     fn the_data_of_a_card_is_json_that_cannot_end_its_script() {
         let mut d = digest("card-drop", &[]);
         d.unit = "</script><b>".into();
-        let page = page(&[d], (1200, 800));
+        let page = page(&[d], &ExportSettings::default());
         let start = page
             .find(r#"<script type="application/json" class="motion-data">"#)
             .unwrap();
@@ -541,7 +544,7 @@ mod tests {
 
     #[test]
     fn an_empty_bake_still_makes_a_page() {
-        let empty = page(&[], (1200, 800));
+        let empty = page(&[], &ExportSettings::default());
         assert!(empty.contains("No motion was baked."));
         assert!(empty.ends_with("</html>\n"));
     }

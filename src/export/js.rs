@@ -57,7 +57,7 @@ impl Js {
                 bundle: None,
                 summary,
             },
-            settings: *settings,
+            settings: settings.clone(),
         }
     }
 }
@@ -117,13 +117,14 @@ enum Target {
 }
 
 /// The keyframe target of each track, in track order.
-fn targets(baked: &Baked) -> Vec<Target> {
+fn targets(baked: &Baked, settings: &ExportSettings) -> Vec<Target> {
     let spec = baked.spec;
     if let Model::Ring(_) = spec.model {
+        let name = settings.global_name(&spec.name);
         return baked
             .tracks
             .iter()
-            .map(|t| Target::Custom(format!("--{}-{}", spec.name, t.name)))
+            .map(|t| Target::Custom(format!("--{name}-{}", t.name)))
             .collect();
     }
     let target = match &spec.property {
@@ -132,7 +133,7 @@ fn targets(baked: &Baked) -> Vec<Target> {
         Property::Scale => Target::Transform("scale: \""),
         Property::Rotate => Target::Transform("rotate: \""),
         Property::Opacity => Target::Opacity,
-        Property::Custom(name) => Target::Custom(name.clone()),
+        Property::Custom(name) => Target::Custom(settings.custom_property(name)),
     };
     vec![target; baked.tracks.len()]
 }
@@ -145,9 +146,9 @@ pub fn value_unit<'a>(baked: &Baked<'a>) -> &'a str {
 }
 
 /// The custom properties a motion's keyframes animate (none for transforms and opacity).
-pub fn custom_properties(baked: &Baked) -> Vec<CustomProperty> {
+pub fn custom_properties(baked: &Baked, settings: &ExportSettings) -> Vec<CustomProperty> {
     let (syntax, initial_value) = syntax(css_unit(baked).1);
-    targets(baked)
+    targets(baked, settings)
         .into_iter()
         .filter_map(|t| match t {
             Target::Custom(name) => Some(CustomProperty {
@@ -293,11 +294,11 @@ pub fn write_f32(out: &mut Vec<u8>, x: f64) {
 pub fn module(baked: &Baked, settings: &ExportSettings) -> Vec<u8> {
     let spec = baked.spec;
     let frames = baked.frames();
-    let targets = targets(baked);
+    let targets = targets(baked, settings);
     let unit = value_unit(baked);
     let decimals = (offset_decimals(baked.duration), value_decimals(unit));
     let kept = kept_frames(baked, settings);
-    let registers = !custom_properties(baked).is_empty();
+    let registers = !custom_properties(baked, settings).is_empty();
     let mut out = Vec::with_capacity(module_capacity(baked, &targets, unit, decimals));
     let line = |out: &mut Vec<u8>, s: &str| {
         out.extend_from_slice(s.as_bytes());
@@ -384,7 +385,7 @@ pub fn module(baked: &Baked, settings: &ExportSettings) -> Vec<u8> {
         "customProperties",
         &|o| {
             o.push(b'[');
-            for (i, p) in custom_properties(baked).iter().enumerate() {
+            for (i, p) in custom_properties(baked, settings).iter().enumerate() {
                 if i > 0 {
                     o.extend_from_slice(b", ");
                 }
@@ -834,7 +835,12 @@ mod tests {
             let baked = crate::bake::bake(&spec).unwrap();
             let unit = value_unit(&baked);
             let decimals = (offset_decimals(baked.duration), value_decimals(unit));
-            let bound = module_capacity(&baked, &targets(&baked), unit, decimals);
+            let bound = module_capacity(
+                &baked,
+                &targets(&baked, &ExportSettings::default()),
+                unit,
+                decimals,
+            );
             let len = module(&baked, &ExportSettings::default()).len();
             assert!(len <= bound, "{}: {len} bytes > {bound}", spec.name);
         }

@@ -73,12 +73,17 @@ impl Format {
 }
 
 /// Settings of the exporters.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ExportSettings {
     /// CSS stops may be dropped while linear interpolation stays within this (0: keep all).
     pub css_tolerance: f64,
     /// Plot size in pixels (width, height).
     pub plot_size: (u32, u32),
+    /// Put before every name the CSS and JS make global: classes, `@keyframes`, the
+    /// `--<name>-duration` and `--<name>-easing` variables, and registered custom properties
+    /// (`--glow` becomes `--<prefix>glow`, a ring's radii `--<prefix><name>-inner`). Empty by
+    /// default; checked like a name's start ([`crate::spec::check_prefix`]).
+    pub prefix: String,
 }
 
 impl Default for ExportSettings {
@@ -86,7 +91,24 @@ impl Default for ExportSettings {
         Self {
             css_tolerance: 0.0,
             plot_size: (1200, 800),
+            prefix: String::new(),
         }
+    }
+}
+
+impl ExportSettings {
+    /// The global name of motion `name`: the prefix, then the name.
+    pub fn global_name(&self, name: &str) -> String {
+        let mut out = String::with_capacity(self.prefix.len() + name.len());
+        out.push_str(&self.prefix);
+        out.push_str(name);
+        out
+    }
+
+    /// A custom property `--name` as written: `--<prefix>name`.
+    pub fn custom_property(&self, property: &str) -> String {
+        let bare = property.strip_prefix("--").unwrap_or(property);
+        format!("--{}{bare}", self.prefix)
     }
 }
 

@@ -28,6 +28,7 @@ pub fn run_key(options: &BakeOptions) -> Vec<u8> {
     let ExportSettings {
         css_tolerance,
         plot_size: (width, height),
+        prefix,
     } = settings;
     let mut key = Vec::new();
     text(&mut key, &tool());
@@ -45,6 +46,7 @@ pub fn run_key(options: &BakeOptions) -> Vec<u8> {
     key.extend_from_slice(&css_tolerance.to_bits().to_le_bytes());
     key.extend_from_slice(&width.to_le_bytes());
     key.extend_from_slice(&height.to_le_bytes());
+    text(&mut key, prefix);
     match fps {
         None => key.push(0),
         Some(fps) => {
@@ -89,14 +91,21 @@ mod tests {
             BakeOptions {
                 settings: ExportSettings {
                     css_tolerance: 0.5,
-                    ..base.settings
+                    ..base.settings.clone()
                 },
                 ..base.clone()
             },
             BakeOptions {
                 settings: ExportSettings {
                     plot_size: (800, 1200),
-                    ..base.settings
+                    ..base.settings.clone()
+                },
+                ..base.clone()
+            },
+            BakeOptions {
+                settings: ExportSettings {
+                    prefix: "cb-".into(),
+                    ..base.settings.clone()
                 },
                 ..base.clone()
             },

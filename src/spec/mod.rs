@@ -526,6 +526,36 @@ fn number(x: f64) -> String {
     }
 }
 
+/// Longest prefix of generated names.
+pub const MAX_PREFIX_LEN: usize = 32;
+
+/// Checks a prefix of generated names: empty, or a letter, then letters, digits, `-` and `_`,
+/// at most [`MAX_PREFIX_LEN`] (so that prefix and name make a CSS identifier).
+pub fn check_prefix(prefix: &str) -> Result<(), String> {
+    let mut chars = prefix.chars();
+    match chars.next() {
+        None => return Ok(()),
+        Some(c) if !c.is_ascii_alphabetic() => {
+            return Err(format!(
+                "must start with a letter (A-Z, a-z), got {prefix:?}"
+            ));
+        }
+        _ => {}
+    }
+    if let Some(bad) = chars.find(|c| !(c.is_ascii_alphanumeric() || *c == '-' || *c == '_')) {
+        return Err(format!(
+            "may hold only letters, digits, '-' and '_', found {bad:?} in {prefix:?}"
+        ));
+    }
+    if prefix.len() > MAX_PREFIX_LEN {
+        return Err(format!(
+            "must be at most {MAX_PREFIX_LEN} characters, got {}",
+            prefix.len()
+        ));
+    }
+    Ok(())
+}
+
 /// Checks a name: a letter, then letters, digits, `-` and `_`, at most [`MAX_NAME_LEN`].
 pub fn check_name(name: &str) -> Result<(), String> {
     let mut chars = name.chars();

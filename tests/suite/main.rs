@@ -21,6 +21,7 @@ mod live_review;
 mod motion_properties;
 mod plain_ron;
 mod plots;
+mod prefix;
 mod properties_outputs;
 mod reference;
 mod reliability;

@@ -54,7 +54,7 @@ impl Png {
             Layout::Bundle => (&[], Summary::None),
         };
         Self {
-            settings: *settings,
+            settings: settings.clone(),
             shape: Shape {
                 files,
                 bundle: None,
