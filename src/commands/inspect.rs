@@ -383,6 +383,11 @@ fn track_models(model: &Model) -> Vec<TrackModel> {
         Model::Gravity(_) | Model::GravityTo { .. } => vec![(model.endpoints(), None, None)],
         Model::Inertia(m) => vec![(model.endpoints(), m.rest_position(), None)],
         Model::Sequence(m) => vec![(model.endpoints(), m.rest_position(), None)],
+        Model::Tracks(t) => t
+            .tracks()
+            .iter()
+            .flat_map(|k| track_models(&k.model))
+            .collect(),
     }
 }
 

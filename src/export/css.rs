@@ -148,7 +148,11 @@ impl Exporter for Css {
             files,
             chunk: Some(bytes),
             stats: vec![
-                ("css_stops_before", baked.frames() as u64),
+                // A multi-track motion writes each track's stops.
+                (
+                    "css_stops_before",
+                    (baked.frames() * written_tracks(baked)) as u64,
+                ),
                 ("css_stops_after", stops as u64),
             ],
         }
@@ -396,6 +400,9 @@ fn motion_css(baked: &Baked, settings: &ExportSettings, out: &mut Vec<u8>) -> us
     if let Model::Ring(_) = spec.model {
         return ring_css(baked, name, &times, tolerance, out);
     }
+    if let Model::Tracks(multi) = &spec.model {
+        return tracks_css(baked, multi, &times, settings, out);
+    }
     let custom = match &spec.property {
         Property::Custom(custom) => settings.custom_property(custom),
         _ => String::new(),
@@ -428,6 +435,96 @@ fn motion_css(baked: &Baked, settings: &ExportSettings, out: &mut Vec<u8>) -> us
         },
         out,
     )
+}
+
+/// The CSS of a multi-track motion: each track through [`property_css`] under the name
+/// `<name>-<property>` (its own duration and easing variables, keyframes and class), then one
+/// class `.<name>` that plays every track. `translateX` and `translateY` together animate the
+/// registered `--<name>-translateX` and `--<name>-translateY`, and the class sets
+/// `translate: var(--<name>-translateX) var(--<name>-translateY)`: two animations of
+/// `translate` would replace each other, while each variable keeps its own easing.
+fn tracks_css(
+    baked: &Baked,
+    multi: &crate::spec::Tracks,
+    times: &[f64],
+    settings: &ExportSettings,
+    out: &mut Vec<u8>,
+) -> usize {
+    let spec = baked.spec;
+    let both_translates = [Property::TranslateX, Property::TranslateY]
+        .iter()
+        .all(|p| multi.tracks().iter().any(|t| &t.property == p));
+    let mut written = 0;
+    let mut animations: Vec<(Vec<u8>, bool, bool)> = Vec::new();
+    let mut translate: Vec<Vec<u8>> = Vec::new();
+    for (track, baked_track) in multi.tracks().iter().zip(&baked.tracks) {
+        let name = format!("{}-{}", spec.name, track.property.name()).into_bytes();
+        let values = baked_track.position.as_slice();
+        let as_variable = both_translates
+            && matches!(track.property, Property::TranslateX | Property::TranslateY);
+        let declaration = if as_variable {
+            let variable = [b"--".as_slice(), &name].concat();
+            let kind = unit_kind(&track.unit).unwrap_or(UnitKind::Length);
+            register(out, &variable, kind);
+            translate.push(variable.clone());
+            Declaration::custom(&variable, &track.unit)
+        } else {
+            Declaration::new(&track.property, b"", &track.unit)
+        };
+        let digits = Digits::of(&track.unit, times, &[values]);
+        let rounding = digits.rounding();
+        let endpoints = track
+            .model
+            .endpoints()
+            .filter(|&(_, to)| (values[values.len() - 1] - to).abs() <= rounding);
+        let neutral_end = (values[values.len() - 1] - declaration.neutral).abs() <= rounding;
+        let tolerance = tolerance(spec, settings, &[values]);
+        written += property_css(
+            &PropertyTrack {
+                name: &name,
+                declaration,
+                unit: &track.unit,
+                fps: spec.fps,
+                times,
+                duration: baked.duration,
+                values,
+                endpoints,
+                tolerance,
+                frame_keyframes: false,
+                reduced_motion: spec.reduced_motion,
+            },
+            out,
+        );
+        animations.push((name, endpoints.is_some(), neutral_end));
+    }
+    out.push(b'.');
+    out.extend_from_slice(spec.name.as_bytes());
+    out.extend_from_slice(b" {\n");
+    if !translate.is_empty() {
+        out.extend_from_slice(b"  translate:");
+        for variable in &translate {
+            out.extend_from_slice(b" var(");
+            out.extend_from_slice(variable);
+            out.push(b')');
+        }
+        out.extend_from_slice(b";\n");
+    }
+    out.extend_from_slice(b"  animation:");
+    for (i, (name, eased, neutral_end)) in animations.iter().enumerate() {
+        out.extend_from_slice(if i == 0 { b"\n    " } else { b",\n    " });
+        animation_item(out, name, *eased, *neutral_end);
+    }
+    out.extend_from_slice(b";\n}\n");
+    written
+}
+
+/// How many tracks the CSS writes stops for: each of a multi-track motion's, else one
+/// keyframes list (a ring's two radii share theirs).
+fn written_tracks(baked: &Baked) -> usize {
+    match &baked.spec.model {
+        Model::Tracks(multi) => multi.tracks().len(),
+        _ => 1,
+    }
 }
 
 /// Writes an `@property` registration: syntax from the unit kind, not inherited, zero.
@@ -617,6 +714,12 @@ pub(crate) fn motion_easing(baked: &Baked, settings: &ExportSettings) -> Option<
 /// else `both`.
 fn animation(out: &mut Vec<u8>, name: &[u8], eased: bool, neutral_end: bool) {
     out.extend_from_slice(b"  animation: ");
+    animation_item(out, name, eased, neutral_end);
+    out.extend_from_slice(b";\n");
+}
+
+/// One animation of the `animation` list: `<name> var(--<name>-duration) <easing> <fill>`.
+fn animation_item(out: &mut Vec<u8>, name: &[u8], eased: bool, neutral_end: bool) {
     out.extend_from_slice(name);
     out.extend_from_slice(b" var(--");
     out.extend_from_slice(name);
@@ -628,11 +731,7 @@ fn animation(out: &mut Vec<u8>, name: &[u8], eased: bool, neutral_end: bool) {
     } else {
         out.extend_from_slice(b"linear");
     }
-    out.extend_from_slice(if neutral_end {
-        b" backwards;\n"
-    } else {
-        b" both;\n"
-    });
+    out.extend_from_slice(if neutral_end { b" backwards" } else { b" both" });
 }
 
 /// Appends `<before><x><after>;`.
@@ -1343,10 +1442,14 @@ mod tests {
                 assert_eq!(css(&spec, tolerance).0, text, "{}", spec.name);
                 let (before, after) = (output.stats[0].1, output.stats[1].1);
                 assert!(after <= before && after >= 2, "{}", spec.name);
-                let written = match text.split_once("-easing: linear(") {
-                    Some((_, easing)) => easing.split(')').next().unwrap().split(',').count(),
-                    None => text.matches("% {").count(),
-                };
+                // Each easing's stops, or each per-frame keyframe (a multi-track motion may
+                // have several of either).
+                let easings: usize = text
+                    .split("-easing: linear(")
+                    .skip(1)
+                    .map(|easing| easing.split(')').next().unwrap().split(',').count())
+                    .sum();
+                let written = easings + text.matches("% {").count();
                 assert_eq!(written as u64, after, "{}", spec.name);
             }
         }
@@ -1460,13 +1563,20 @@ mod tests {
         for spec in examples() {
             let baked = bake(&spec).unwrap();
             let times: Vec<f64> = (0..baked.frames()).map(|i| baked.time(i)).collect();
-            let tracks: Vec<&[f64]> = baked.tracks.iter().map(|t| t.position.as_slice()).collect();
-            for tolerance in [0.01, 0.05, 0.5] {
-                let stops = keep_stops(&times, &tracks, tolerance);
-                assert!(worst_error(&times, &tracks, &stops) <= tolerance);
+            let all: Vec<&[f64]> = baked.tracks.iter().map(|t| t.position.as_slice()).collect();
+            // A multi-track motion's tracks are written (and simplified) one by one.
+            let groups: Vec<Vec<&[f64]>> = match spec.model {
+                Model::Tracks(_) => all.iter().map(|t| vec![*t]).collect(),
+                _ => vec![all],
+            };
+            for tracks in groups {
+                for tolerance in [0.01, 0.05, 0.5] {
+                    let stops = keep_stops(&times, &tracks, tolerance);
+                    assert!(worst_error(&times, &tracks, &stops) <= tolerance);
+                }
+                let stops = keep_stops(&times, &tracks, 0.5);
+                assert!(stops.len() < times.len(), "{}", spec.name);
             }
-            let stops = keep_stops(&times, &tracks, 0.5);
-            assert!(stops.len() < times.len(), "{}", spec.name);
         }
     }
 

@@ -114,6 +114,18 @@ enum Target {
     Opacity,
     /// A custom property `--name: <value><unit>`.
     Custom(String),
+    /// One track of a multi-track motion: `<lead><before><value><unit><after>`. A pair of
+    /// translateX and translateY writes `, translate: "X Y"` as two parts.
+    Part {
+        /// `", "` before a new key, `" "` before the second value of `translate`.
+        lead: &'static str,
+        /// The key and the opening quote (`translate: "`), or nothing.
+        before: &'static str,
+        /// The track's unit.
+        unit: String,
+        /// The closing quote, or nothing before the pair's second value.
+        after: &'static str,
+    },
 }
 
 /// The keyframe target of each track, in track order.
@@ -125,6 +137,40 @@ fn targets(baked: &Baked, settings: &ExportSettings) -> Vec<Target> {
             .tracks
             .iter()
             .map(|t| Target::Custom(format!("--{name}-{}", t.name)))
+            .collect();
+    }
+    if let Model::Tracks(multi) = &spec.model {
+        let pair = [Property::TranslateX, Property::TranslateY]
+            .iter()
+            .all(|p| multi.tracks().iter().any(|t| &t.property == p));
+        return multi
+            .tracks()
+            .iter()
+            .map(|t| {
+                let unit = t.unit.clone();
+                let part = |lead, before, after| Target::Part {
+                    lead,
+                    before,
+                    unit: unit.clone(),
+                    after,
+                };
+                // translateX comes right before translateY (the model orders them so).
+                match &t.property {
+                    Property::TranslateX if pair => part(", ", "translate: \"", ""),
+                    Property::TranslateY if pair => part(" ", "", "\""),
+                    Property::TranslateX => part(", ", "translate: \"", "\""),
+                    Property::TranslateY => part(", ", "translate: \"0 ", "\""),
+                    Property::Scale => part(", ", "scale: \"", "\""),
+                    Property::Rotate => part(", ", "rotate: \"", "\""),
+                    Property::Opacity => Target::Part {
+                        lead: ", ",
+                        before: "opacity: \"",
+                        unit: String::new(),
+                        after: "\"",
+                    },
+                    Property::Custom(name) => Target::Custom(name.clone()),
+                }
+            })
             .collect();
     }
     let target = match &spec.property {
@@ -194,6 +240,20 @@ fn keyframe(out: &mut Vec<u8>, baked: &Baked, targets: &[Target], i: usize, deci
     write_fixed(out, offset, offset_decimals);
     for (track, target) in baked.tracks.iter().zip(targets) {
         let x = track.position[i];
+        if let Target::Part {
+            lead,
+            before,
+            unit,
+            after,
+        } = target
+        {
+            out.extend_from_slice(lead.as_bytes());
+            out.extend_from_slice(before.as_bytes());
+            write_fixed(out, x, value_decimals);
+            out.extend_from_slice(unit.as_bytes());
+            out.extend_from_slice(after.as_bytes());
+            continue;
+        }
         out.extend_from_slice(b", ");
         match target {
             Target::Transform(before) => {
@@ -214,6 +274,7 @@ fn keyframe(out: &mut Vec<u8>, baked: &Baked, targets: &[Target], i: usize, deci
                 out.extend_from_slice(unit);
                 out.push(b'"');
             }
+            Target::Part { .. } => unreachable!("written above"),
         }
     }
     out.push(b'}');
@@ -247,6 +308,12 @@ fn module_capacity(baked: &Baked, targets: &[Target], unit: &str, decimals: (u32
             Target::Transform(before) => before.len() + 1,
             Target::Opacity => "opacity: \"\"".len(),
             Target::Custom(name) => name.len() + "\"\": \"\"".len(),
+            Target::Part {
+                before,
+                unit,
+                after,
+                ..
+            } => before.len() + unit.len() + after.len(),
         };
         keyframe += ", ".len() + key + fixed_len(max_abs, decimals.1) + unit.len();
     }
@@ -296,7 +363,15 @@ pub fn module(baked: &Baked, settings: &ExportSettings) -> Vec<u8> {
     let frames = baked.frames();
     let targets = targets(baked, settings);
     let unit = value_unit(baked);
-    let decimals = (offset_decimals(baked.duration), value_decimals(unit));
+    // A multi-track motion's values are written with the finest of its units' decimals.
+    let finest = match &spec.model {
+        Model::Tracks(multi) => (multi.tracks().iter())
+            .map(|t| value_decimals(&t.unit))
+            .max()
+            .unwrap_or(value_decimals(unit)),
+        _ => value_decimals(unit),
+    };
+    let decimals = (offset_decimals(baked.duration), finest);
     let kept = kept_frames(baked, settings);
     let registers = !custom_properties(baked, settings).is_empty();
     let mut out = Vec::with_capacity(module_capacity(baked, &targets, unit, decimals));

@@ -182,6 +182,7 @@ impl<'a> Reader<'a> {
             "relative_tolerance" => fill(&mut relative_tolerance, r.number()?),
             "reduced_motion" => fill(&mut reduced_motion, r.string()?),
             "motion" => fill(&mut motion, r.kind()?),
+            // `tracks` (and anything else) is left to `ron`.
             _ => None,
         })?;
         Some(MotionFile {
@@ -195,7 +196,8 @@ impl<'a> Reader<'a> {
             tolerance,
             relative_tolerance,
             reduced_motion,
-            motion: motion?,
+            motion: Some(motion?),
+            tracks: None,
         })
     }
 

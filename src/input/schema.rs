@@ -30,8 +30,10 @@ pub struct MotionFile {
     pub relative_tolerance: Option<f64>,
     /// What `prefers-reduced-motion: reduce` does: `"jump"`, `"fade"` or `"keep"`.
     pub reduced_motion: Option<String>,
-    /// The motion itself.
-    pub motion: MotionKind,
+    /// The motion itself (or `tracks`).
+    pub motion: Option<MotionKind>,
+    /// Several properties on one timeline, instead of `property` and `motion`.
+    pub tracks: Option<Vec<TrackFile>>,
 }
 
 /// The motion variants and their fields (defaults as documented in README).
@@ -147,6 +149,24 @@ pub enum MotionKind {
         /// Outer radius.
         outer: RadiusFile,
     },
+}
+
+/// One track of a multi-track motion.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TrackFile {
+    /// The animated property.
+    pub property: String,
+    /// The track's motion.
+    pub motion: MotionKind,
+    /// Unit of the values; default from the property.
+    pub unit: Option<String>,
+    /// Length of this track in seconds.
+    pub duration: Option<f64>,
+    /// Distance from rest that counts as resting.
+    pub rest_delta: Option<f64>,
+    /// Speed that counts as resting.
+    pub rest_speed: Option<f64>,
 }
 
 /// One step of a sequence.

@@ -2,8 +2,10 @@
 //! resolved into a closed-form [`Model`].
 
 mod sequence;
+mod tracks;
 
 pub use sequence::{Sequence, Step, MAX_STEPS};
+pub use tracks::{Track, Tracks};
 
 use crate::input::schema::{MotionFile, MotionKind, RadiusFile};
 use crate::motion::{
@@ -121,6 +123,8 @@ pub enum Model {
     Inertia(Inertia),
     /// Motions handing over position and velocity.
     Sequence(Sequence),
+    /// Several properties on one timeline.
+    Tracks(Tracks),
 }
 
 /// How the end of the bake is decided.
@@ -145,6 +149,7 @@ impl Model {
             Self::Ring(_) => "explosion-ring",
             Self::Inertia(_) => "inertia",
             Self::Sequence(_) => "sequence",
+            Self::Tracks(_) => "tracks",
         }
     }
 
@@ -160,6 +165,7 @@ impl Model {
             Self::Ring(r) => vec![("inner", r.inner()), ("outer", r.outer())],
             Self::Inertia(m) => vec![("value", m)],
             Self::Sequence(m) => vec![("value", m)],
+            Self::Tracks(t) => t.named(),
         }
     }
 
@@ -174,7 +180,7 @@ impl Model {
             Self::SolvedDecay(m) => m,
             Self::Inertia(m) => m,
             Self::Sequence(m) => m,
-            Self::Ring(_) => return None,
+            Self::Ring(_) | Self::Tracks(_) => return None,
         })
     }
 
@@ -184,6 +190,19 @@ impl Model {
         match self {
             Self::Sequence(s) => s.handoffs(),
             Self::Inertia(m) => m.bound_time().into_iter().collect(),
+            // Where each track ends (and starts holding its end value), before the last.
+            Self::Tracks(t) => {
+                let end = t.length();
+                let mut ends: Vec<f64> = t
+                    .tracks()
+                    .iter()
+                    .map(|k| k.length)
+                    .filter(|&l| l < end)
+                    .collect();
+                ends.sort_by(f64::total_cmp);
+                ends.dedup();
+                ends
+            }
             _ => Vec::new(),
         }
     }
@@ -223,6 +242,7 @@ impl Model {
             Self::Ring(r) => vec![r.inner().to(), r.outer().to()],
             Self::Inertia(m) => m.rest_position().into_iter().collect(),
             Self::Sequence(s) => s.rest_position().into_iter().collect(),
+            Self::Tracks(t) => t.tracks().iter().map(|k| k.end_value).collect(),
             Self::Gravity(_) | Self::Decay(_) => Vec::new(),
         }
     }
@@ -235,6 +255,8 @@ impl Model {
             Self::Bounce(b) => b.settle_time(rest_delta, rest_speed),
             Self::Inertia(m) => m.settle_time(rest_delta, rest_speed),
             Self::Sequence(s) => s.settle_time(rest_delta, rest_speed),
+            // Each track proved its own end; the whole rests when the last one does.
+            Self::Tracks(t) => Some(t.length()),
             _ => None,
         }
     }
@@ -278,6 +300,21 @@ impl Model {
             Self::Decay(d) => flat(decay_params(d)),
             Self::Inertia(m) => flat(inertia_params(m)),
             Self::Sequence(s) => sequence_params(s),
+            Self::Tracks(t) => t
+                .tracks()
+                .iter()
+                .zip(t.named())
+                .map(|(k, (name, _))| {
+                    let mut values = vec![("end", k.length)];
+                    for group in k.model.params().into_iter().filter(|g| g.name.is_none()) {
+                        values.extend(group.values);
+                    }
+                    ParamGroup {
+                        name: Some(name),
+                        values,
+                    }
+                })
+                .collect(),
             Self::SolvedDecay(s) => flat(solved_params(s)),
             Self::Ring(r) => vec![
                 ParamGroup {
@@ -624,7 +661,21 @@ pub struct Overrides {
 }
 
 fn property_and_unit(file: &MotionFile) -> Result<(Property, String), FieldError> {
-    let property = match file.property.as_deref().unwrap_or("translateX") {
+    let first_track = file.tracks.as_ref().and_then(|t| t.first());
+    match first_track {
+        // A multi-track motion's own property and unit are its first track's.
+        Some(track) => property_and_unit_of(Some(&track.property), track.unit.as_deref())
+            .or_else(|_| Ok((Property::TranslateX, "px".to_owned()))),
+        None => property_and_unit_of(file.property.as_deref(), file.unit.as_deref()),
+    }
+}
+
+/// The property (default translateX) and unit (default from the property), validated.
+fn property_and_unit_of(
+    property: Option<&str>,
+    unit: Option<&str>,
+) -> Result<(Property, String), FieldError> {
+    let property = match property.unwrap_or("translateX") {
         "translateX" => Property::TranslateX,
         "translateY" => Property::TranslateY,
         "scale" => Property::Scale,
@@ -646,7 +697,7 @@ fn property_and_unit(file: &MotionFile) -> Result<(Property, String), FieldError
         Property::Rotate => "deg",
         _ => "",
     };
-    let unit = file.unit.clone().unwrap_or_else(|| default_unit.to_owned());
+    let unit = unit.map_or_else(|| default_unit.to_owned(), str::to_owned);
     let kind = unit_kind(&unit).ok_or_else(|| {
         FieldError::new(
             "unit",
@@ -670,6 +721,15 @@ fn property_and_unit(file: &MotionFile) -> Result<(Property, String), FieldError
         ));
     }
     Ok((property, unit))
+}
+
+/// The default (rest_delta, rest_speed) for values in `unit`.
+fn rest_defaults(unit: &str) -> (f64, f64) {
+    if unit_kind(unit) == Some(UnitKind::Number) {
+        REST_FOR_UNITLESS
+    } else {
+        REST_FOR_UNITS
+    }
 }
 
 fn optional_positive(field: &str, value: Option<f64>) -> Result<Option<f64>, FieldError> {
@@ -715,14 +775,40 @@ impl MotionSpec {
             ));
         }
         let duration = optional_positive("duration", file.duration)?;
-        let defaults = if unit_kind(&unit) == Some(UnitKind::Number) {
-            REST_FOR_UNITLESS
-        } else {
-            REST_FOR_UNITS
-        };
+        let defaults = rest_defaults(&unit);
         let rest_delta = optional_positive("rest_delta", file.rest_delta)?.unwrap_or(defaults.0);
         let rest_speed = optional_positive("rest_speed", file.rest_speed)?.unwrap_or(defaults.1);
-        let (model, ending) = resolve(&file.motion, duration, (rest_delta, rest_speed))?;
+        let (model, ending) = match (&file.motion, &file.tracks) {
+            (Some(motion), None) => resolve(motion, duration, (rest_delta, rest_speed))?,
+            (None, Some(tracks)) => {
+                for (field, given) in [
+                    ("property", file.property.is_some()),
+                    ("unit", file.unit.is_some()),
+                    ("rest_delta", file.rest_delta.is_some()),
+                    ("rest_speed", file.rest_speed.is_some()),
+                ] {
+                    if given {
+                        return Err(FieldError::new(
+                            field,
+                            "must not be given with `tracks`: each track has its own",
+                        ));
+                    }
+                }
+                tracks::resolve_tracks(tracks, duration)?
+            }
+            (Some(_), Some(_)) => {
+                return Err(FieldError::new(
+                    "tracks",
+                    "replaces `property` and `motion`: give one motion or tracks, not both",
+                ))
+            }
+            (None, None) => {
+                return Err(FieldError::new(
+                    "motion",
+                    "is required (or `tracks`, several properties on one timeline)",
+                ))
+            }
+        };
         let tolerance = match file.tolerance {
             Some(t) if !(t.is_finite() && t >= 0.0) => {
                 return Err(FieldError::new(

@@ -249,7 +249,7 @@ mod tests {
 
     fn sequence(text: &str) -> Result<(Sequence, Ending), FieldError> {
         let file = &plain_ron::parse(text).expect("plain RON")[0];
-        let MotionKind::Sequence(steps) = &file.motion else {
+        let Some(MotionKind::Sequence(steps)) = &file.motion else {
             panic!("a sequence")
         };
         let (model, ending) = resolve_steps(steps, file.duration, (0.01, 0.1))?;

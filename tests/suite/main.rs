@@ -26,3 +26,4 @@ mod properties_outputs;
 mod reference;
 mod reliability;
 mod review_page;
+mod tracks;

@@ -73,7 +73,8 @@ fn motion(kind: MotionKind, fps: f64, duration: Option<f64>) -> MotionFile {
         duration,
         rest_delta: None,
         rest_speed: None,
-        motion: kind,
+        motion: Some(kind),
+        tracks: None,
     }
 }
 

@@ -112,8 +112,36 @@ impl Exporter for Png {
 
 /// Renders the plot of one baked motion at `size` pixels into PNG bytes. The flag is false
 /// if some part of the drawing failed (the picture then holds what was drawn before).
+///
+/// A multi-track motion gets a panel per track, stacked top to bottom, each `size` and each
+/// drawn as that track alone on the shared timeline (holding its end value once it ends).
 pub fn motion_plot(baked: &Baked, size: (u32, u32)) -> (Vec<u8>, bool) {
-    render(size, |root, texts| figure::draw(root, texts, baked))
+    let crate::spec::Model::Tracks(tracks) = &baked.spec.model else {
+        return render(size, |root, texts| figure::draw(root, texts, baked));
+    };
+    let mut rgb = Vec::new();
+    let mut complete = true;
+    for (k, track) in tracks.tracks().iter().enumerate() {
+        let spec = crate::spec::MotionSpec {
+            name: format!("{} · {}", baked.spec.name, track.property.name()),
+            property: track.property.clone(),
+            unit: track.unit.clone(),
+            rest_delta: track.rest_delta,
+            rest_speed: track.rest_speed,
+            model: crate::spec::Model::Tracks(tracks.only(k)),
+            ..baked.spec.clone()
+        };
+        let one = Baked {
+            spec: &spec,
+            duration: baked.duration,
+            tracks: vec![baked.tracks[k].clone()],
+        };
+        let (panel, drawn) = render_rgb(size, |root, texts| figure::draw(root, texts, &one));
+        rgb.extend_from_slice(&panel);
+        complete &= drawn;
+    }
+    let height = size.1 * tracks.tracks().len() as u32;
+    (encode(&rgb, (size.0, height)), complete)
 }
 
 /// Renders the contact sheet: every motion's position preview as a small multiple, in input
@@ -132,6 +160,15 @@ fn render(
     size: (u32, u32),
     draw: impl FnOnce(&Area, &mut text::Texts) -> DrawResult,
 ) -> (Vec<u8>, bool) {
+    let (rgb, complete) = render_rgb(size, draw);
+    (encode(&rgb, size), complete)
+}
+
+/// [`render`] without the encoding: the RGB pixels, row by row.
+fn render_rgb(
+    size: (u32, u32),
+    draw: impl FnOnce(&Area, &mut text::Texts) -> DrawResult,
+) -> (Vec<u8>, bool) {
     register_fonts();
     // The buffer starts as the background (white), so nothing needs to fill it.
     let mut rgb = vec![255u8; size.0 as usize * size.1 as usize * 3];
@@ -142,7 +179,7 @@ fn render(
         drawn.is_ok()
     };
     texts.render(&mut rgb, size);
-    (encode(&rgb, size), complete)
+    (rgb, complete)
 }
 
 // ---------------------------------------------------------------------------------------

@@ -1,0 +1,122 @@
+//! Multi-track motions (tests/data/tracks-examples.ron: a sheet that slides, fades and scales;
+//! a 2D toss), through the real binary: the JSON has one table per property under `tracks`,
+//! a track that ends before the others holds its end value with velocity 0, the CSS plays
+//! every track from one class (translateX and translateY as one `translate: X Y`), the JS
+//! writes the pair as one `translate`, and the plot has a panel per track.
+
+use crate::common::project::{curvebake, project, stderr};
+use serde_json::Value;
+
+const EXAMPLES: &str = include_str!("../data/tracks-examples.ron");
+
+fn baked() -> tempfile::TempDir {
+    let dir = project(&[("tracks.ron", EXAMPLES)]);
+    let out = curvebake(dir.path(), &["bake", "--formats", "json,css,js,png"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    dir
+}
+
+fn read(dir: &tempfile::TempDir, path: &str) -> String {
+    std::fs::read_to_string(dir.path().join("out").join(path)).unwrap()
+}
+
+#[test]
+fn tracks_of_different_lengths_share_one_timeline_and_hold_their_ends() {
+    let dir = baked();
+    let table: Value = serde_json::from_str(&read(&dir, "json/sheet-enter.json")).unwrap();
+    let tracks = table["tracks"].as_object().unwrap();
+    let keys: Vec<&str> = tracks.keys().map(String::as_str).collect();
+    assert_eq!(
+        keys,
+        ["opacity", "scale", "translateY"],
+        "keyed by property"
+    );
+    let (fps, duration) = (
+        table["fps"].as_f64().unwrap(),
+        table["duration"].as_f64().unwrap(),
+    );
+    let frames = table["frames"].as_u64().unwrap() as usize;
+    let opacity_end = table["params"]["opacity"]["end"].as_f64().unwrap();
+    assert_eq!(opacity_end, 0.3);
+    assert!(duration > 0.9, "the slide is the longest track: {duration}");
+    for (name, track) in tracks {
+        let x = track["position"].as_array().unwrap();
+        let v = track["velocity"].as_array().unwrap();
+        assert_eq!((x.len(), v.len()), (frames, frames), "{name}");
+        let end = table["params"][name]["end"].as_f64().unwrap();
+        let to = table["params"][name]["to"].as_f64().unwrap();
+        for i in 0..frames {
+            let t = (i as f64 / fps).min(duration);
+            if t >= end {
+                // Ended: exactly its end value, at rest.
+                assert_eq!(x[i].as_f64().unwrap(), to, "{name} frame {i}");
+                assert_eq!(v[i].as_f64().unwrap(), 0.0, "{name} frame {i}");
+            }
+        }
+    }
+    // Where a track ends before the last one is a join.
+    let joins: Vec<f64> = table["joins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| j.as_f64().unwrap())
+        .collect();
+    assert!(joins.contains(&0.3), "{joins:?}");
+}
+
+#[test]
+fn one_class_plays_every_track_and_x_y_animate_one_translate() {
+    let dir = baked();
+    let css = read(&dir, "css/toss-2d.css");
+    let class = css
+        .split(".toss-2d {")
+        .nth(1)
+        .expect("one class for the motion");
+    let class = class.split('}').next().unwrap();
+    assert!(
+        class.contains("translate: var(--toss-2d-translateX) var(--toss-2d-translateY);"),
+        "{class}"
+    );
+    // Two variables in `translate`, then two animations (name, duration variable, and
+    // easing variable or `linear`).
+    assert_eq!(class.matches("animation:").count(), 1, "{class}");
+    assert_eq!(
+        class.matches(" linear both").count() + class.matches(" linear backwards").count(),
+        2,
+        "{class}"
+    );
+    assert!(
+        css.contains("@property --toss-2d-translateX { syntax: '<length>'"),
+        "{css}"
+    );
+    let sheet = read(&dir, "css/sheet-enter.css");
+    let class = sheet
+        .split(".sheet-enter {")
+        .nth(1)
+        .unwrap()
+        .split('}')
+        .next()
+        .unwrap();
+    for track in ["translateY", "opacity", "scale"] {
+        assert!(class.contains(&format!("sheet-enter-{track} var(--sheet-enter-{track}-duration) var(--sheet-enter-{track}-easing)")), "{class}");
+    }
+    // Each easing-first track keeps its own keyframes on its own property.
+    assert!(
+        sheet.contains(
+            "@keyframes sheet-enter-opacity {\n  from { opacity: 0; }\n  to { opacity: 1; }"
+        ),
+        "{sheet}"
+    );
+    let js = read(&dir, "js/toss-2d.js");
+    assert!(js.contains("{offset: 0, translate: \"0px 0px\"}"), "{js}");
+}
+
+#[test]
+fn the_plot_has_a_panel_per_track() {
+    let dir = baked();
+    for (name, panels) in [("sheet-enter", 3), ("toss-2d", 2)] {
+        let bytes = std::fs::read(dir.path().join(format!("out/png/{name}.png"))).unwrap();
+        let img = image::load_from_memory(&bytes).unwrap();
+        assert_eq!((img.width(), img.height()), (1200, 800 * panels), "{name}");
+    }
+}
