@@ -283,8 +283,14 @@ pub struct PeakSpeed {
 /// Figures of one track.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct TrackFigures {
-    /// `value`, `inner` or `outer`.
+    /// `value`, `inner` or `outer`, or the property of a multi-track motion's track.
     pub name: &'static str,
+    /// Unit of this track's values (a multi-track motion's tracks each have their own).
+    pub unit: String,
+    /// This track's distance from rest that counts as resting.
+    pub rest_delta: f64,
+    /// This track's speed that counts as resting.
+    pub rest_speed: f64,
     /// First frame.
     pub start: f64,
     /// Last frame.
@@ -411,19 +417,25 @@ fn overshoot_from_frames(baked: &Baked, position: &[f64], (from, to): (f64, f64)
 }
 
 /// The sparkline of each track, on one scale.
-fn sparklines(baked: &Baked, columns: usize) -> Vec<String> {
-    let (lo, hi) = baked
-        .tracks
-        .iter()
-        .flat_map(|t| t.position.iter())
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| {
-            (lo.min(x), hi.max(x))
-        });
+fn sparklines(baked: &Baked, columns: usize, shared: bool) -> Vec<String> {
+    let range = |tracks: &mut dyn Iterator<Item = &crate::bake::Track>| {
+        tracks
+            .flat_map(|t| t.position.iter())
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| {
+                (lo.min(x), hi.max(x))
+            })
+    };
+    let all = range(&mut baked.tracks.iter());
     let last = baked.frames() - 1;
     baked
         .tracks
         .iter()
         .map(|track| {
+            let (lo, hi) = if shared {
+                all
+            } else {
+                range(&mut std::iter::once(track))
+            };
             (0..columns)
                 .map(|c| {
                     // Column c shows the position at t = c/(columns-1)·D, between frames
@@ -454,56 +466,72 @@ fn sparklines(baked: &Baked, columns: usize) -> Vec<String> {
 pub fn inspect(baked: &Baked) -> Inspection {
     let spec = baked.spec;
     let model = &spec.model;
-    let lines = sparklines(baked, SPARKLINE_COLUMNS);
+    // A multi-track motion's tracks are in different units: each sparkline on its own scale.
+    let shared = !matches!(spec.model, Model::Tracks(_));
+    let lines = sparklines(baked, SPARKLINE_COLUMNS, shared);
     let rests = spec.ending == Ending::Rests;
     let tracks = baked
         .tracks
         .iter()
         .zip(track_models(model))
         .zip(lines)
-        .map(|((track, (endpoints, resting_value, decay)), sparkline)| {
-            let (mut peak, mut peak_at) = (0.0f64, 0.0);
-            for (i, v) in track.velocity.iter().enumerate() {
-                if v.abs() > peak {
-                    peak = v.abs();
-                    peak_at = baked.time(i);
+        .enumerate()
+        .map(
+            |(k, ((track, (endpoints, resting_value, decay)), sparkline))| {
+                let (mut peak, mut peak_at) = (0.0f64, 0.0);
+                for (i, v) in track.velocity.iter().enumerate() {
+                    if v.abs() > peak {
+                        peak = v.abs();
+                        peak_at = baked.time(i);
+                    }
                 }
-            }
-            let rest = *track.position.last().expect("a bake has frames");
-            let at_rest_from = rests.then(|| {
-                let settled = |i: usize| {
-                    (track.position[i] - rest).abs() <= spec.rest_delta
-                        && track.velocity[i].abs() <= spec.rest_speed
+                let rest = *track.position.last().expect("a bake has frames");
+                let (unit, rest_delta, rest_speed) = match &model {
+                    Model::Tracks(multi) => multi
+                        .tracks()
+                        .get(k)
+                        .map(|t| (t.unit.clone(), t.rest_delta, t.rest_speed))
+                        .unwrap_or((spec.unit.clone(), spec.rest_delta, spec.rest_speed)),
+                    _ => (spec.unit.clone(), spec.rest_delta, spec.rest_speed),
                 };
-                let first = (0..baked.frames())
-                    .rev()
-                    .take_while(|&i| settled(i))
-                    .last()
-                    .unwrap_or(baked.frames() - 1);
-                baked.time(first)
-            });
-            TrackFigures {
-                name: track.name,
-                start: track.position[0],
-                end: rest,
-                min: track.position.iter().copied().fold(f64::INFINITY, f64::min),
-                max: track
-                    .position
-                    .iter()
-                    .copied()
-                    .fold(f64::NEG_INFINITY, f64::max),
-                resting_value,
-                overshoot: endpoints.map(|e| overshoot_from_frames(baked, &track.position, e)),
-                peak_speed: PeakSpeed {
-                    speed: peak,
-                    time: peak_at,
-                    source: FROM_FRAMES,
-                },
-                at_rest_from,
-                decay,
-                sparkline,
-            }
-        })
+                let at_rest_from = rests.then(|| {
+                    let settled = |i: usize| {
+                        (track.position[i] - rest).abs() <= rest_delta
+                            && track.velocity[i].abs() <= rest_speed
+                    };
+                    let first = (0..baked.frames())
+                        .rev()
+                        .take_while(|&i| settled(i))
+                        .last()
+                        .unwrap_or(baked.frames() - 1);
+                    baked.time(first)
+                });
+                TrackFigures {
+                    name: track.name,
+                    unit,
+                    rest_delta,
+                    rest_speed,
+                    start: track.position[0],
+                    end: rest,
+                    min: track.position.iter().copied().fold(f64::INFINITY, f64::min),
+                    max: track
+                        .position
+                        .iter()
+                        .copied()
+                        .fold(f64::NEG_INFINITY, f64::max),
+                    resting_value,
+                    overshoot: endpoints.map(|e| overshoot_from_frames(baked, &track.position, e)),
+                    peak_speed: PeakSpeed {
+                        speed: peak,
+                        time: peak_at,
+                        source: FROM_FRAMES,
+                    },
+                    at_rest_from,
+                    decay,
+                    sparkline,
+                }
+            },
+        )
         .collect();
     Inspection {
         name: spec.name.clone(),
@@ -767,6 +795,21 @@ impl Inspection {
         }
         let many = self.tracks.len() > 1;
         for track in &self.tracks {
+            // A track's own unit (a multi-track motion's tracks differ).
+            let unit = |x: f64| {
+                if track.unit.is_empty() {
+                    human(x)
+                } else {
+                    format!("{} {}", human(x), track.unit)
+                }
+            };
+            let per_s = |x: f64| {
+                if track.unit.is_empty() {
+                    format!("{}/s", human(x))
+                } else {
+                    format!("{} {}/s", human(x), track.unit)
+                }
+            };
             let label = |l: &str| {
                 if many {
                     format!("{} {l}", track.name)
@@ -845,8 +888,8 @@ impl Inspection {
                     format!(
                         "{} (frames within {} of rest, slower than {})",
                         seconds(t),
-                        unit(self.rest_delta),
-                        per_s(self.rest_speed)
+                        unit(track.rest_delta),
+                        per_s(track.rest_speed)
                     ),
                 );
             }
