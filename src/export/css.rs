@@ -57,7 +57,7 @@ use super::{
 };
 use crate::bake::Baked;
 use crate::export::easing;
-use crate::export::number::write_fixed;
+use crate::export::number::{format_number, write_fixed};
 use crate::spec::{
     unit_kind, Model, MotionSpec, Property, ReducedMotion, UnitKind, REDUCED_FADE_SECONDS,
 };
@@ -135,7 +135,7 @@ impl Exporter for Css {
         // Sized once for the keyframes and the easing, so formatting never grows it per frame.
         let mut bytes = buffers
             .buffer(CAPACITY_BASE + baked.frames() * CAPACITY_PER_FRAME * baked.tracks.len());
-        let stops = motion_css(baked, &self.settings, &mut bytes);
+        let (stops, lost) = motion_css(baked, &self.settings, &mut bytes);
         // The motion's own file (if it has one) holds the same bytes as its chunk.
         let files = (self.shape.files.iter())
             .map(|_| {
@@ -155,6 +155,17 @@ impl Exporter for Css {
                 ),
                 ("css_stops_after", stops as u64),
             ],
+            warnings: lost
+                .map(|l| {
+                    format!(
+                        "the CSS tolerance {} removes its overshoot of {} past `to`; give it a \
+                         smaller `tolerance` or `relative_tolerance` to keep the bounce",
+                        format_number(l.tolerance),
+                        format_number(l.table),
+                    )
+                })
+                .into_iter()
+                .collect(),
         }
     }
 }
@@ -362,7 +373,11 @@ impl Digits {
 
 /// Writes one motion's CSS; returns the number of keyframe stops (for a motion written as
 /// an easing, the stops of its `linear()`).
-fn motion_css(baked: &Baked, settings: &ExportSettings, out: &mut Vec<u8>) -> usize {
+fn motion_css(
+    baked: &Baked,
+    settings: &ExportSettings,
+    out: &mut Vec<u8>,
+) -> (usize, Option<LostOvershoot>) {
     let spec = baked.spec;
     let global = settings.global_name(&spec.name);
     let name = global.as_bytes();
@@ -398,7 +413,7 @@ fn motion_css(baked: &Baked, settings: &ExportSettings, out: &mut Vec<u8>) -> us
     let tracks: Vec<&[f64]> = baked.tracks.iter().map(|t| t.position.as_slice()).collect();
     let tolerance = tolerance(spec, settings, &tracks);
     if let Model::Ring(_) = spec.model {
-        return ring_css(baked, name, &times, tolerance, out);
+        return (ring_css(baked, name, &times, tolerance, out), None);
     }
     if let Model::Tracks(multi) = &spec.model {
         return tracks_css(baked, multi, &times, settings, out);
@@ -419,7 +434,7 @@ fn motion_css(baked: &Baked, settings: &ExportSettings, out: &mut Vec<u8>) -> us
         .model
         .endpoints()
         .filter(|&(_, to)| (values[values.len() - 1] - to).abs() <= rounding);
-    property_css(
+    property_css_checked(
         &PropertyTrack {
             name,
             declaration: Declaration::new(&spec.property, custom, unit),
@@ -549,6 +564,39 @@ fn register(out: &mut Vec<u8>, property: &[u8], kind: UnitKind) {
 /// changes the class's animation there). Any other track (or with
 /// [`PropertyTrack::frame_keyframes`]) gets a stop per kept frame and `linear` timing.
 pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> usize {
+    property_css_checked(track, out).0
+}
+
+/// An overshoot the tolerance took away: the table goes past `to` by `table` (in the unit),
+/// the written curve by no more than its rounding.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LostOvershoot {
+    /// How far the table goes past `to`.
+    pub table: f64,
+    /// The tolerance that allowed it.
+    pub tolerance: f64,
+}
+
+/// How far `values` go past `to`, away from `from` (0 if they never do), over the frames
+/// `at` (all frames if `None`).
+fn overshoot(values: &[f64], (from, to): (f64, f64), at: Option<&[usize]>) -> f64 {
+    let sign = if to >= from { 1.0 } else { -1.0 };
+    let past = |x: f64| ((x - to) * sign).max(0.0);
+    match at {
+        Some(kept) => kept.iter().map(|&i| past(values[i])).fold(0.0, f64::max),
+        None => values.iter().map(|&x| past(x)).fold(0.0, f64::max),
+    }
+}
+
+/// [`property_css`], also saying whether its tolerance removed an overshoot: the table goes
+/// past `to` by more than the values' rounding, and the kept stops (linear in between, so
+/// the curve peaks at a stop) do not. A curve within the tolerance of every frame keeps any
+/// overshoot larger than the tolerance, so what is lost is at most the tolerance: still the
+/// bounce a person sees.
+pub fn property_css_checked(
+    track: &PropertyTrack,
+    out: &mut Vec<u8>,
+) -> (usize, Option<LostOvershoot>) {
     let name = track.name;
     let values = [track.values];
     let digits = Digits::of(track.unit, track.times, &values);
@@ -561,6 +609,7 @@ pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> usize {
     out.extend_from_slice(b"-duration: ");
     write_fixed(out, track.duration, digits.duration);
     out.extend_from_slice(b"s;\n");
+    let mut lost = None;
     let stops = match track.endpoints {
         Some(endpoints) => {
             out.extend_from_slice(b"  --");
@@ -568,6 +617,14 @@ pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> usize {
             out.extend_from_slice(b"-easing: ");
             let stops = write_easing(out, track, endpoints, &digits);
             out.extend_from_slice(b";\n");
+            let table = overshoot(track.values, endpoints, None);
+            let kept = overshoot(track.values, endpoints, Some(&stops));
+            if table > digits.rounding() && kept <= digits.rounding() {
+                lost = Some(LostOvershoot {
+                    table,
+                    tolerance: track.tolerance,
+                });
+            }
             stops
         }
         None => Vec::new(),
@@ -610,7 +667,7 @@ pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> usize {
     animation(out, name, easing.is_some(), neutral_end);
     out.extend_from_slice(b"}\n");
     reduced_motion(out, name, track.reduced_motion, neutral_end);
-    written
+    (written, lost)
 }
 
 /// Writes what `prefers-reduced-motion: reduce` does to the class `.<name>`:

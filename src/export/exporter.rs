@@ -131,6 +131,9 @@ pub struct MotionOutput {
     pub chunk: Option<Vec<u8>>,
     /// Format-specific figures for the summary (e.g. CSS stops before and after tolerance).
     pub stats: Vec<(&'static str, u64)>,
+    /// What is worth knowing about this motion's output, without its file and name (the run
+    /// adds them): e.g. a tolerance that removed an overshoot.
+    pub warnings: Vec<String>,
 }
 
 /// Points kept per track in a [`Digest`] preview (for contact sheets and indexes).

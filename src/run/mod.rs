@@ -491,6 +491,8 @@ impl Done<'_> {
 /// One motion baked and exported.
 struct Exported {
     frames: usize,
+    /// The exporters' warnings about it, each naming its file and the motion.
+    warnings: Vec<String>,
     /// Its digest, when a summary needs one.
     digest: Option<Digest>,
     /// Per exporter (empty for an exporter whose outputs are reused), held in place: a buffer
@@ -596,6 +598,7 @@ fn sort<'a>(tally: &mut Tally, errors: Vec<InputError>, done: Vec<Done<'a>>) -> 
     {
         let Exported {
             frames,
+            warnings,
             digest,
             outputs,
             record,
@@ -609,6 +612,7 @@ fn sort<'a>(tally: &mut Tally, errors: Vec<InputError>, done: Vec<Done<'a>>) -> 
         };
         report.motions += 1;
         report.frames += frames as u64;
+        report.warnings.extend(warnings);
         for (exporter, output) in outputs.into_iter().enumerate() {
             for (name, value) in output.stats {
                 *report.stats.entry(name).or_default() += value;
@@ -754,6 +758,7 @@ fn export_one(
         .flat_map(|e| e.shape().files.iter().map(|p| p.of(name)))
         .collect();
     let mut first = 0;
+    let mut warnings = Vec::new();
     let outputs = exporters
         .iter()
         .enumerate()
@@ -772,6 +777,8 @@ fn export_one(
             );
             let bytes = output.files.iter_mut().chain(&mut output.chunk);
             bytes.for_each(pool::trim);
+            let file = input.file.display();
+            warnings.extend((output.warnings.iter()).map(|w| format!("{file}: {name}: {w}")));
             Output {
                 files: (paths.iter().zip(output.files))
                     .map(|(path, bytes)| OutputFile {
@@ -786,6 +793,7 @@ fn export_one(
         .collect();
     Ok(Exported {
         frames: baked.frames(),
+        warnings,
         digest: keep_digest.then(|| Digest::of(&baked, with_preview)),
         outputs,
         record: None,

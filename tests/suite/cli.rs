@@ -802,3 +802,35 @@ fn a_motion_that_rests_only_after_a_long_time_is_named_with_a_warning() {
         "{err}"
     );
 }
+
+#[test]
+fn a_tolerance_that_removes_an_overshoot_is_warned_about() {
+    // button-release's bounce goes about 0.02 past 1: a tolerance of 0.05 taken as it is
+    // (relative_tolerance 1) flattens it; the default relative bound (0.5 % of the range)
+    // keeps it, and says nothing.
+    let flattened = r#"(name: "release", property: "scale", tolerance: 0.05, relative_tolerance: 1,
+        motion: Spring(from: 0.94, to: 1, perceptual_duration: 0.35, bounce: 0.4))"#;
+    let kept = r#"(name: "kept", property: "scale", tolerance: 0.05,
+        motion: Spring(from: 0.94, to: 1, perceptual_duration: 0.35, bounce: 0.4))"#;
+    let dir = project(&[("a.ron", flattened), ("b.ron", kept)]);
+    let out = curvebake(dir.path(), &["bake", "--formats", "css"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    let warnings: Vec<&str> = err.lines().filter(|l| l.starts_with("warning: ")).collect();
+    assert_eq!(warnings.len(), 1, "{err}");
+    let path = Path::new("curves").join("a.ron");
+    assert!(
+        warnings[0].starts_with(&format!(
+            "warning: {}: release: the CSS tolerance 0.05 removes its overshoot of 0.0",
+            path.display()
+        )),
+        "{}",
+        warnings[0]
+    );
+    let css = fs::read_to_string(dir.path().join("out/css/release.css")).unwrap();
+    assert!(
+        css.contains("--release-easing: linear(0,1);")
+            || css.contains("--release-easing: linear(0, 1);"),
+        "{css}"
+    );
+}
