@@ -416,7 +416,7 @@ fn motion_css(
         return (ring_css(baked, name, &times, tolerance, out), None);
     }
     if let Model::Tracks(multi) = &spec.model {
-        return tracks_css(baked, multi, &times, settings, out);
+        return (tracks_css(baked, multi, &times, settings, out), None);
     }
     let custom = match &spec.property {
         Property::Custom(custom) => settings.custom_property(custom),
