@@ -6,6 +6,11 @@
 use super::{css, done, html, js, json, ExportSettings, Format, Layout};
 use crate::bake::Baked;
 use crate::spec::ParamGroup;
+use std::borrow::Cow;
+
+/// A name in a [`Digest`]: the tool's own (kinds, tracks, parameters), or read back from the
+/// manifest for a motion kept from an earlier bake.
+pub type Name = Cow<'static, str>;
 
 /// The exporters for `formats` in `layout`, in the order of [`Format::ALL`], leaving out those
 /// this build lacks ([`Format::is_built`]; [`crate::Bake`] refuses to run with them).
@@ -139,6 +144,13 @@ pub struct MotionOutput {
 /// Points kept per track in a [`Digest`] preview (for contact sheets and indexes).
 pub const PREVIEW_POINTS: usize = 120;
 
+/// The frames a preview of `frames` frames picks: every `⌈frames/PREVIEW_POINTS⌉`-th from the
+/// first, then the last (at most [`PREVIEW_POINTS`] + 1; none of no frames).
+pub fn preview_picks(frames: usize) -> impl Iterator<Item = usize> {
+    let step = frames.div_ceil(PREVIEW_POINTS).max(1);
+    (0..frames).step_by(step).chain(frames.checked_sub(1))
+}
+
 /// A small, bounded record of one baked motion, kept for the files that describe the whole
 /// bake (indexes, review page, contact sheet) so that the full frames need not be.
 #[derive(Debug, Clone, PartialEq)]
@@ -146,7 +158,7 @@ pub struct Digest {
     /// Motion name.
     pub name: String,
     /// Kind (`spring`, ...).
-    pub kind: &'static str,
+    pub kind: Name,
     /// Property name.
     pub property: String,
     /// Unit.
@@ -158,11 +170,12 @@ pub struct Digest {
     /// Frame count.
     pub frames: usize,
     /// Resolved parameters.
-    pub params: Vec<ParamGroup>,
+    pub params: Vec<ParamGroup<Name>>,
     /// Relative paths of this motion's own files, every format.
     pub files: Vec<String>,
-    /// Per track: name and up to [`PREVIEW_POINTS`] evenly picked (time, position) frames.
-    pub preview: Vec<(&'static str, Vec<(f64, f64)>)>,
+    /// Per track: name and up to [`PREVIEW_POINTS`] evenly picked (time, position) frames:
+    /// those of [`preview_picks`].
+    pub preview: Vec<(Name, Vec<(f64, f64)>)>,
     /// Per track, the value it rests at or arrives at (empty when it has none).
     pub ends: Vec<f64>,
     /// When the motion looks done ([`done::looks_done`]), if it has an end value.
@@ -179,30 +192,35 @@ impl Digest {
         let spec = baked.spec;
         let frames = baked.frames();
         let preview = if preview {
-            let step = frames.div_ceil(PREVIEW_POINTS).max(1);
-            let picks: Vec<usize> = (0..frames)
-                .step_by(step)
-                .chain(std::iter::once(frames - 1))
-                .collect();
+            let picks: Vec<usize> = preview_picks(frames).collect();
             let points = |t: &crate::bake::Track| {
                 picks
                     .iter()
                     .map(|&i| (baked.time(i), t.position[i]))
                     .collect()
             };
-            baked.tracks.iter().map(|t| (t.name, points(t))).collect()
+            (baked.tracks.iter())
+                .map(|t| (Name::Borrowed(t.name), points(t)))
+                .collect()
         } else {
             Vec::new()
         };
         Self {
             name: spec.name.clone(),
-            kind: spec.model.kind(),
+            kind: Name::Borrowed(spec.model.kind()),
             property: spec.property.name().to_owned(),
             unit: spec.unit.clone(),
             fps: spec.fps,
             duration: baked.duration,
             frames,
-            params: spec.model.params(),
+            params: (spec.model.params().into_iter())
+                .map(|g| ParamGroup {
+                    name: g.name.map(Name::Borrowed),
+                    values: (g.values.into_iter())
+                        .map(|(k, v)| (Name::Borrowed(k), v))
+                        .collect(),
+                })
+                .collect(),
             files: Vec::new(),
             preview,
             ends: spec.model.end_values(),

@@ -247,7 +247,7 @@ fn motion_card(out: &mut String, d: &Digest, settings: &ExportSettings) {
 <figure class=\"plot\">
 <div class=\"plot-box\"><svg class=\"plot-svg\" role=\"img\" aria-label=\"Position of {name} against time\"></svg></div>
 ",
-        kind = escape(d.kind),
+        kind = escape(&d.kind),
         what = if d.kind == "explosion-ring" {
             "radii".to_owned()
         } else {
@@ -433,7 +433,7 @@ fn numbers(out: &mut String, d: &Digest) {
         );
     }
     for group in &d.params {
-        if let Some(g) = group.name {
+        if let Some(g) = &group.name {
             let _ = writeln!(
                 out,
                 "<tr class=\"group\"><th colspan=\"2\">{}</th></tr>",
@@ -469,7 +469,7 @@ mod tests {
     fn digest(name: &str, files: &[&str]) -> Digest {
         Digest {
             name: name.into(),
-            kind: "spring",
+            kind: "spring".into(),
             property: "translateY".into(),
             unit: "px".into(),
             fps: 60.0,
@@ -477,10 +477,13 @@ mod tests {
             frames: 73,
             params: vec![ParamGroup {
                 name: None,
-                values: vec![("from", -240.0), ("damping_ratio", 0.606_775_3)],
+                values: vec![
+                    ("from".into(), -240.0),
+                    ("damping_ratio".into(), 0.606_775_3),
+                ],
             }],
             files: files.iter().map(|f| f.to_string()).collect(),
-            preview: vec![("value", vec![(0.0, -240.0), (1.2, 0.0)])],
+            preview: vec![("value".into(), vec![(0.0, -240.0), (1.2, 0.0)])],
             ends: vec![0.0],
             looks_done: Some(0.75),
             rests: true,

@@ -13,7 +13,7 @@ use crate::input::load::{find_inputs_reporting, read_source, Input};
 use crate::output::bundle::{Chunk, OpenBundle};
 use crate::output::lock::OutputLock;
 use crate::output::manifest::{
-    source_digest, Entry, Manifest, ManifestWriter, RunHasher, SpecHasher,
+    source_digest, Entry, Manifest, ManifestWriter, RunHasher, SpecHasher, SummaryRecord,
 };
 use crate::output::pool::{self, Pool};
 use crate::output::write::{Outcome, OutputDir, WriteError};
@@ -367,6 +367,18 @@ fn run_in_pool(
             entry.chunks = places;
         }
     }
+    // And its last good digest in the files describing the whole bake, after the others too
+    // (so the page and the index list motions in one order), when its record holds as one.
+    let mut digests = digests;
+    if let Some(digests) = &mut digests {
+        for entry in &mut kept {
+            let digest = (entry.summary.as_ref()).and_then(|summary| summary.digest(entry));
+            if digest.is_none() {
+                entry.summary = None;
+            }
+            digests.extend(digest);
+        }
+    }
     let mut stamps = Vec::new();
     for bundle in bundles {
         let (outcome, stamp) = bundle.finish()?;
@@ -533,6 +545,7 @@ impl Exported {
             frames: self.frames as u64,
             files,
             chunks: Vec::new(),
+            summary: self.digest.as_ref().map(SummaryRecord::of),
         });
     }
 }

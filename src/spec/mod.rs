@@ -424,13 +424,14 @@ fn solved_params(s: &SolvedDecay) -> Vec<(&'static str, f64)> {
     v
 }
 
-/// A named group of parameters.
+/// A named group of parameters; its names are the model's own (`&'static str`), or, in a
+/// digest kept from an earlier bake, names read back from the manifest.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ParamGroup {
+pub struct ParamGroup<S = &'static str> {
     /// Group name (`inner`, `outer`), or `None` for the motion's own parameters.
-    pub name: Option<&'static str>,
+    pub name: Option<S>,
     /// (name, value) pairs in a stable order.
-    pub values: Vec<(&'static str, f64)>,
+    pub values: Vec<(S, f64)>,
 }
 
 /// A validated motion, ready to bake.

@@ -436,6 +436,77 @@ fn a_failing_motion_keeps_its_chunks_in_the_bundles() {
     }
 }
 
+/// Item 10, the files describing the whole bake: a motion that fails keeps its last good card
+/// in `index.html` (the very bytes) and its entry in the `curves.json` index, after the motions
+/// that baked, as its chunk in `curves.css`; through a second failing bake too; and the
+/// failing bake's files are byte-identical whatever the thread count.
+#[test]
+fn a_failing_motion_keeps_its_card_and_its_index_entry() {
+    let dir = project(&[("card.ron", CARD), ("fade.ron", FADE)]);
+    let root = dir.path();
+    let out = root.join("out");
+    let read = |path: &str| fs::read_to_string(out.join(path)).unwrap();
+    let card_of = |page: &str, name: &str| -> Option<String> {
+        let start = page.find(&format!("<article id=\"motion-{name}\""))?;
+        let end = start + page[start..].find("</article>").unwrap();
+        Some(page[start..end].to_owned())
+    };
+    let order = |text: &str, marks: [&str; 2]| -> Vec<usize> {
+        marks.iter().map(|m| text.find(m).unwrap()).collect()
+    };
+    let baked = curvebake(root, &["bake"]);
+    assert!(baked.status.success(), "{}", stderr(&baked));
+    let good = card_of(&read("index.html"), "card").unwrap();
+
+    fs::write(
+        root.join("curves/card.ron"),
+        CARD.replace("stiffness", "stifness"),
+    )
+    .unwrap();
+    let before = common::project::snapshot(&out);
+    let mut bakes = Vec::new();
+    for jobs in ["1", "3"] {
+        fs::remove_dir_all(&out).unwrap();
+        for (path, bytes) in &before {
+            fs::create_dir_all(out.join(path).parent().unwrap()).unwrap();
+            fs::write(out.join(path), bytes).unwrap();
+        }
+        let failed = curvebake(root, &["bake", "--jobs", jobs]);
+        assert_eq!(failed.status.code(), Some(1), "{}", stderr(&failed));
+        bakes.push(common::project::snapshot(&out));
+    }
+    assert!(bakes[0] == bakes[1], "the failing bake depends on --jobs");
+    for round in 0..2 {
+        let page = read("index.html");
+        assert_eq!(
+            card_of(&page, "card").as_deref(),
+            Some(&*good),
+            "round {round}"
+        );
+        assert!(page.contains("2 motions, 80 frames"), "{page}");
+        let cards = order(&page, ["id=\"motion-fade\"", "id=\"motion-card\""]);
+        let index = read("curves.json");
+        let entries = order(&index, ["\"name\":\"fade\"", "\"name\":\"card\""]);
+        let css = read("curves.css");
+        let chunks = order(&css, ["@keyframes fade", "@keyframes card"]);
+        for places in [cards, entries, chunks] {
+            assert!(places[0] < places[1], "round {round}: {index}");
+        }
+        let again = curvebake(root, &["bake"]);
+        assert_eq!(again.status.code(), Some(1), "{}", stderr(&again));
+    }
+
+    fs::write(root.join("curves/card.ron"), CARD).unwrap();
+    let fixed = curvebake(root, &["bake"]);
+    assert!(fixed.status.success(), "{}", stderr(&fixed));
+    let page = read("index.html");
+    assert_eq!(card_of(&page, "card").as_deref(), Some(&*good));
+    let cards = order(&page, ["id=\"motion-card\"", "id=\"motion-fade\""]);
+    assert!(cards[0] < cards[1]);
+    let check = curvebake(root, &["bake", "--check"]);
+    assert!(check.status.success(), "{}", stderr(&check));
+}
+
 /// Item 11: an unreadable subfolder is an input error (exit 1), its motions keep their outputs
 /// and the other folders still bake; a symbolic link to a folder is followed, and a loop is an
 /// error naming it.
