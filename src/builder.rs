@@ -45,7 +45,7 @@ use crate::error::{InputError, Problem};
 use crate::export::{Format, Layout};
 use crate::input::load::parse_bytes;
 use crate::motion::Motion;
-use crate::run::{run, BakeOptions, FatalError, Report};
+use crate::run::{run, BakeOptions, FatalError, Report, MAX_JOBS};
 use crate::spec::{MotionSpec, Overrides, MAX_FPS};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -203,7 +203,7 @@ impl Bake {
 
 /// Checks the options that have a range: `Err((option, what is wrong))`, worded for both
 /// the builder's usage errors and the project file's (which points at the option's key).
-pub(crate) fn check_options(o: &BakeOptions) -> Result<(), (&'static str, String)> {
+pub fn check_options(o: &BakeOptions) -> Result<(), (&'static str, String)> {
     if let Some(missing) = o.formats.iter().find(|f| !f.is_built()) {
         return Err((
             "formats",
@@ -218,8 +218,18 @@ pub(crate) fn check_options(o: &BakeOptions) -> Result<(), (&'static str, String
             return Err(("fps", format!("must be in (0, {MAX_FPS}], got {fps}")));
         }
     }
-    if o.jobs == Some(0) {
-        return Err(("jobs", "must be at least 1, got 0".into()));
+    match o.jobs {
+        Some(0) => return Err(("jobs", "must be at least 1, got 0".into())),
+        Some(jobs) if jobs > MAX_JOBS => {
+            return Err((
+                "jobs",
+                format!(
+                    "must be at most {MAX_JOBS}, got {jobs} (each thread bakes a motion at a \
+                     time; more only contend)"
+                ),
+            ))
+        }
+        _ => {}
     }
     let tolerance = o.settings.css_tolerance;
     if !(tolerance.is_finite() && tolerance >= 0.0) {

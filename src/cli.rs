@@ -72,9 +72,9 @@ pub struct BakeArgs {
     /// Output folder [default: the project file's `out`, or out]
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Worker threads, 1 to 256 (default: all cores).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
-    pub jobs: Option<u16>,
+    /// Worker threads, at most 256 (default: all cores).
+    #[arg(long, value_parser = parse_jobs)]
+    pub jobs: Option<usize>,
     /// Frame rate for every motion, replacing each motion's own `fps`.
     #[arg(long, value_parser = parse_fps)]
     pub fps: Option<f64>,
@@ -204,30 +204,47 @@ fn parse_format(name: &str) -> Result<Format, String> {
         .ok_or_else(|| format!("unknown format {name:?}; use json, css, png, html or js"))
 }
 
+/// A flag's value, parsed and checked by the library's own rule for `option` (so the CLI,
+/// the project file and the builder accept the same values, in the same words).
+fn checked<T: std::str::FromStr>(
+    text: &str,
+    option: &str,
+    set: impl FnOnce(&mut BakeOptions, T),
+) -> Result<T, String>
+where
+    T: Copy,
+{
+    let value: T = text
+        .parse()
+        .map_err(|_| format!("not a valid {option}: {text:?}"))?;
+    let mut options = BakeOptions::default();
+    set(&mut options, value);
+    curvebake::internals::builder::check_options(&options)
+        .map(|()| value)
+        .map_err(|(_, message)| message)
+}
+
 fn parse_fps(text: &str) -> Result<f64, String> {
-    let max = curvebake::internals::spec::MAX_FPS;
-    match text.parse::<f64>() {
-        Ok(x) if x > 0.0 && x <= max => Ok(x),
-        _ => Err(format!("must be a number in (0, {max}], got {text:?}")),
-    }
+    checked(text, "frame rate", |o, fps| o.fps = Some(fps))
+}
+
+fn parse_jobs(text: &str) -> Result<usize, String> {
+    checked(text, "thread count", |o, jobs| o.jobs = Some(jobs))
 }
 
 fn parse_tolerance(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
-        _ => Err(format!("must be a number >= 0, got {text:?}")),
-    }
+    checked(text, "tolerance", |o, x| o.settings.css_tolerance = x)
 }
 
 fn parse_size(text: &str) -> Result<(u32, u32), String> {
-    let bad = || format!("must be WIDTHxHEIGHT with each in 200..=8000, got {text:?}");
+    let bad = || format!("must be WIDTHxHEIGHT, got {text:?}");
     let (w, h) = text.split_once('x').ok_or_else(bad)?;
-    let (w, h): (u32, u32) = (w.parse().map_err(|_| bad())?, h.parse().map_err(|_| bad())?);
-    if (200..=8000).contains(&w) && (200..=8000).contains(&h) {
-        Ok((w, h))
-    } else {
-        Err(bad())
-    }
+    let size: (u32, u32) = (w.parse().map_err(|_| bad())?, h.parse().map_err(|_| bad())?);
+    let mut options = BakeOptions::default();
+    options.settings.plot_size = size;
+    curvebake::internals::builder::check_options(&options)
+        .map(|()| size)
+        .map_err(|(_, message)| message)
 }
 
 impl BakeArgs {
@@ -247,7 +264,7 @@ impl BakeArgs {
         if self.bundle {
             options.layout = Layout::Bundle;
         }
-        options.jobs = self.jobs.map(usize::from).or(options.jobs);
+        options.jobs = self.jobs.or(options.jobs);
         if let Some(formats) = &self.formats {
             options.formats = formats.clone();
         }

@@ -24,6 +24,7 @@
 
 use crate::bake::Baked;
 use crate::error::{InputError, Problem};
+use crate::export::number::format_number;
 use crate::input::load::{find_inputs, load_file, Input};
 use crate::motion::{Decay, Settle, SolvedDecay, Spring};
 use crate::spec::{Ending, Model, Overrides, ParamGroup};
@@ -600,51 +601,25 @@ fn gravity_figures(model: &Model) -> Option<GravityFigures> {
     })
 }
 
-/// A number for people: four significant digits, no trailing zeros, exponent only for very
-/// large or small magnitudes.
-pub fn human(x: f64) -> String {
-    if x == 0.0 || !x.is_finite() {
-        return if x == 0.0 { "0".into() } else { x.to_string() };
-    }
-    let exponent = x.abs().log10().floor() as i32;
-    if !(-4..6).contains(&exponent) {
-        return format!("{x:.3e}");
-    }
-    let decimals = (3 - exponent).max(0) as usize;
-    let mut s = format!("{x:.decimals$}");
-    if s.contains('.') {
-        while s.ends_with('0') {
-            s.pop();
-        }
-        if s.ends_with('.') {
-            s.pop();
-        }
-    }
-    if s == "-0" {
-        s = "0".into();
-    }
-    s
-}
-
 impl Inspection {
     /// The text `curvebake inspect` prints: a title line, then one `label  value` row per
     /// figure.
     pub fn to_text(&self) -> String {
         let unit = |x: f64| {
             if self.unit.is_empty() {
-                human(x)
+                format_number(x)
             } else {
-                format!("{} {}", human(x), self.unit)
+                format!("{} {}", format_number(x), self.unit)
             }
         };
         let per_s = |x: f64| {
             if self.unit.is_empty() {
-                format!("{}/s", human(x))
+                format!("{}/s", format_number(x))
             } else {
-                format!("{} {}/s", human(x), self.unit)
+                format!("{} {}/s", format_number(x), self.unit)
             }
         };
-        let seconds = |x: f64| format!("{} s", human(x));
+        let seconds = |x: f64| format!("{} s", format_number(x));
         let mut rows: Vec<(String, String)> = Vec::new();
         let mut row = |label: &str, value: String| rows.push((label.to_owned(), value));
         let ending = match self.ending {
@@ -664,7 +639,7 @@ impl Inspection {
                 self.kind,
                 self.property,
                 self.frames,
-                human(self.fps),
+                format_number(self.fps),
                 seconds(self.duration)
             ),
         );
@@ -672,7 +647,7 @@ impl Inspection {
             let values: Vec<String> = group
                 .values
                 .iter()
-                .map(|(k, v)| format!("{k} {}", human(*v)))
+                .map(|(k, v)| format!("{k} {}", format_number(*v)))
                 .collect();
             let platform = group.name.and_then(|name| {
                 crate::motion::SPRING_PLATFORMS
@@ -696,17 +671,17 @@ impl Inspection {
         if let Some(s) = &self.spring {
             row(
                 "damping ratio",
-                format!("{} ({})", human(s.damping_ratio), s.regime),
+                format!("{} ({})", format_number(s.damping_ratio), s.regime),
             );
-            let damped = s
-                .damped_frequency
-                .map_or(String::new(), |w| format!(", damped {} rad/s", human(w)));
+            let damped = s.damped_frequency.map_or(String::new(), |w| {
+                format!(", damped {} rad/s", format_number(w))
+            });
             row(
                 "frequency",
                 format!(
                     "natural {} rad/s ({} Hz){damped}",
-                    human(s.natural_frequency),
-                    human(s.natural_frequency_hz)
+                    format_number(s.natural_frequency),
+                    format_number(s.natural_frequency_hz)
                 ),
             );
             row(
@@ -723,8 +698,8 @@ impl Inspection {
                 "friction",
                 format!(
                     "keeps {} of its velocity per second, lambda {} /s",
-                    human(f.friction),
-                    human(f.lambda)
+                    format_number(f.friction),
+                    format_number(f.lambda)
                 ),
             );
             row("comes to rest at", rest);
@@ -770,9 +745,9 @@ impl Inspection {
             row(
                 "acceleration",
                 if self.unit.is_empty() {
-                    format!("{} /s²", human(g.acceleration))
+                    format!("{} /s²", format_number(g.acceleration))
                 } else {
-                    format!("{} {}/s²", human(g.acceleration), self.unit)
+                    format!("{} {}/s²", format_number(g.acceleration), self.unit)
                 },
             );
             if let (Some(t), Some(x)) = (g.apex_time, g.apex) {
@@ -787,7 +762,7 @@ impl Inspection {
                     format!(
                         "first impact at {}, restitution {}, over at {}",
                         seconds(t),
-                        human(e),
+                        format_number(e),
                         g.bounces_end.map_or("-".into(), seconds)
                     ),
                 );
@@ -798,16 +773,16 @@ impl Inspection {
             // A track's own unit (a multi-track motion's tracks differ).
             let unit = |x: f64| {
                 if track.unit.is_empty() {
-                    human(x)
+                    format_number(x)
                 } else {
-                    format!("{} {}", human(x), track.unit)
+                    format!("{} {}", format_number(x), track.unit)
                 }
             };
             let per_s = |x: f64| {
                 if track.unit.is_empty() {
-                    format!("{}/s", human(x))
+                    format!("{}/s", format_number(x))
                 } else {
-                    format!("{} {}/s", human(x), track.unit)
+                    format!("{} {}/s", format_number(x), track.unit)
                 }
             };
             let label = |l: &str| {
@@ -821,7 +796,7 @@ impl Inspection {
                 let mut v = format!(
                     "initial velocity {}, lambda {} /s",
                     per_s(d.initial_velocity),
-                    human(d.lambda)
+                    format_number(d.lambda)
                 );
                 if let Some(tau) = d.time_constant {
                     let _ = write!(v, " (time constant {})", seconds(tau));
@@ -838,7 +813,7 @@ impl Inspection {
                 let mut v = match o.time {
                     Some(t) => format!(
                         "{} % ({}) at {} ({})",
-                        human(o.percent),
+                        format_number(o.percent),
                         unit(o.units),
                         seconds(t),
                         o.source
@@ -849,7 +824,7 @@ impl Inspection {
                     let _ = write!(
                         v,
                         "; {} % at {} ({})",
-                        human(c.percent),
+                        format_number(c.percent),
                         seconds(c.time.unwrap_or(0.0)),
                         c.source
                     );
@@ -1015,18 +990,4 @@ pub fn resolve(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn human_numbers_keep_four_significant_digits() {
-        assert_eq!(human(0.0), "0");
-        assert_eq!(human(0.60678), "0.6068");
-        assert_eq!(human(14.8324), "14.83");
-        assert_eq!(human(2034.4), "2034");
-        assert_eq!(human(-240.0), "-240");
-        assert_eq!(human(1.0), "1");
-        assert_eq!(human(0.00012346), "0.0001235");
-        assert_eq!(human(1.5e-7), "1.500e-7");
-        assert_eq!(human(-0.00001), "-1.000e-5");
-        assert_eq!(human(1234567.0), "1.235e6");
-    }
 }

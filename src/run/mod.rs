@@ -118,11 +118,6 @@ pub fn run(
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Report, FatalError> {
     let started = Instant::now();
-    if let Some(jobs) = options.jobs.filter(|&j| j > MAX_JOBS) {
-        return Err(FatalError::Usage(format!(
-            "--jobs {jobs}: at most {MAX_JOBS} worker threads (each bakes a motion at a time; more only contend)"
-        )));
-    }
     if options.check && options.out.exists() && !options.out.is_dir() {
         return Err(FatalError::Usage(format!(
             "{}: --out names a file, not an output folder, so there is nothing to compare (a bake would refuse to write there too)",

@@ -732,7 +732,7 @@ fn too_many_jobs_and_a_file_for_out_are_usage_errors() {
         jobs: Some(16_000),
         ..Default::default()
     };
-    let error = curvebake::internals::pipeline::run(&options, &|_, _| ()).unwrap_err();
+    let error = curvebake::Bake::from(options).run().unwrap_err();
     assert!(error.to_string().contains("at most 256"), "{error}");
 
     fs::write(root.join("notes.txt"), "notes").unwrap();
