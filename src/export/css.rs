@@ -57,7 +57,7 @@ use super::{
 };
 use crate::bake::Baked;
 use crate::export::easing;
-use crate::export::number::{format_number, write_fixed};
+use crate::export::number::{format_number, max_fixed_len, write_fixed, FIXED_SCRATCH};
 use crate::spec::{
     unit_kind, Model, MotionSpec, Property, ReducedMotion, UnitKind, REDUCED_FADE_SECONDS,
 };
@@ -427,13 +427,7 @@ fn motion_css(
     }
     let custom = custom.as_bytes();
     let values = baked.tracks[0].position.as_slice();
-    let rounding = 0.5 * 10f64.powi(-(value_precision(unit).1 as i32));
-    // The easing needs a motion from one value to another that ends there: a transition
-    // ends on its end value, so a bake cut short by a `duration` would jump at the end.
-    let endpoints = spec
-        .model
-        .endpoints()
-        .filter(|&(_, to)| (values[values.len() - 1] - to).abs() <= rounding);
+    let endpoints = easing_endpoints(baked);
     property_css_checked(
         &PropertyTrack {
             name,
@@ -450,6 +444,47 @@ fn motion_css(
         },
         out,
     )
+}
+
+/// The `(from, to)` of a single-track motion's easing: a motion from one value to another
+/// (not a ring) whose last frame is `to` (within the rounding of its values). A transition
+/// ends on its end value, so a bake cut short by a `duration` would jump at the end: it gets
+/// no easing.
+pub(crate) fn easing_endpoints(baked: &Baked) -> Option<(f64, f64)> {
+    if let Model::Ring(_) = baked.spec.model {
+        return None;
+    }
+    let (unit, _) = css_unit(baked);
+    let values = baked.tracks[0].position.as_slice();
+    let rounding = 0.5 * 10f64.powi(-(value_precision(unit).1 as i32));
+    baked
+        .spec
+        .model
+        .endpoints()
+        .filter(|&(_, to)| (values[values.len() - 1] - to).abs() <= rounding)
+}
+
+/// The working memory of one animated property's CSS ([`property_css`], or a ring's), taken
+/// once when it starts and sized by its frames: the frames chosen as stops (for its easing or
+/// its keyframes) and the formatted offsets of per-frame keyframes. Choosing and writing its
+/// stops then allocates nothing, so a property costs the same few allocations whatever its
+/// frames, its stops and the way it is written (the offsets' memory is taken even for a
+/// property written as an easing, which leaves it unused). Per-frame keyframes give the
+/// memory their stops were made in to the stops the thread keeps for later motions.
+#[derive(Debug)]
+struct Memory {
+    stops: StopsMemory,
+    offsets: Stops,
+}
+
+impl Memory {
+    /// Room for a property of `frames` frames whose CSS tolerance is `tolerance`.
+    fn new(frames: usize, tolerance: f64) -> Self {
+        Self {
+            stops: StopsMemory::new(frames, tolerance),
+            offsets: Stops::with_capacity(frames),
+        }
+    }
 }
 
 /// The CSS of a multi-track motion: each track through [`property_css`] under the name
@@ -603,6 +638,7 @@ pub fn property_css_checked(
     let easing = track.endpoints.filter(|_| !track.frame_keyframes);
     let last = track.values[track.values.len() - 1];
     let neutral_end = (last - track.declaration.neutral).abs() <= digits.rounding();
+    let mut memory = Memory::new(track.times.len(), track.tolerance);
 
     out.extend_from_slice(b":root {\n  --");
     out.extend_from_slice(name);
@@ -610,24 +646,32 @@ pub fn property_css_checked(
     write_fixed(out, track.duration, digits.duration);
     out.extend_from_slice(b"s;\n");
     let mut lost = None;
-    let stops = match track.endpoints {
+    let easing_stops = match track.endpoints {
         Some(endpoints) => {
             out.extend_from_slice(b"  --");
             out.extend_from_slice(name);
             out.extend_from_slice(b"-easing: ");
-            let stops = write_easing(out, track, endpoints, &digits);
+            let easing = Easing::of(
+                (track.times, track.duration),
+                track.values,
+                endpoints,
+                track.tolerance,
+                &digits,
+                &mut memory.stops,
+            );
+            easing.write(out);
             out.extend_from_slice(b";\n");
             let table = overshoot(track.values, endpoints, None);
-            let kept = overshoot(track.values, endpoints, Some(&stops));
+            let kept = overshoot(track.values, endpoints, Some(easing.stops));
             if table > digits.rounding() && kept <= digits.rounding() {
                 lost = Some(LostOvershoot {
                     table,
                     tolerance: track.tolerance,
                 });
             }
-            stops
+            easing.stops.len()
         }
-        None => Vec::new(),
+        None => 0,
     };
     out.extend_from_slice(b"}\n");
 
@@ -644,19 +688,20 @@ pub fn property_css_checked(
             out.extend_from_slice(b" }\n");
         }
         out.extend_from_slice(b"}\n");
-        stops.len()
+        easing_stops
     } else {
-        let stops = keep_stops(
+        keep_stops(
             track.times,
             &values,
             digits.simplification(track.tolerance, digits.rounding()),
+            &mut memory.stops,
         );
         frame_keyframes(
             out,
             name,
             (track.fps, track.times, track.duration),
             &[(track.values, &track.declaration)],
-            stops,
+            &mut memory,
             &digits,
         )
     };
@@ -707,62 +752,76 @@ fn reduced_motion(out: &mut Vec<u8>, name: &[u8], policy: ReducedMotion, neutral
     out.extend_from_slice(b"}\n");
 }
 
-/// Writes the `linear()` easing of a track from `endpoints.0` to `endpoints.1`; returns the
-/// frames kept as its stops.
-fn write_easing(
-    out: &mut Vec<u8>,
-    track: &PropertyTrack,
-    endpoints: (f64, f64),
-    digits: &Digits,
-) -> Vec<usize> {
-    let written = easing::Progress::new(endpoints.0, endpoints.1, digits.target);
-    let stops = keep_stops(
-        track.times,
-        &[track.values],
-        digits.simplification(track.tolerance, written.rounding()),
-    );
-    let inputs = easing::Inputs {
-        times: track.times,
-        duration: track.duration,
-        budget: digits.timing / 2.0,
-    };
-    easing::write_linear(out, &written, track.values, &inputs, &stops);
-    stops
+/// The `linear()` easing of a track, its stops chosen: what `--<name>-easing` writes, and the
+/// JS module's `easing`.
+pub(crate) struct Easing<'a> {
+    progress: easing::Progress,
+    values: &'a [f64],
+    inputs: easing::Inputs<'a>,
+    /// The frames kept as its stops.
+    stops: &'a [usize],
 }
 
-/// The `linear()` easing a motion's CSS writes (`--<name>-easing`), for the JS module's
-/// `easing`; `None` for a motion without one.
-pub(crate) fn motion_easing(baked: &Baked, settings: &ExportSettings) -> Option<Vec<u8>> {
-    let spec = baked.spec;
-    if let Model::Ring(_) = spec.model {
-        return None;
+impl<'a> Easing<'a> {
+    /// The easing of the track of `values` at `times` (a bake `duration` long) from
+    /// `endpoints.0` to `endpoints.1`, within `tolerance`; its stops are chosen in `memory`.
+    fn of(
+        (times, duration): (&'a [f64], f64),
+        values: &'a [f64],
+        endpoints: (f64, f64),
+        tolerance: f64,
+        digits: &Digits,
+        memory: &'a mut StopsMemory,
+    ) -> Self {
+        let progress = easing::Progress::new(endpoints.0, endpoints.1, digits.target);
+        let stops = keep_stops(
+            times,
+            &[values],
+            digits.simplification(tolerance, progress.rounding()),
+            memory,
+        );
+        Self {
+            progress,
+            values,
+            inputs: easing::Inputs {
+                times,
+                duration,
+                budget: digits.timing / 2.0,
+            },
+            stops,
+        }
     }
+
+    /// Appends `linear(...)`.
+    pub fn write(&self, out: &mut Vec<u8>) {
+        easing::write_linear(out, &self.progress, self.values, &self.inputs, self.stops);
+    }
+
+    /// An upper bound on the bytes [`Easing::write`] appends.
+    pub fn max_len(&self) -> usize {
+        easing::max_len(&self.progress, self.values, &self.inputs, self.stops)
+    }
+}
+
+/// The easing a motion's CSS writes (`--<name>-easing`), for the JS module's `easing`; `None`
+/// for a motion without one. `times` are its frame times; its stops are chosen in `memory`.
+pub(crate) fn motion_easing<'a>(
+    baked: &'a Baked,
+    settings: &ExportSettings,
+    times: &'a [f64],
+    memory: &'a mut StopsMemory,
+) -> Option<Easing<'a>> {
+    let endpoints = easing_endpoints(baked)?;
     let (unit, _) = css_unit(baked);
     let values = baked.tracks[0].position.as_slice();
-    let rounding = 0.5 * 10f64.powi(-(value_precision(unit).1 as i32));
-    let endpoints = spec
-        .model
-        .endpoints()
-        .filter(|&(_, to)| (values[values.len() - 1] - to).abs() <= rounding)?;
-    let times: Vec<f64> = (0..baked.frames()).map(|i| baked.time(i)).collect();
-    let global = settings.global_name(&spec.name);
-    let track = PropertyTrack {
-        name: global.as_bytes(),
-        declaration: Declaration::new(&spec.property, b"", unit),
-        unit,
-        fps: spec.fps,
-        times: &times,
-        duration: baked.duration,
+    Some(Easing::of(
+        (times, baked.duration),
         values,
-        endpoints: Some(endpoints),
-        tolerance: tolerance(spec, settings, &[values]),
-        frame_keyframes: false,
-        reduced_motion: spec.reduced_motion,
-    };
-    let digits = Digits::of(unit, &times, &[values]);
-    let mut out = Vec::new();
-    write_easing(&mut out, &track, endpoints, &digits);
-    Some(out)
+        endpoints,
+        tolerance(baked.spec, settings, &[values]),
+        &Digits::of(unit, times, &[values]),
+        memory,
+    ))
 }
 
 /// Writes `  animation: <name> var(--<name>-duration) <timing> <fill>;`: the easing
@@ -799,17 +858,23 @@ fn declare(out: &mut Vec<u8>, declaration: &Declaration, x: f64, decimals: u32) 
     out.push(b';');
 }
 
-/// Writes `@keyframes <name>` with a stop per kept frame, each declaring every track; returns
-/// the number of stops. `timeline` is the frame rate, the frame times and the bake length.
+/// Writes `@keyframes <name>` with a stop per frame kept in `memory` (by [`keep_stops`]),
+/// each declaring every track; returns the number of stops. `timeline` is the frame rate, the
+/// frame times and the bake length.
+///
+/// The stops' offsets are formatted in `memory` unless this thread made the same ones lately
+/// ([`RECENT_STOPS`]); new ones are kept there in the memory they were made in (the kept
+/// frames and the offsets'), so keeping them allocates nothing.
 fn frame_keyframes(
     out: &mut Vec<u8>,
     name: &[u8],
     timeline: (f64, &[f64], f64),
     tracks: &[(&[f64], &Declaration)],
-    stops: Vec<usize>,
+    memory: &mut Memory,
     digits: &Digits,
 ) -> usize {
     let (fps, times, duration) = timeline;
+    let stops = std::mem::take(&mut memory.stops.kept);
     // Offsets (percent of D): half the timing budget, and apart from each other.
     let min_gap = stops
         .windows(2)
@@ -826,32 +891,35 @@ fn frame_keyframes(
         duration: duration.to_bits(),
         decimals: offset_decimals,
     };
-    let stops = RECENT_STOPS.with_borrow_mut(|recent| {
-        let found = recent.iter().flatten().find(|(k, _)| *k == key);
-        if let Some((_, stops)) = found {
-            return stops.clone();
+    RECENT_STOPS.with_borrow_mut(|recent| {
+        let found = recent
+            .iter()
+            .position(|slot| slot.as_ref().is_some_and(|(k, _)| *k == key));
+        let slot = found.unwrap_or_else(|| {
+            distinct_offsets(&mut memory.offsets, &key.frames, offset, offset_decimals);
+            // The oldest goes; the slots are a fixed array, and the new one takes the
+            // memory its frames and offsets are in, so keeping them allocates nothing.
+            recent.rotate_right(1);
+            recent[0] = Some((key, std::mem::take(&mut memory.offsets)));
+            0
+        });
+        let (_, stops) = recent[slot].as_ref().expect("found or just kept");
+        out.extend_from_slice(b"@keyframes ");
+        out.extend_from_slice(name);
+        out.extend_from_slice(b" {\n");
+        for (i, offset) in stops.iter() {
+            out.extend_from_slice(b"  ");
+            out.extend_from_slice(offset);
+            out.extend_from_slice(b"% {");
+            for (x, declaration) in tracks {
+                out.push(b' ');
+                declare(out, declaration, x[i], digits.value);
+            }
+            out.extend_from_slice(b" }\n");
         }
-        let stops = distinct_offsets(&key.frames, offset, offset_decimals);
-        // The oldest goes; the slots are a fixed array, so keeping them allocates nothing.
-        recent.rotate_right(1);
-        recent[0] = Some((key, stops.clone()));
-        stops
-    });
-    out.extend_from_slice(b"@keyframes ");
-    out.extend_from_slice(name);
-    out.extend_from_slice(b" {\n");
-    for (i, offset) in stops.iter() {
-        out.extend_from_slice(b"  ");
-        out.extend_from_slice(offset);
-        out.extend_from_slice(b"% {");
-        for (x, declaration) in tracks {
-            out.push(b' ');
-            declare(out, declaration, x[i], digits.value);
-        }
-        out.extend_from_slice(b" }\n");
-    }
-    out.extend_from_slice(b"}\n");
-    stops.len()
+        out.extend_from_slice(b"}\n");
+        stops.len()
+    })
 }
 
 /// An explosion ring: registered `--<name>-inner` and `--<name>-outer`, animated together in
@@ -876,10 +944,12 @@ fn ring_css(baked: &Baked, name: &[u8], times: &[f64], tolerance: f64, out: &mut
     out.extend_from_slice(b"-duration: ");
     write_fixed(out, baked.duration, digits.duration);
     out.extend_from_slice(b"s;\n}\n");
-    let stops = keep_stops(
+    let mut memory = Memory::new(times.len(), tolerance);
+    keep_stops(
         times,
         &tracks,
         digits.simplification(tolerance, digits.rounding()),
+        &mut memory.stops,
     );
     let pairs: Vec<(&[f64], &Declaration)> = tracks.iter().copied().zip(&declarations).collect();
     let written = frame_keyframes(
@@ -887,7 +957,7 @@ fn ring_css(baked: &Baked, name: &[u8], times: &[f64], tolerance: f64, out: &mut
         name,
         (baked.spec.fps, times, baked.duration),
         &pairs,
-        stops,
+        &mut memory,
         &digits,
     );
     out.push(b'.');
@@ -968,7 +1038,7 @@ thread_local! {
 
 /// The keyframe stops, each with its offset (percent) formatted once for the keyframes and
 /// the easing.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 struct Stops {
     /// Frame index of each stop.
     frames: Vec<usize>,
@@ -979,6 +1049,18 @@ struct Stops {
 }
 
 impl Stops {
+    /// Room for the stops of `frames` frames, whatever their offsets' decimals (at most
+    /// [`MAX_TIME_DECIMALS`] on at most 3 integer digits).
+    fn with_capacity(frames: usize) -> Self {
+        Self {
+            frames: Vec::with_capacity(frames),
+            text: Vec::with_capacity(
+                frames * max_fixed_len(100.0, MAX_TIME_DECIMALS) + FIXED_SCRATCH,
+            ),
+            ends: Vec::with_capacity(frames),
+        }
+    }
+
     /// Stop `k`: its frame and its offset's text.
     fn get(&self, k: usize) -> (usize, &[u8]) {
         let start = if k == 0 { 0 } else { self.ends[k - 1] };
@@ -994,15 +1076,18 @@ impl Stops {
     }
 }
 
-/// Formats the offsets of `frames` and removes stops whose offsets format the same as their
+/// Formats the offsets of `frames` into `stops` (emptied first; made with room for them, see
+/// [`Stops::with_capacity`]) and removes stops whose offsets format the same as their
 /// predecessor's: the later frame stays, except that the first stop (0%) always does.
-fn distinct_offsets(frames: &[usize], offset: impl Fn(usize) -> f64, decimals: u32) -> Stops {
-    // Room for every offset (at most 3 integer digits, a point and the decimals).
-    let mut stops = Stops {
-        frames: Vec::with_capacity(frames.len()),
-        text: Vec::with_capacity(frames.len() * (5 + decimals as usize)),
-        ends: Vec::with_capacity(frames.len()),
-    };
+fn distinct_offsets(
+    stops: &mut Stops,
+    frames: &[usize],
+    offset: impl Fn(usize) -> f64,
+    decimals: u32,
+) {
+    stops.frames.clear();
+    stops.text.clear();
+    stops.ends.clear();
     for &i in frames {
         let start = stops.text.len();
         write_fixed(&mut stops.text, offset(i), decimals);
@@ -1018,19 +1103,53 @@ fn distinct_offsets(frames: &[usize], offset: impl Fn(usize) -> f64, decimals: u
         stops.frames.push(i);
         stops.ends.push(stops.text.len());
     }
-    stops
+}
+
+/// The memory [`keep_stops`] works in: the kept frames, and the shortest-path search's counts
+/// and links. Made once per property and sized by its frames, it lets stops be chosen without
+/// allocating, however many are kept and whichever search runs.
+#[derive(Debug, Default)]
+pub struct StopsMemory {
+    /// The frames kept.
+    kept: Vec<usize>,
+    /// Per frame, the fewest segments that reach it ([`fewest_stops`]).
+    count: Vec<u32>,
+    /// Per frame, the frame before it on a shortest path.
+    previous: Vec<usize>,
+}
+
+impl StopsMemory {
+    /// Room for a property of `frames` frames whose tolerance is `tolerance`: the search's
+    /// only when it is positive (at 0 every frame is kept, and a tolerance only shrinks as
+    /// rounding is paid for).
+    pub fn new(frames: usize, tolerance: f64) -> Self {
+        let search = if tolerance > 0.0 { frames } else { 0 };
+        Self {
+            kept: Vec::with_capacity(frames),
+            count: Vec::with_capacity(search),
+            previous: Vec::with_capacity(search),
+        }
+    }
 }
 
 /// The frames to keep as stops so that linear interpolation between them stays within
 /// `tolerance` of every frame of every track: all of them for a tolerance <= 0, else the
 /// fewest (or, past a work limit, a greedy furthest reach). First and last are always kept.
-pub fn keep_stops(times: &[f64], tracks: &[&[f64]], tolerance: f64) -> Vec<usize> {
+/// They are chosen in `memory`, whose kept frames are returned.
+pub fn keep_stops<'m>(
+    times: &[f64],
+    tracks: &[&[f64]],
+    tolerance: f64,
+    memory: &'m mut StopsMemory,
+) -> &'m mut Vec<usize> {
     let n = times.len();
     if !(tolerance > 0.0) || n <= 2 {
-        return (0..n).collect();
+        memory.kept.clear();
+        memory.kept.extend(0..n);
+    } else if !fewest_stops(times, tracks, tolerance, FEWEST_STOPS_WORK, memory) {
+        greedy_stops(times, tracks, tolerance, &mut memory.kept);
     }
-    fewest_stops(times, tracks, tolerance, FEWEST_STOPS_WORK)
-        .unwrap_or_else(|| greedy_stops(times, tracks, tolerance))
+    &mut memory.kept
 }
 
 /// Most tracks a motion has (a ring has two).
@@ -1076,17 +1195,27 @@ fn scan_segments(
     times.len() - a
 }
 
-/// The fewest stops: a shortest path from the first frame to the last over every valid
-/// segment (Imai-Iri). `None` if it would look at more than `work` frames.
+/// The fewest stops, into `memory.kept`: a shortest path from the first frame to the last
+/// over every valid segment (Imai-Iri). `false` (and nothing kept) if it would look at more
+/// than `work` frames.
 fn fewest_stops(
     times: &[f64],
     tracks: &[&[f64]],
     tolerance: f64,
     work: usize,
-) -> Option<Vec<usize>> {
+    memory: &mut StopsMemory,
+) -> bool {
     let n = times.len();
-    let mut count = vec![u32::MAX; n];
-    let mut previous = vec![0usize; n];
+    let StopsMemory {
+        kept,
+        count,
+        previous,
+    } = memory;
+    kept.clear();
+    count.clear();
+    count.resize(n, u32::MAX);
+    previous.clear();
+    previous.resize(n, 0);
     count[0] = 0;
     let mut done = 0usize;
     for a in 0..n - 1 {
@@ -1099,21 +1228,22 @@ fn fewest_stops(
             }
         });
         if done > work {
-            return None;
+            return false;
         }
     }
-    let mut stops = vec![n - 1];
-    while let Some(&b) = stops.last().filter(|&&b| b > 0) {
-        stops.push(previous[b]);
+    kept.push(n - 1);
+    while let Some(&b) = kept.last().filter(|&&b| b > 0) {
+        kept.push(previous[b]);
     }
-    stops.reverse();
-    Some(stops)
+    kept.reverse();
+    true
 }
 
-/// From each stop, the furthest frame a valid segment reaches.
-fn greedy_stops(times: &[f64], tracks: &[&[f64]], tolerance: f64) -> Vec<usize> {
+/// From each stop, the furthest frame a valid segment reaches; into `stops` (emptied first).
+fn greedy_stops(times: &[f64], tracks: &[&[f64]], tolerance: f64, stops: &mut Vec<usize>) {
     let n = times.len();
-    let mut stops = vec![0];
+    stops.clear();
+    stops.push(0);
     let mut a = 0;
     while a < n - 1 {
         let mut furthest = a + 1;
@@ -1121,7 +1251,6 @@ fn greedy_stops(times: &[f64], tracks: &[&[f64]], tolerance: f64) -> Vec<usize> 
         stops.push(furthest);
         a = furthest;
     }
-    stops
 }
 
 #[cfg(test)]
@@ -1158,6 +1287,26 @@ mod tests {
         std::thread::spawn(move || css(&spec, 0.0).0)
             .join()
             .unwrap()
+    }
+
+    /// The fewest stops, with no work limit.
+    fn fewest(times: &[f64], tracks: &[&[f64]], tolerance: f64) -> Vec<usize> {
+        let mut memory = StopsMemory::default();
+        assert!(fewest_stops(
+            times,
+            tracks,
+            tolerance,
+            usize::MAX,
+            &mut memory
+        ));
+        memory.kept
+    }
+
+    /// The greedy furthest-reach stops.
+    fn greedy(times: &[f64], tracks: &[&[f64]], tolerance: f64) -> Vec<usize> {
+        let mut stops = Vec::new();
+        greedy_stops(times, tracks, tolerance, &mut stops);
+        stops
     }
 
     #[test]
@@ -1563,8 +1712,8 @@ mod tests {
             let tolerance = 0.05 + random(&mut state) * 2.0;
             let sets: [&[&[f64]]; 2] = [&[&one], &[&one, &two]];
             for tracks in sets {
-                let fewest = fewest_stops(&times, tracks, tolerance, usize::MAX).unwrap();
-                let greedy = greedy_stops(&times, tracks, tolerance);
+                let fewest = fewest(&times, tracks, tolerance);
+                let greedy = greedy(&times, tracks, tolerance);
                 for stops in [&fewest, &greedy] {
                     assert_eq!(stops[0], 0);
                     assert_eq!(*stops.last().unwrap(), n - 1);
@@ -1598,7 +1747,7 @@ mod tests {
             let x: Vec<f64> = (0..n).map(|_| random(&mut state) * 3.0).collect();
             let tolerance = 0.2 + random(&mut state);
             let tracks: &[&[f64]] = &[&x];
-            let fewest = fewest_stops(&times, tracks, tolerance, usize::MAX).unwrap();
+            let fewest = fewest(&times, tracks, tolerance);
             let best = (0u32..1 << (n - 2))
                 .map(|mask| {
                     let stops: Vec<usize> = std::iter::once(0)
@@ -1628,10 +1777,12 @@ mod tests {
             };
             for tracks in groups {
                 for tolerance in [0.01, 0.05, 0.5] {
-                    let stops = keep_stops(&times, &tracks, tolerance);
-                    assert!(worst_error(&times, &tracks, &stops) <= tolerance);
+                    let mut memory = StopsMemory::new(times.len(), tolerance);
+                    let stops = keep_stops(&times, &tracks, tolerance, &mut memory);
+                    assert!(worst_error(&times, &tracks, stops) <= tolerance);
                 }
-                let stops = keep_stops(&times, &tracks, 0.5);
+                let mut memory = StopsMemory::default();
+                let stops = keep_stops(&times, &tracks, 0.5, &mut memory);
                 assert!(stops.len() < times.len(), "{}", spec.name);
             }
         }
@@ -1640,12 +1791,13 @@ mod tests {
     #[test]
     fn stops_closer_than_the_offset_digits_keep_the_later_frame() {
         let offsets = [0.0, 10.0, 99.999_999_999_999_9, 100.0];
-        let kept = distinct_offsets(&[0, 1, 2, 3], |i| offsets[i], 12);
+        let mut kept = Stops::with_capacity(4);
+        distinct_offsets(&mut kept, &[0, 1, 2, 3], |i| offsets[i], 12);
         assert_eq!(kept.frames, vec![0, 1, 3]);
         let texts: Vec<&[u8]> = kept.iter().map(|(_, text)| text).collect();
         assert_eq!(texts, [&b"0"[..], b"10", b"100"]);
         let offsets = [0.0, 1e-14, 100.0];
-        let kept = distinct_offsets(&[0, 1, 2], |i| offsets[i], 12);
+        distinct_offsets(&mut kept, &[0, 1, 2], |i| offsets[i], 12);
         assert_eq!(kept.frames, vec![0, 2]);
         assert_eq!(kept.get(1), (2, &b"100"[..]));
     }

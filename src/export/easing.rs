@@ -15,7 +15,7 @@
 //! An implied input may be off its frame time by at most half the timing budget the caller
 //! gives; a written one by its rounding, at most the other half.
 
-use crate::export::number::write_fixed;
+use crate::export::number::{max_fixed_len, write_fixed, FIXED_SCRATCH};
 
 /// Most decimals of a progress value.
 const MAX_PROGRESS_DECIMALS: u32 = 15;
@@ -68,7 +68,8 @@ pub struct Inputs<'a> {
 }
 
 /// Appends `linear(p0,p1,...)` for the frames `stops` (the first and the last frame among
-/// them) of `values`.
+/// them) of `values`. It allocates nothing: which inputs are written is decided stop by stop
+/// as they are written ([`WrittenInputs`]).
 pub fn write_linear(
     out: &mut Vec<u8>,
     progress: &Progress,
@@ -76,18 +77,15 @@ pub fn write_linear(
     inputs: &Inputs,
     stops: &[usize],
 ) {
-    let written = written_inputs(inputs, stops);
-    let budget = 100.0 * inputs.budget / inputs.duration;
-    let decimals = (0..MAX_INPUT_DECIMALS)
-        .find(|&k| 10f64.powi(-(k as i32)) <= budget)
-        .unwrap_or(MAX_INPUT_DECIMALS);
+    let mut written = WrittenInputs::new(inputs, stops);
+    let decimals = input_decimals(inputs);
     out.extend_from_slice(b"linear(");
     for (k, &i) in stops.iter().enumerate() {
         if k > 0 {
             out.push(b',');
         }
         write_fixed(out, progress.of(values[i]), progress.decimals);
-        if written[k] {
+        if written.next(k) {
             out.push(b' ');
             write_fixed(out, 100.0 * inputs.times[i] / inputs.duration, decimals);
             out.push(b'%');
@@ -96,42 +94,95 @@ pub fn write_linear(
     out.push(b')');
 }
 
+/// Decimals of a written input (percent): the fewest whose rounding stays within half the
+/// timing budget.
+fn input_decimals(inputs: &Inputs) -> u32 {
+    let budget = 100.0 * inputs.budget / inputs.duration;
+    (0..MAX_INPUT_DECIMALS)
+        .find(|&k| 10f64.powi(-(k as i32)) <= budget)
+        .unwrap_or(MAX_INPUT_DECIMALS)
+}
+
+/// An upper bound on the bytes [`write_linear`] appends (so that a buffer can be sized once),
+/// with [`write_fixed`]'s room to work past the end ([`FIXED_SCRATCH`]).
+pub fn max_len(progress: &Progress, values: &[f64], inputs: &Inputs, stops: &[usize]) -> usize {
+    let largest = stops
+        .iter()
+        .fold(0.0f64, |m, &i| m.max(progress.of(values[i]).abs()));
+    let point = max_fixed_len(largest, progress.decimals) + ",".len();
+    let input = " ".len() + max_fixed_len(100.0, input_decimals(inputs)) + "%".len();
+    "linear()".len() + stops.len() * (point + input) + FIXED_SCRATCH
+}
+
 /// Which stops need their input written: a greedy walk that extends each run of stops
 /// between two written (or end) inputs as long as every stop inside it, placed evenly, stays
 /// within half the budget of its own input; where a run cannot grow, its last stop is
 /// written. A run of evenly spaced stops is extended without a scan.
-fn written_inputs(inputs: &Inputs, stops: &[usize]) -> Vec<bool> {
-    let n = stops.len();
-    let mut written = vec![false; n];
-    if n <= 2 {
-        return written;
+///
+/// Stop `k`'s answer is known once stop `k + 1` has been looked at, so the walk is asked
+/// stop by stop, in order ([`WrittenInputs::next`]), and keeps no answers.
+struct WrittenInputs<'a> {
+    inputs: &'a Inputs<'a>,
+    stops: &'a [usize],
+    /// Half the budget, in percent.
+    half: f64,
+    /// How much evenly spaced gaps may differ by float rounding: this much over a whole run
+    /// of n stops adds up to at most half of the half budget.
+    even: f64,
+    /// The stop the current run starts from (the last written one, or the first).
+    start: usize,
+    /// Whether the current run is evenly spaced so far.
+    evenly: bool,
+}
+
+impl<'a> WrittenInputs<'a> {
+    fn new(inputs: &'a Inputs<'a>, stops: &'a [usize]) -> Self {
+        let half = 50.0 * inputs.budget / inputs.duration;
+        Self {
+            inputs,
+            stops,
+            half,
+            even: half / (2.0 * stops.len() as f64),
+            start: 0,
+            evenly: true,
+        }
     }
-    let input = |k: usize| 100.0 * inputs.times[stops[k]] / inputs.duration;
-    let half = 50.0 * inputs.budget / inputs.duration;
-    // Evenly spaced gaps may differ by float rounding; this much over a whole run of n
-    // stops adds up to at most half of the half budget.
-    let even = half / (2.0 * n as f64);
-    let fits = |a: usize, c: usize| {
-        let (from, to) = (input(a), input(c));
+
+    /// Input of stop `k`, percent.
+    fn input(&self, k: usize) -> f64 {
+        100.0 * self.inputs.times[self.stops[k]] / self.inputs.duration
+    }
+
+    /// Whether stop `k` needs its input written; asked for `k = 0, 1, 2, ...` in turn. The
+    /// first and the last stop never do: CSS places them at 0 % and 100 %.
+    fn next(&mut self, k: usize) -> bool {
+        let c = k + 1;
+        if k == 0 || c >= self.stops.len() {
+            return false;
+        }
+        let a = self.start;
+        let gap = self.input(c) - self.input(k);
+        let still_even =
+            self.evenly && (gap - (self.input(a + 1) - self.input(a))).abs() <= self.even;
+        if still_even || self.fits(a, c) {
+            self.evenly = still_even;
+            false
+        } else {
+            self.start = k;
+            self.evenly = true;
+            true
+        }
+    }
+
+    /// Whether every stop strictly between `a` and `c`, placed evenly between them, stays
+    /// within half the budget of its own input.
+    fn fits(&self, a: usize, c: usize) -> bool {
+        let (from, to) = (self.input(a), self.input(c));
         (a + 1..c).all(|k| {
             let implied = from + (to - from) * (k - a) as f64 / (c - a) as f64;
-            (implied - input(k)).abs() <= half
+            (implied - self.input(k)).abs() <= self.half
         })
-    };
-    let (mut a, mut end, mut evenly) = (0, 1, true);
-    for c in 2..n {
-        let gap = input(c) - input(c - 1);
-        let still_even = evenly && (gap - (input(a + 1) - input(a))).abs() <= even;
-        if still_even || fits(a, c) {
-            evenly = still_even;
-        } else {
-            written[end] = true;
-            a = end;
-            evenly = true;
-        }
-        end = c;
     }
-    written
 }
 
 #[cfg(test)]

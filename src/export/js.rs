@@ -20,13 +20,16 @@
 //! Keyframe values are written with [`write_fixed`] (like the CSS exporter), float64 table
 //! values with [`write_json_f64`] (shortest round trip, like the JSON tables).
 
-use super::css::{css_unit, keep_stops, syntax, tolerance, value_precision};
+use super::css::{
+    css_unit, easing_endpoints, keep_stops, motion_easing, syntax, tolerance, value_precision,
+    StopsMemory,
+};
 use super::{
     Buffers, Digest, ExportSettings, Exporter, FilePath, Format, Layout, MotionOutput, OutputFile,
     Shape, Summary,
 };
 use crate::bake::Baked;
-use crate::export::number::{write_fixed, write_json_f64};
+use crate::export::number::{max_fixed_len, write_fixed, write_json_f64};
 use crate::spec::{Model, Property};
 
 /// Fewest decimals of keyframe offsets.
@@ -287,21 +290,10 @@ const FIXED_TEXT: usize = 4096;
 /// `-1.2345678901234567e-308`.
 const JSON_F64_LEN: usize = 24;
 
-/// Longest text [`write_fixed`] writes for a value with |x| <= `max_abs`: sign, integer
-/// digits (one more than log10 gives, should rounding carry), point and decimals.
-fn fixed_len(max_abs: f64, decimals: u32) -> usize {
-    let digits = if max_abs < 1.0 {
-        1
-    } else {
-        max_abs.log10().floor() as usize + 2
-    };
-    2 + digits + decimals as usize
-}
-
 /// An upper bound on the module's length, so that its buffer is allocated once: per motion,
 /// never per frame.
 fn module_capacity(baked: &Baked, targets: &[Target], unit: &str, decimals: (u32, u32)) -> usize {
-    let mut keyframe = "{offset: }, \n".len() + fixed_len(1.0, decimals.0);
+    let mut keyframe = "{offset: }, \n".len() + max_fixed_len(1.0, decimals.0);
     for (track, target) in baked.tracks.iter().zip(targets) {
         let max_abs = track.position.iter().fold(0.0f64, |m, x| m.max(x.abs()));
         let key = match target {
@@ -315,7 +307,7 @@ fn module_capacity(baked: &Baked, targets: &[Target], unit: &str, decimals: (u32
                 ..
             } => before.len() + unit.len() + after.len(),
         };
-        keyframe += ", ".len() + key + fixed_len(max_abs, decimals.1) + unit.len();
+        keyframe += ", ".len() + key + max_fixed_len(max_abs, decimals.1) + unit.len();
     }
     let table = baked.tracks.len() * (JSON_F64_LEN + 1);
     let names = 8 * (baked.spec.name.len() + baked.spec.property.name().len());
@@ -324,14 +316,24 @@ fn module_capacity(baked: &Baked, targets: &[Target], unit: &str, decimals: (u32
 
 /// The frames that get a keyframe: the fewest that keep linear interpolation within the
 /// motion's tolerance (the CSS exporter's, [`tolerance`]) once the rounding of values to
-/// their decimals and of offsets is paid for; every frame at tolerance 0.
-pub fn kept_frames(baked: &Baked, settings: &ExportSettings) -> Vec<usize> {
-    let tracks: Vec<&[f64]> = baked.tracks.iter().map(|t| &t.position[..]).collect();
-    let times: Vec<f64> = (0..baked.frames()).map(|i| baked.time(i)).collect();
+/// their decimals and of offsets is paid for; every frame at tolerance 0. `times` are the
+/// frame times; the frames are chosen in `memory`.
+pub fn kept_frames<'m>(
+    baked: &Baked,
+    settings: &ExportSettings,
+    times: &[f64],
+    memory: &'m mut StopsMemory,
+) -> &'m [usize] {
+    let tracks = tracks(baked);
     let (target, decimals) = value_precision(value_unit(baked));
     let rounding = 0.5 * 10f64.powi(-(decimals as i32));
     let slack = tolerance(baked.spec, settings, &tracks) - rounding - target / 10.0;
-    keep_stops(&times, &tracks, slack)
+    keep_stops(times, &tracks, slack, memory)
+}
+
+/// Every track's positions.
+fn tracks<'a>(baked: &'a Baked) -> Vec<&'a [f64]> {
+    baked.tracks.iter().map(|t| &t.position[..]).collect()
 }
 
 /// Whether a track's values need a `Float64Array`: rounding one to float32 would move it by
@@ -372,9 +374,14 @@ pub fn module(baked: &Baked, settings: &ExportSettings) -> Vec<u8> {
         _ => value_decimals(unit),
     };
     let decimals = (offset_decimals(baked.duration), finest);
-    let kept = kept_frames(baked, settings);
+    // Working memory, taken once whether or not the motion has an easing: the frame times and
+    // the memory the easing's stops and then the keyframes' are chosen in.
+    let times: Vec<f64> = (0..frames).map(|i| baked.time(i)).collect();
+    let mut memory = StopsMemory::new(frames, tolerance(spec, settings, &tracks(baked)));
+    let easing = motion_easing(baked, settings, &times, &mut memory);
+    let easing_len = easing.as_ref().map_or(0, |e| e.max_len());
     let registers = !custom_properties(baked, settings).is_empty();
-    let mut out = Vec::with_capacity(module_capacity(baked, &targets, unit, decimals));
+    let mut out = Vec::with_capacity(module_capacity(baked, &targets, unit, decimals) + easing_len);
     let line = |out: &mut Vec<u8>, s: &str| {
         out.extend_from_slice(s.as_bytes());
         out.push(b'\n');
@@ -437,8 +444,14 @@ pub fn module(baked: &Baked, settings: &ExportSettings) -> Vec<u8> {
         "The motion's progress as a CSS `linear()` easing (for transitions between any two \
          values), or null for a motion without an end value.",
         "easing",
-        &|o| match super::css::motion_easing(baked, settings) {
-            Some(text) => string(o, std::str::from_utf8(&text).expect("ASCII")),
+        // A JSON string: `linear(...)` is digits, signs, points, commas, spaces and `%`,
+        // none of which JSON escapes.
+        &|o| match &easing {
+            Some(easing) => {
+                o.push(b'"');
+                easing.write(o);
+                o.push(b'"');
+            }
             None => o.extend_from_slice(b"null"),
         },
     );
@@ -540,7 +553,7 @@ pub fn module(baked: &Baked, settings: &ExportSettings) -> Vec<u8> {
             "export const keyframes = ["
         },
     );
-    for &i in &kept {
+    for &i in kept_frames(baked, settings, &times, &mut memory) {
         keyframe(&mut out, baked, &targets, i, decimals);
         out.extend_from_slice(b",\n");
     }
@@ -640,7 +653,7 @@ pub fn types(baked: &Baked) -> Vec<u8> {
         name_literal = literal(&spec.name),
         kind = literal(spec.model.kind()),
         unit = literal(value_unit(baked)),
-        easing = if super::css::motion_easing(baked, &ExportSettings::default()).is_some() {
+        easing = if easing_endpoints(baked).is_some() {
             "string"
         } else {
             "null"
@@ -951,13 +964,15 @@ mod tests {
             r#"(name: "drop", motion: Spring(from: -240, to: 0, stiffness: 220, damping: 18))"#,
         );
         let baked = crate::bake::bake(&spec).unwrap();
-        let all = kept_frames(&baked, &ExportSettings::default());
+        let times: Vec<f64> = (0..baked.frames()).map(|i| baked.time(i)).collect();
+        let mut memory = StopsMemory::default();
+        let all = kept_frames(&baked, &ExportSettings::default(), &times, &mut memory).to_vec();
         assert_eq!(all.len(), baked.frames());
         let settings = ExportSettings {
             css_tolerance: 0.05,
             ..ExportSettings::default()
         };
-        let kept = kept_frames(&baked, &settings);
+        let kept = kept_frames(&baked, &settings, &times, &mut memory);
         assert!(
             kept.len() * 3 < all.len() * 2,
             "{} of {}",

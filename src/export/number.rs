@@ -55,6 +55,21 @@ pub fn write_json_f64(out: &mut Vec<u8>, x: f64) {
     }
 }
 
+/// Bytes [`write_fixed`] may use past the end of what it has written before cutting its text
+/// back: a buffer sized for a known text needs this much more for its last number.
+pub const FIXED_SCRATCH: usize = 32;
+
+/// Longest text [`write_fixed`] writes for a value with `|x| <= max_abs`: sign, integer
+/// digits (one more than `log10` gives, should rounding carry), point and decimals.
+pub fn max_fixed_len(max_abs: f64, decimals: u32) -> usize {
+    let digits = if max_abs < 1.0 {
+        1
+    } else {
+        max_abs.log10().floor() as usize + 2
+    };
+    2 + digits + decimals as usize
+}
+
 /// Appends `x` to `out` rounded to `decimals` decimal places, for CSS.
 ///
 /// The exact binary value of `x` is rounded half to even, exactly as
@@ -159,10 +174,10 @@ fn write_scaled_integer(out: &mut Vec<u8>, n: i64, decimals: usize) {
             _ if digits > decimals => digits + 1, // `12.34`
             _ => decimals + 2,                    // `0.0034`
         };
-    // The text is written in place: 32 zeros appended (a constant copy), then the digits
-    // over them, then the excess cut.
+    // The text is written in place: FIXED_SCRATCH zeros appended (a constant copy), then the
+    // digits over them, then the excess cut.
     let start = out.len();
-    out.extend_from_slice(&[b'0'; 32]);
+    out.extend_from_slice(&[b'0'; FIXED_SCRATCH]);
     let text = &mut out[start..];
     let fraction = decimals.min(digits);
     let magnitude = put_digits(text, end, magnitude, fraction);
