@@ -986,8 +986,3 @@ pub fn resolve(
     }
     (inputs, errors)
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-}
