@@ -206,14 +206,11 @@ fn parse_format(name: &str) -> Result<Format, String> {
 
 /// A flag's value, parsed and checked by the library's own rule for `option` (so the CLI,
 /// the project file and the builder accept the same values, in the same words).
-fn checked<T: std::str::FromStr>(
+fn checked<T: std::str::FromStr + Copy>(
     text: &str,
     option: &str,
     set: impl FnOnce(&mut BakeOptions, T),
-) -> Result<T, String>
-where
-    T: Copy,
-{
+) -> Result<T, String> {
     let value: T = text
         .parse()
         .map_err(|_| format!("not a valid {option}: {text:?}"))?;
