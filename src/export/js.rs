@@ -35,7 +35,7 @@ use crate::spec::{Model, Property};
 /// Fewest decimals of keyframe offsets.
 pub const OFFSET_DECIMALS: u32 = 6;
 /// Offsets get enough decimals that rounding moves no keyframe by more than this many
-/// seconds: at 5000 px/s that is 0.0005 px, far below the 0.01 px rest distance.
+/// seconds: at 5000 px/s that is 0.0005 px, far below the 0.01 px precision target.
 pub const OFFSET_MAX_SHIFT: f64 = 1e-7;
 
 /// The ES module exporter.
@@ -961,7 +961,7 @@ mod tests {
     #[test]
     fn a_tolerance_thins_the_keyframes_and_the_easing() {
         let spec = spec(
-            r#"(name: "drop", motion: Spring(from: -240, to: 0, stiffness: 220, damping: 18))"#,
+            r#"(name: "drop", rest_delta: 0.01, rest_speed: 0.1, motion: Spring(from: -240, to: 0, stiffness: 220, damping: 18))"#,
         );
         let baked = crate::bake::bake(&spec).unwrap();
         let times: Vec<f64> = (0..baked.frames()).map(|i| baked.time(i)).collect();

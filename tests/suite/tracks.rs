@@ -38,7 +38,8 @@ fn tracks_of_different_lengths_share_one_timeline_and_hold_their_ends() {
     let frames = table["frames"].as_u64().unwrap() as usize;
     let opacity_end = table["params"]["opacity"]["end"].as_f64().unwrap();
     assert_eq!(opacity_end, 0.3);
-    assert!(duration > 0.9, "the slide is the longest track: {duration}");
+    // The slide rests after about 0.73 s at the default thresholds, the scale sooner.
+    assert!(duration > 0.7, "the slide is the longest track: {duration}");
     for (name, track) in tracks {
         let x = track["position"].as_array().unwrap();
         let v = track["velocity"].as_array().unwrap();
