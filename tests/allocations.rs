@@ -1,6 +1,7 @@
 //! No allocation per frame in sampling or formatting: a counting allocator shows that baking
 //! and exporting a motion of 60 frames and one of 60,000 frames allocate the same number of
-//! times (the buffers are sized once per motion).
+//! times (the buffers are sized once per motion), and so do motions whose CSS tolerance keeps
+//! few stops and many.
 
 use curvebake::export::{ExportSettings, Format, Layout};
 use curvebake::internals::bake::bake;
@@ -9,20 +10,20 @@ use curvebake::internals::schema::MotionFile;
 use curvebake::internals::spec::{MotionSpec, Overrides};
 use std::alloc::{GlobalAlloc, Layout as MemoryLayout, System};
 use std::cell::Cell;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 struct Counting;
 
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
 thread_local! {
-    /// Only the test's own thread counts: the test harness allocates on others meanwhile.
+    /// Only the measuring thread counts, into its own count: the test harness (and the other
+    /// test, running alongside) allocates on other threads meanwhile.
     static COUNTED: Cell<bool> = const { Cell::new(false) };
+    /// Allocations this thread made while it counted.
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
 }
 
 fn count() {
     if COUNTED.with(Cell::get) {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        ALLOCATIONS.with(|a| a.set(a.get() + 1));
     }
 }
 
@@ -51,15 +52,14 @@ fn spec(ron: &str) -> MotionSpec {
     MotionSpec::from_file(&file, Overrides::default()).unwrap()
 }
 
-/// Allocations made while baking `spec` and running the exporters of `formats` on it, on a
-/// new thread: what a thread remembers from earlier motions (the CSS exporter's recent stop
-/// offsets) would otherwise spare some of them.
-fn allocations(spec: &MotionSpec, formats: &[Format]) -> (usize, usize) {
-    let exporters = exporters(formats, Layout::PerMotion, &ExportSettings::default());
+/// Allocations made while baking `spec` and running the exporters of `formats` (with
+/// `settings`) on it, on a new thread: what a thread remembers from earlier motions (the CSS
+/// exporter's recent stop offsets) would otherwise spare some of them.
+fn allocations(spec: &MotionSpec, formats: &[Format], settings: &ExportSettings) -> (usize, usize) {
+    let exporters = exporters(formats, Layout::PerMotion, settings);
     std::thread::scope(|scope| {
         scope
             .spawn(|| {
-                let before = ALLOCATIONS.load(Ordering::Relaxed);
                 COUNTED.with(|c| c.set(true));
                 let baked = bake(spec).unwrap();
                 let outputs: Vec<_> = exporters
@@ -67,7 +67,7 @@ fn allocations(spec: &MotionSpec, formats: &[Format]) -> (usize, usize) {
                     .map(|e| e.motion(&baked, &[], &New))
                     .collect();
                 COUNTED.with(|c| c.set(false));
-                let count = ALLOCATIONS.load(Ordering::Relaxed) - before;
+                let count = ALLOCATIONS.with(Cell::get);
                 std::hint::black_box(outputs);
                 (count, baked.frames())
             })
@@ -76,27 +76,64 @@ fn allocations(spec: &MotionSpec, formats: &[Format]) -> (usize, usize) {
     })
 }
 
-#[test]
-fn sampling_and_formatting_allocate_per_motion_not_per_frame() {
-    let kinds = [
-        "Spring(from: 0, to: 100, stiffness: 170, damping: 0.5)",
-        "Friction(from: 0, velocity: 100, friction: 0.9)",
-        "Gravity(from: 0, velocity: 0, acceleration: 10)",
-        "Decay(from: 0, velocity: 100, lambda: 0.1)",
-        "Decay(from: 0, to: 100, end_velocity: 1)",
-        "ExplosionRing(inner: (from: 0, to: 150, end_velocity: 1), outer: (from: 8, to: 180, end_velocity: 1))",
-    ];
+/// Asserts that each motion of `kinds` (its `motion` or `tracks` field) allocates as often
+/// at `durations.0` seconds as at `durations.1` (at 60 fps: `frames`), in each format.
+fn same_allocations(
+    kinds: &[&str],
+    settings: &ExportSettings,
+    durations: (u32, u32),
+    frames: (usize, usize),
+) {
     for formats in [&[Format::Json][..], &[Format::Css], &[Format::Js]] {
         for kind in kinds {
-            let short = spec(&format!("(name: \"a\", duration: 1, motion: {kind})"));
-            let long = spec(&format!("(name: \"a\", duration: 1000, motion: {kind})"));
-            let (a, frames_a) = allocations(&short, formats);
-            let (b, frames_b) = allocations(&long, formats);
-            assert_eq!((frames_a, frames_b), (61, 60_001));
+            let (short, long) = durations;
+            let short = spec(&format!("(name: \"a\", duration: {short}, {kind})"));
+            let long = spec(&format!("(name: \"a\", duration: {long}, {kind})"));
+            let (a, frames_a) = allocations(&short, formats, settings);
+            let (b, frames_b) = allocations(&long, formats, settings);
+            assert_eq!((frames_a, frames_b), frames);
             assert_eq!(
                 a, b,
-                "{formats:?} {kind}: {a} allocations for 61 frames, {b} for 60,001"
+                "{formats:?} {kind}: {a} allocations for {} frames, {b} for {}",
+                frames.0, frames.1
             );
         }
     }
+}
+
+/// Two tracks, each its own easing (the second cut short by its duration at 1 s).
+const TWO_TRACKS: &str = "tracks: [(property: \"translateX\", motion: Spring(from: 0, to: 100, stiffness: 170, damping: 10)), (property: \"opacity\", motion: Decay(from: 0, to: 1, end_velocity: 0.5), duration: 5)]";
+
+#[test]
+fn sampling_and_formatting_allocate_per_motion_not_per_frame() {
+    // A spring cut short at 1 s gets per-frame keyframes, one that rests an easing: both
+    // must cost the same.
+    let kinds = [
+        "motion: Spring(from: 0, to: 100, stiffness: 170, damping: 0.5)",
+        "motion: Friction(from: 0, velocity: 100, friction: 0.9)",
+        "motion: Gravity(from: 0, velocity: 0, acceleration: 10)",
+        "motion: Decay(from: 0, velocity: 100, lambda: 0.1)",
+        "motion: Decay(from: 0, to: 100, end_velocity: 1)",
+        "motion: ExplosionRing(inner: (from: 0, to: 150, end_velocity: 1), outer: (from: 8, to: 180, end_velocity: 1))",
+        TWO_TRACKS,
+    ];
+    same_allocations(&kinds, &ExportSettings::default(), (1, 1000), (61, 60_001));
+}
+
+/// With a CSS tolerance the stops are chosen by a search whose memory is sized per motion
+/// too: a motion allocates as often whether it keeps a few stops or hundreds. 1,201 frames
+/// keep the search (quadratic where a motion rests) quick.
+#[test]
+fn thinning_stops_allocates_per_motion_not_per_stop() {
+    let kinds = [
+        "motion: Spring(from: 0, to: 100, stiffness: 170, damping: 0.5)",
+        "motion: Gravity(from: 0, velocity: 0, acceleration: 10)",
+        "motion: ExplosionRing(inner: (from: 0, to: 150, end_velocity: 1), outer: (from: 8, to: 180, end_velocity: 1))",
+        TWO_TRACKS,
+    ];
+    let settings = ExportSettings {
+        css_tolerance: 0.05,
+        ..ExportSettings::default()
+    };
+    same_allocations(&kinds, &settings, (1, 20), (61, 1_201));
 }
