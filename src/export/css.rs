@@ -1152,8 +1152,11 @@ pub fn keep_stops<'m>(
     &mut memory.kept
 }
 
-/// Most tracks a motion has (a ring has two).
-const MAX_TRACKS: usize = 2;
+/// Most tracks thinned together: a ring has two radii, and a multi-track motion animates
+/// each of the five built-in properties (translateX, translateY, scale, rotate, opacity) at
+/// most once (`spec::tracks` refuses a repeat or a custom property), and the JS module thins
+/// all of a motion's tracks at once.
+const MAX_TRACKS: usize = 5;
 
 /// Calls `valid(b)`, in increasing `b`, for every frame `b > a` such that the segment from
 /// frame `a` to frame `b` stays within `tolerance` of every frame between them, on every

@@ -121,3 +121,36 @@ fn the_plot_has_a_panel_per_track() {
         assert_eq!((img.width(), img.height()), (1200, 800 * panels), "{name}");
     }
 }
+
+/// Regression: the JS module thins every track of a motion together, and the stop search
+/// used to accept at most two tracks: a motion of three or more with a positive tolerance
+/// panicked (exit 101) instead of baking.
+#[test]
+fn five_tracks_with_a_tolerance_bake_in_every_format() {
+    let track = |(property, to): (&str, f64)| {
+        format!("(property: {property:?}, motion: Spring(from: 0, to: {to}, stiffness: 260, damping: 12)),")
+    };
+    let properties = [
+        ("translateX", 100.0),
+        ("translateY", 50.0),
+        ("scale", 1.0),
+        ("rotate", 90.0),
+        ("opacity", 1.0),
+    ];
+    let tracks: String = properties.into_iter().map(track).collect();
+    let dir = project(&[("five.ron", &format!("(name: \"five\", tracks: [{tracks}])"))]);
+    let run = curvebake(
+        dir.path(),
+        &[
+            "bake",
+            "--css-tolerance",
+            "0.05",
+            "--formats",
+            "json,css,js",
+        ],
+    );
+    assert!(run.status.success(), "{}", stderr(&run));
+    for file in ["css/five.css", "js/five.js", "json/five.json"] {
+        assert!(!read(&dir, file).is_empty(), "{file}");
+    }
+}
