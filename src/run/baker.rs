@@ -1,0 +1,250 @@
+//! Baking a window: each motion baked and exported on the pool, in parallel, or its old
+//! outputs reused when the manifest shows it unchanged.
+
+use super::plan::Plan;
+use crate::bake::bake;
+use crate::error::{InputError, Problem};
+use crate::export::{Digest, Exporter, Format, OutputFile, Summary};
+use crate::input::load::Input;
+use crate::output::manifest::{Entry, SpecHasher, SummaryRecord};
+use crate::output::pool::{self, Pool};
+use arrayvec::ArrayVec;
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Bakes windows of motions: what every motion of the bake needs to know to be baked,
+/// exported and recorded on its own thread.
+pub(super) struct Baker<'a> {
+    plan: &'a Plan,
+    check: bool,
+    pool: &'a Pool,
+    progress: &'a (dyn Fn(usize, usize) + Sync),
+    /// The old records, by motion name.
+    old_entries: HashMap<&'a str, &'a Entry>,
+    spec_hasher: SpecHasher,
+    /// Per exporter: whether its outputs of an unchanged motion are all reusable (its own
+    /// files are on disk; a bundle chunk can be copied from the previous bundle).
+    reusable: Vec<bool>,
+    /// Whether digests are kept (only for the files that describe the whole bake).
+    keep_digests: bool,
+    /// Whether records are made (only for a manifest: none in check mode).
+    records: bool,
+    /// Motions done so far.
+    done: AtomicUsize,
+}
+
+impl<'a> Baker<'a> {
+    pub fn new(
+        plan: &'a Plan,
+        check: bool,
+        reusable: Vec<bool>,
+        pool: &'a Pool,
+        progress: &'a (dyn Fn(usize, usize) + Sync),
+    ) -> Self {
+        Self {
+            plan,
+            check,
+            pool,
+            progress,
+            old_entries: (plan.old.motions.iter())
+                .map(|e| (e.name.as_str(), e))
+                .collect(),
+            spec_hasher: SpecHasher::new(&plan.run_key),
+            reusable,
+            keep_digests: plan.summarized(),
+            records: !check,
+            done: AtomicUsize::new(0),
+        }
+    }
+
+    /// The old record of a motion whose spec, and so whose outputs, are unchanged, if its own
+    /// files are still there.
+    fn unchanged_record(&self, name: &str, hash: &str) -> Option<&'a Entry> {
+        let (out, old) = (&self.plan.out, &self.plan.old);
+        self.old_entries.get(name).copied().filter(|e| {
+            e.hash == hash
+                && e.files.iter().all(|f| out.exists(f))
+                && e.chunks.len() == old.bundles.len()
+        })
+    }
+
+    /// Bakes and exports a window's motions in parallel, reporting `progress` with `read`
+    /// motions read so far. Each motion's spec is dropped by the thread that baked it: the
+    /// writer frees as little as possible of what other threads allocated (glibc's arenas
+    /// make such frees contend).
+    pub fn bake_window(&self, window: Vec<Input>, read: usize) -> Vec<Done<'a>> {
+        window
+            .into_par_iter()
+            .map(|input| {
+                let hash = self.spec_hasher.hash(&input.spec);
+                let old = self.unchanged_record(&input.spec.name, &hash);
+                // An unchanged motion is still baked for the summaries, but not exported again.
+                let skip = |k: usize| old.is_some() && self.reusable[k];
+                // Its old record, when its outputs are reused (not in check mode).
+                let reused = old.filter(|_| !self.check);
+                let exporters = &self.plan.exporters;
+                let result =
+                    match export_one(&input, exporters, self.pool, &skip, self.keep_digests) {
+                        Ok(mut exported) => {
+                            let source = self.plan.source_of(&input.file);
+                            exported.settle(source, input.spec.name, hash, reused, self.records);
+                            Ok(exported)
+                        }
+                        Err(e) => Err((input.spec.name, e)),
+                    };
+                (self.progress)(self.done.fetch_add(1, Ordering::Relaxed) + 1, read);
+                Done {
+                    old,
+                    reused,
+                    result,
+                }
+            })
+            .collect()
+    }
+}
+
+/// One motion baked and exported (or why not, with its name) and, if its outputs are
+/// unchanged, its old record.
+pub(super) struct Done<'a> {
+    pub old: Option<&'a Entry>,
+    /// The old record, when the motion's files are reused, not written (not in check mode).
+    pub reused: Option<&'a Entry>,
+    pub result: Result<Exported, (String, InputError)>,
+}
+
+impl Done<'_> {
+    /// Whether the motion has files of its own to write (none with `--bundle`).
+    pub fn has_files(&self) -> bool {
+        self.reused.is_none()
+            && (self.result.as_ref())
+                .is_ok_and(|e| e.outputs.iter().any(|output| !output.files.is_empty()))
+    }
+}
+
+/// One motion baked and exported.
+pub(super) struct Exported {
+    pub frames: usize,
+    /// The exporters' warnings about it, each naming its file and the motion.
+    pub warnings: Vec<String>,
+    /// Its digest, when a summary needs one.
+    pub digest: Option<Digest>,
+    /// Per exporter (empty for an exporter whose outputs are reused), held in place: a buffer
+    /// of them, freed by the writing thread, would take the baking thread's glibc arena lock
+    /// (it is too large for the lock-free bins) and make one of them wait.
+    pub outputs: ArrayVec<Output, { Format::ALL.len() }>,
+    /// Its record for the manifest, if one is kept (its chunks' places still to be filled in).
+    pub record: Option<Entry>,
+}
+
+impl Exported {
+    /// Lists the motion's own files (those of its outputs, or the `reused` record's) in its
+    /// digest and, if `records` are kept, in its new record. Done by the thread that baked
+    /// it, so that what the writing waits for is only moving outputs into place.
+    fn settle(
+        &mut self,
+        source: String,
+        name: String,
+        hash: String,
+        reused: Option<&Entry>,
+        records: bool,
+    ) {
+        let files = match reused {
+            Some(old) => old.files.clone(),
+            None => self
+                .outputs
+                .iter()
+                .flat_map(|output| output.files.iter().map(|f| f.path.clone()))
+                .collect(),
+        };
+        if let Some(digest) = &mut self.digest {
+            digest.files = files.clone();
+        }
+        self.record = records.then(|| Entry {
+            source,
+            name,
+            hash,
+            frames: self.frames as u64,
+            files,
+            chunks: Vec::new(),
+            summary: self.digest.as_ref().map(SummaryRecord::of),
+        });
+    }
+}
+
+/// What an exporter made of one motion, its files with their paths.
+#[derive(Default)]
+pub(super) struct Output {
+    pub files: Vec<OutputFile>,
+    pub chunk: Option<Vec<u8>>,
+    pub stats: Vec<(&'static str, u64)>,
+}
+
+/// Bakes one motion and runs every exporter it does not `skip` on it.
+fn export_one(
+    input: &Input,
+    exporters: &[Box<dyn Exporter>],
+    pool: &Pool,
+    skip: &dyn Fn(usize) -> bool,
+    keep_digest: bool,
+) -> Result<Exported, InputError> {
+    let with_preview = exporters
+        .iter()
+        .any(|e| e.shape().summary == Summary::Previews);
+    let baked = bake(&input.spec).map_err(|e| {
+        InputError::new(
+            &input.file,
+            Problem::Field {
+                motion: input.spec.name.clone(),
+                message: e.to_string(),
+            },
+        )
+    })?;
+    // Every format's paths for this motion, made from the formats' own patterns.
+    let name = &input.spec.name;
+    let files: Vec<String> = exporters
+        .iter()
+        .flat_map(|e| e.shape().files.iter().map(|p| p.of(name)))
+        .collect();
+    let mut first = 0;
+    let mut warnings = Vec::new();
+    let outputs = exporters
+        .iter()
+        .enumerate()
+        .map(|(k, e)| {
+            let paths = &files[first..first + e.shape().files.len()];
+            first += paths.len();
+            if skip(k) {
+                return Output::default();
+            }
+            let mut output = e.motion(&baked, &files, pool);
+            assert_eq!(
+                output.files.len(),
+                e.shape().files.len(),
+                "{:?}",
+                e.format()
+            );
+            let bytes = output.files.iter_mut().chain(&mut output.chunk);
+            bytes.for_each(pool::trim);
+            let file = input.file.display();
+            warnings.extend((output.warnings.iter()).map(|w| format!("{file}: {name}: {w}")));
+            Output {
+                files: (paths.iter().zip(output.files))
+                    .map(|(path, bytes)| OutputFile {
+                        path: path.clone(),
+                        bytes,
+                    })
+                    .collect(),
+                chunk: output.chunk,
+                stats: output.stats,
+            }
+        })
+        .collect();
+    Ok(Exported {
+        frames: baked.frames(),
+        warnings,
+        digest: keep_digest.then(|| Digest::of(&baked, with_preview)),
+        outputs,
+        record: None,
+    })
+}

@@ -1,0 +1,173 @@
+//! The end of a bake, once every window is written: the files of motions that are gone
+//! removed, the last good outputs of motions that failed kept, the bundles closed, the files
+//! describing the whole bake written, and the manifest completed.
+
+use super::plan::Plan;
+use super::tally::{record, Tally};
+use super::writer::{write_files, Writer};
+use super::{FatalError, Report};
+use crate::error::InputError;
+use crate::export::{Digest, OutputFile};
+use crate::input::intake::Intake;
+use crate::output::bundle::{Chunk, OpenBundle};
+use crate::output::manifest::{Entry, Manifest};
+use crate::output::pool::Pool;
+use crate::output::write::OutputDir;
+use crate::output::write::WriteError;
+use std::collections::HashSet;
+use std::path::Path;
+
+/// Finishes the bake `plan` describes, with what `intake` read, `tally` counted and `writer`
+/// has open, and returns its report.
+pub(super) fn finish(
+    plan: &Plan,
+    check: bool,
+    pool: &Pool,
+    intake: Intake,
+    tally: Tally,
+    writer: Writer,
+) -> Result<Report, FatalError> {
+    let (names, run_hash, warnings) = intake.finish();
+    let Tally {
+        mut report,
+        bake_errors,
+        unbaked,
+        mut digests,
+        ..
+    } = tally;
+    let Writer {
+        mut bundles,
+        manifest,
+        ..
+    } = writer;
+    // Input errors in file order, then motions that could not be baked, in input order.
+    report.errors.extend(bake_errors);
+    report.warnings.extend(warnings);
+
+    // A motion that could not be baked has no new record: it is treated as gone from the
+    // inputs, so its old record is kept while its file fails.
+    let baked = |name: &str| names.contains(name) && !unbaked.contains(name);
+    let failed = failed_sources(plan, &report.errors);
+    let (mut kept, removed) = remove_vanished(&plan.out, &plan.old, &baked, &failed, check)?;
+    report.removed = removed;
+    keep_last_good(&mut kept, &plan.old, &mut bundles, digests.as_mut(), pool)?;
+    let mut stamps = Vec::new();
+    for bundle in bundles {
+        let (outcome, stamp) = bundle.finish()?;
+        record(&mut report, stamp.path.clone(), outcome);
+        stamps.push(stamp);
+    }
+    let summary_paths = write_summaries(plan, check, pool, digests, &mut report)?;
+
+    if let Some(mut manifest) = manifest {
+        for entry in &kept {
+            manifest.push(entry)?;
+        }
+        // Only a bake without errors may let the next one skip everything.
+        let run = if report.errors.is_empty() {
+            run_hash
+        } else {
+            String::new()
+        };
+        manifest.finish(&run, &stamps, &summary_paths)?;
+    }
+    Ok(report)
+}
+
+/// Whether a source (by its identity) failed this time: a file with an input error, or one
+/// below a folder that could not be searched. Its motions keep their outputs.
+fn failed_sources<'a>(plan: &'a Plan, errors: &[InputError]) -> impl Fn(&str) -> bool + 'a {
+    let failed: HashSet<String> = errors.iter().map(|e| plan.source_of(&e.file)).collect();
+    move |source: &str| {
+        failed.contains(source)
+            || (plan.failed_folders.iter()).any(|folder| Path::new(source).starts_with(folder))
+    }
+}
+
+/// Keeps the last good outputs of motions that fail (`kept`): their chunks in the bundles
+/// (after the others), copied from the previous bundles when they are still the ones the
+/// manifest describes, and their digests in the files describing the whole bake, after the
+/// others too (so the page and the index list motions in one order), when their records
+/// hold as ones.
+fn keep_last_good(
+    kept: &mut [Entry],
+    old: &Manifest,
+    bundles: &mut [OpenBundle],
+    digests: Option<&mut Vec<Digest>>,
+    pool: &Pool,
+) -> Result<(), WriteError> {
+    let keep_chunks = !bundles.is_empty() && bundles.iter().all(OpenBundle::reusable);
+    for entry in kept.iter_mut() {
+        let chunks = std::mem::take(&mut entry.chunks);
+        if keep_chunks && chunks.len() == old.bundles.len() {
+            let places = (bundles.iter_mut())
+                .map(|b| {
+                    b.append_all(vec![Chunk::Previous(&chunks)], pool)
+                        .map(|p| p[0])
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            entry.chunks = places;
+        }
+    }
+    if let Some(digests) = digests {
+        for entry in kept {
+            let digest = (entry.summary.as_ref()).and_then(|summary| summary.digest(entry));
+            if digest.is_none() {
+                entry.summary = None;
+            }
+            digests.extend(digest);
+        }
+    }
+    Ok(())
+}
+
+/// Writes (or compares) the files describing the whole bake from the motions' `digests`;
+/// returns their paths.
+fn write_summaries(
+    plan: &Plan,
+    check: bool,
+    pool: &Pool,
+    digests: Option<Vec<Digest>>,
+    report: &mut Report,
+) -> Result<Vec<String>, WriteError> {
+    let summaries: Vec<OutputFile> = (plan.exporters.iter())
+        .flat_map(|e| e.summary(digests.as_deref().unwrap_or_default()))
+        .collect();
+    let summary_paths: Vec<String> = summaries.iter().map(|f| f.path.clone()).collect();
+    let summaries = summaries.into_iter().map(|f| vec![f]).collect();
+    for (path, outcome) in write_files(&plan.out, check, pool, summaries) {
+        record(report, path, outcome?);
+    }
+    Ok(summary_paths)
+}
+
+/// Removes the files of motions in the old manifest that are gone: not `baked` now and not in
+/// a file that `failed` this time (by [`super::source_identity`]; its motions keep their outputs).
+/// Returns the entries kept and the files removed.
+fn remove_vanished(
+    out: &OutputDir,
+    old: &Manifest,
+    baked: &dyn Fn(&str) -> bool,
+    failed: &dyn Fn(&str) -> bool,
+    check: bool,
+) -> Result<(Vec<Entry>, Vec<String>), WriteError> {
+    let mut kept = Vec::new();
+    let mut removed = Vec::new();
+    for entry in &old.motions {
+        if baked(&entry.name) {
+            continue;
+        }
+        if failed(&entry.source) {
+            // Its chunks still locate its last good chunks in the previous bundles.
+            kept.push(entry.clone());
+            continue;
+        }
+        for file in &entry.files {
+            if !check {
+                out.remove(file)?;
+            }
+            removed.push(file.clone());
+        }
+    }
+    Ok((kept, removed))
+}

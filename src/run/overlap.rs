@@ -1,0 +1,103 @@
+//! The overlap of baking and writing: window k+1 is baked, and the files of window k+2 read,
+//! on the pool while window k is written, so the writing (which must keep input order)
+//! overlaps the parallel work instead of idling every other core. The measurements behind
+//! each choice here are in `benches/README.md`.
+
+use super::baker::{Baker, Done};
+use super::tally::{record, sort, Sorted, Tally};
+use super::writer::{append, by_size, in_group_order, write_group, write_groups, Writer};
+use crate::error::InputError;
+use crate::input::intake::{Intake, Window};
+use crate::output::write::WriteError;
+
+/// Bakes every window `intake` yields with `baker` and writes each with `writer`, in input
+/// order, counting them into `tally`: each window is written while the next is baked (and
+/// the one after read).
+pub(super) fn bake_and_write<'a>(
+    intake: &mut Intake,
+    baker: &Baker<'a>,
+    writer: &mut Writer,
+    tally: &mut Tally,
+) -> Result<(), WriteError> {
+    let mut pending: Option<(Vec<InputError>, Vec<Done<'a>>)> = None;
+    while let Some(Window { inputs, errors }) = intake.next_window() {
+        let read = intake.read();
+        let next = || rayon::join(|| baker.bake_window(inputs, read), || intake.read_ahead()).0;
+        let done = match pending.take() {
+            Some((errors, done)) => {
+                let (written, next) = write_window(writer, tally, errors, done, next);
+                written?;
+                next
+            }
+            None => next(),
+        };
+        pending = Some((errors, done));
+    }
+    if let Some((errors, done)) = pending {
+        write_window(writer, tally, errors, done, || ()).0?;
+    }
+    Ok(())
+}
+
+/// Takes in one baked window: counts it into the tally, appends its bundle chunks, writes its
+/// files and its records, while `next` (the next window's baking) fills the gaps; returns
+/// what `next` returned.
+///
+/// The bundles and the files are written in parallel, each bundle getting the window's chunks
+/// in one go and each folder's files written by one thread. The largest group of files is
+/// written on this thread; another takes the rest and then `next`, whose many small tasks
+/// whichever thread is done first picks up, so that neither waits for the other at the end
+/// of the window. (With `next` beside the writing as a whole, the thread that baked it also
+/// had a folder's files to write, while the other, done with its own, waited.)
+fn write_window<R: Send>(
+    writer: &mut Writer,
+    tally: &mut Tally,
+    errors: Vec<InputError>,
+    done: Vec<Done>,
+    next: impl FnOnce() -> R + Send,
+) -> (Result<(), WriteError>, R) {
+    let Writer {
+        out,
+        check,
+        bundles,
+        manifest,
+        pool,
+    } = writer;
+    let (out, check, pool) = (*out, *check, *pool);
+    if !done.iter().any(Done::has_files) {
+        // Only bundles (`--bundle`): the baking starts on this thread, the rest on another.
+        let (next, appended) = rayon::join(next, || {
+            let sorted = sort(tally, errors, done);
+            append(bundles, manifest, pool, sorted.chunks, sorted.entries)
+        });
+        return (appended, next);
+    }
+    let Sorted {
+        files,
+        chunks,
+        entries,
+    } = sort(tally, errors, done);
+    let mut groups = by_size(files);
+    let largest = groups.pop();
+    let (written, ((appended, rest), next)) = rayon::join(
+        || largest.map(|(k, group)| (k, write_group(out, check, pool, group))),
+        || {
+            rayon::join(
+                || {
+                    rayon::join(
+                        || append(bundles, manifest, pool, chunks, entries),
+                        || write_groups(out, check, pool, groups),
+                    )
+                },
+                next,
+            )
+        },
+    );
+    let recorded = (|| {
+        for (path, outcome) in in_group_order(written.into_iter().chain(rest).collect()) {
+            record(&mut tally.report, path, outcome?);
+        }
+        appended
+    })();
+    (recorded, next)
+}

@@ -1,0 +1,155 @@
+//! The plan of a bake: what it reads, where it writes, what the last bake left there, and
+//! whether anything needs doing at all. Everything decided before the first motion is baked.
+
+use super::key::run_key;
+use super::{source_identity, BakeOptions, FatalError, Report};
+use crate::error::InputError;
+use crate::export::{exporters, Exporter, Summary};
+use crate::input::load::{find_inputs_reporting, read_source};
+use crate::output::lock::OutputLock;
+use crate::output::manifest::{source_digest, Manifest, RunHasher};
+use crate::output::write::OutputDir;
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// What a bake works from: its inputs, its output folder (locked), its exporters and the
+/// manifest the last bake left.
+pub(super) struct Plan {
+    /// The input files, in input order.
+    pub files: Vec<PathBuf>,
+    /// Folders that could not be searched: input errors like a broken file, reported first.
+    pub folder_errors: Vec<InputError>,
+    /// Those folders' identities: the motions of files below them keep their outputs.
+    pub failed_folders: Vec<String>,
+    /// What the manifest records as each motion's source: the same file however its path was
+    /// spelled (`curves`, `./curves`, `$PWD/curves/`, by `bake` or by `watch`).
+    identities: HashMap<PathBuf, String>,
+    /// The output folder.
+    pub out: OutputDir,
+    /// Held until the bake is done (the plan lives as long as the bake): from reading the
+    /// manifest to writing the next one.
+    _lock: Option<OutputLock>,
+    /// One per format, in the order of the options.
+    pub exporters: Vec<Box<dyn Exporter>>,
+    /// The last bake's manifest, less the entries naming paths outside the folder.
+    pub old: Manifest,
+    /// The bytes every motion's hash and the run's hash start from (the run's settings).
+    pub run_key: Vec<u8>,
+}
+
+/// What planning found.
+pub(super) enum Planned {
+    /// Nothing changed since the manifest was written: nothing to bake, nothing to write;
+    /// the report says so.
+    Unchanged(Report),
+    /// Something may have changed: bake.
+    Bake(Box<Plan>),
+}
+
+impl Plan {
+    /// Finds the inputs, opens (and locks) the output folder, reads the manifest and decides
+    /// whether anything needs baking.
+    pub fn make(options: &BakeOptions) -> Result<Planned, FatalError> {
+        let (files, folder_errors) =
+            find_inputs_reporting(&options.inputs).map_err(FatalError::Input)?;
+        let identities: HashMap<PathBuf, String> = files
+            .par_iter()
+            .map(|f| (f.clone(), source_identity(f)))
+            .collect();
+        let out = if options.check {
+            OutputDir::existing(&options.out)
+        } else {
+            OutputDir::create(&options.out)?
+        };
+        let lock = if options.check {
+            OutputLock::shared(&out)
+        } else {
+            Some(OutputLock::exclusive(&out)?)
+        };
+        let exporters = exporters(&options.formats, options.layout, &options.settings);
+
+        // With `--force`, nothing the manifest says is trusted, but which files are ours is
+        // still known, so the files of motions that are gone are still removed.
+        let mut old = if options.force {
+            Manifest::read(&options.out).ownership()
+        } else {
+            Manifest::read(&options.out)
+        };
+        // An entry naming a path outside the folder (a hand-edited manifest) is not ours to
+        // touch.
+        old.motions
+            .retain(|e| e.files.iter().all(|f| out.resolve(f).is_ok()));
+        let run_key = run_key(options);
+        if !options.check
+            && folder_errors.is_empty()
+            && nothing_changed(&old, &out, &files, &run_key)
+        {
+            let shared = old.bundles.len() + old.summaries.len();
+            return Ok(Planned::Unchanged(Report {
+                motions: old.motions.len(),
+                skipped: old.motions.len(),
+                frames: old.motions.iter().map(|e| e.frames).sum(),
+                unchanged: old.motions.iter().map(|e| e.files.len()).sum::<usize>() + shared,
+                ..Report::default()
+            }));
+        }
+        let failed_folders = folder_errors
+            .iter()
+            .map(|e| source_identity(&e.file))
+            .collect();
+        Ok(Planned::Bake(Box::new(Plan {
+            files,
+            folder_errors,
+            failed_folders,
+            identities,
+            out,
+            _lock: lock,
+            exporters,
+            old,
+            run_key,
+        })))
+    }
+
+    /// A file's identity as the manifest records it (see [`source_identity`]), looked up
+    /// when it is one of the inputs.
+    pub fn source_of(&self, file: &Path) -> String {
+        (self.identities.get(file).cloned()).unwrap_or_else(|| source_identity(file))
+    }
+
+    /// Whether an exporter writes files describing the whole bake, so that every motion's
+    /// digest is kept.
+    pub fn summarized(&self) -> bool {
+        (self.exporters.iter()).any(|e| e.shape().summary != Summary::None)
+    }
+}
+
+/// Whether the inputs are the ones the old manifest was written for (same files, same bytes,
+/// same run settings, and that bake had no errors) and every output it lists is still there:
+/// then nothing needs baking. Reads the files, but parses nothing.
+fn nothing_changed(old: &Manifest, out: &OutputDir, files: &[PathBuf], run_key: &[u8]) -> bool {
+    if old.run.is_empty() {
+        return false;
+    }
+    let digests: Option<Vec<[u8; 32]>> = files
+        .par_iter()
+        .map(|f| read_source(f).ok().map(|bytes| source_digest(f, &bytes)))
+        .collect();
+    let Some(digests) = digests else {
+        return false;
+    };
+    let mut run = RunHasher::new(run_key);
+    digests.iter().for_each(|d| run.add(d));
+    // The files every motion feeds: bundles as the manifest left them, summaries present.
+    let bundles_intact = old
+        .bundles
+        .iter()
+        .all(|stamp| (out.resolve(&stamp.path)).is_ok_and(|path| old.describes(stamp, &path)));
+    run.finish() == old.run
+        && bundles_intact
+        && old.summaries.iter().all(|f| out.exists(f))
+        && old
+            .motions
+            .par_iter()
+            .all(|e| e.files.iter().all(|f| out.exists(f)))
+}
