@@ -35,6 +35,8 @@ pub(super) struct Baker<'a> {
 }
 
 impl<'a> Baker<'a> {
+    /// A baker for the motions of `plan`, reusing the outputs of an unchanged motion for the
+    /// exporters marked `reusable` (none when `check`ing).
     pub fn new(
         plan: &'a Plan,
         check: bool,

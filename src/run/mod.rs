@@ -1,5 +1,14 @@
 //! The bake: load -> validate -> bake (in parallel) -> export -> write, with every input
 //! error collected and reported, and valid motions still baked.
+//!
+//! [`run_in_pool`] reads as the bake goes: `plan; for window { bake; write }; finish`.
+//! - `plan`: the inputs, the locked output folder, the old manifest, whether anything changed;
+//! - `baker`: a window's motions baked and exported in parallel (or reused when unchanged);
+//! - `writer`: the output folder, the bundles and the manifest a window is written to;
+//! - `tally`: what the windows add up to (the report), in input order;
+//! - `overlap`: each window written while the next is baked, and why it is scheduled so;
+//! - `finish`: removals, the last good outputs of failing motions, summaries, the manifest;
+//! - `key`: the bytes the manifest's hashes start from.
 
 mod baker;
 mod finish;
