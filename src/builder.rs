@@ -144,6 +144,13 @@ impl Bake {
         self
     }
 
+    /// Per-frame CSS keyframes with `linear` timing instead of two stops timed by the
+    /// `linear()` easing: the fallback for browsers without `linear()`.
+    pub fn css_frames(mut self, frames: bool) -> Self {
+        self.options.settings.css_frames = frames;
+        self
+    }
+
     /// Plot size in pixels, each side in [`PLOT_SIDES`].
     pub fn plot_size(mut self, width: u32, height: u32) -> Self {
         self.options.settings.plot_size = (width, height);

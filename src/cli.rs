@@ -99,6 +99,10 @@ pub struct BakeArgs {
     /// --<name>-duration/-easing and registered custom properties (e.g. `cb-`) [default: none]
     #[arg(long)]
     pub prefix: Option<String>,
+    /// Per-frame CSS keyframes (linear timing) instead of two stops timed by the linear()
+    /// easing: for browsers without linear() (before Chrome 113, Firefox 112, Safari 17.2)
+    #[arg(long)]
+    pub css_frames: bool,
     /// Bake and export every motion again, ignoring the manifest of the output folder.
     #[arg(long)]
     pub force: bool,
@@ -270,6 +274,9 @@ impl BakeArgs {
         }
         if let Some(prefix) = &self.prefix {
             options.settings.prefix = prefix.clone();
+        }
+        if self.css_frames {
+            options.settings.css_frames = true;
         }
         if let Some(size) = self.plot_size {
             options.settings.plot_size = size;

@@ -47,6 +47,7 @@ const CONFIG_TEMPLATE: &str = r#"# curvebake's project file: `curvebake bake`, `
 # formats = [FORMATS]
 # fps = 60                                         # replaces every motion's own fps (default: their own)
 # css_tolerance = 0.0                              # drop CSS stops within this many units
+# css_frames = false                               # per-frame keyframes for browsers without linear()
 # prefix = ""                                      # before every class, @keyframes and --name the CSS and JS make
 # layout = "per-motion"                            # or "bundle": only curves.json and curves.css
 # plot_size = [1200, 800]                          # plot width and height in pixels
@@ -63,6 +64,7 @@ struct Keys {
     fps: Option<Spanned<f64>>,
     css_tolerance: Option<Spanned<f64>>,
     prefix: Option<Spanned<String>>,
+    css_frames: Option<bool>,
     layout: Option<Spanned<String>>,
     plot_size: Option<Spanned<[u32; 2]>>,
     jobs: Option<Spanned<usize>>,
@@ -144,6 +146,9 @@ impl Config {
         options.fps = keys.fps.as_ref().map(|v| *v.get_ref());
         if let Some(v) = &keys.css_tolerance {
             options.settings.css_tolerance = *v.get_ref();
+        }
+        if let Some(v) = keys.css_frames {
+            options.settings.css_frames = v;
         }
         if let Some(v) = &keys.prefix {
             options.settings.prefix = v.get_ref().clone();

@@ -439,7 +439,7 @@ fn motion_css(
             values,
             endpoints,
             tolerance,
-            frame_keyframes: false,
+            frame_keyframes: settings.css_frames,
             reduced_motion: spec.reduced_motion,
         },
         out,

@@ -84,6 +84,10 @@ pub struct ExportSettings {
     /// (`--glow` becomes `--<prefix>glow`, a ring's radii `--<prefix><name>-inner`). Empty by
     /// default; checked like a name's start ([`crate::spec::check_prefix`]).
     pub prefix: String,
+    /// Write per-frame `@keyframes` with `linear` timing for every motion, instead of two
+    /// stops timed by the `linear()` easing: the fallback for browsers without `linear()`
+    /// (before Chrome 113, Firefox 112, Safari 17.2). The easing variables are still written.
+    pub css_frames: bool,
 }
 
 impl Default for ExportSettings {
@@ -92,6 +96,7 @@ impl Default for ExportSettings {
             css_tolerance: 0.0,
             plot_size: (1200, 800),
             prefix: String::new(),
+            css_frames: false,
         }
     }
 }

@@ -29,6 +29,7 @@ pub fn run_key(options: &BakeOptions) -> Vec<u8> {
         css_tolerance,
         plot_size: (width, height),
         prefix,
+        css_frames,
     } = settings;
     let mut key = Vec::new();
     text(&mut key, &tool());
@@ -47,6 +48,7 @@ pub fn run_key(options: &BakeOptions) -> Vec<u8> {
     key.extend_from_slice(&width.to_le_bytes());
     key.extend_from_slice(&height.to_le_bytes());
     text(&mut key, prefix);
+    key.push(u8::from(*css_frames));
     match fps {
         None => key.push(0),
         Some(fps) => {
@@ -98,6 +100,13 @@ mod tests {
             BakeOptions {
                 settings: ExportSettings {
                     plot_size: (800, 1200),
+                    ..base.settings.clone()
+                },
+                ..base.clone()
+            },
+            BakeOptions {
+                settings: ExportSettings {
+                    css_frames: true,
                     ..base.settings.clone()
                 },
                 ..base.clone()

@@ -834,3 +834,35 @@ fn a_tolerance_that_removes_an_overshoot_is_warned_about() {
         "{css}"
     );
 }
+
+#[test]
+fn css_frames_writes_per_frame_keyframes_for_browsers_without_linear() {
+    let spring = r#"(name: "drop", property: "translateY", motion: Spring(from: -240, to: 0, stiffness: 220, damping: 18))"#;
+    let dir = project(&[("a.ron", spring)]);
+    let out = curvebake(
+        dir.path(),
+        &["bake", "--formats", "json,css", "--css-frames"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let css = fs::read_to_string(dir.path().join("out/css/drop.css")).unwrap();
+    let frames = table(dir.path(), "drop")["frames"].as_u64().unwrap() as usize;
+    // Every frame a stop, timed linearly; the easing is still there for transitions.
+    assert_eq!(css.matches("{ translate: 0 ").count(), frames, "{css}");
+    assert!(
+        css.contains("animation: drop var(--drop-duration) linear backwards;"),
+        "{css}"
+    );
+    assert!(css.contains("--drop-easing: linear(0,"), "{css}");
+    let config = project(&[("a.ron", spring)]);
+    fs::write(
+        config.path().join("curvebake.toml"),
+        "css_frames = true\nformats = [\"json\", \"css\"]\n",
+    )
+    .unwrap();
+    let out = curvebake(config.path(), &["bake"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        fs::read_to_string(config.path().join("out/css/drop.css")).unwrap(),
+        css
+    );
+}
