@@ -20,3 +20,5 @@ export * as modalFadeIn from "./modal-fade-in.js";
 export * as toastRotateIn from "./toast-rotate-in.js";
 export * as pressRelease from "./press-release.js";
 export * as tossCatch from "./toss-catch.js";
+export * as sheetEnter from "./sheet-enter.js";
+export * as toss2d from "./toss-2d.js";

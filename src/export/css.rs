@@ -501,6 +501,8 @@ fn tracks_css(
     out: &mut Vec<u8>,
 ) -> usize {
     let spec = baked.spec;
+    // The class, keyframes and variables carry the prefix, as a single motion's do.
+    let global = settings.global_name(&spec.name);
     let both_translates = [Property::TranslateX, Property::TranslateY]
         .iter()
         .all(|p| multi.tracks().iter().any(|t| &t.property == p));
@@ -508,7 +510,7 @@ fn tracks_css(
     let mut animations: Vec<(Vec<u8>, bool, bool)> = Vec::new();
     let mut translate: Vec<Vec<u8>> = Vec::new();
     for (track, baked_track) in multi.tracks().iter().zip(&baked.tracks) {
-        let name = format!("{}-{}", spec.name, track.property.name()).into_bytes();
+        let name = format!("{global}-{}", track.property.name()).into_bytes();
         let values = baked_track.position.as_slice();
         let as_variable = both_translates
             && matches!(track.property, Property::TranslateX | Property::TranslateY);
@@ -548,7 +550,7 @@ fn tracks_css(
         animations.push((name, endpoints.is_some(), neutral_end));
     }
     out.push(b'.');
-    out.extend_from_slice(spec.name.as_bytes());
+    out.extend_from_slice(global.as_bytes());
     out.extend_from_slice(b" {\n");
     if !translate.is_empty() {
         out.extend_from_slice(b"  translate:");

@@ -348,15 +348,23 @@ fn preview(out: &mut String, d: &Digest, settings: &ExportSettings) {
     // (replay, compare) stays by motion name.
     let name = escape(&settings.global_name(&d.name));
     let animated = d.files.iter().any(|f| f.ends_with(".css"));
+    let kind = preview_kind(d);
+    // A motion of several tracks is fitted along its first track's axis, by that axis's
+    // values only (a 2D toss's y, an opacity or a scale do not widen the x range).
+    let tracks = d.kind == "tracks";
+    let fitted = |track: &str| match kind {
+        Preview::Move(axis) if tracks => track == format!("translate{}", axis.to_uppercase()),
+        _ => true,
+    };
     let values = d
         .preview
         .iter()
+        .filter(|(track, _)| fitted(track))
         .flat_map(|(_, p)| p.iter().map(|&(_, x)| x));
     let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| {
         (lo.min(x), hi.max(x))
     });
     let (lo, hi) = if lo <= hi { (lo, hi) } else { (0.0, 0.0) };
-    let kind = preview_kind(d);
     let (fit, element) = match kind {
         Preview::Move(axis) => (axis, "<div class=\"puck"),
         Preview::InPlace => ("none", "<div class=\"puck"),
@@ -374,7 +382,15 @@ fn preview(out: &mut String, d: &Digest, settings: &ExportSettings) {
         Preview::Ring if d.unit == "%" => "width: 140px; height: 140px; ".to_owned(),
         _ => String::new(),
     };
-    let _ = write!(style, "--slow-duration: calc(var(--{name}-duration) * 4)");
+    // A motion of several tracks has a duration per track, each the motion's D: the first's.
+    let duration_var = match d.preview.first() {
+        Some((track, _)) if tracks => format!("{name}-{}", escape(track)),
+        _ => name.clone(),
+    };
+    let _ = write!(
+        style,
+        "--slow-duration: calc(var(--{duration_var}-duration) * 4)"
+    );
     let _ = write!(
         out,
         "<div class=\"preview\">

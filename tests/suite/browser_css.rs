@@ -25,6 +25,11 @@
 //! 0.01 deg moves a point 100 px from the centre by 0.017 px. Opacity is compared with the
 //! table clamped to [0, 1], as CSS clamps it.
 //!
+//! The multi-track motions of `curves/tracks.ron` (a sheet that slides, fades and scales; a
+//! 2D toss) run one animation per track from their one class, all seeked together: each
+//! track's property (`translate`'s x or y word, `opacity`, `scale`) is compared with its own
+//! table, within its own unit's bound.
+//!
 //! For each motion from one value to another, a real CSS transition of a registered
 //! `<number>` property from `from` to `to` with `var(--<name>-duration)` and
 //! `var(--<name>-easing)` is seeked the same way and must land on the table within the
@@ -340,10 +345,9 @@ for (const m of plan.motions) {
     host.appendChild(el);
     const animations = el.getAnimations();
     r.animations = animations.length;
-    if (animations.length === 1) {
-      r.animation_name = animations[0].animationName;
-      r.samples = seek(animations[0], el, m.kind, m.props, m.times);
-    }
+    r.animation_names = animations.map((a) => a.animationName);
+    // One animation, or one per track of a multi-track motion, all seeked together.
+    if (animations.length >= 1) r.samples = seek(animations, el, m.kind, m.props, m.times);
     if (m.control) {
       const c = document.createElement("div");
       c.style.animation = m.name + " " + m.control + " both";
@@ -447,10 +451,22 @@ fn check_in_engine(
                 .push(format!("{}: script error {error}", m.name));
             continue;
         }
-        if r["animations"] != 1 || r["animation_name"] != m.name.as_str() {
+        // The class runs the motion's animation, or one per track (`<name>-<property>`).
+        let expected: Vec<String> = if m.is_multi() {
+            m.tracks
+                .iter()
+                .map(|(p, _)| format!("{}-{p}", m.name))
+                .collect()
+        } else {
+            vec![m.name.clone()]
+        };
+        let mut names: Vec<String> =
+            serde_json::from_value(r["animation_names"].clone()).unwrap_or_default();
+        names.sort();
+        if names != expected {
             tally.failures.push(format!(
-                "{}: the class runs {} animations ({})",
-                m.name, r["animations"], r["animation_name"]
+                "{}: the class runs {} animations ({:?}), not {expected:?}",
+                m.name, r["animations"], names
             ));
             continue;
         }

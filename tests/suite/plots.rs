@@ -98,9 +98,12 @@ fn check_plots(out: &Path, (width, height): (u32, u32), count: usize) -> BTreeMa
     let files = pngs(out);
     let motions: Vec<&String> = files.keys().filter(|p| *p != CONTACT_SHEET_PATH).collect();
     assert!(motions.len() >= count, "{} plots", motions.len());
+    let panels = panels();
     for path in motions {
         let img = decode(path, &files[path]);
-        assert_eq!(img.dimensions(), (width, height), "{path}");
+        // A multi-track motion's plot has a panel per track, each of the plot's size.
+        let panels = panels.get(path).copied().unwrap_or(1);
+        assert_eq!(img.dimensions(), (width, height * panels), "{path}");
         assert_drawn(path, &img);
         let scale = (f64::from(width) / 1200.0)
             .min(f64::from(height) / 800.0)
@@ -111,6 +114,25 @@ fn check_plots(out: &Path, (width, height): (u32, u32), count: usize) -> BTreeMa
     assert_drawn(CONTACT_SHEET_PATH, &sheet);
     assert_title(CONTACT_SHEET_PATH, &sheet, 45, 60);
     files
+}
+
+/// The plot of each multi-track motion of `curves/` (by its path) and its panels: one per
+/// track.
+fn panels() -> BTreeMap<String, u32> {
+    use curvebake::internals::load::{find_inputs, load_all};
+    use curvebake::internals::spec::{Model, Overrides};
+    let (specs, errors) = load_all(&find_inputs(&[curves_dir()]).unwrap(), Overrides::default());
+    assert!(errors.is_empty(), "{errors:?}");
+    specs
+        .iter()
+        .filter_map(|input| match &input.spec.model {
+            Model::Tracks(multi) => Some((
+                plot_path(&input.spec.name),
+                u32::try_from(multi.tracks().len()).unwrap(),
+            )),
+            _ => None,
+        })
+        .collect()
 }
 
 /// A few motions of every layout: a ring (filmstrip), a bounce, a toss, a drop.

@@ -34,6 +34,20 @@ fn bake(out: &Path, formats: &[Format]) -> usize {
     report.motions
 }
 
+/// The plot panels the page should draw: one per motion, one per track of a multi-track
+/// motion (a ring's two radii share one).
+fn panels(out: &Path) -> usize {
+    let tables = common::tables::read_tables(&[curves_dir()], out);
+    assert!(
+        tables.iter().filter(|(_, t)| t.is_multi()).count() >= 2,
+        "curves/ has multi-track motions"
+    );
+    tables
+        .iter()
+        .map(|(_, t)| if t.is_multi() { t.tracks.len() } else { 1 })
+        .sum()
+}
+
 /// Checks run on the page once it has loaded (images included): images, animations, and the
 /// replay button of the first card, then of the whole page.
 const CHECK: &str = r#"<pre id="result"></pre>
@@ -43,12 +57,21 @@ addEventListener("load", () => {
   const animated = [...document.querySelectorAll("[data-anim]")];
   const report = {
     images: images.length,
-    plots: [...document.querySelectorAll("article .plot-svg")].filter((svg) => svg.querySelector("path.curve")).length,
+    // Cards whose every panel has its curve drawn, and the panels in all.
+    plots: [...document.querySelectorAll("article")].filter((card) => {
+      const svgs = [...card.querySelectorAll(".plot-svg")];
+      return svgs.length > 0 && svgs.every((svg) => svg.querySelector("path.curve"));
+    }).length,
+    panels: document.querySelectorAll("article .plot-svg").length,
     pngLinks: document.querySelectorAll("article figcaption a[href$='.png']").length,
     cards: document.querySelectorAll("article").length,
     animated: animated.length,
+    // A motion's class runs its animation, or one per track (`<name>-<property>`).
     wrongAnimation: animated
-      .filter((el) => getComputedStyle(el).animationName !== el.dataset.anim)
+      .filter((el) => {
+        const names = getComputedStyle(el).animationName.split(", ");
+        return names.length === 1 ? names[0] !== el.dataset.anim : !names.every((n) => n.startsWith(el.dataset.anim + "-"));
+      })
       .map((el) => el.dataset.anim + ": " + getComputedStyle(el).animationName),
     external: [...document.querySelectorAll("[src], [href]")]
       .map((el) => el.getAttribute("src") || el.getAttribute("href"))
@@ -120,8 +143,10 @@ fn review_page_loads_with_every_image_and_animation() {
 
     let report = load(&chromium, &out);
     assert_eq!(report["cards"], motions, "{report}");
-    // One plot per motion, drawn in the page (the PNG is linked; no image loads with script).
+    // One plot per motion, drawn in the page (the PNG is linked; no image loads with script):
+    // a panel per motion, and per track of a multi-track motion.
     assert_eq!(report["plots"], motions, "{report}");
+    assert_eq!(report["panels"], panels(&out), "{report}");
     assert_eq!(report["pngLinks"], motions, "{report}");
     assert_eq!(report["images"], 0, "{report}");
     assert_eq!(report["animated"], motions, "{report}");
@@ -185,6 +210,7 @@ fn review_page_without_plots_or_css() {
     assert_eq!(report["images"], 0, "{report}");
     // Without PNG files the plots are still drawn, from the page's own data.
     assert_eq!(report["plots"], motions, "{report}");
+    assert_eq!(report["panels"], panels(dir.path()), "{report}");
     assert_eq!(report["pngLinks"], 0, "{report}");
     // Without CSS, every preview stands still: no animation, nothing to replay.
     assert_eq!(report["wrongAnimation"].as_array().unwrap().len(), motions);
@@ -242,6 +268,11 @@ fn the_scrubber_shows_every_preview_at_its_table_value() {
         .into_iter()
         .map(|(_, t)| t)
         .collect();
+    // Every track of a multi-track motion is read and compared with its own table.
+    assert!(
+        tables.iter().any(|t| t.is_multi()),
+        "curves/ has multi-track motions"
+    );
     let plan: Vec<Value> = tables.iter().map(|t| t.plan()).collect();
     let longest = tables.iter().map(|t| t.duration).fold(0.0, f64::max);
     assert!(
@@ -296,21 +327,23 @@ fn check_scrub(engine: &str, report: &Value, tables: &[common::tables::Table], l
             for (k, reading) in readings.iter().enumerate() {
                 // Past its end, a motion holds its last frame.
                 let mut expected = m.at(k, t.min(m.duration));
-                if m.property == "opacity" {
+                if m.property_of(k) == "opacity" {
                     expected = expected.clamp(0.0, 1.0);
                 }
-                let (computed, _) = decode(m, reading, expected);
+                let (computed, _) = decode(m, k, reading, expected);
                 let computed = computed
                     .unwrap_or_else(|| panic!("{engine}: {} unreadable: {reading}", m.name));
                 let error = (computed - expected).abs();
-                if error / m.bound() > worst {
-                    worst = error / m.bound();
+                let bound = m.bound_of(k);
+                if error / bound > worst {
+                    worst = error / bound;
                     worst_at = format!("{} at {t} s (quarter speed: {})", m.name, run["quarter"]);
                 }
                 assert!(
-                    error <= m.bound(),
-                    "{engine}: {} at t = {t} s (quarter speed: {}): the preview shows {computed}, the table says {expected}",
+                    error <= bound,
+                    "{engine}: {} {} at t = {t} s (quarter speed: {}): the preview shows {computed}, the table says {expected}",
                     m.name,
+                    m.tracks[k].0,
                     run["quarter"]
                 );
                 checked += 1;

@@ -1,4 +1,4 @@
-//! Multi-track motions (tests/data/tracks-examples.ron: a sheet that slides, fades and scales;
+//! Multi-track motions (curves/tracks.ron: a sheet that slides, fades and scales;
 //! a 2D toss), through the real binary: the JSON has one table per property under `tracks`,
 //! a track that ends before the others holds its end value with velocity 0, the CSS plays
 //! every track from one class (translateX and translateY as one `translate: X Y`), the JS
@@ -7,7 +7,7 @@
 use crate::common::project::{curvebake, project, stderr};
 use serde_json::Value;
 
-const EXAMPLES: &str = include_str!("../data/tracks-examples.ron");
+const EXAMPLES: &str = include_str!("../../curves/tracks.ron");
 
 fn baked() -> tempfile::TempDir {
     let dir = project(&[("tracks.ron", EXAMPLES)]);

@@ -10,14 +10,17 @@ use std::fmt::Write as _;
 /// One reading of a motion decoded: (computed style, Typed OM). The individual transform
 /// properties serialize as `<x> <y>?` (`translate`, y omitted when 0), `<number>` (`scale`)
 /// and `<angle>` (`rotate`); Typed OM gives them as one transform component.
-pub fn decode(m: &Table, reading: &Value, expected: f64) -> (Option<f64>, Option<f64>) {
+///
+/// `k` is the track read (a multi-track motion's tracks are each their own property).
+pub fn decode(m: &Table, k: usize, reading: &Value, expected: f64) -> (Option<f64>, Option<f64>) {
+    let property = m.property_of(k);
     let text = reading[0].as_str().unwrap_or_default();
     let typed_value = &reading[1];
     let component = |k: usize| typed_value.get(k).and_then(typed);
     let word = |k: usize| -> Option<f64> {
         if text.trim() == "none" {
             // No animation and no value of the element's own: the neutral value.
-            return Some(if m.property == "scale" { 1.0 } else { 0.0 });
+            return Some(if property == "scale" { 1.0 } else { 0.0 });
         }
         match text.split_whitespace().nth(k) {
             Some(w) => leading_number(w),
@@ -25,8 +28,8 @@ pub fn decode(m: &Table, reading: &Value, expected: f64) -> (Option<f64>, Option
             None => (k > 0).then_some(0.0),
         }
     };
-    match m.readout().0 {
-        "translate" if m.property == "translateX" => (word(0), component(0)),
+    match m.readout_of(k) {
+        "translate" if property == "translateX" => (word(0), component(0)),
         "translate" => (word(1), component(1)),
         "scale" => (word(0), component(0)),
         "rotate" => (
@@ -102,6 +105,9 @@ pub enum Readings {
 }
 
 /// Compares the seeks `[[currentTime, readings], ...]` of one element with the table.
+/// `bound` is the motion's bound ([`Table::bound`], its tightest track's) plus any tolerance;
+/// each track of a multi-track motion is held to its own unit's bound in its place, and
+/// tallied under its property.
 pub fn compare(
     m: &Table,
     seeks: &Value,
@@ -132,7 +138,7 @@ pub fn compare(
         assert_eq!(readings.len(), tracks, "{}", m.name);
         for (k, reading) in readings.iter().enumerate() {
             let mut expected = m.at(k, t);
-            if m.property == "opacity" && readings_are == Readings::Motion {
+            if m.property_of(k) == "opacity" && readings_are == Readings::Motion {
                 expected = expected.clamp(0.0, 1.0);
             }
             if m.ring_ends_hidden && readings_are == Readings::Motion && t >= m.duration {
@@ -140,11 +146,17 @@ pub fn compare(
                 expected = 0.0;
             }
             let (computed, typed) = match readings_are {
-                Readings::Motion => decode(m, reading, expected),
+                Readings::Motion => decode(m, k, reading, expected),
                 Readings::Probe => (
                     leading_number(reading[0].as_str().unwrap_or_default()),
                     typed(&reading[1]),
                 ),
+            };
+            let (label, bound) = if m.is_multi() && readings_are == Readings::Motion {
+                let bound = bound - m.bound() + m.bound_of(k);
+                (format!("{label}: {}", m.tracks[k].0), bound)
+            } else {
+                (label.to_owned(), bound)
             };
             let frame = m.times.iter().position(|&ti| ti * 1000.0 == sent);
             let what = format!(
@@ -162,7 +174,7 @@ pub fn compare(
                     continue;
                 }
                 match value {
-                    Some(v) => tally.record(label, readout, (v - expected).abs(), bound, &what),
+                    Some(v) => tally.record(&label, readout, (v - expected).abs(), bound, &what),
                     None => tally.failures.push(format!("unreadable {readout}: {what}")),
                 }
             }

@@ -3,7 +3,7 @@
 
 use super::readout::sample_times;
 use curvebake::internals::load::{find_inputs, load_all};
-use curvebake::internals::spec::{unit_kind, MotionSpec, Overrides, UnitKind};
+use curvebake::internals::spec::{unit_kind, Model, MotionSpec, Overrides, UnitKind};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
@@ -22,8 +22,12 @@ pub struct Table {
     pub duration: f64,
     /// Frame times (s): t_i = min(i / fps, D), as bakes sample.
     pub times: Vec<f64>,
-    /// Per track: name and positions (a ring's `inner` before its `outer`).
+    /// Per track: name and positions (a ring's `inner` before its `outer`; a multi-track
+    /// motion's tracks keyed by property, in name order).
     pub tracks: Vec<(String, Vec<f64>)>,
+    /// Per track of a multi-track motion (`tracks: [...]`): its property and unit; empty
+    /// for any other motion.
+    pub track_units: Vec<String>,
     /// Seek times in ms.
     pub samples: Vec<f64>,
     /// Whether a ring's radii go back to 0 once it has ended (its CSS class does that).
@@ -32,12 +36,62 @@ pub struct Table {
 
 impl Table {
     pub fn is_ring(&self) -> bool {
-        self.tracks.len() == 2
+        self.tracks.len() == 2 && !self.is_multi()
+    }
+
+    /// A motion of several properties on one timeline (`tracks: [...]`).
+    pub fn is_multi(&self) -> bool {
+        !self.track_units.is_empty()
+    }
+
+    /// The property that track `k` animates.
+    pub fn property_of(&self, k: usize) -> &str {
+        if self.is_multi() {
+            &self.tracks[k].0
+        } else {
+            &self.property
+        }
+    }
+
+    /// What the page reads for track `k` (as [`Table::readout`] for the motion's property).
+    pub fn readout_of(&self, k: usize) -> &'static str {
+        if self.is_ring() {
+            return "custom";
+        }
+        match self.property_of(k) {
+            "opacity" => "opacity",
+            p if p.starts_with("--") => "custom",
+            "translateX" | "translateY" => "translate",
+            "scale" => "scale",
+            "rotate" => "rotate",
+            other => panic!("unexpected property {other}"),
+        }
+    }
+
+    /// The bound of track `k`'s readings: by its own unit.
+    pub fn bound_of(&self, k: usize) -> f64 {
+        let unit = if self.is_multi() {
+            &self.track_units[k]
+        } else {
+            &self.unit
+        };
+        if unit.is_empty() {
+            UNITLESS_BOUND
+        } else {
+            UNIT_BOUND
+        }
     }
 
     /// What the page reads: `translate`, `scale`, `rotate`, `opacity` or the custom
-    /// properties.
+    /// properties; for a multi-track motion, `tracks` and each track's property (the page
+    /// reads each as above, one reading per track).
     pub fn readout(&self) -> (&'static str, Vec<String>) {
+        if self.is_multi() {
+            return (
+                "tracks",
+                self.tracks.iter().map(|(p, _)| p.clone()).collect(),
+            );
+        }
         if self.is_ring() {
             let props = ["inner", "outer"].map(|t| format!("--{}-{t}", self.name));
             return ("custom", props.to_vec());
@@ -61,6 +115,9 @@ impl Table {
 
     /// Label of a track's readings, for the error table.
     pub fn label(&self) -> String {
+        if self.is_multi() {
+            return "tracks".to_owned();
+        }
         match (self.is_ring(), self.property.as_str(), self.unit.as_str()) {
             (true, _, unit) => format!("ring radius ({unit})"),
             (_, "translateX" | "translateY", unit) => format!("translate ({unit})"),
@@ -71,12 +128,11 @@ impl Table {
         }
     }
 
+    /// The bound of the motion's readings (of its tightest track).
     pub fn bound(&self) -> f64 {
-        if self.unit.is_empty() {
-            UNITLESS_BOUND
-        } else {
-            UNIT_BOUND
-        }
+        (0..self.tracks.len().max(1))
+            .map(|k| self.bound_of(k))
+            .fold(f64::INFINITY, f64::min)
     }
 
     /// The table at time `t` (s): linear interpolation of the neighbouring frames.
@@ -123,9 +179,19 @@ pub fn read_tables(inputs: &[PathBuf], out: &Path) -> Vec<(MotionSpec, Table)> {
                 .map(|i| (i as f64 / fps).min(duration))
                 .collect();
             let unit = table["unit"].as_str().unwrap();
+            let track_units: Vec<String> = match &input.spec.model {
+                Model::Tracks(spec) => tracks
+                    .iter()
+                    .map(|(property, _)| {
+                        let track = spec.tracks().iter().find(|t| t.property.name() == property);
+                        track.expect("a track per property").unit.clone()
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
             let unit = match unit_kind(unit) {
                 Some(UnitKind::Length | UnitKind::Percentage) => unit,
-                _ if tracks.len() == 2 => "px",
+                _ if tracks.len() == 2 && track_units.is_empty() => "px",
                 _ => unit,
             };
             let table = Table {
@@ -136,6 +202,7 @@ pub fn read_tables(inputs: &[PathBuf], out: &Path) -> Vec<(MotionSpec, Table)> {
                 duration,
                 samples: sample_times(&times, &tracks),
                 ring_ends_hidden: false,
+                track_units,
                 times,
                 tracks,
             };
@@ -148,7 +215,7 @@ pub fn read_tables(inputs: &[PathBuf], out: &Path) -> Vec<(MotionSpec, Table)> {
 /// `#host` element), and the readers. `read(el, kind, props)` returns, per value read, the
 /// computed-style string and the typed OM reading (`[value, unit]`, or null; `"n/a"` in an
 /// engine without Typed OM, Firefox); `seek(animation, el, kind, props, times)` pauses
-/// `animation` and returns, per time (ms), the animation's current time and what `read`
+/// `animation` (or every animation of an array) and returns, per time (ms), the animation's current time and what `read`
 /// returns there.
 pub const PAGE_READERS: &str = r#"
 const plan = JSON.parse(document.getElementById("plan").textContent);
@@ -171,13 +238,19 @@ function read(el, kind, props) {
     return [[cs.getPropertyValue(kind), t === null ? "n/a" : t]];
   }
   if (kind === "opacity") return [[cs.opacity, typed("opacity")]];
+  if (kind === "tracks") {
+    const of = (p) => p.startsWith("--") ? "custom" : p.startsWith("translate") ? "translate" : p;
+    return props.map((p) => read(el, of(p), [p])[0]);
+  }
   return props.map((p) => [cs.getPropertyValue(p), typed(p)]);
 }
 function seek(animation, el, kind, props, times) {
-  animation.pause();
+  // An animation, or the animations of a multi-track motion's tracks (each spans the motion).
+  const all = [].concat(animation);
+  all.forEach((a) => a.pause());
   return times.map((t) => {
-    animation.currentTime = t;
-    return [animation.currentTime, read(el, kind, props)];
+    all.forEach((a) => { a.currentTime = t; });
+    return [all[0].currentTime, read(el, kind, props)];
   });
 }
 "#;
