@@ -54,11 +54,12 @@ impl fmt::Display for Unsolvable {
 }
 
 /// An invalid motion: the message names the parameter (a dotted path such as
-/// `inner.end_velocity`) and says what is wrong.
+/// `inner.end_velocity`) and says what is wrong. Its words are [`MotionError::message`], the
+/// one wording of each error: the bake's field errors use it under the motion's path.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{} {}", self.path().unwrap_or("motion"), self.message())]
 pub enum MotionError {
     /// A parameter is out of its domain.
-    #[error("{path} must be {requirement}, got {value}")]
     Invalid {
         /// Dotted path of the parameter.
         path: String,
@@ -68,7 +69,6 @@ pub enum MotionError {
         value: f64,
     },
     /// A solver has no real solution for these parameters.
-    #[error("{path}: no solution: {reason}")]
     Unsolvable {
         /// Dotted path of the parameter group that was solved.
         path: String,
@@ -76,7 +76,6 @@ pub enum MotionError {
         reason: Unsolvable,
     },
     /// Gravity never reaches the requested position.
-    #[error("{path}: the motion never reaches to = {to}")]
     NeverReaches {
         /// Dotted path of the `to` parameter.
         path: String,
@@ -84,7 +83,6 @@ pub enum MotionError {
         to: f64,
     },
     /// A bounce needs gravity pointing at the floor when the motion reaches it.
-    #[error("{path}: a bounce needs acceleration towards the floor at `to`, got acceleration {acceleration}")]
     BounceAwayFromFloor {
         /// Dotted path of the `restitution` parameter.
         path: String,
@@ -92,7 +90,6 @@ pub enum MotionError {
         acceleration: f64,
     },
     /// The inner radius of an explosion ring exceeds the outer one.
-    #[error("the ring turns inside out at t = {time} s: inner radius {inner} exceeds outer radius {outer}")]
     RingInsideOut {
         /// The first time (seconds) at which inner > outer.
         time: f64,
@@ -104,6 +101,39 @@ pub enum MotionError {
 }
 
 impl MotionError {
+    /// The dotted path of the parameter at fault (none for a ring turning inside out, which
+    /// is the whole motion's fault).
+    pub fn path(&self) -> Option<&str> {
+        match self {
+            Self::Invalid { path, .. }
+            | Self::Unsolvable { path, .. }
+            | Self::NeverReaches { path, .. }
+            | Self::BounceAwayFromFloor { path, .. } => Some(path),
+            Self::RingInsideOut { .. } => None,
+        }
+    }
+
+    /// What is wrong, worded to follow the parameter's path (`motion.Spring.damping` + `must
+    /// be >= 0, got -3`).
+    pub fn message(&self) -> String {
+        match self {
+            Self::Invalid {
+                requirement, value, ..
+            } => format!("must be {requirement}, got {}", number(*value)),
+            Self::Unsolvable { reason, .. } => format!("has no solution: {reason}"),
+            Self::NeverReaches { to, .. } => {
+                format!("= {} is never reached by the motion", number(*to))
+            }
+            Self::BounceAwayFromFloor { acceleration, .. } => format!(
+                "needs acceleration towards the floor at `to` to bounce, got acceleration {}",
+                number(*acceleration)
+            ),
+            Self::RingInsideOut { time, inner, outer } => format!(
+                "is invalid: the ring turns inside out at t = {time} s: inner radius {inner} exceeds outer radius {outer}"
+            ),
+        }
+    }
+
     /// Puts `prefix.` in front of the parameter path (`inner` + `to` -> `inner.to`).
     pub fn within(mut self, prefix: &str) -> Self {
         match &mut self {
@@ -127,6 +157,17 @@ impl MotionError {
             path: path.to_owned(),
             reason,
         }
+    }
+}
+
+/// A number for a message: as written (`-3`, `0.5`) unless that is long, then in exponent
+/// form (`1e-300`, not three hundred digits).
+pub(crate) fn number(x: f64) -> String {
+    let plain = x.to_string();
+    if plain.len() > 24 {
+        format!("{x:e}")
+    } else {
+        plain
     }
 }
 

@@ -270,6 +270,6 @@ mod tests {
     #[test]
     fn a_floor_never_reached_is_an_error() {
         let err = Bounce::new(Gravity::new(0.0, 0.0, -10.0).unwrap(), 5.0, 0.5).unwrap_err();
-        assert_eq!(err.to_string(), "to: the motion never reaches to = 5");
+        assert_eq!(err.to_string(), "to = 5 is never reached by the motion");
     }
 }

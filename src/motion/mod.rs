@@ -18,6 +18,7 @@ mod spring_forms;
 
 pub use decay::{Branch, Decay, SolvedDecay};
 pub use envelope::Envelope;
+pub(crate) use error::number;
 pub use error::{MotionError, Result, Unsolvable};
 pub use friction::Friction;
 pub use gravity::{Bounce, Gravity};

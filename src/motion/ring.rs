@@ -145,7 +145,7 @@ mod tests {
         let err =
             ExplosionRing::new(end(0.0, 200.0, 10.0), end(10.0, 10.0, 10.0), 1.0).unwrap_err();
         assert!(
-            err.to_string().starts_with("outer.to: no solution"),
+            err.to_string().starts_with("outer.to has no solution"),
             "{err}"
         );
     }

@@ -9,7 +9,7 @@ pub use tracks::{Track, Tracks};
 
 use crate::input::schema::{MotionFile, MotionKind, RadiusFile};
 use crate::motion::{
-    Bounce, Decay, Equivalents, ExplosionRing, Friction, Gravity, Inertia, InertiaCase,
+    number, Bounce, Decay, Equivalents, ExplosionRing, Friction, Gravity, Inertia, InertiaCase,
     InertiaParams, Motion, MotionError, RadiusEnd, Settle, SolvedDecay, Spring, SpringForm,
     DEFAULT_BOUNCE_DAMPING, DEFAULT_BOUNCE_STIFFNESS,
 };
@@ -530,44 +530,11 @@ impl FieldError {
         }
     }
 
-    /// Rewrites a motion error as a field error under `prefix` (`motion.Spring`).
+    /// A motion error as a field error under `prefix` (`motion.Spring`), in the motion
+    /// error's own words.
     fn from_motion(prefix: &str, error: MotionError) -> Self {
-        match error.within(prefix) {
-            MotionError::Invalid {
-                path,
-                requirement,
-                value,
-            } => Self::new(
-                path,
-                format!("must be {requirement}, got {}", number(value)),
-            ),
-            MotionError::Unsolvable { path, reason } => {
-                Self::new(path, format!("has no solution: {reason}"))
-            }
-            MotionError::NeverReaches { path, to } => Self::new(
-                path,
-                format!("= {} is never reached by the motion", number(to)),
-            ),
-            MotionError::BounceAwayFromFloor { path, acceleration } => Self::new(
-                path,
-                format!(
-                    "needs acceleration towards the floor at `to` to bounce, got acceleration {}",
-                    number(acceleration)
-                ),
-            ),
-            e @ MotionError::RingInsideOut { .. } => Self::new(prefix, format!("is invalid: {e}")),
-        }
-    }
-}
-
-/// A number for a message: as written (`-3`, `0.5`) unless that is long, then in exponent
-/// form (`1e-300`, not three hundred digits).
-fn number(x: f64) -> String {
-    let plain = x.to_string();
-    if plain.len() > 24 {
-        format!("{x:e}")
-    } else {
-        plain
+        let error = error.within(prefix);
+        Self::new(error.path().unwrap_or(prefix), error.message())
     }
 }
 
