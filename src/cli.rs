@@ -163,6 +163,8 @@ pub enum KindArg {
     Inertia,
     /// Motions that hand over position and velocity exactly.
     Sequence,
+    /// Several properties (or x and y) on one timeline, from one class.
+    Tracks,
     /// Not a motion: the project file `curvebake.toml`, every option at its default.
     Config,
 }
@@ -178,6 +180,7 @@ impl KindArg {
             KindArg::Ring => Some(Kind::Ring),
             KindArg::Inertia => Some(Kind::Inertia),
             KindArg::Sequence => Some(Kind::Sequence),
+            KindArg::Tracks => Some(Kind::Tracks),
             KindArg::Config => None,
         }
     }

@@ -23,11 +23,13 @@ pub enum Kind {
     Inertia,
     /// Motions that hand over position and velocity.
     Sequence,
+    /// Several properties (or x and y) on one timeline.
+    Tracks,
 }
 
 impl Kind {
     /// Every kind.
-    pub const ALL: [Kind; 7] = [
+    pub const ALL: [Kind; 8] = [
         Kind::Spring,
         Kind::Friction,
         Kind::Gravity,
@@ -35,10 +37,11 @@ impl Kind {
         Kind::Ring,
         Kind::Inertia,
         Kind::Sequence,
+        Kind::Tracks,
     ];
 
     /// The name `new` takes: `spring`, `friction`, `gravity`, `decay`, `ring`, `inertia`,
-    /// `sequence`.
+    /// `sequence`, `tracks`.
     pub fn name(self) -> &'static str {
         match self {
             Self::Spring => "spring",
@@ -48,6 +51,7 @@ impl Kind {
             Self::Ring => "ring",
             Self::Inertia => "inertia",
             Self::Sequence => "sequence",
+            Self::Tracks => "tracks",
         }
     }
 
@@ -64,10 +68,13 @@ const PROPERTY: &str = r#"    // The property animated: translateX (default), tr
     property: "translateX",
 "#;
 
-/// The fields every template shares, after `name` (and `property`, for all but rings).
-const COMMON: &str = r#"    // Unit of the values. Defaults: px for translate, deg for rotate, none otherwise.
+/// The unit line of every template but the tracks' (each track has its own unit).
+const UNIT: &str = r#"    // Unit of the values. Defaults: px for translate, deg for rotate, none otherwise.
     unit: "px",
-    // Frames per second of the bake (default 60).
+"#;
+
+/// The field every template shares, after `name`, `property` and `unit`.
+const FPS: &str = r#"    // Frames per second of the bake (default 60).
     fps: 60,
 "#;
 
@@ -208,6 +215,20 @@ pub fn template(kind: Kind, name: &str) -> String {
     ]),
 "#,
         ),
+        Kind::Tracks => (
+            "Several properties on one timeline, from one class: each track is a motion of its\n\
+             // own (any kind but a ring), and a track that ends first holds its end value.",
+            r#"    // The bake ends when the last track rests or arrives. Each track may carry its own
+    // `unit`, `duration`, `rest_delta` and `rest_speed`.
+"#,
+            r#"    tracks: [
+        (property: "translateY", motion: Spring(from: 480, to: 0, stiffness: 260, damping: 24)),
+        (property: "opacity", motion: Decay(from: 0, to: 1, end_velocity: 0.2), duration: 0.3),
+        (property: "scale", motion: Spring(from: 0.96, to: 1, perceptual_duration: 0.4, bounce: 0.1)),
+        // translateX and translateY together animate one `translate: X Y` (a 2D toss).
+    ],
+"#,
+        ),
     };
     let intro = intro.replace("NAME", name);
     let name_literal = serde_json::to_string(name).expect("a string serializes");
@@ -215,9 +236,14 @@ pub fn template(kind: Kind, name: &str) -> String {
         "// {name}: {intro}\n\
          // Made by `curvebake new {kind}`. Bake it with `curvebake bake`, look at it with\n\
          // `curvebake inspect {name}`. Every field is described in the README.\n\
-         (\n    name: {name_literal},\n{property}{COMMON}{timing}{motion})\n",
+         (\n    name: {name_literal},\n{property}{unit}{FPS}{timing}{motion})\n",
         kind = kind.name(),
-        property = if kind == Kind::Ring { "" } else { PROPERTY },
+        property = if matches!(kind, Kind::Ring | Kind::Tracks) {
+            ""
+        } else {
+            PROPERTY
+        },
+        unit = if kind == Kind::Tracks { "" } else { UNIT },
     )
 }
 

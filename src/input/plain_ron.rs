@@ -19,7 +19,7 @@
 //!   no `inf` or `NaN`); optional fields written bare, as `ron`'s implicit `Some` reads them
 //!   (`Some(...)` and `None` give up).
 
-use crate::input::schema::{MotionFile, MotionKind, RadiusFile, StepFile};
+use crate::input::schema::{MotionFile, MotionKind, RadiusFile, StepFile, TrackFile};
 
 /// The motions of `text` if it is written in the plain subset, exactly as `ron` reads them.
 pub fn parse(text: &str) -> Option<Vec<MotionFile>> {
@@ -170,6 +170,7 @@ impl<'a> Reader<'a> {
         let (mut name, mut property, mut unit, mut motion) = (None, None, None, None);
         let (mut fps, mut duration, mut rest_delta, mut rest_speed) = (None, None, None, None);
         let (mut tolerance, mut relative_tolerance, mut reduced_motion) = (None, None, None);
+        let mut tracks = None;
         self.separated(b')', |r| match r.field_name()? {
             "name" => fill(&mut name, r.string()?),
             "property" => fill(&mut property, r.string()?),
@@ -182,9 +183,14 @@ impl<'a> Reader<'a> {
             "relative_tolerance" => fill(&mut relative_tolerance, r.number()?),
             "reduced_motion" => fill(&mut reduced_motion, r.string()?),
             "motion" => fill(&mut motion, r.kind()?),
-            // `tracks` (and anything else) is left to `ron`.
+            "tracks" => fill(&mut tracks, r.track_list()?),
+            // Anything else is left to `ron`.
             _ => None,
         })?;
+        // Neither `motion` nor `tracks`: left to `ron` (and validation) to explain.
+        if motion.is_none() && tracks.is_none() {
+            return None;
+        }
         Some(MotionFile {
             name: name?,
             property,
@@ -196,8 +202,44 @@ impl<'a> Reader<'a> {
             tolerance,
             relative_tolerance,
             reduced_motion,
-            motion: Some(motion?),
-            tracks: None,
+            motion,
+            tracks,
+        })
+    }
+
+    /// `[(property: "...", motion: Kind(...), unit: "...", duration: ..., rest_delta: ...,
+    /// rest_speed: ...), ...]` (a trailing comma allowed).
+    fn track_list(&mut self) -> Option<Vec<TrackFile>> {
+        self.expect(b'[')?;
+        let mut list = Vec::new();
+        self.separated(b']', |r| {
+            list.push(r.track()?);
+            Some(())
+        })?;
+        Some(list)
+    }
+
+    /// One track of a multi-track motion.
+    fn track(&mut self) -> Option<TrackFile> {
+        self.expect(b'(')?;
+        let (mut property, mut motion, mut unit) = (None, None, None);
+        let (mut duration, mut rest_delta, mut rest_speed) = (None, None, None);
+        self.separated(b')', |r| match r.field_name()? {
+            "property" => fill(&mut property, r.string()?),
+            "motion" => fill(&mut motion, r.kind()?),
+            "unit" => fill(&mut unit, r.string()?),
+            "duration" => fill(&mut duration, r.number()?),
+            "rest_delta" => fill(&mut rest_delta, r.number()?),
+            "rest_speed" => fill(&mut rest_speed, r.number()?),
+            _ => None,
+        })?;
+        Some(TrackFile {
+            property: property?,
+            motion: motion?,
+            unit,
+            duration,
+            rest_delta,
+            rest_speed,
         })
     }
 
