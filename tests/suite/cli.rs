@@ -59,7 +59,8 @@ fn bakes_every_example_variant_into_json_tables_that_follow_the_sampling_rule() 
             "gravity",
             "inertia",
             "sequence",
-            "spring"
+            "spring",
+            "tracks"
         ]
     );
     for m in motions {
