@@ -11,11 +11,8 @@
 //! [`Manifest::in_progress`]), so a bake that fails or is killed leaves the record of what is
 //! ours, and no hash that could be trusted.
 
-use crate::bake::MAX_FRAMES;
-use crate::export::{preview_picks, Digest, Name};
-use crate::motion::frame_time;
+use crate::output::digests::DigestsWriter;
 use crate::output::write::{OutputDir, StreamedFile, Sync, WriteError};
-use crate::spec::ParamGroup;
 use crate::spec::{Ending, MotionSpec};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -39,6 +36,10 @@ pub struct Manifest {
     pub bundles: Vec<BundleStamp>,
     /// The files describing the whole bake (`curves.json`, `index.html`, `png/all.png`).
     pub summaries: Vec<String>,
+    /// The digests annex as the bake left it (see [`crate::output::digests`]), when the bake
+    /// wrote the review page or the contact sheet.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digests: Option<BundleStamp>,
     /// One entry per motion, in input order.
     pub motions: Vec<Entry>,
     /// The checksum of the manifest's bytes before this field.
@@ -76,148 +77,11 @@ pub struct Entry {
     /// Where this motion's chunk lies in each bundle (in the order of [`Manifest::bundles`]):
     /// `[start, length]` in bytes.
     pub chunks: Vec<[u64; 2]>,
-    /// What the motion adds to the files describing the whole bake (the review page, the
-    /// contact sheet), when the bake wrote any: so that a motion whose file fails later keeps
-    /// its place there, as its chunks keep theirs in the bundles.
+    /// Where this motion's line lies in the digests annex ([`Manifest::digests`]): what it
+    /// adds to the files describing the whole bake, kept so that a motion whose file fails
+    /// later keeps its place in them, as its chunks keep theirs in the bundles.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub summary: Option<SummaryRecord>,
-}
-
-/// A motion's [`Digest`] less what its [`Entry`] holds (name, frames, files), for the
-/// manifest. Numbers are the bits of their `f64` (`f64::to_bits`): exact, where JSON's
-/// decimals would be parsed to within an ulp, and never a JSON number a non-finite value
-/// cannot be. The preview holds only positions: its times are those of [`preview_picks`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SummaryRecord {
-    /// Kind (`spring`, ...).
-    pub kind: String,
-    /// Property name.
-    pub property: String,
-    /// Unit.
-    pub unit: String,
-    /// Frames per second (bits).
-    pub fps: u64,
-    /// Bake length in seconds (bits).
-    pub duration: u64,
-    /// Parameter groups: name, then (name, value bits) pairs.
-    pub params: Vec<(Option<String>, Values)>,
-    /// Per track: its name and its positions at the picked frames (bits).
-    pub preview: Vec<(String, Vec<u64>)>,
-    /// Per track, the value it ends at (bits).
-    pub ends: Vec<u64>,
-    /// When the motion looks done (bits).
-    pub looks_done: Option<u64>,
-    /// Whether the bake ran until the motion provably rests.
-    pub rests: bool,
-}
-
-/// Named numbers of a [`SummaryRecord`]: (name, value bits) pairs.
-pub type Values = Vec<(String, u64)>;
-
-/// Most tracks, parameter groups and parameters per group a kept summary may list, and most
-/// bytes in one of its names (a hand-edited manifest must not make the page huge).
-const SUMMARY_LIMITS: (usize, usize, usize, usize) = (8, 16, 64, 256);
-
-impl SummaryRecord {
-    /// The record of `digest`.
-    pub fn of(digest: &Digest) -> Self {
-        let bits = |xs: &[f64]| xs.iter().map(|x| x.to_bits()).collect();
-        Self {
-            kind: digest.kind.to_string(),
-            property: digest.property.clone(),
-            unit: digest.unit.clone(),
-            fps: digest.fps.to_bits(),
-            duration: digest.duration.to_bits(),
-            params: (digest.params.iter())
-                .map(|g| {
-                    let values = g.values.iter().map(|(k, v)| (k.to_string(), v.to_bits()));
-                    (g.name.as_ref().map(|n| n.to_string()), values.collect())
-                })
-                .collect(),
-            preview: (digest.preview.iter())
-                .map(|(track, points)| {
-                    let positions: Vec<f64> = points.iter().map(|p| p.1).collect();
-                    (track.to_string(), bits(&positions))
-                })
-                .collect(),
-            ends: bits(&digest.ends),
-            looks_done: digest.looks_done.map(f64::to_bits),
-            rests: digest.rests,
-        }
-    }
-
-    /// The digest this record keeps for `entry`, or `None` if the record does not hold as
-    /// one (the manifest is untrusted): every number finite, fps > 0, duration >= 0, frames
-    /// from 1 to [`MAX_FRAMES`], each track with one position per picked frame, names short
-    /// and lists bounded.
-    pub fn digest(&self, entry: &Entry) -> Option<Digest> {
-        let (max_tracks, max_groups, max_values, max_name) = SUMMARY_LIMITS;
-        let number = |bits: u64| Some(f64::from_bits(bits)).filter(|x| x.is_finite());
-        let name = |s: &str| (s.len() <= max_name).then(|| Name::Owned(s.to_owned()));
-        let frames = usize::try_from(entry.frames)
-            .ok()
-            .filter(|f| (1..=MAX_FRAMES).contains(f))?;
-        let fps = number(self.fps).filter(|&f| f > 0.0)?;
-        let duration = number(self.duration).filter(|&d| d >= 0.0)?;
-        let picks: Vec<usize> = preview_picks(frames).collect();
-        if self.preview.len() > max_tracks
-            || self.ends.len() > max_tracks
-            || self.params.len() > max_groups
-            || self.params.iter().any(|(_, v)| v.len() > max_values)
-            || [&self.property, &self.unit]
-                .iter()
-                .any(|s| s.len() > max_name)
-        {
-            return None;
-        }
-        let preview = (self.preview.iter())
-            .map(|(track, positions)| {
-                if positions.len() != picks.len() {
-                    return None;
-                }
-                let points = (picks.iter().zip(positions))
-                    .map(|(&i, &x)| Some((frame_time(i, fps, duration), number(x)?)))
-                    .collect::<Option<Vec<_>>>()?;
-                Some((name(track)?, points))
-            })
-            .collect::<Option<Vec<_>>>()?;
-        let params = (self.params.iter())
-            .map(|(group, values)| {
-                Some(ParamGroup {
-                    name: match group {
-                        Some(g) => Some(name(g)?),
-                        None => None,
-                    },
-                    values: (values.iter())
-                        .map(|(k, v)| Some((name(k)?, number(*v)?)))
-                        .collect::<Option<Vec<_>>>()?,
-                })
-            })
-            .collect::<Option<Vec<_>>>()?;
-        Some(Digest {
-            name: entry.name.clone(),
-            kind: name(&self.kind)?,
-            property: self.property.clone(),
-            unit: self.unit.clone(),
-            fps,
-            duration,
-            frames,
-            params,
-            files: entry.files.clone(),
-            preview,
-            ends: self
-                .ends
-                .iter()
-                .map(|&e| number(e))
-                .collect::<Option<_>>()?,
-            looks_done: match self.looks_done {
-                Some(bits) => Some(number(bits)?),
-                None => None,
-            },
-            rests: self.rests,
-        })
-    }
+    pub digest: Option<[u64; 2]>,
 }
 
 /// The tool's name, version and source fingerprint, part of every hash: a new version, or any
@@ -249,19 +113,21 @@ impl Manifest {
         }
     }
 
-    /// Only which files are ours: no hash, no bundle, no summary, no run can be trusted, so every motion
-    /// is baked and exported again, and the files of motions that are gone are still removed.
+    /// Only which files are ours: no hash, no bundle, no digest, no run can be trusted, so
+    /// every motion is baked and exported again, and the files of motions that are gone are
+    /// still removed.
     pub fn ownership(self) -> Self {
         Self {
             tool: tool(),
             run: String::new(),
             bundles: Vec::new(),
+            digests: None,
             summaries: self.summaries,
             motions: (self.motions.into_iter())
                 .map(|e| Entry {
                     hash: String::new(),
                     chunks: Vec::new(),
-                    summary: None,
+                    digest: None,
                     ..e
                 })
                 .collect(),
@@ -271,20 +137,36 @@ impl Manifest {
 
     /// Whether every entry locates one chunk per bundle (or none, for a motion kept from a
     /// failed file), inside the bundle's length and after the previous entry's chunk there.
+    /// The same holds for the lines entries locate in the digests annex.
     fn places_hold(&self) -> bool {
         let mut ends = vec![0u64; self.bundles.len()];
-        self.motions.iter().all(|e| {
-            e.chunks.is_empty()
-                || (e.chunks.len() == self.bundles.len()
-                    && e.chunks.iter().zip(&self.bundles).zip(&mut ends).all(
-                        |((&[start, len], stamp), end)| {
-                            let fits = start >= *end
-                                && start.checked_add(len).is_some_and(|e| e <= stamp.len);
-                            *end = start.saturating_add(len);
-                            fits
-                        },
-                    ))
-        })
+        let mut annex_end = 0u64;
+        let lines_hold = self
+            .motions
+            .iter()
+            .all(|e| match (e.digest, &self.digests) {
+                (None, _) => true,
+                (Some(_), None) => false,
+                (Some([start, len]), Some(stamp)) => {
+                    let fits = start >= annex_end
+                        && start.checked_add(len).is_some_and(|e| e <= stamp.len);
+                    annex_end = start.saturating_add(len);
+                    fits
+                }
+            });
+        lines_hold
+            && self.motions.iter().all(|e| {
+                e.chunks.is_empty()
+                    || (e.chunks.len() == self.bundles.len()
+                        && e.chunks.iter().zip(&self.bundles).zip(&mut ends).all(
+                            |((&[start, len], stamp), end)| {
+                                let fits = start >= *end
+                                    && start.checked_add(len).is_some_and(|e| e <= stamp.len);
+                                *end = start.saturating_add(len);
+                                fits
+                            },
+                        ))
+            })
     }
 
     /// Whether the bundle at `path` is still the one `stamp` records: of the recorded length
@@ -311,7 +193,7 @@ impl Manifest {
     /// none of them.
     pub fn in_progress(&self, out: &OutputDir) -> Result<(), WriteError> {
         let record = self.clone().ownership();
-        let mut writer = ManifestWriter::open(out)?;
+        let mut writer = ManifestWriter::open(out, false)?;
         for entry in &record.motions {
             writer.push(entry)?;
         }
@@ -338,23 +220,26 @@ fn hasher_of(bytes: &[u8]) -> blake3::Hasher {
 /// manifest describes the folder until the bake completes, and the entries are not held).
 ///
 /// The file is `{"motions":[entry,...],"tool":...,"run":...,"bundles":[...],"summaries":[...],
-/// "check":...}`, the check being the hash of every byte before `,"check"`. It reaches the disk
+/// "digests":...,"check":...}`, the check being the hash of every byte before `,"check"`. It reaches the disk
 /// (with the folder entry that names it) before it is in place.
 pub struct ManifestWriter {
     file: StreamedFile,
     entries: usize,
     /// Every byte written so far.
     hasher: blake3::Hasher,
+    /// The digests annex, when the bake writes one.
+    digests: Option<DigestsWriter>,
 }
 
 impl ManifestWriter {
-    /// Starts the manifest of `out`.
-    pub fn open(out: &OutputDir) -> Result<Self, WriteError> {
+    /// Starts the manifest of `out`, and its digests annex if `digests` is set.
+    pub fn open(out: &OutputDir, digests: bool) -> Result<Self, WriteError> {
         let file = out.stream(MANIFEST_PATH, false)?;
         let mut writer = Self {
             file,
             entries: 0,
             hasher: blake3::Hasher::new(),
+            digests: digests.then(|| DigestsWriter::open(out)).transpose()?,
         };
         writer.append(b"{\"motions\":[")?;
         Ok(writer)
@@ -374,6 +259,16 @@ impl ManifestWriter {
         serde_json::to_writer(&mut bytes, entry).expect("an entry serializes");
         self.entries += 1;
         self.append(&bytes)
+    }
+
+    /// Appends one motion's entry, and its `digest` line to the annex (if the bake writes
+    /// one), locating the line in the entry.
+    pub fn push_with(&mut self, mut entry: Entry, digest: Option<&[u8]>) -> Result<(), WriteError> {
+        entry.digest = match (&mut self.digests, digest) {
+            (Some(annex), Some(line)) => Some(annex.push(line)?),
+            _ => None,
+        };
+        self.push(&entry)
     }
 
     /// Writes the fields after the entries and moves the manifest into place, once every
@@ -401,12 +296,16 @@ impl ManifestWriter {
             run: &'a str,
             bundles: &'a [BundleStamp],
             summaries: &'a [String],
+            #[serde(skip_serializing_if = "Option::is_none")]
+            digests: Option<BundleStamp>,
         }
+        let digests = self.digests.take().map(DigestsWriter::finish).transpose()?;
         let tail = Tail {
             tool: tool(),
             run,
             bundles,
             summaries,
+            digests,
         };
         let tail = serde_json::to_vec(&tail).expect("the fields serialize");
         // `],` closes the entries; the tail's own `{` is dropped to continue the object, and
@@ -523,80 +422,5 @@ impl SpecHasher {
         let mut hasher = self.keyed.clone();
         hasher.update(&bytes);
         hex(&hasher)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::bake::bake;
-    use crate::input::load::parse_bytes;
-    use crate::spec::{MotionSpec, Overrides};
-
-    /// A ring (two tracks, named parameter groups) of 300 frames, its digest with a preview,
-    /// and the entry that would record it.
-    fn ring() -> (Digest, Entry) {
-        let ron = r#"(name: "burst", fps: 100, duration: 2.99, motion: ExplosionRing(
-            inner: (from: 0, to: 150, end_velocity: 30), outer: (from: 8, to: 180, end_velocity: 15)))"#;
-        let file = &parse_bytes(Path::new("t.ron"), ron.as_bytes()).unwrap()[0];
-        let spec = MotionSpec::from_file(file, Overrides::default()).unwrap();
-        let baked = bake(&spec).unwrap();
-        let mut digest = Digest::of(&baked, true);
-        digest.files = vec!["css/burst.css".into()];
-        let entry = Entry {
-            name: "burst".into(),
-            source: "t.ron".into(),
-            hash: String::new(),
-            frames: digest.frames as u64,
-            files: digest.files.clone(),
-            chunks: Vec::new(),
-            summary: Some(SummaryRecord::of(&digest)),
-        };
-        (digest, entry)
-    }
-
-    /// Through the manifest's JSON and back, a kept digest is the digest that was recorded,
-    /// to the bit (the preview's times are made again from the picked frames).
-    #[test]
-    fn a_summary_gives_back_its_digest_exactly() {
-        let (digest, entry) = ring();
-        assert_eq!(digest.preview.len(), 2);
-        assert!(digest.params.iter().any(|g| g.name.is_some()));
-        let json = serde_json::to_string(&entry).unwrap();
-        let read: Entry = serde_json::from_str(&json).unwrap();
-        assert_eq!(read, entry);
-        let kept = read.summary.as_ref().unwrap().digest(&read).unwrap();
-        assert_eq!(kept, digest);
-    }
-
-    /// A summary that does not hold as a digest (a hand-edited manifest) gives none: nothing
-    /// non-finite, no preview of the wrong length, no frame count out of range, no huge name.
-    #[test]
-    fn a_summary_that_does_not_hold_gives_no_digest() {
-        let (_, entry) = ring();
-        type Edit = fn(&mut Entry);
-        let edits: [(&str, Edit); 7] = [
-            ("fps NaN", |e| {
-                e.summary.as_mut().unwrap().fps = f64::NAN.to_bits()
-            }),
-            ("fps 0", |e| e.summary.as_mut().unwrap().fps = 0),
-            ("duration inf", |e| {
-                e.summary.as_mut().unwrap().duration = f64::INFINITY.to_bits()
-            }),
-            ("a position short", |e| {
-                e.summary.as_mut().unwrap().preview[1].1.pop();
-            }),
-            ("no frames", |e| e.frames = 0),
-            ("too many frames", |e| e.frames = u64::MAX),
-            ("a huge name", |e| {
-                e.summary.as_mut().unwrap().params[0].1[0].0 = "x".repeat(1 << 20)
-            }),
-        ];
-        for (what, edit) in edits {
-            let mut edited = entry.clone();
-            edit(&mut edited);
-            let summary = edited.summary.as_ref().unwrap();
-            assert_eq!(summary.digest(&edited), None, "{what}");
-        }
     }
 }

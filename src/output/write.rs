@@ -452,9 +452,20 @@ fn same_contents(path: &Path, bytes: &[u8]) -> io::Result<bool> {
     if file.metadata()?.len() != bytes.len() as u64 {
         return Ok(false);
     }
-    let mut existing = Vec::with_capacity(bytes.len());
-    file.read_to_end(&mut existing)?;
-    Ok(existing == bytes)
+    // Compared a block at a time: a large file (a review page of many motions) is not read
+    // into memory whole.
+    let mut block = vec![0; bytes.len().min(1 << 16)];
+    for expected in bytes.chunks(block.len().max(1)) {
+        let existing = &mut block[..expected.len()];
+        match file.read_exact(existing) {
+            Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(false),
+            read => read?,
+        }
+        if existing != expected {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 #[cfg(test)]

@@ -6,7 +6,8 @@ use crate::bake::bake;
 use crate::error::{InputError, Problem};
 use crate::export::{Digest, Exporter, Format, OutputFile, Summary};
 use crate::input::load::Input;
-use crate::output::manifest::{Entry, SpecHasher, SummaryRecord};
+use crate::output::digests;
+use crate::output::manifest::{Entry, SpecHasher};
 use crate::output::pool::{self, Pool};
 use arrayvec::ArrayVec;
 use rayon::prelude::*;
@@ -137,6 +138,8 @@ pub(super) struct Exported {
     pub outputs: ArrayVec<Output, { Format::ALL.len() }>,
     /// Its record for the manifest, if one is kept (its chunks' places still to be filled in).
     pub record: Option<Entry>,
+    /// Its line in the manifest's digests annex, with its record when a digest is kept.
+    pub digest_line: Option<Vec<u8>>,
 }
 
 impl Exported {
@@ -169,8 +172,11 @@ impl Exported {
             frames: self.frames as u64,
             files,
             chunks: Vec::new(),
-            summary: self.digest.as_ref().map(SummaryRecord::of),
+            digest: None,
         });
+        self.digest_line = (self.record.as_ref())
+            .and(self.digest.as_ref())
+            .map(digests::line);
     }
 }
 
@@ -248,5 +254,6 @@ fn export_one(
         digest: keep_digest.then(|| Digest::of(&baked, with_preview)),
         outputs,
         record: None,
+        digest_line: None,
     })
 }

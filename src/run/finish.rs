@@ -10,6 +10,7 @@ use crate::error::InputError;
 use crate::export::{Digest, OutputFile};
 use crate::input::intake::Intake;
 use crate::output::bundle::{Chunk, OpenBundle};
+use crate::output::digests;
 use crate::output::manifest::{Entry, Manifest};
 use crate::output::pool::Pool;
 use crate::output::write::OutputDir;
@@ -50,7 +51,14 @@ pub(super) fn finish(
     let failed = failed_sources(plan, &report.errors);
     let (mut kept, removed) = remove_vanished(&plan.out, &plan.old, &baked, &failed, check)?;
     report.removed = removed;
-    keep_last_good(&mut kept, &plan.old, &mut bundles, digests.as_mut(), pool)?;
+    let kept_lines = keep_last_good(
+        &plan.out,
+        &mut kept,
+        &plan.old,
+        &mut bundles,
+        digests.as_mut(),
+        pool,
+    )?;
     let mut stamps = Vec::new();
     for bundle in bundles {
         let (outcome, stamp) = bundle.finish()?;
@@ -60,8 +68,8 @@ pub(super) fn finish(
     let summary_paths = write_summaries(plan, check, pool, digests, &mut report)?;
 
     if let Some(mut manifest) = manifest {
-        for entry in &kept {
-            manifest.push(entry)?;
+        for (entry, line) in kept.into_iter().zip(kept_lines) {
+            manifest.push_with(entry, line.as_deref())?;
         }
         // Only a bake without errors may let the next one skip everything.
         let run = if report.errors.is_empty() {
@@ -86,16 +94,19 @@ fn failed_sources<'a>(plan: &'a Plan, errors: &[InputError]) -> impl Fn(&str) ->
 
 /// Keeps the last good outputs of motions that fail (`kept`): their chunks in the bundles
 /// (after the others), copied from the previous bundles when they are still the ones the
-/// manifest describes, and their digests in the files describing the whole bake, after the
-/// others too (so the page and the index list motions in one order), when their records
-/// hold as ones.
+/// manifest describes, and their digests in the files describing the whole bake (a card in
+/// the review page, a plot in the contact sheet), after the others too, so that the page
+/// lists the motions in the order of the bundles: read from the manifest's annex while it is
+/// the file the manifest stamps, when their lines hold as digests. Returns each kept motion's
+/// line, for the new annex.
 fn keep_last_good(
+    out: &OutputDir,
     kept: &mut [Entry],
     old: &Manifest,
     bundles: &mut [OpenBundle],
     digests: Option<&mut Vec<Digest>>,
     pool: &Pool,
-) -> Result<(), WriteError> {
+) -> Result<Vec<Option<Vec<u8>>>, WriteError> {
     let keep_chunks = !bundles.is_empty() && bundles.iter().all(OpenBundle::reusable);
     for entry in kept.iter_mut() {
         let chunks = std::mem::take(&mut entry.chunks);
@@ -109,16 +120,16 @@ fn keep_last_good(
             entry.chunks = places;
         }
     }
+    let mut lines = vec![None; kept.len()];
     if let Some(digests) = digests {
-        for entry in kept {
-            let digest = (entry.summary.as_ref()).and_then(|summary| summary.digest(entry));
-            if digest.is_none() {
-                entry.summary = None;
+        for (line, found) in lines.iter_mut().zip(digests::kept(out, old, kept)) {
+            if let Some((digest, bytes)) = found {
+                digests.push(digest);
+                *line = Some(bytes);
             }
-            digests.extend(digest);
         }
     }
-    Ok(())
+    Ok(lines)
 }
 
 /// Writes (or compares) the files describing the whole bake from the motions' `digests`;

@@ -47,8 +47,9 @@ pub(super) struct Sorted<'a> {
     pub files: Vec<Vec<OutputFile>>,
     /// Per bundle.
     pub chunks: Vec<Vec<Chunk<'a>>>,
-    /// The motions' records, their chunks' places still to be filled in.
-    pub entries: Vec<Entry>,
+    /// The motions' records, their chunks' places still to be filled in, each with its line
+    /// in the digests annex when a digest is kept.
+    pub entries: Vec<(Entry, Option<Vec<u8>>)>,
 }
 
 /// Counts one baked window into the tally and sorts its outputs for writing.
@@ -77,6 +78,7 @@ pub(super) fn sort<'a>(
             digest,
             outputs,
             record,
+            digest_line,
         } = match result {
             Ok(r) => r,
             Err((name, e)) => {
@@ -115,7 +117,7 @@ pub(super) fn sort<'a>(
         if let (Some(digests), Some(digest)) = (&mut tally.digests, digest) {
             digests.push(digest);
         }
-        sorted.entries.extend(record);
+        sorted.entries.extend(record.map(|r| (r, digest_line)));
     }
     sorted
 }

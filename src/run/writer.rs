@@ -36,7 +36,7 @@ impl<'a> Writer<'a> {
             // Before this bake writes anything: a fresh folder has nothing to walk, and the
             // files this bake writes are not walked again at its end.
             out.remove_leftovers();
-            Some(ManifestWriter::open(out)?)
+            Some(ManifestWriter::open(out, plan.summarized())?)
         };
         let mut bundles = Vec::new();
         for (exporter, e) in plan.exporters.iter().enumerate() {
@@ -71,13 +71,13 @@ impl<'a> Writer<'a> {
 }
 
 /// Appends a window's chunks to the bundles, then its records (which say where the chunks
-/// went) to the manifest.
+/// went) to the manifest, and their digest lines to its annex.
 pub(super) fn append(
     bundles: &mut [OpenBundle],
     manifest: &mut Option<ManifestWriter>,
     pool: &Pool,
     chunks: Vec<Vec<Chunk>>,
-    entries: Vec<Entry>,
+    entries: Vec<(Entry, Option<Vec<u8>>)>,
 ) -> Result<(), WriteError> {
     let places = bundles
         .par_iter_mut()
@@ -85,9 +85,9 @@ pub(super) fn append(
         .map(|(bundle, chunks)| bundle.append_all(chunks, pool))
         .collect::<Result<Vec<_>, _>>()?;
     if let Some(manifest) = manifest {
-        for (k, mut entry) in entries.into_iter().enumerate() {
+        for (k, (mut entry, line)) in entries.into_iter().enumerate() {
             entry.chunks = places.iter().map(|p| p[k]).collect();
-            manifest.push(&entry)?;
+            manifest.push_with(entry, line.as_deref())?;
         }
     }
     Ok(())

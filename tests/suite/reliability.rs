@@ -438,8 +438,8 @@ fn a_failing_motion_keeps_its_chunks_in_the_bundles() {
 
 /// Item 10, the files describing the whole bake: a motion that fails keeps its last good card
 /// in `index.html` (the very bytes) and its entry in the `curves.json` index, after the motions
-/// that baked, as its chunk in `curves.css`; through a second failing bake too; and the
-/// failing bake's files are byte-identical whatever the thread count.
+/// that baked, as its chunk in `curves.css`; through a second failing bake too; the failing
+/// bake's files are byte-identical whatever the thread count; an edited annex is not read.
 #[test]
 fn a_failing_motion_keeps_its_card_and_its_index_entry() {
     let dir = project(&[("card.ron", CARD), ("fade.ron", FADE)]);
@@ -504,6 +504,15 @@ fn a_failing_motion_keeps_its_card_and_its_index_entry() {
         let again = curvebake(root, &["bake"]);
         assert_eq!(again.status.code(), Some(1), "{}", stderr(&again));
     }
+    // The annex the card is kept in is untrusted like the manifest: edited, it is not read.
+    let annex = out.join(".curvebake-digests");
+    let mut edited = fs::read(&annex).unwrap();
+    edited[10] ^= 1;
+    fs::write(&annex, edited).unwrap();
+    let untrusted = curvebake(root, &["bake"]);
+    assert_eq!(untrusted.status.code(), Some(1), "{}", stderr(&untrusted));
+    let page = read("index.html");
+    assert!(card_of(&page, "card").is_none() && page.contains("1 motion, 19 frames"));
 
     fs::write(root.join("curves/card.ron"), CARD).unwrap();
     let fixed = curvebake(root, &["bake"]);
