@@ -304,8 +304,18 @@ fn motion_data(d: &Digest) -> String {
         .preview
         .iter()
         .map(|(track, points)| {
+            // A track of several has its own panel, drawn and labelled by its own property.
+            let own = !ring && d.preview.len() > 1;
+            let track_down = if own { *track == "translateY" } else { down };
+            let track_label = match (own, track_down) {
+                (true, true) => format!("{track} ↓ down"),
+                (true, false) => track.to_string(),
+                (false, _) => String::new(),
+            };
             json!({
                 "name": track,
+                "down": track_down,
+                "ylabel": track_label,
                 "t": points.iter().map(|p| finite(p.0)).collect::<Vec<_>>(),
                 "x": points.iter().map(|p| finite(p.1)).collect::<Vec<_>>(),
             })

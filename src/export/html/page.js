@@ -178,9 +178,10 @@
       const vlines = [];
       if (d.done !== null) vlines.push({ t: d.done, cls: "done", text: `looks done ${short(d.done)} s` });
       if (d.rest !== null) vlines.push({ t: d.rest, cls: "rest", text: `at rest (proved) ${short(d.rest)} s` });
+      const own = ks.length === 1 && d.tracks.length > 1 ? d.tracks[ks[0]] : null;
       return {
-        duration: d.duration, down: d.down, hlines, vlines,
-        ylabel: ks.length === 1 && d.tracks.length > 1 ? `${d.tracks[ks[0]].name}: ${d.ylabel}` : d.ylabel,
+        duration: d.duration, down: own ? own.down : d.down, hlines, vlines,
+        ylabel: own ? own.ylabel : d.ylabel,
         series: ks.map((k, i) => ({ t: d.tracks[k].t, x: d.tracks[k].x, color: COLORS[i % COLORS.length] })),
       };
     });
