@@ -101,6 +101,50 @@ impl SpringForm {
         }
     }
 
+    /// Rewrites an error of [`super::Spring::new`] about the stiffness or damping this form
+    /// resolved to (numbers no one wrote, outside the physical form) as one about the field
+    /// that gave it; other errors are returned as they are.
+    pub fn blame(&self, error: MotionError) -> MotionError {
+        /// A duration too short, a factor too large, for the rates to stay finite.
+        const SHORT: &str =
+            "large enough that the stiffness and damping it gives keep k/m, c/(2m) and c² - 4mk finite";
+        const LARGE: &str =
+            "small enough that the stiffness and damping it gives keep k/m, c/(2m) and c² - 4mk finite";
+        let MotionError::Invalid { path, .. } = &error else {
+            return error;
+        };
+        let field = match (*self, path.as_str()) {
+            (Self::Perceptual { duration, .. }, "stiffness" | "damping") => {
+                ("perceptual_duration", duration, SHORT)
+            }
+            (Self::Response { response, .. }, "stiffness") => ("response", response, SHORT),
+            (
+                Self::Response {
+                    damping_fraction, ..
+                },
+                "damping",
+            ) => ("damping_fraction", damping_fraction, LARGE),
+            (Self::DampingRatio { damping_ratio, .. }, "damping") => {
+                ("damping_ratio", damping_ratio, LARGE)
+            }
+            (
+                Self::VisualDuration {
+                    visual_duration, ..
+                },
+                "stiffness" | "damping",
+            ) => ("visual_duration", visual_duration, SHORT),
+            (Self::Origami { tension, .. }, "stiffness") => ("origami_tension", tension, LARGE),
+            (Self::Origami { friction, .. }, "damping") => ("origami_friction", friction, LARGE),
+            _ => return error,
+        };
+        let (path, value, requirement) = field;
+        MotionError::Invalid {
+            path: path.into(),
+            requirement,
+            value,
+        }
+    }
+
     /// (mass, stiffness, damping), with errors naming the field as written.
     pub fn resolve(&self) -> Result<(f64, f64, f64)> {
         match *self {

@@ -973,7 +973,9 @@ fn resolve(
             let form = spring_form(kind)?;
             let spring = form
                 .resolve()
-                .and_then(|(m, k, c)| Spring::new(from, to, velocity, m, k, c))
+                .and_then(|(m, k, c)| {
+                    Spring::new(from, to, velocity, m, k, c).map_err(|e| form.blame(e))
+                })
                 .map_err(|e| FieldError::from_motion("motion.Spring", e))?;
             Ok((Model::Spring(spring), rests_or(duration)))
         }
