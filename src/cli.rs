@@ -1,6 +1,6 @@
 //! Command-line flags (clap), turned into plain library options.
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand};
 use curvebake::export::{Format, Layout};
 use curvebake::internals::pipeline::BakeOptions;
 use curvebake::internals::template::Kind;
@@ -146,50 +146,30 @@ pub struct WatchArgs {
     pub serve: Option<Option<u16>>,
 }
 
-/// The motion kinds `new` has templates for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum KindArg {
-    /// A spring (perceptual duration and bounce, or any other platform's form).
-    Spring,
-    /// A fling slowed by friction, or a snap to a position.
-    Friction,
-    /// A fall that bounces on a floor.
-    Gravity,
-    /// An exponential decay solved from where it ends.
-    Decay,
-    /// An explosion ring: two radii, each a solved decay.
-    Ring,
-    /// A fling that stops inside bounds or on a snap point.
-    Inertia,
-    /// Motions that hand over position and velocity exactly.
-    Sequence,
-    /// Several properties (or x and y) on one timeline, from one class.
-    Tracks,
-    /// Not a motion: the project file `curvebake.toml`, every option at its default.
-    Config,
-}
+/// What `new` writes: a motion of one of the template kinds ([`Kind::ALL`]), or `config`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KindArg(Option<Kind>);
 
 impl KindArg {
     /// The motion kind, or `None` for the project file.
     pub fn motion(self) -> Option<Kind> {
-        match self {
-            KindArg::Spring => Some(Kind::Spring),
-            KindArg::Friction => Some(Kind::Friction),
-            KindArg::Gravity => Some(Kind::Gravity),
-            KindArg::Decay => Some(Kind::Decay),
-            KindArg::Ring => Some(Kind::Ring),
-            KindArg::Inertia => Some(Kind::Inertia),
-            KindArg::Sequence => Some(Kind::Sequence),
-            KindArg::Tracks => Some(Kind::Tracks),
-            KindArg::Config => None,
-        }
+        self.0
     }
+}
+
+/// `new`'s first argument: a template kind's name or `config` (listed in help and in shell
+/// completions).
+fn kind_parser() -> impl clap::builder::TypedValueParser<Value = KindArg> {
+    let names = Kind::ALL.iter().map(|k| k.name()).chain(["config"]);
+    use clap::builder::TypedValueParser as _;
+    clap::builder::PossibleValuesParser::new(names).map(|name: String| KindArg(Kind::parse(&name)))
 }
 
 /// Flags of `new`.
 #[derive(Debug, Args)]
 pub struct NewArgs {
     /// The kind of motion (or `config`, for the project file).
+    #[arg(value_parser = kind_parser())]
     pub kind: KindArg,
     /// The motion's name: a letter, then letters, digits, `-` and `_` (not for `config`).
     pub name: Option<String>,
