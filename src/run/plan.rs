@@ -140,10 +140,12 @@ fn nothing_changed(old: &Manifest, out: &OutputDir, files: &[PathBuf], run_key: 
     };
     let mut run = RunHasher::new(run_key);
     digests.iter().for_each(|d| run.add(d));
-    // The files every motion feeds: bundles as the manifest left them, summaries present.
+    // The files every motion feeds: bundles (and the digests annex, which a later failing
+    // bake reads) as the manifest left them, summaries present.
     let bundles_intact = old
         .bundles
         .iter()
+        .chain(&old.digests)
         .all(|stamp| (out.resolve(&stamp.path)).is_ok_and(|path| old.describes(stamp, &path)));
     run.finish() == old.run
         && bundles_intact
