@@ -1,20 +1,42 @@
 #!/usr/bin/env python3
-"""Reference values for the piecewise motions (inertia, sequence), at 50 significant digits.
+"""Reference values for the composite motions (inertia, sequence, tracks, spring forms), at 50 significant digits.
 
 Run: python3 tests/data/make_composite_reference.py > tests/data/composite_reference.json
 (needs mpmath). Every parameter is read as the exact binary value of its double, as in
 shared/reference/README.md; the closed forms and the conventions are the same (spring
-u = u0·C + (v0 + σ·u0)·S; decay x = x0 + v0·t·hex(-λt)). The joins are computed here in high
-precision from the formulas of the issue: t_B = -log1p(-λ(B - x0)/v0)/λ, v_B = v0 - λ(B - x0);
-a sequence hands over the exact state of the previous step at its (double) duration.
+u = u0·C + (v0 + σ·u0)·S; decay x = x0 + v0·t·hex(-λt); gravity x0 + v0·t + a·t²/2). The
+pieces and the joins come from issue 17, written here from its formulas (not from the Rust):
+
+- inertia: t_B = -log1p(-λ(B - x0)/v0)/λ, v_B = v0 - λ(B - x0), then the bounce spring;
+- sequence: step i starts at T_i = T_(i-1) + L_(i-1) from the exact state of step i - 1 at its
+  local time L_(i-1). L is the step's `duration`, else its arrival (gravity at `to`), else its
+  rest time. Rest times in closed form where the rest rule is one (a decay's envelope
+  |v0|/λ·e^(-λt) and |v0|·e^(-λt) against rest_delta and rest_speed; a bounce's k-th impact);
+  a spring's rest time comes from its envelope bisection, which no closed form gives: that
+  one time is read from the Rust (`RUST_REST_TIMES`, each checked here to be a time at which
+  the spring is within the thresholds) and the next step is evaluated from the exact state
+  at that double time, in high precision;
+- tracks: frame i at min(i/fps, D), D the latest end of any track; a track that has ended
+  holds its end value (its `to`, rest position or floor) with velocity 0;
+- spring forms: each form resolved to (m, k, c) with the issue's formulas, exact π.
 """
 import json
-from mpmath import mp, mpf, exp, log, log1p, sqrt, cos, sin, cosh, sinh, nstr
+from mpmath import (mp, mpf, exp, expm1, log, log1p, sqrt, cos, sin, cosh, sinh, pi, ceil,
+                    lambertw, nstr)
 
 mp.dps = 50
+FPS = 60.0
+# How far below a join its limit from below is taken (far below every double's resolution).
+BELOW = mpf(10) ** -40
+# Far below every double's resolution, far above 50 digits' rounding.
+HAIR = mpf(10) ** -40
 
+
+# ---------------------------------------------------------------- closed forms of one motion
 
 def spring(x0, v0, to, m, k, c):
+    """m·u'' + c·u' + k·u = 0 with u = x - to: u = u0·C + (v0 + σu0)·S, v = v0·C - (ω0²u0 + σv0)·S
+    (σ = c/2m, ω0² = k/m; C, S as in shared/reference/README.md for each regime)."""
     x0, v0, to, m, k, c = map(mpf, (x0, v0, to, m, k, c))
     u0 = x0 - to
     sigma = c / (2 * m)
@@ -40,6 +62,7 @@ def spring(x0, v0, to, m, k, c):
 
 
 def decay(x0, v0, lam):
+    """x = x0 + v0·(1 - e^(-λt))/λ (x0 + v0·t for λ = 0), v = v0·e^(-λt)."""
     x0, v0, lam = mpf(x0), mpf(v0), mpf(lam)
 
     def state(t):
@@ -52,11 +75,154 @@ def decay(x0, v0, lam):
 
 
 def gravity(x0, v0, a):
+    """x = x0 + v0·t + a·t²/2, v = v0 + a·t."""
     x0, v0, a = mpf(x0), mpf(v0), mpf(a)
     return lambda t: (x0 + v0 * mpf(t) + a * mpf(t) ** 2 / 2, v0 + a * mpf(t))
 
 
+def gravity_time_to(x0, v0, a, to):
+    """The smallest t > 0 with x0 + v0·t + a·t²/2 = to (a root at t = 0 does not count), or None."""
+    x0, v0, a, to = map(mpf, (x0, v0, a, to))
+    d = to - x0
+    if a == 0:
+        roots = [d / v0] if v0 != 0 else []
+    else:
+        disc = v0 * v0 + 2 * a * d
+        if disc < 0:
+            return None
+        roots = [(-v0 - sqrt(disc)) / a, (-v0 + sqrt(disc)) / a]
+        if d == 0:
+            roots = [-2 * v0 / a]
+    positive = [r for r in roots if r > 0]
+    return min(positive) if positive else None
+
+
+def bounce(x0, v0, a, floor, e):
+    """A fall onto `floor` that bounces: the fall until t1 = time to the floor, impact velocity
+    v1 = v0 + a·t1; bounce k >= 1 leaves at the k-th impact t_k = t1 + Δ1·(1 - e^(k-1))/(1 - e)
+    (Δ1 = 2e|v1|/|a|) with velocity -e^k·v1 and is a parabola; from t1 + Δ1/(1 - e) on it lies
+    on the floor. At an impact instant the state is the one just after the impact.
+    Returns (state, impact(k), end time, v1)."""
+    x0, v0, a, floor, e = map(mpf, (x0, v0, a, floor, e))
+    t1 = gravity_time_to(x0, v0, a, floor)
+    v1 = v0 + a * t1
+    first = 2 * e * abs(v1) / abs(a)
+    end = t1 + first / (1 - e)
+    fall = gravity(x0, v0, a)
+
+    def impact(k):
+        return t1 + first * (1 - e ** (k - 1)) / (1 - e)
+
+    def state(t):
+        t = mpf(t)
+        if t < t1:
+            return fall(t)
+        if t >= end:
+            return floor, mpf(0)
+        k = 1
+        while impact(k + 1) <= t:
+            k += 1
+        s, launch = t - impact(k), -v1 * e ** k
+        return floor + s * (launch + a * s / 2), launch + a * s
+
+    return state, impact, end, v1
+
+
+def bounce_rest_time(impact, end, v1, a, e, rest_delta, rest_speed):
+    """The first impact k after which every bounce stays below rest_delta in height and
+    rest_speed in speed: e^k·|v1| <= min(rest_speed, √(2|a|·rest_delta)), k >= 1; its time
+    t_k (or the end of the bounces, if sooner)."""
+    e = mpf(e)
+    limit = min(mpf(rest_speed), sqrt(2 * abs(mpf(a)) * mpf(rest_delta)))
+    if e == 0 or abs(v1) * e <= limit:
+        k = 1
+    else:
+        k = max(1, int(ceil(log(limit / abs(v1)) / log(e))))
+    return min(impact(k), end)
+
+
+def decay_rest_time(v0, lam, rest_delta, rest_speed):
+    """When a decay provably rests: its distance to rest |v0|/λ·e^(-λt) <= rest_delta and its
+    speed |v0|·e^(-λt) <= rest_speed, i.e. max(ln(|v0|/(λ·rest_delta)), ln(|v0|/rest_speed))/λ,
+    each 0 if already below."""
+    v0, lam = abs(mpf(v0)), mpf(lam)
+    if v0 == 0:
+        return mpf(0)
+    times = [log(amplitude / mpf(threshold)) / lam
+             for amplitude, threshold in ((v0 / lam, rest_delta), (v0, rest_speed))]
+    return max([mpf(0)] + times)
+
+
+def solve_decay(x0, to, end_velocity, duration):
+    """Decay(from, to, end_velocity) over `duration` T (shared/reference/README.md): with
+    A = -T·vT/D, v0 = vT·W₋₁(A·e^A)/A for -1 < A < 0, vT·W₀(A·e^A)/A for A < -1, vT at A = -1;
+    λ = -ln(vT/v0)/T."""
+    x0, to, vt, T = map(mpf, (x0, to, end_velocity, duration))
+    A = -T * vt / (to - x0)
+    if A == -1:
+        return vt, mpf(0)
+    w = lambertw(A * exp(A), -1 if A > -1 else 0).real
+    v0 = vt * w / A
+    return v0, -log(vt / v0) / T
+
+
+# ---------------------------------------------------------------- every platform's spring
+
+def resolve_spring_form(p):
+    """(m, k, c) from the one form of parameters in `p` (issue 17):
+    physical m, k, c; perceptual (P, b): m = 1, k = (2π/P)², c = 4π(1 - b)/P (b >= 0) or
+    4π/(P(1 + b)) (b < 0); response (R, f): k = (2π/R)², c = 4π·f/R, m = 1; Android (k, ζ, m):
+    c = 2ζ√(km); motion.dev (V, b): k = (2π/(1.2·V))², c = 2·clamp(1 - b, 0.05, 1)·√k, m = 1;
+    Origami (T, F): k = (T - 30)·3.62 + 194, c = (F - 8)·3 + 25, m = 1."""
+    g = lambda name, default=None: mpf(p[name]) if name in p else default
+    if "perceptual_duration" in p:
+        P, b = g("perceptual_duration"), g("bounce", mpf(0))
+        c = 4 * pi * (1 - b) / P if b >= 0 else 4 * pi / (P * (1 + b))
+        return mpf(1), (2 * pi / P) ** 2, c
+    if "response" in p:
+        R, f = g("response"), g("damping_fraction")
+        return mpf(1), (2 * pi / R) ** 2, 4 * pi * f / R
+    if "damping_ratio" in p:
+        m, k = g("mass", mpf(1)), g("stiffness")
+        return m, k, 2 * g("damping_ratio") * sqrt(k * m)
+    if "visual_duration" in p:
+        k = (2 * pi / (mpf(6) / 5 * g("visual_duration"))) ** 2
+        ratio = min(max(1 - g("bounce", mpf(0)), mpf(1) / 20), mpf(1))
+        return mpf(1), k, 2 * ratio * sqrt(k)
+    if "origami_tension" in p:
+        T, F = g("origami_tension"), g("origami_friction")
+        return mpf(1), (T - 30) * mpf(362) / 100 + 194, (F - 8) * 3 + 25
+    return g("mass", mpf(1)), g("stiffness", mpf(170)), g("damping", mpf(26))
+
+
+def spring_equivalents(m, k, c):
+    """The spring (m, k, c) in every form, with k' = k/m, c' = c/m, ζ = c'/(2√k'):
+    P = R = 2π/√k'; b = 1 - ζ (ζ <= 1) or 1/ζ - 1; f = ζ; Android (k', ζ); motion.dev
+    V = P/1.2, b = 1 - ζ when 0.05 <= ζ <= 1; Origami T = (k' - 194)/3.62 + 30,
+    F = (c' - 25)/3 + 8."""
+    k, c = k / m, c / m
+    zeta = c / (2 * sqrt(k))
+    period = 2 * pi / sqrt(k)
+    groups = {
+        "perceptual": {"perceptual_duration": period, "bounce": 1 - zeta if zeta <= 1 else 1 / zeta - 1},
+        "response": {"response": period, "damping_fraction": zeta},
+        "android": {"stiffness": k, "damping_ratio": zeta},
+    }
+    # ζ = 1/20 or 1 exactly (a clamped or critical motion.dev spring) may come out a hair
+    # off at 50 digits; the group is there at both ends.
+    if mpf(1) / 20 - HAIR <= zeta <= 1 + HAIR:
+        groups["motion_dev"] = {"visual_duration": period * 5 / 6, "bounce": 1 - zeta}
+    groups["origami"] = {"origami_tension": (k - 194) * 100 / mpf(362) + 30,
+                         "origami_friction": (c - 25) / 3 + 8}
+    return groups
+
+
+# ---------------------------------------------------------------- inertia
+
 def inertia(p):
+    """Issue 17's inertia: friction inside the bounds, the bounce spring from the bound hit
+    (t_B, v_B) on; the spring to the nearest bound when starting outside; with snap points, the
+    friction that rests on the target ahead (λ = v0/(target - x0)) or the spring to it."""
     x0, v0, f = mpf(p["from"]), mpf(p["velocity"]), mpf(p["friction"])
     k, c = p.get("bounce_stiffness", 500.0), p.get("bounce_damping", 10.0)
     lo, hi, snap = p.get("min"), p.get("max"), p.get("snap", [])
@@ -83,43 +249,213 @@ def inertia(p):
     return "free", None, decay(x0, v0, lam)
 
 
-def step_motion(step, x, v):
-    kind = step["kind"]
-    if kind == "spring":
-        return spring(x, v, step["to"], step.get("mass", 1.0), step["stiffness"], step["damping"])
-    if kind == "gravity":
-        return gravity(x, v, step["acceleration"])
-    if kind == "friction":
-        return decay(x, v, -log(mpf(step["friction"])))
+# ---------------------------------------------------------------- one motion as a step or track
+
+class Piece:
+    """One closed form started at (x, v): `state(t)` in local time, `length` when it ends on
+    its own (None if it does not), `end` the value it holds once ended, `how` why it ends."""
+
+    def __init__(self, state, length=None, end=None, how=None):
+        self.state, self.length, self.end, self.how = state, length, end, how
+
+
+def piece(kind, p, x, v, rest, rust_rest=None):
+    """The motion `kind` with parameters `p` from state (x, v); `rest` = (rest_delta,
+    rest_speed) for the rest times; `rust_rest` the Rust's rest time for a spring."""
+    if kind == "Spring":
+        m, k, c = resolve_spring_form(p)
+        state = spring(x, v, p["to"], m, k, c)
+        if rust_rest is None:
+            return Piece(state, end=mpf(p["to"]))
+        u, w = state(rust_rest)
+        assert abs(u - p["to"]) <= rest[0] and abs(w) <= rest[1], "not at rest at the Rust's time"
+        return Piece(state, mpf(rust_rest), mpf(p["to"]), "rests (time from the Rust)")
+    if kind == "Friction":
+        if "to" in p:
+            lam = mpf(v) / (mpf(p["to"]) - mpf(x))
+            end = mpf(p["to"])
+        else:
+            lam = -log(mpf(p["friction"]))
+            end = mpf(x) + mpf(v) / lam
+        return Piece(decay(x, v, lam), decay_rest_time(v, lam, *rest), end, "rests")
+    if kind == "Decay":
+        if "to" in p:
+            v0, lam = solve_decay(x, p["to"], p["end_velocity"], p["duration"])
+            return Piece(decay(x, v0, lam), mpf(p["duration"]), mpf(p["to"]), "arrives")
+        return Piece(decay(x, v, p["lambda"]))
+    if kind == "Gravity":
+        if "restitution" in p:
+            state, impact, end, v1 = bounce(x, v, p["acceleration"], p["to"], p["restitution"])
+            t = bounce_rest_time(impact, end, v1, p["acceleration"], p["restitution"], *rest)
+            return Piece(state, t, mpf(p["to"]), "rests (impact)")
+        state = gravity(x, v, p["acceleration"])
+        if "to" in p:
+            return Piece(state, gravity_time_to(x, v, p["acceleration"], p["to"]), mpf(p["to"]),
+                         "arrives")
+        return Piece(state)
+    if kind == "Inertia":
+        q = dict(p, **{"from": x, "velocity": v})
+        return Piece(inertia(q)[2])
     raise ValueError(kind)
 
 
-def sequence(steps, x0, v0):
-    pieces, start, x, v = [], mpf(0), mpf(x0), mpf(v0)
-    for step in steps:
-        m = step_motion(step, x, v)
-        pieces.append((start, m))
-        if "duration" in step:
-            x, v = m(step["duration"])
-            start += mpf(step["duration"])
-    handoffs = [p[0] for p in pieces[1:]]
+def ron_value(x):
+    return "[" + ", ".join(ron_value(y) for y in x) + "]" if isinstance(x, list) else repr(float(x))
+
+
+def ron_call(kind, p, skip=()):
+    return f"{kind}(" + ", ".join(f"{k}: {ron_value(v)}" for k, v in p.items() if k not in skip) + ")"
+
+
+# ---------------------------------------------------------------- composites
+
+def sequence_pieces(steps, rest):
+    """[(T_i, piece_i)]: step i starts at T_i from step i - 1's exact state at its length."""
+    pieces, start, x, v = [], mpf(0), None, None
+    for kind, p, duration, rust_rest in steps:
+        if x is None:
+            x, v = p["from"], p.get("velocity", 0.0)
+        solve = dict(p, duration=duration) if kind == "Decay" and "to" in p else p
+        piece_ = piece(kind, solve, x, v, rest, rust_rest)
+        if duration is not None:
+            # A solved decay arrives at its `to` at its duration.
+            piece_.length, piece_.how = mpf(duration), "arrives" if piece_.how == "arrives" else "duration"
+        length = piece_.length
+        pieces.append((start, piece_, length))
+        if length is not None:
+            x, v = piece_.state(length)
+            start += length
+    return pieces
+
+
+def sequence_ron(steps, duration, rest):
+    parts = []
+    for i, (kind, p, step_duration, _) in enumerate(steps):
+        motion = ron_call(kind, p, skip=() if i == 0 else ("from", "velocity"))
+        parts.append(f"(motion: {motion}" + (f", duration: {step_duration!r})" if step_duration else ")"))
+    return (f'(name: "s", duration: {duration!r}, rest_delta: {rest[0]!r}, rest_speed: {rest[1]!r}, '
+            f"motion: Sequence([{', '.join(parts)}]))")
+
+
+def sequence_case(ident, steps, duration, rest):
+    """A sequence with a `duration`: frames at min(i/fps, duration); joins with the state on
+    each side (the previous step at its length, the next one at 0)."""
+    pieces = sequence_pieces(steps, rest)
 
     def state(t):
         t = mpf(t)
-        s, m = [p for p in pieces if p[0] <= t][-1]
-        return m(t - s)
+        start, p, _ = [q for q in pieces if q[0] <= t][-1]
+        return p.state(t - start)
 
-    return handoffs, state
+    joins = []
+    for (s0, p0, l0), (s1, p1, _) in zip(pieces, pieces[1:]):
+        # `left`: the step's own state at its length, which it hands over; `left_limit`: the
+        # limit from below (they differ only at a bounce's impact: velocity reversed, times e).
+        joins.append({"time": float(s1), "time_exact": nstr(s1, 20), "ends": p0.how,
+                      "left_limit": pair(p0.state(l0 - BELOW)), "left": pair(p0.state(l0)),
+                      "right": pair(p1.state(0))})
+    case = {"id": ident, "kind": "sequence", "ron": sequence_ron(steps, duration, rest),
+            "joins": joins, "duration": duration}
+    fill(case, frame_times(duration), state)
+    return case
 
+
+# Rest times of springs, read from the Rust (curvebake's envelope bisection, which no closed
+# form gives): the Rust test checks that it still computes exactly these.
+RUST_REST_TIMES = {
+    "press": 0.3483484074305998,
+    "sheet-translateY": 0.7220437882336946,
+    "sheet-scale": 0.3516141376490267,
+}
+
+# curvebake's default rest thresholds: px and deg (REST_FOR_PIXELS), numbers (REST_FOR_UNITLESS).
+REST_PX, REST_NUMBER = (0.25, 2.0), (1e-3, 1e-2)
+
+
+def intervals(frames):
+    """Frame intervals for D·fps frames: the nearest whole number within 1e-9, else the ceiling."""
+    nearest = round(frames)
+    return nearest if abs(frames - nearest) <= 1e-9 * max(nearest, 1) else int(-(-frames // 1))
+
+
+def tracks_case(ident, name, tracks):
+    """Tracks on one timeline: track k ends at L_k (its `duration`, arrival or rest) and holds
+    its end value with velocity 0 from then on; D = max L_k, reached at the first frame time at
+    or after it when the longest track rests; frame i at min(i/fps, D)."""
+    out, ends, ron = {}, [], []
+    for prop, kind, p, duration, rest, rust_rest in tracks:
+        solve = dict(p, duration=duration) if kind == "Decay" and "to" in p else p
+        q = piece(kind, solve, p["from"], p.get("velocity", 0.0), rest, rust_rest)
+        length = mpf(duration) if duration is not None else q.length
+        end = q.end if duration is None or q.how == "arrives" else q.state(length)[0]
+        ends.append((prop, q, length, end))
+        ron.append(f"(property: {prop!r}, motion: {ron_call(kind, p)}"
+                   + (f", duration: {duration!r})" if duration else ")"))
+    longest = max(ends, key=lambda e: e[2])
+    D = float(longest[2])
+    if longest[1].how and longest[1].how.startswith("rests"):
+        D = intervals(D * FPS) / FPS
+    ts = frame_times(D)
+    for prop, q, length, end in ends:
+        def state(t, q=q, length=length, end=end):
+            return (end, mpf(0)) if mpf(t) >= length else q.state(t)
+        table = {"end": float(length), "end_exact": nstr(length, 20),
+                 "end_from_rust": bool(q.how and "Rust" in q.how),
+                 "end_value": float(end), "left_limit": pair(q.state(length - BELOW)),
+                 "left": pair(q.state(length)), "right": pair((end, 0))}
+        fill(table, ts, state, with_times=False)
+        out[prop] = table
+    ron_text = f'(name: "{name}", tracks: [{", ".join(ron)}])'.replace("'", '"')
+    case = {"id": ident, "kind": "tracks", "ron": ron_text, "duration": D, "t": ts, "tracks": out}
+    return case
+
+
+def spring_form_case(ident, p, duration):
+    """A spring in one platform's form: the resolved (m, k, c), its equivalents in every form,
+    and its frames."""
+    m, k, c = resolve_spring_form(p)
+    state = spring(p["from"], p.get("velocity", 0.0), p["to"], m, k, c)
+    case = {"id": ident, "kind": "spring_form", "form": p,
+            "ron": f'(name: "s", duration: {duration!r}, motion: {ron_call("Spring", p)})',
+            "resolved": {"mass": exact(m), "stiffness": exact(k), "damping": exact(c)},
+            "equivalents": {g: {n: exact(x) for n, x in vals.items()}
+                            for g, vals in spring_equivalents(m, k, c).items()},
+            "duration": duration}
+    fill(case, frame_times(duration), state)
+    return case
+
+
+# ---------------------------------------------------------------- output
 
 def out(x):
     return float(x), nstr(x, 20, strip_zeros=False)
 
 
-def frame_times(duration, fps=60.0, extra=()):
-    n = int(duration * fps + 0.5)
+def exact(x):
+    return {"value": float(x), "exact": nstr(x, 20)}
+
+
+def pair(s):
+    return [exact(s[0]), exact(s[1])]
+
+
+def frame_times(duration, fps=FPS, extra=()):
+    n = intervals(duration * fps)
     return sorted(set([min(i / fps, duration) for i in range(n + 1)] + list(extra)))
 
+
+def fill(case, ts, state, with_times=True):
+    xs, vs = zip(*(state(t) for t in ts))
+    if with_times:
+        case["t"] = ts
+    case["position"] = [float(x) for x in xs]
+    case["velocity"] = [float(v) for v in vs]
+    case["position_exact"] = [nstr(x, 20) for x in xs]
+    case["velocity_exact"] = [nstr(v, 20) for v in vs]
+    case["scale"] = float(max(max(abs(x) for x in xs), max(abs(v) for v in vs)))
+
+
+# ---------------------------------------------------------------- the cases
 
 INERTIA = [
     ("inertia-hits-max", {"from": 0.0, "velocity": 2400.0, "friction": 0.05, "min": 0.0, "max": 600.0}, 2.2),
@@ -132,18 +468,81 @@ INERTIA = [
     ("inertia-free", {"from": 10.0, "velocity": 100.0, "friction": 0.05, "min": 0.0, "max": 600.0}, 1.5),
 ]
 
+# (kind, parameters, step duration or None, the Rust's rest time for a spring that rests).
 SEQUENCES = [
     # The issue's example: the first spring is interrupted mid-overshoot (it passes 100 at
     # about 0.14 s, turns at π/ωd = 0.222 s and is still above 100 at 0.25 s).
-    ("sequence-handoff-mid-overshoot", 0.0, 0.0, [
-        {"kind": "spring", "to": 100.0, "stiffness": 300.0, "damping": 20.0, "duration": 0.25},
-        {"kind": "spring", "to": 0.0, "stiffness": 170.0, "damping": 26.0},
-    ], 1.5),
-    ("sequence-gravity-friction-spring", 0.0, -900.0, [
-        {"kind": "gravity", "acceleration": 2400.0, "duration": 0.3},
-        {"kind": "friction", "friction": 0.2, "duration": 0.4},
-        {"kind": "spring", "to": -120.0, "stiffness": 195.0, "damping": 22.0, "mass": 1.0},
-    ], 2.0),
+    ("sequence-handoff-mid-overshoot", [
+        ("Spring", {"from": 0.0, "velocity": 0.0, "to": 100.0, "stiffness": 300.0, "damping": 20.0}, 0.25, None),
+        ("Spring", {"to": 0.0, "stiffness": 170.0, "damping": 26.0}, None, None),
+    ], 1.5, REST_PX),
+    ("sequence-gravity-friction-spring", [
+        ("Gravity", {"from": 0.0, "velocity": -900.0, "acceleration": 2400.0}, 0.3, None),
+        ("Friction", {"friction": 0.2}, 0.4, None),
+        ("Spring", {"to": -120.0, "stiffness": 195.0, "damping": 22.0, "mass": 1.0}, None, None),
+    ], 2.0, REST_PX),
+    # Steps that end on their own: a solved decay arrives at its `to` (with its end velocity),
+    # a friction snaps onto `to` and rests (closed-form rest time), a decay is interrupted, a
+    # fall bounces on a floor and rests at an impact (closed form), a spring takes over.
+    ("sequence-arrives-rests-bounces", [
+        ("Decay", {"from": 0.0, "to": 300.0, "end_velocity": 200.0}, 0.5, None),
+        ("Friction", {"to": 340.0}, None, None),
+        ("Decay", {"lambda": 2.0}, 0.3, None),
+        ("Gravity", {"acceleration": -3000.0, "to": 300.0, "restitution": 0.45}, None, None),
+        ("Spring", {"to": 250.0, "response": 0.4, "damping_fraction": 0.7}, None, None),
+    ], 3.5, REST_PX),
+    # Gravity that arrives at `to` hands over its impact velocity to a spring resting there
+    # (a landing), which is interrupted mid-overshoot by an inertia that hits its max.
+    ("sequence-landing-then-fling", [
+        ("Gravity", {"from": -200.0, "velocity": -300.0, "acceleration": 2000.0, "to": 0.0}, None, None),
+        ("Spring", {"to": 0.0, "stiffness": 400.0, "damping": 10.0}, 0.1, None),
+        ("Inertia", {"friction": 0.05, "min": -60.0, "max": 40.0}, None, None),
+    ], 2.0, REST_PX),
+    # Press and release: a spring that rests (its rest time from the Rust) hands over to a
+    # spring in another form, then a friction fling that rests in closed form, then a fall.
+    ("sequence-press-release", [
+        ("Spring", {"from": 1.0, "velocity": 0.0, "to": 0.94, "stiffness": 600.0, "damping": 30.0}, None, "press"),
+        ("Spring", {"to": 1.0, "visual_duration": 0.3, "bounce": 0.4}, 0.2, None),
+        ("Friction", {"friction": 0.01}, None, None),
+        ("Gravity", {"acceleration": -4.0}, 0.25, None),
+    ], 2.5, REST_NUMBER),
+]
+
+# (property, kind, parameters, track duration, rest thresholds, the Rust's rest time key)
+TRACKS = [
+    # The issue's sheet: the slide and the scale rest (times from the Rust), the fade arrives
+    # at 0.3 s and holds.
+    ("tracks-sheet-enter", "sheet-enter", [
+        ("translateY", "Spring", {"from": 480.0, "to": 0.0, "stiffness": 260.0, "damping": 24.0}, None, REST_PX, "sheet-translateY"),
+        ("opacity", "Decay", {"from": 0.0, "to": 1.0, "end_velocity": 0.2}, 0.3, REST_NUMBER, None),
+        ("scale", "Spring", {"from": 0.96, "to": 1.0, "perceptual_duration": 0.4, "bounce": 0.1}, None, REST_NUMBER, "sheet-scale"),
+    ]),
+    # A 2D toss: x glides with friction and rests (closed form), y flies up, falls onto its
+    # floor and bounces until it rests at an impact (closed form).
+    ("tracks-toss-2d", "toss-2d", [
+        ("translateX", "Friction", {"from": 0.0, "velocity": 700.0, "friction": 0.05}, None, REST_PX, None),
+        ("translateY", "Gravity", {"from": 0.0, "velocity": -900.0, "acceleration": 2400.0, "to": 0.0, "restitution": 0.4}, None, REST_PX, None),
+    ]),
+    # Different lengths the other way round: a short bounce, a long overdamped spring.
+    ("tracks-fling-and-settle", "fling-and-settle", [
+        ("translateX", "Gravity", {"from": 0.0, "velocity": 0.0, "acceleration": 3000.0, "to": 150.0, "restitution": 0.2}, None, REST_PX, None),
+        ("rotate", "Friction", {"from": 0.0, "velocity": 90.0, "to": 45.0}, None, REST_PX, None),
+    ]),
+]
+
+SPRING_FORMS = [
+    ("spring-response", {"from": 0.0, "to": 300.0, "response": 0.55, "damping_fraction": 0.825}, 1.5),
+    ("spring-response-critical", {"from": 300.0, "to": 0.0, "velocity": 1200.0, "response": 0.3, "damping_fraction": 1.0}, 1.0),
+    ("spring-android", {"from": 100.0, "to": 0.0, "velocity": -2000.0, "stiffness": 1500.0, "damping_ratio": 0.5}, 1.0),
+    ("spring-android-overdamped-mass", {"from": 0.0, "to": 1.0, "stiffness": 200.0, "damping_ratio": 2.0, "mass": 2.0}, 2.0),
+    ("spring-motion-dev", {"from": 0.0, "to": 100.0, "visual_duration": 0.3, "bounce": 0.25}, 1.0),
+    ("spring-motion-dev-clamped", {"from": 0.0, "to": 100.0, "visual_duration": 0.5, "bounce": 0.98}, 1.5),
+    ("spring-motion-dev-critical", {"from": 50.0, "to": -50.0, "velocity": 400.0, "visual_duration": 0.4}, 1.0),
+    ("spring-origami-rebound-default", {"from": 0.0, "to": 1.0, "origami_tension": 40.0, "origami_friction": 7.0}, 1.5),
+    ("spring-origami-low", {"from": 0.0, "to": 200.0, "velocity": -500.0, "origami_tension": 10.0, "origami_friction": 3.0}, 2.0),
+    ("spring-perceptual", {"from": 0.96, "to": 1.0, "perceptual_duration": 0.4, "bounce": 0.1}, 1.0),
+    ("spring-perceptual-negative-bounce", {"from": 0.0, "to": 360.0, "velocity": 90.0, "perceptual_duration": 0.5, "bounce": -0.3}, 1.5),
+    ("spring-perceptual-critical", {"from": -20.0, "to": 20.0, "perceptual_duration": 0.35, "bounce": 0.0}, 1.0),
 ]
 
 
@@ -152,7 +551,8 @@ def main():
     for ident, p, duration in INERTIA:
         name, join, state = inertia(p)
         extra = ()
-        case = {"id": ident, "kind": "inertia", "params": p, "case": name}
+        case = {"id": ident, "kind": "inertia", "params": p, "case": name,
+                "ron": f'(name: "i", duration: {duration!r}, motion: {ron_call("Inertia", p)})'}
         if join:
             tb, vb = join
             case["bound_time"], case["bound_time_exact"] = out(tb)
@@ -162,24 +562,16 @@ def main():
         case["duration"] = duration
         fill(case, ts, state)
         cases.append(case)
-    for ident, x0, v0, steps, duration in SEQUENCES:
-        handoffs, state = sequence(steps, x0, v0)
-        case = {"id": ident, "kind": "sequence", "from": x0, "start_velocity": v0, "steps": steps,
-                "duration": duration, "handoffs": [float(h) for h in handoffs]}
-        fill(case, frame_times(duration, extra=[float(h) for h in handoffs]), state)
-        cases.append(case)
+    for ident, steps, duration, rest in SEQUENCES:
+        steps = [(k, p, d, RUST_REST_TIMES[r] if r else None) for k, p, d, r in steps]
+        cases.append(sequence_case(ident, steps, duration, rest))
+    for ident, name, tracks in TRACKS:
+        tracks = [(*t[:5], RUST_REST_TIMES[t[5]] if t[5] else None) for t in tracks]
+        cases.append(tracks_case(ident, name, tracks))
+    for ident, p, duration in SPRING_FORMS:
+        cases.append(spring_form_case(ident, p, duration))
     print(json.dumps({"description": __doc__.strip().split("\n")[0], "digits": 20,
                       "count": len(cases), "cases": cases}, indent=1))
-
-
-def fill(case, ts, state):
-    xs, vs = zip(*(state(t) for t in ts))
-    case["t"] = ts
-    case["position"] = [float(x) for x in xs]
-    case["velocity"] = [float(v) for v in vs]
-    case["position_exact"] = [nstr(x, 20) for x in xs]
-    case["velocity_exact"] = [nstr(v, 20) for v in vs]
-    case["scale"] = float(max(max(abs(x) for x in xs), max(abs(v) for v in vs)))
 
 
 main()

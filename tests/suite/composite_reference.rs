@@ -1,33 +1,46 @@
-//! The piecewise motions (inertia, sequence) against tests/data/composite_reference.json:
-//! the same piecewise closed forms evaluated at 50 significant digits by
-//! tests/data/make_composite_reference.py (mpmath), for the exact binary parameters, with the
-//! joins (t_B, v_B, hand-off states) computed there in high precision too. Tolerance as in
-//! shared/reference/README.md: |got - expected| <= 1e-9·max(1, scale); the worst error seen is
-//! printed (run with --nocapture), and the joins are held to 1e-12.
+//! The composite motions of issue 17 (inertia, sequences, multi-track motions, every
+//! platform's spring form) against tests/data/composite_reference.json: the same piecewise
+//! closed forms evaluated at 50 significant digits by tests/data/make_composite_reference.py
+//! (mpmath), for the exact binary parameters, with the joins (t_B, v_B, hand-off times and
+//! states, track ends) computed there in high precision too.
+//!
+//! Each motion is built from the case's RON and baked as `curvebake bake` does; its JSON table
+//! (the bytes the JSON exporter writes, read back) is compared frame by frame, and each join on
+//! both sides: the state the model reaches just below it, the state it hands over, the state
+//! after it. Tolerance: |got - expected| <= 1e-12·max(1, scale), `scale` the case's (or the
+//! track's) largest |position| or |velocity| (shared/reference/README.md asks 1e-9 and aims
+//! for 1e-12); the worst error per case is printed (run with --nocapture).
 
-use curvebake::internals::plain_ron;
-use curvebake::internals::spec::{Model, MotionSpec, Overrides};
+use curvebake::internals::export::json;
+use curvebake::internals::inspect::inspect;
+use curvebake::internals::spec::Model;
 use curvebake::motion::{Inertia, InertiaParams, Motion};
+use curvebake::Curve;
 use serde_json::Value;
 
-const TOLERANCE: f64 = 1e-9;
-/// The joins (t_B, v_B, states at hand-offs) are held tighter: they are a few operations.
-const JOIN_TOLERANCE: f64 = 1e-12;
+/// Frames, joins and resolved parameters, relative to max(1, scale).
+const TOLERANCE: f64 = 1e-12;
 
-fn cases() -> Vec<Value> {
+fn cases(kind: &str) -> Vec<Value> {
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/data/composite_reference.json"
     ))
     .unwrap();
     let data: Value = serde_json::from_str(&text).unwrap();
-    let cases = data["cases"].as_array().unwrap().clone();
+    let cases = data["cases"].as_array().unwrap();
     assert_eq!(cases.len() as u64, data["count"].as_u64().unwrap());
-    cases
+    let of_kind: Vec<Value> = cases
+        .iter()
+        .filter(|c| c["kind"] == kind)
+        .cloned()
+        .collect();
+    assert!(!of_kind.is_empty(), "no {kind} cases");
+    of_kind
 }
 
 fn f(v: &Value) -> f64 {
-    v.as_f64().unwrap()
+    v.as_f64().unwrap_or_else(|| panic!("a number: {v}"))
 }
 fn opt(v: &Value, key: &str) -> Option<f64> {
     v.get(key).and_then(Value::as_f64)
@@ -35,37 +48,88 @@ fn opt(v: &Value, key: &str) -> Option<f64> {
 fn list(v: &Value, key: &str) -> Vec<f64> {
     v[key].as_array().unwrap().iter().map(f).collect()
 }
+fn id(case: &Value) -> &str {
+    case["id"].as_str().unwrap()
+}
+/// A `{value, exact}` pair of the reference.
+fn value(v: &Value) -> f64 {
+    f(&v["value"])
+}
+/// A state `[x, v]` of the reference.
+fn state(v: &Value) -> (f64, f64) {
+    (value(&v[0]), value(&v[1]))
+}
 
-/// Compares every sample of `case` with `motion`; returns the worst error relative to the
-/// scale, and the worst at the joins (`joins`: times where pieces meet).
-fn compare(case: &Value, motion: &dyn Motion, joins: &[f64]) -> (f64, f64) {
-    let id = case["id"].as_str().unwrap();
-    let scale = f(&case["scale"]).max(1.0);
-    let (mut worst, mut at_joins) = (0.0f64, 0.0f64);
-    for ((t, x), v) in list(case, "t")
-        .into_iter()
-        .zip(list(case, "position"))
-        .zip(list(case, "velocity"))
-    {
-        let (gx, gv) = motion.state(t);
-        let error = (gx - x).abs().max((gv - v).abs()) / scale;
-        assert!(
-            error <= TOLERANCE,
-            "{id} at t = {t}: got ({gx}, {gv}), expected ({x}, {v}), error {error:e}"
-        );
-        worst = worst.max(error);
-        if joins.contains(&t) {
-            at_joins = at_joins.max(error);
-        }
+/// Equal to within 2 ulps: serde_json's parser (without its `float_roundtrip` feature) may land
+/// an ulp off the double a JSON number was written from.
+fn same(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 2.0 * f64::EPSILON * a.abs().max(b.abs())
+}
+fn same_list(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same(*x, *y))
+}
+
+/// The error of a state relative to max(1, scale), checked against [`TOLERANCE`].
+fn state_error(what: &str, got: (f64, f64), expected: (f64, f64), scale: f64) -> f64 {
+    let error = (got.0 - expected.0).abs().max((got.1 - expected.1).abs()) / scale.max(1.0);
+    assert!(
+        error <= TOLERANCE,
+        "{what}: got {got:?}, expected {expected:?}, error {error:e}"
+    );
+    error
+}
+
+/// The motion of a case's RON, and its JSON table as the exporter writes it.
+fn bake(case: &Value) -> (Curve, Value) {
+    let ron = case["ron"].as_str().unwrap();
+    let curve = Curve::from_ron(ron).unwrap_or_else(|e| panic!("{}: {e}\n{ron}", id(case)));
+    let baked = curve.bake().unwrap();
+    let mut bytes = Vec::new();
+    json::table(&baked, &mut bytes);
+    (curve, serde_json::from_slice(&bytes).unwrap())
+}
+
+/// The table's frame times min(i/fps, D) are the reference's `t`.
+fn check_frame_times(case: &Value, table: &Value) -> Vec<f64> {
+    let (fps, duration) = (f(&table["fps"]), f(&table["duration"]));
+    let frames = table["frames"].as_u64().unwrap() as usize;
+    let times: Vec<f64> = (0..frames)
+        .map(|i| (i as f64 / fps).min(duration))
+        .collect();
+    let expected = list(case, "t");
+    assert!(
+        same_list(&times, &expected),
+        "{}: frame times {times:?}, expected {expected:?}",
+        id(case)
+    );
+    times
+}
+
+/// Compares a JSON track (`position`, `velocity` per frame) with a reference table; returns
+/// the worst error.
+fn compare_frames(what: &str, times: &[f64], track: &Value, expected: &Value) -> f64 {
+    let scale = f(&expected["scale"]);
+    let (x, v) = (list(track, "position"), list(track, "velocity"));
+    let (ex, ev) = (list(expected, "position"), list(expected, "velocity"));
+    assert_eq!((x.len(), v.len()), (ex.len(), ev.len()), "{what}: frames");
+    let mut worst = 0.0f64;
+    for (i, t) in times.iter().enumerate() {
+        let at = format!("{what} frame {i} (t = {t})");
+        worst = worst.max(state_error(&at, (x[i], v[i]), (ex[i], ev[i]), scale));
     }
-    (worst, at_joins)
+    worst
+}
+
+/// Just below time t (a relative step of one epsilon).
+fn below(t: f64) -> f64 {
+    t - t * f64::EPSILON
 }
 
 #[test]
 fn inertia_matches_the_high_precision_piecewise_closed_form() {
     let mut report = Vec::new();
-    for case in cases().iter().filter(|c| c["kind"] == "inertia") {
-        let id = case["id"].as_str().unwrap();
+    for case in cases("inertia") {
+        let id = id(&case);
         let p = &case["params"];
         let inertia = Inertia::new(InertiaParams {
             from: f(&p["from"]),
@@ -80,116 +144,226 @@ fn inertia_matches_the_high_precision_piecewise_closed_form() {
             }),
         })
         .unwrap();
-        assert_eq!(
-            inertia.case().name(),
-            case["case"].as_str().unwrap(),
-            "{id}"
-        );
-        let mut joins = Vec::new();
-        if let Some(tb) = opt(case, "bound_time") {
+        let name = case["case"].as_str().unwrap();
+        assert_eq!(inertia.case().name(), name, "{id}");
+        let scale = f(&case["scale"]);
+        let mut at_join = 0.0f64;
+        // What `inspect` says of the same motion written in RON: the case and t_B, v_B.
+        let (curve, _) = bake(&case);
+        let figures = inspect(&curve.bake().unwrap())
+            .inertia
+            .expect("inertia figures");
+        assert_eq!(figures.case, name, "{id}: inspect's case");
+        let text = inspect(&curve.bake().unwrap()).to_text();
+        assert!(text.contains(name), "{id}: {text}");
+        if let Some(tb) = opt(&case, "bound_time") {
             let got = inertia.bound_time().unwrap();
             let error = (got - tb).abs() / tb;
-            assert!(
-                error <= JOIN_TOLERANCE,
-                "{id}: t_B {got} vs {tb} ({error:e})"
-            );
+            assert!(error <= TOLERANCE, "{id}: t_B {got} vs {tb} ({error:e})");
             let vb = f(&case["bound_velocity"]);
             let curvebake::motion::InertiaCase::HitsBound { velocity, .. } = inertia.case() else {
                 unreachable!()
             };
-            assert!(
-                (velocity - vb).abs() <= JOIN_TOLERANCE * vb.abs(),
-                "{id}: v_B"
+            assert!((velocity - vb).abs() <= TOLERANCE * vb.abs(), "{id}: v_B");
+            assert_eq!(figures.bound_time, Some(got), "{id}: inspect's t_B");
+            assert_eq!(
+                figures.bound_velocity,
+                Some(velocity),
+                "{id}: inspect's v_B"
             );
-            // Just before and at t_B: the two pieces agree (position and velocity continuous).
-            let before = inertia.state(got - got * f64::EPSILON);
-            let at = inertia.state(got);
-            let scale = f(&case["scale"]);
-            assert!(
-                (before.0 - at.0).abs() <= JOIN_TOLERANCE * scale,
-                "{id}: x jumps at t_B"
-            );
-            assert!(
-                (before.1 - at.1).abs() <= JOIN_TOLERANCE * scale,
-                "{id}: v jumps at t_B"
-            );
-            joins.push(tb);
+            assert!(text.contains("reaches the bound at"), "{id}: {text}");
+            // Just before and at t_B: the friction's state and the spring's start agree
+            // (position and velocity continuous), and both are the reference's (x = B, v_B).
+            let bound = inertia.state(got).0;
+            let (before, at) = (inertia.state(below(got)), inertia.state(got));
+            for (what, s) in [("below t_B", before), ("at t_B", at)] {
+                let e = state_error(&format!("{id} {what}"), s, (bound, vb), scale);
+                at_join = at_join.max(e);
+            }
         } else {
             assert_eq!(inertia.bound_time(), None, "{id}");
+            assert_eq!(figures.bound_time, None, "{id}: inspect's t_B");
         }
-        let (worst, at_joins) = compare(case, &inertia, &joins);
-        report.push(format!("{id}: worst {worst:.1e}, at t_B {at_joins:.1e}"));
+        let mut worst = 0.0f64;
+        for ((t, x), v) in list(&case, "t")
+            .into_iter()
+            .zip(list(&case, "position"))
+            .zip(list(&case, "velocity"))
+        {
+            let at = format!("{id} at t = {t}");
+            worst = worst.max(state_error(&at, inertia.state(t), (x, v), scale));
+        }
+        report.push(format!("{id}: frames {worst:.1e}, at t_B {at_join:.1e}"));
     }
     println!("{}", report.join("\n"));
 }
 
-/// The RON of a reference sequence.
-fn sequence_ron(case: &Value) -> String {
-    let steps: Vec<String> = case["steps"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            let start = if i == 0 {
-                format!(
-                    "from: {:?}, velocity: {:?}, ",
-                    f(&case["from"]),
-                    f(&case["start_velocity"])
-                )
-            } else {
-                String::new()
-            };
-            let motion = match s["kind"].as_str().unwrap() {
-                "spring" => format!(
-                    "Spring({start}to: {:?}, mass: {:?}, stiffness: {:?}, damping: {:?})",
-                    f(&s["to"]),
-                    opt(s, "mass").unwrap_or(1.0),
-                    f(&s["stiffness"]),
-                    f(&s["damping"])
-                ),
-                "gravity" => format!("Gravity({start}acceleration: {:?})", f(&s["acceleration"])),
-                "friction" => {
-                    // The first step's velocity is required by Friction; later ones hand over.
-                    format!("Friction({start}friction: {:?})", f(&s["friction"]))
-                }
-                other => panic!("{other}"),
-            };
-            match opt(s, "duration") {
-                Some(d) => format!("(motion: {motion}, duration: {d:?})"),
-                None => format!("(motion: {motion})"),
-            }
-        })
-        .collect();
-    format!(
-        "(name: \"s\", duration: {:?}, motion: Sequence([{}]))",
-        f(&case["duration"]),
-        steps.join(", ")
-    )
-}
-
+/// Sequences, including steps that end on their own (arrival, closed-form rest, a bounce's
+/// resting impact, a spring's rest): the baked frames, the hand-off times, and at each hand-off
+/// the state just below it, the state the step hands over (the very doubles the next step
+/// starts from) and the state after it.
 #[test]
 fn sequences_match_the_high_precision_piecewise_closed_form() {
     let mut report = Vec::new();
-    for case in cases().iter().filter(|c| c["kind"] == "sequence") {
-        let id = case["id"].as_str().unwrap();
-        let text = sequence_ron(case);
-        let file = &plain_ron::parse(&text).unwrap_or_else(|| panic!("{text}"))[0];
-        let spec = MotionSpec::from_file(file, Overrides::default()).unwrap();
-        let Model::Sequence(sequence) = &spec.model else {
+    for case in cases("sequence") {
+        let id = id(&case);
+        let (curve, table) = bake(&case);
+        let times = check_frame_times(&case, &table);
+        let worst = compare_frames(id, &times, &table["tracks"]["value"], &case);
+        let Model::Sequence(sequence) = &curve.spec().model else {
             panic!("{id}: a sequence")
         };
-        let handoffs = list(case, "handoffs");
-        assert_eq!(sequence.handoffs(), handoffs, "{id}");
-        // At each hand-off the next step starts at the exact state the previous one reached.
-        for pair in sequence.steps().windows(2) {
-            let (a, b) = (&pair[0], &pair[1]);
-            let ends = a.model.single().unwrap().state(a.length.unwrap());
-            assert_eq!(ends, b.model.single().unwrap().state(0.0), "{id}: hand-off");
+        let joins = case["joins"].as_array().unwrap();
+        let written = list(&table, "joins");
+        assert!(
+            same_list(&written, &sequence.handoffs()),
+            "{id}: the JSON's joins {written:?}"
+        );
+        assert_eq!(written.len(), joins.len(), "{id}: hand-offs");
+        let scale = f(&case["scale"]);
+        let mut at_joins = 0.0f64;
+        for (i, (join, t)) in joins.iter().zip(sequence.handoffs()).enumerate() {
+            let expected = f(&join["time"]);
+            let what = format!("{id} hand-off {i} ({})", join["ends"].as_str().unwrap());
+            assert!(
+                (t - expected).abs() <= TOLERANCE * expected,
+                "{what}: at {t}, expected {expected}"
+            );
+            let (step, next) = (&sequence.steps()[i], &sequence.steps()[i + 1]);
+            let handed = step.model.single().unwrap().state(step.length.unwrap());
+            let started = next.model.single().unwrap().state(0.0);
+            assert_eq!(
+                handed, started,
+                "{what}: the next step starts where this one ends"
+            );
+            for (side, got, key) in [
+                ("below", sequence.state(below(t)), "left_limit"),
+                ("handed over", handed, "left"),
+                ("at", sequence.state(t), "right"),
+            ] {
+                let e = state_error(&format!("{what} {side}"), got, state(&join[key]), scale);
+                at_joins = at_joins.max(e);
+            }
         }
-        let (worst, at_joins) = compare(case, sequence, &handoffs);
         report.push(format!(
-            "{id}: worst {worst:.1e}, at hand-offs {at_joins:.1e}"
+            "{id}: frames {worst:.1e}, at hand-offs {at_joins:.1e}"
+        ));
+    }
+    println!("{}", report.join("\n"));
+}
+
+/// Multi-track motions whose tracks end at different times: D, the frame times, every
+/// track's table, its end L_k (the JSON `params.<track>.end`) and on both sides of it the
+/// closed form below L_k and the end value held with velocity 0 from L_k on.
+#[test]
+fn tracks_match_the_high_precision_closed_forms_and_hold_their_ends() {
+    let mut report = Vec::new();
+    for case in cases("tracks") {
+        let id = id(&case);
+        let (curve, table) = bake(&case);
+        assert!(same(f(&table["duration"]), f(&case["duration"])), "{id}: D");
+        let times = check_frame_times(&case, &table);
+        let Model::Tracks(tracks) = &curve.spec().model else {
+            panic!("{id}: tracks")
+        };
+        let expected_tracks = case["tracks"].as_object().unwrap();
+        assert_eq!(
+            tracks.tracks().len(),
+            expected_tracks.len(),
+            "{id}: track count"
+        );
+        let mut ends = Vec::new();
+        for ((name, motion), track) in tracks.named().into_iter().zip(tracks.tracks()) {
+            let expected = &expected_tracks[name];
+            let what = format!("{id} {name}");
+            let worst = compare_frames(&what, &times, &table["tracks"][name], expected);
+            // L_k: a spring's rest time is the Rust's own (the reference read it from there
+            // and checks it is a time of rest); the others are closed forms.
+            let (end, expected_end) = (f(&table["params"][name]["end"]), f(&expected["end"]));
+            assert!(same(end, track.length), "{what}: the JSON's end");
+            let end = track.length;
+            if expected["end_from_rust"].as_bool().unwrap() {
+                assert!(
+                    same(end, expected_end),
+                    "{what}: the rest time changed to {end:?}; put it in the script's RUST_REST_TIMES"
+                );
+            } else {
+                assert!(
+                    (end - expected_end).abs() <= TOLERANCE * expected_end,
+                    "{what}: ends at {end}, expected {expected_end}"
+                );
+            }
+            let scale = f(&expected["scale"]);
+            let single = track.model.single().unwrap();
+            let mut at_end = 0.0f64;
+            for (side, got, key) in [
+                ("below its end", motion.state(below(end)), "left_limit"),
+                ("its closed form at its end", single.state(end), "left"),
+                ("at its end", motion.state(end), "right"),
+                ("after its end", motion.state(end + 1.0), "right"),
+            ] {
+                let e = state_error(&format!("{what} {side}"), got, state(&expected[key]), scale);
+                at_end = at_end.max(e);
+            }
+            assert_eq!(motion.state(end), (track.end_value, 0.0), "{what}: holds");
+            ends.push(end);
+            report.push(format!(
+                "{what}: ends at {end} s, frames {worst:.1e}, at its end {at_end:.1e}"
+            ));
+        }
+        // The joins are the track ends before the last one.
+        let last = ends.iter().copied().fold(0.0, f64::max);
+        let mut joins: Vec<f64> = ends.into_iter().filter(|&e| e < last).collect();
+        joins.sort_by(f64::total_cmp);
+        joins.dedup();
+        let written = table
+            .get("joins")
+            .map_or(Vec::new(), |_| list(&table, "joins"));
+        assert!(
+            same_list(&written, &joins),
+            "{id}: joins {written:?}, expected {joins:?}"
+        );
+    }
+    println!("{}", report.join("\n"));
+}
+
+/// Every platform's spring form: the resolved mass, stiffness and damping and the equivalents
+/// in every other form (the JSON `params`), and the spring's frames.
+#[test]
+fn spring_forms_resolve_and_move_as_the_high_precision_formulas() {
+    let mut report = Vec::new();
+    for case in cases("spring_form") {
+        let id = id(&case);
+        let (_, table) = bake(&case);
+        let params = &table["params"];
+        let close = |what: &str, got: f64, expected: f64| {
+            let error = (got - expected).abs() / expected.abs().max(1.0);
+            assert!(
+                error <= TOLERANCE,
+                "{id} {what}: got {got}, expected {expected} ({error:e})"
+            );
+            error
+        };
+        let mut worst_params = 0.0f64;
+        for (name, expected) in case["resolved"].as_object().unwrap() {
+            worst_params = worst_params.max(close(name, f(&params[name]), value(expected)));
+        }
+        let equivalents = case["equivalents"].as_object().unwrap();
+        for group in ["perceptual", "response", "android", "motion_dev", "origami"] {
+            let (got, expected) = (params.get(group), equivalents.get(group));
+            assert_eq!(got.is_some(), expected.is_some(), "{id}: group {group}");
+            let (Some(got), Some(expected)) = (got, expected) else {
+                continue;
+            };
+            for (name, e) in expected.as_object().unwrap() {
+                let what = format!("{group}.{name}");
+                worst_params = worst_params.max(close(&what, f(&got[name]), value(e)));
+            }
+        }
+        let times = check_frame_times(&case, &table);
+        let worst = compare_frames(id, &times, &table["tracks"]["value"], &case);
+        report.push(format!(
+            "{id}: params {worst_params:.1e}, frames {worst:.1e}"
         ));
     }
     println!("{}", report.join("\n"));
