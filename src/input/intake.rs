@@ -7,7 +7,7 @@ use crate::bake::frame_count;
 use crate::error::InputError;
 use crate::export::number::format_number;
 use crate::input::load::{load_bytes, read_source, Input, Names};
-use crate::output::manifest::{source_digest, RunHasher};
+use crate::output::manifest::{source_digest, RunHasher, SourceDigest};
 use crate::spec::{Ending, Overrides};
 use rayon::prelude::*;
 use std::collections::VecDeque;
@@ -59,7 +59,7 @@ pub struct Intake<'a> {
 }
 
 /// One file read: its digest (if it could be read), valid motions with frame counts, errors.
-type FileRead = (Option<[u8; 32]>, Vec<(Input, usize)>, Vec<InputError>);
+type FileRead = (Option<SourceDigest>, Vec<(Input, usize)>, Vec<InputError>);
 
 impl<'a> Intake<'a> {
     /// Reads `files` (in this order) with `overrides`; `run` is the run hash the files are

@@ -8,7 +8,8 @@
 //! the length and content hash of its [`BundleStamp`].
 
 use crate::export::Bundle;
-use crate::output::manifest::{hex, BundleStamp, Manifest};
+use crate::output::hash::ContentHasher;
+use crate::output::manifest::{BundleStamp, Manifest};
 use crate::output::pool::Pool;
 use crate::output::write::{Outcome, OutputDir, StreamedFile, WriteError};
 use std::fs::File;
@@ -38,7 +39,7 @@ pub struct OpenBundle {
     /// Bytes appended so far.
     written: u64,
     /// Every byte appended so far, for the stamp.
-    hasher: blake3::Hasher,
+    hasher: ContentHasher,
     empty: bool,
     /// The previous bundle, when the old manifest still describes it, and its position among
     /// that manifest's bundles (where its chunks are in each entry's `chunks`).
@@ -64,7 +65,7 @@ impl OpenBundle {
             .and_then(|k| Some((File::open(&path).ok()?, k)));
         let mut file = out.stream(&bundle.path, dry_run)?;
         file.append(&bundle.header)?;
-        let mut hasher = blake3::Hasher::new();
+        let mut hasher = ContentHasher::new();
         hasher.update(&bundle.header);
         Ok(Self {
             exporter,
@@ -175,7 +176,7 @@ impl OpenBundle {
         let stamp = BundleStamp {
             path: self.path,
             len: self.written,
-            hash: hex(&self.hasher),
+            hash: self.hasher.hex(),
         };
         Ok((outcome, stamp))
     }

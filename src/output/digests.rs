@@ -12,7 +12,8 @@
 use crate::bake::MAX_FRAMES;
 use crate::export::{preview_picks, Digest, Name};
 use crate::motion::frame_time;
-use crate::output::manifest::{hex, BundleStamp, Entry, Manifest};
+use crate::output::hash::ContentHasher;
+use crate::output::manifest::{BundleStamp, Entry, Manifest};
 use crate::output::write::{OutputDir, StreamedFile, WriteError};
 use crate::spec::ParamGroup;
 use serde::{Deserialize, Serialize};
@@ -171,7 +172,7 @@ pub struct DigestsWriter {
     /// Bytes appended so far.
     written: u64,
     /// Every byte appended so far, for the stamp.
-    hasher: blake3::Hasher,
+    hasher: ContentHasher,
 }
 
 impl DigestsWriter {
@@ -180,7 +181,7 @@ impl DigestsWriter {
         Ok(Self {
             file: out.stream(DIGESTS_PATH, false)?,
             written: 0,
-            hasher: blake3::Hasher::new(),
+            hasher: ContentHasher::new(),
         })
     }
 
@@ -200,7 +201,7 @@ impl DigestsWriter {
         Ok(BundleStamp {
             path: DIGESTS_PATH.into(),
             len: self.written,
-            hash: hex(&self.hasher),
+            hash: self.hasher.hex(),
         })
     }
 }

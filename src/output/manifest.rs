@@ -12,6 +12,7 @@
 //! ours, and no hash that could be trusted.
 
 use crate::output::digests::DigestsWriter;
+use crate::output::hash::ContentHasher;
 use crate::output::write::{OutputDir, StreamedFile, Sync, WriteError};
 use crate::spec::{Ending, MotionSpec};
 use serde::{Deserialize, Serialize};
@@ -105,7 +106,7 @@ impl Manifest {
         let Ok(manifest) = serde_json::from_slice::<Manifest>(&bytes) else {
             return Self::default();
         };
-        let checked = checked_bytes(&bytes).is_some_and(|b| hex(&hasher_of(b)) == manifest.check);
+        let checked = checked_bytes(&bytes).is_some_and(|b| hasher_of(b).hex() == manifest.check);
         if checked && manifest.tool == tool() && manifest.places_hold() {
             manifest
         } else {
@@ -181,10 +182,10 @@ impl Manifest {
         {
             return false;
         }
-        let mut hasher = blake3::Hasher::new();
+        let mut hasher = ContentHasher::new();
         hasher
             .update_reader(std::io::Read::take(file, stamp.len))
-            .is_ok_and(|h| hex(h) == stamp.hash)
+            .is_ok_and(|()| hasher.hex() == stamp.hash)
     }
 
     /// Writes the record of a bake in progress in place of the manifest, durably: the old
@@ -209,8 +210,8 @@ fn checked_bytes(bytes: &[u8]) -> Option<&[u8]> {
     Some(&bytes[..at])
 }
 
-fn hasher_of(bytes: &[u8]) -> blake3::Hasher {
-    let mut hasher = blake3::Hasher::new();
+fn hasher_of(bytes: &[u8]) -> ContentHasher {
+    let mut hasher = ContentHasher::new();
     hasher.update(bytes);
     hasher
 }
@@ -226,7 +227,7 @@ pub struct ManifestWriter {
     file: StreamedFile,
     entries: usize,
     /// Every byte written so far.
-    hasher: blake3::Hasher,
+    hasher: ContentHasher,
     /// The digests annex, when the bake writes one.
     digests: Option<DigestsWriter>,
 }
@@ -238,7 +239,7 @@ impl ManifestWriter {
         let mut writer = Self {
             file,
             entries: 0,
-            hasher: blake3::Hasher::new(),
+            hasher: ContentHasher::new(),
             digests: digests.then(|| DigestsWriter::open(out)).transpose()?,
         };
         writer.append(b"{\"motions\":[")?;
@@ -312,44 +313,36 @@ impl ManifestWriter {
         // its `}` to add the checksum of everything before it.
         self.append(b"],")?;
         self.append(&tail[1..tail.len() - 1])?;
-        let check = hex(&self.hasher);
+        let check = self.hasher.hex();
         self.file.append(CHECK_FIELD)?;
         self.file.append(format!("{check}\"}}\n").as_bytes())?;
         self.file.finish_durably(sync).map(|_| ())
     }
 }
 
-/// Feeds `part` to `hasher`, length-prefixed so that boundaries cannot shift.
-fn absorb(hasher: &mut blake3::Hasher, part: &[u8]) {
-    hasher.update(&(part.len() as u64).to_le_bytes());
-    hasher.update(part);
-}
-
-/// The first 128 bits of a hash, in hex.
-pub fn hex(hasher: &blake3::Hasher) -> String {
-    hasher.finalize().to_hex()[..32].to_owned()
-}
-
 /// A hasher that has absorbed `run_key`: the start of every hash of one run.
-fn keyed(run_key: &[u8]) -> blake3::Hasher {
-    let mut hasher = blake3::Hasher::new();
-    absorb(&mut hasher, run_key);
+fn keyed(run_key: &[u8]) -> ContentHasher {
+    let mut hasher = ContentHasher::new();
+    hasher.absorb(run_key);
     hasher
 }
 
+/// The digest of one input file for [`RunHasher`].
+pub type SourceDigest = [u8; 16];
+
 /// The digest of one input file for [`RunHasher`]: its path and its bytes.
-pub fn source_digest(path: &Path, bytes: &[u8]) -> [u8; 32] {
-    let mut hasher = blake3::Hasher::new();
-    absorb(&mut hasher, path.as_os_str().as_encoded_bytes());
-    absorb(&mut hasher, bytes);
-    *hasher.finalize().as_bytes()
+pub fn source_digest(path: &Path, bytes: &[u8]) -> SourceDigest {
+    let mut hasher = ContentHasher::new();
+    hasher.absorb(path.as_os_str().as_encoded_bytes());
+    hasher.absorb(bytes);
+    hasher.digest().to_le_bytes()
 }
 
 /// The hash of a run ([`Manifest::run`]): the run key, then each input file's
 /// [`source_digest`] in input order.
 #[derive(Debug, Clone)]
 pub struct RunHasher {
-    hasher: blake3::Hasher,
+    hasher: ContentHasher,
 }
 
 impl RunHasher {
@@ -361,13 +354,13 @@ impl RunHasher {
     }
 
     /// Adds the next input file.
-    pub fn add(&mut self, digest: &[u8; 32]) {
+    pub fn add(&mut self, digest: &SourceDigest) {
         self.hasher.update(digest);
     }
 
     /// The hex hash.
     pub fn finish(&self) -> String {
-        hex(&self.hasher)
+        self.hasher.hex()
     }
 }
 
@@ -375,7 +368,7 @@ impl RunHasher {
 /// which is absorbed once and not again for every motion.
 #[derive(Debug, Clone)]
 pub struct SpecHasher {
-    keyed: blake3::Hasher,
+    keyed: ContentHasher,
 }
 
 impl SpecHasher {
@@ -421,6 +414,6 @@ impl SpecHasher {
         }
         let mut hasher = self.keyed.clone();
         hasher.update(&bytes);
-        hex(&hasher)
+        hasher.hex()
     }
 }

@@ -7,7 +7,7 @@ use crate::error::InputError;
 use crate::export::{exporters, Exporter, Summary};
 use crate::input::load::{find_inputs_reporting, read_source};
 use crate::output::lock::OutputLock;
-use crate::output::manifest::{source_digest, Manifest, RunHasher};
+use crate::output::manifest::{source_digest, Manifest, RunHasher, SourceDigest};
 use crate::output::write::OutputDir;
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -131,7 +131,7 @@ fn nothing_changed(old: &Manifest, out: &OutputDir, files: &[PathBuf], run_key: 
     if old.run.is_empty() {
         return false;
     }
-    let digests: Option<Vec<[u8; 32]>> = files
+    let digests: Option<Vec<SourceDigest>> = files
         .par_iter()
         .map(|f| read_source(f).ok().map(|bytes| source_digest(f, &bytes)))
         .collect();

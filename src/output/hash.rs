@@ -1,0 +1,98 @@
+//! Content hashes: how the output folder's bookkeeping tells whether a file or a motion has
+//! changed between bakes.
+
+use std::fmt;
+use std::io::{self, Read};
+use xxhash_rust::xxh3::Xxh3Default;
+
+/// A streaming 128-bit content hash (XXH3), written as 32 hex digits.
+///
+/// These hashes guard against accidents (a bundle edited or truncated by hand, a manifest
+/// changed, a motion's spec changed), not against someone crafting collisions, so a fast
+/// non-cryptographic hash serves: XXH3 streams at memory speed, where BLAKE3 (fed the small
+/// pieces a bundle is written in) took a fifth of the CPU time of a 10,000-spring bake.
+#[derive(Clone, Default)]
+pub struct ContentHasher(Xxh3Default);
+
+impl ContentHasher {
+    /// An empty hash.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Feeds `bytes`.
+    pub fn update(&mut self, bytes: &[u8]) {
+        self.0.update(bytes);
+    }
+
+    /// Feeds `part` length-prefixed, so that boundaries between parts cannot shift.
+    pub fn absorb(&mut self, part: &[u8]) {
+        self.update(&(part.len() as u64).to_le_bytes());
+        self.update(part);
+    }
+
+    /// Feeds everything `reader` gives.
+    pub fn update_reader(&mut self, mut reader: impl Read) -> io::Result<()> {
+        let mut buffer = vec![0; 1 << 16];
+        loop {
+            match reader.read(&mut buffer) {
+                Ok(0) => return Ok(()),
+                Ok(n) => self.update(&buffer[..n]),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// The hash of everything fed so far.
+    pub fn digest(&self) -> u128 {
+        self.0.digest128()
+    }
+
+    /// [`ContentHasher::digest`] in 32 lowercase hex digits.
+    pub fn hex(&self) -> String {
+        format!("{:032x}", self.digest())
+    }
+}
+
+impl fmt::Debug for ContentHasher {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ContentHasher({})", self.hex())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn streaming_in_pieces_or_from_a_reader_gives_one_hash() {
+        let bytes: Vec<u8> = (0..100_000u32).map(|i| (i * 7 % 251) as u8).collect();
+        let mut whole = ContentHasher::new();
+        whole.update(&bytes);
+        let mut pieces = ContentHasher::new();
+        for piece in bytes.chunks(977) {
+            pieces.update(piece);
+        }
+        let mut read = ContentHasher::new();
+        read.update_reader(&bytes[..]).unwrap();
+        assert_eq!(whole.hex(), pieces.hex());
+        assert_eq!(whole.hex(), read.hex());
+        assert_eq!(whole.hex().len(), 32);
+        let mut changed = bytes.clone();
+        changed[50_000] ^= 1;
+        let mut other = ContentHasher::new();
+        other.update(&changed);
+        assert_ne!(whole.hex(), other.hex());
+    }
+
+    #[test]
+    fn absorbed_parts_keep_their_boundaries() {
+        let hash = |parts: &[&[u8]]| {
+            let mut h = ContentHasher::new();
+            parts.iter().for_each(|p| h.absorb(p));
+            h.hex()
+        };
+        assert_ne!(hash(&[b"ab", b"c"]), hash(&[b"a", b"bc"]));
+    }
+}
