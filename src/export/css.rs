@@ -19,8 +19,9 @@
 //! * For a custom property, an `@property` registration (syntax from the unit, `inherits:
 //!   false`, a zero initial value) so that browsers interpolate it.
 //! * For an explosion ring, registered `--<name>-inner` and `--<name>-outer` animated in one
-//!   `@keyframes`, and a class that draws the band between them as a `radial-gradient`; it
-//!   ends with the radii back at 0 (nothing drawn).
+//!   `@keyframes`, and a class that draws the band between them as a `radial-gradient` border
+//!   image centred on the element, outside its box as ink overflow (which never scrolls the
+//!   page); it ends with the radii back at 0 (nothing drawn).
 //!
 //! # Digits
 //!
@@ -972,8 +973,16 @@ fn ring_css(baked: &Baked, name: &[u8], times: &[f64], tolerance: f64, out: &mut
     written
 }
 
-/// The declarations of a ring's class after `animation`: a box that holds the largest ring
-/// (not for % radii, which are relative to the box) and the band as a radial gradient.
+/// The declarations of a ring's class after `animation`: the band between the radii as a
+/// radial gradient in `currentColor`, drawn as the element's border image (`slice 0 fill`:
+/// the whole gradient in the middle area; `width 0`: no border area, whatever the element's
+/// own border), centred on the element's border box. Length radii draw past the box: an
+/// `outset` of the largest radius makes the image area the box grown by that radius on every
+/// side, so the largest ring fits around the box's centre (an empty element is a point, its
+/// ring a circle of the radius about it). The spec (CSS Backgrounds 3, `border-image-outset`)
+/// makes what is drawn outside the border box ink overflow, which never adds scrollable
+/// overflow: a ring at the edge of the page does not scroll it. `%` radii are of the element's
+/// own box (half its shorter side is 100 %), so they get no outset.
 fn ring_drawing(
     out: &mut Vec<u8>,
     name: &[u8],
@@ -982,20 +991,6 @@ fn ring_drawing(
     tracks: &[&[f64]],
     decimals: u32,
 ) {
-    if kind == UnitKind::Length {
-        let largest = tracks
-            .iter()
-            .flat_map(|x| x.iter())
-            .fold(0.0f64, |m, &r| m.max(r.abs()));
-        for side in [&b"width"[..], b"height"] {
-            out.extend_from_slice(b"  ");
-            out.extend_from_slice(side);
-            out.extend_from_slice(b": ");
-            write_fixed(out, 2.0 * largest, decimals);
-            out.extend_from_slice(unit);
-            out.extend_from_slice(b";\n");
-        }
-    }
     let var = |out: &mut Vec<u8>, edge: &[u8]| {
         out.extend_from_slice(b" var(--");
         out.extend_from_slice(name);
@@ -1004,7 +999,7 @@ fn ring_drawing(
         out.push(b')');
     };
     out.extend_from_slice(
-        b"  background: radial-gradient(circle closest-side at center, transparent",
+        b"  border-image-source: radial-gradient(circle closest-side at center, transparent",
     );
     var(out, b"inner");
     out.extend_from_slice(b", currentColor");
@@ -1013,7 +1008,25 @@ fn ring_drawing(
     var(out, b"outer");
     out.extend_from_slice(b", transparent");
     var(out, b"outer");
-    out.extend_from_slice(b");\n");
+    out.extend_from_slice(
+        b");
+  border-image-slice: 0 fill;
+  border-image-width: 0;
+",
+    );
+    if kind == UnitKind::Length {
+        let largest = tracks
+            .iter()
+            .flat_map(|x| x.iter())
+            .fold(0.0f64, |m, &r| m.max(r.abs()));
+        out.extend_from_slice(b"  border-image-outset: ");
+        write_fixed(out, largest, decimals);
+        out.extend_from_slice(unit);
+        out.extend_from_slice(
+            b";
+",
+        );
+    }
 }
 
 /// What a motion's stop offsets follow from: the frames kept, the frame rate and the bake
@@ -1532,9 +1545,10 @@ mod tests {
 }
 .boom {
   animation: boom var(--boom-duration) linear backwards;
-  width: 24px;
-  height: 24px;
-  background: radial-gradient(circle closest-side at center, transparent var(--boom-inner), currentColor var(--boom-inner), currentColor var(--boom-outer), transparent var(--boom-outer));
+  border-image-source: radial-gradient(circle closest-side at center, transparent var(--boom-inner), currentColor var(--boom-inner), currentColor var(--boom-outer), transparent var(--boom-outer));
+  border-image-slice: 0 fill;
+  border-image-width: 0;
+  border-image-outset: 12px;
 }
 @media (prefers-reduced-motion: reduce) {
   :root { --boom-duration: 0s; }

@@ -38,6 +38,10 @@
 //!
 //! The whole check runs twice: all frames (per-motion layout), and `--css-tolerance 0.05`
 //! (bundle layout), where the bound grows by the tolerance.
+//!
+//! The explosion ring's class draws its band about its element, as ink overflow: rings at the
+//! right and bottom edges of the viewport never make the page scroll (every engine), the band
+//! is where the radii say and is gone once the ring has ended (Chromium screenshots).
 
 use crate::common;
 
@@ -51,6 +55,7 @@ use curvebake::internals::pipeline::{run, BakeOptions, Report};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 /// The tolerance of the second run.
@@ -597,63 +602,223 @@ fn keyframes_and_easings_land_on_the_tables_in_every_engine() {
     );
 }
 
-/// Drawing is checked on a screenshot, which only the Chromium harness takes; the ring's radii
-/// are checked in every engine by the keyframes test above.
+/// The example ring baked (JSON and CSS, per motion) into `out`, and its table.
+fn example_ring(out: &Path) -> Motion {
+    let inputs = vec![curves_dir().join("explosion.ron")];
+    bake(&inputs, out, Layout::PerMotion, 0.0);
+    let ring = read_motions(&inputs, out).remove(0);
+    assert!(ring.is_ring());
+    ring
+}
+
+/// Where the drawing test puts the free ring's centre (px from the top left).
+const RING_AT: (f64, f64) = (200.0, 200.0);
+
+/// Drawing is checked on screenshots, which only the Chromium harness takes (the radii, the
+/// outset and the page's overflow are checked in every engine by the tests beside this one).
+/// An empty element at `RING_AT` and one in the viewport's bottom right corner carry the
+/// class, seeked to the middle frame: the band (between the radii at that time) is drawn
+/// about each element's position, in every direction that is on screen, with background
+/// just inside and outside it and at the centre. Once the animation has ended, nothing is
+/// drawn. The mid-animation screenshot is kept, to look at.
 #[test]
-fn the_ring_class_draws_the_band() {
+fn the_ring_class_draws_the_band_about_its_element_and_ends() {
     let Some(chromium) = browser::chromium() else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let inputs = vec![curves_dir().join("explosion.ron")];
-    bake(&inputs, dir.path(), Layout::PerMotion, 0.0);
-    let ring = &read_motions(&inputs, dir.path())[0];
-    assert!(ring.is_ring());
+    let ring = example_ring(dir.path());
     let t = ring.times[ring.times.len() / 2];
     let (inner, outer) = (ring.at(0, t), ring.at(1, t));
-    let page = dir.path().join("ring.html");
-    std::fs::write(
-        &page,
-        format!(
-            r#"<!doctype html>
+    eprintln!("ring at {t} s: inner {inner:.2} px, outer {outer:.2} px");
+    let shoot = |seek: &str, png: &Path| {
+        let page = dir.path().join("ring.html");
+        std::fs::write(
+            &page,
+            format!(
+                r#"<!doctype html>
 <html><head><meta charset="utf-8">{CAPTURE_ERRORS}<link rel="stylesheet" href="css/{name}.css">
-<style>html, body {{ margin: 0; background: #fff; }} .{name} {{ color: #f00; }}</style></head>
-<body><div class="{name}"></div>
+<style>html, body {{ margin: 0; background: #fff; }} .{name} {{ position: absolute; color: #f00; }}</style></head>
+<body><div class="{name}" style="left: {x}px; top: {y}px"></div><div class="{name}" style="right: 0; bottom: 0"></div>
 <script>
-const a = document.querySelector(".{name}").getAnimations()[0];
-a.pause();
-a.currentTime = {ms};
+for (const a of document.getAnimations()) {{ a.pause(); {seek}; }}
 </script></body></html>
 "#,
-            name = ring.name,
-            ms = t * 1000.0
-        ),
-    )
-    .unwrap();
-    let png = dir.path().join("ring.png");
-    let run = browser::screenshot(&chromium, &page, &png, 400, 400);
-    assert!(run.console.is_empty(), "console: {:?}", run.console);
-    let image = image::open(&png).unwrap().to_rgb8();
-    // The box is 2 x the largest radius, at the top left; its centre is the ring's.
-    let largest = ring.tracks[1].1.iter().fold(0.0f64, |m, &r| m.max(r));
-    let centre = largest;
-    let pixel = |radius: f64, degrees: f64| {
+                name = ring.name,
+                x = RING_AT.0,
+                y = RING_AT.1,
+            ),
+        )
+        .unwrap();
+        let run = browser::screenshot(&chromium, &page, png, 600, 420);
+        assert!(run.console.is_empty(), "console: {:?}", run.console);
+        image::open(png).unwrap().to_rgb8()
+    };
+    let kept = tempfile::Builder::new()
+        .prefix("curvebake-ring-")
+        .tempdir()
+        .unwrap()
+        .keep();
+    let png = kept.join("ring-mid-animation.png");
+    let image = shoot(&format!("a.currentTime = {}", t * 1000.0), &png);
+    let (width, height) = (f64::from(image.width()), f64::from(image.height()));
+    let pixel = |centre: (f64, f64), radius: f64, degrees: f64| {
         let (s, c) = degrees.to_radians().sin_cos();
-        let (x, y) = (centre + radius * c, centre + radius * s);
+        let (x, y) = (centre.0 + radius * c, centre.1 + radius * s);
         image.get_pixel(x.round() as u32, y.round() as u32).0
     };
     let red = |p: [u8; 3]| p[0] > 200 && p[1] < 60 && p[2] < 60;
     let white = |p: [u8; 3]| p.iter().all(|&c| c > 240);
-    eprintln!("ring at {t} s: inner {inner:.2} px, outer {outer:.2} px");
-    for degrees in [0.0, 45.0, 90.0, 135.0, 200.0, 300.0] {
-        let band = pixel((inner + outer) / 2.0, degrees);
-        assert!(red(band), "band at {degrees} deg is {band:?}");
-        for radius in [inner - 3.0, outer + 3.0, 0.0] {
-            let p = pixel(radius, degrees);
+    // The corner ring is on screen only up and to the left of the corner.
+    let rings = [
+        (RING_AT, &[0.0, 45.0, 90.0, 135.0, 200.0, 300.0][..]),
+        ((width - 1.0, height - 1.0), &[190.0, 225.0, 260.0][..]),
+    ];
+    for (centre, directions) in rings {
+        for &degrees in directions {
+            let band = pixel(centre, (inner + outer) / 2.0, degrees);
             assert!(
-                white(p),
-                "radius {radius} at {degrees} deg is {p:?}, not background"
+                red(band),
+                "band about {centre:?} at {degrees} deg is {band:?}"
             );
+            for radius in [inner - 3.0, outer + 3.0, 0.0] {
+                let p = pixel(centre, radius, degrees);
+                assert!(
+                    white(p),
+                    "radius {radius} about {centre:?} at {degrees} deg is {p:?}, not background"
+                );
+            }
+        }
+    }
+    let _ = writeln!(
+        std::io::stderr(),
+        "ring screenshot mid-animation: {}",
+        png.display()
+    );
+    let ended = shoot("a.finish()", &dir.path().join("ring-ended.png"));
+    let drawn = ended.pixels().filter(|p| !white(p.0)).count();
+    assert_eq!(drawn, 0, "pixels still drawn after the ring ended");
+}
+
+/// The page [`the_ring_never_makes_the_page_overflow_in_every_engine`] loads: rings on an
+/// empty element in the bottom right corner of the viewport and on a 40 px square touching
+/// its right edge, seeked to `ms`. It reports the page's scroll sizes and how far it can
+/// scroll, each ring's radii and border image, then the same once the rings have ended, and
+/// then (the control) with a box of the ring's size in the same corner: the box the ring
+/// class once drew in, which does make the page overflow.
+fn overflow_page(name: &str, ms: f64, largest: f64) -> String {
+    format!(
+        r#"<!doctype html>
+<html><head><meta charset="utf-8">{HARNESS_HEAD}<link rel="stylesheet" href="css/{name}.css">
+<style>html, body {{ margin: 0; }} .{name} {{ position: absolute; color: #f00; }}</style></head>
+<body>
+<div class="{name}" style="right: 0; bottom: 0"></div>
+<div class="{name}" style="right: 0; top: 50%; width: 40px; height: 40px"></div>
+<script>
+const rings = [...document.querySelectorAll(".{name}")];
+const s = document.scrollingElement;
+const measure = () => {{
+  scrollTo(1e6, 1e6);
+  const m = {{ scrollWidth: s.scrollWidth, scrollHeight: s.scrollHeight,
+    clientWidth: s.clientWidth, clientHeight: s.clientHeight, scrollX, scrollY }};
+  scrollTo(0, 0);
+  return m;
+}};
+const read = (el) => {{
+  const cs = getComputedStyle(el);
+  return {{ inner: cs.getPropertyValue("--{name}-inner"), outer: cs.getPropertyValue("--{name}-outer"),
+    outset: cs.borderImageOutset, source: cs.borderImageSource, animations: el.getAnimations().length }};
+}};
+for (const el of rings) {{ const a = el.getAnimations()[0]; a.pause(); a.currentTime = {ms}; }}
+const result = {{ during: measure(), rings: rings.map(read) }};
+for (const el of rings) el.getAnimations().forEach((a) => a.finish());
+result.ended = rings.map(read);
+result.afterwards = measure();
+const box = document.createElement("div");
+box.style.cssText = "position: absolute; right: -{largest}px; bottom: -{largest}px; width: {size}px; height: {size}px";
+document.body.appendChild(box);
+result.control = measure();
+cbReport(result);
+</script></body></html>
+"#,
+        size = 2.0 * largest,
+    )
+}
+
+/// The ring draws outside its element as ink overflow only: in each engine, with rings at the
+/// right and bottom edges of the viewport seeked to the middle frame, the page is exactly as
+/// large as the viewport and cannot scroll, while each ring's radii are on the table (0.01 px)
+/// and its border image is the gradient with an outset of the largest radius. Once the
+/// animations end the radii are 0 (nothing drawn, see the screenshot test) and the page still
+/// does not scroll. The control, a box of the ring's size in the same corner, must overflow by
+/// its overhang: proof that the measure sees overflow.
+#[test]
+fn the_ring_never_makes_the_page_overflow_in_every_engine() {
+    let engines = engines();
+    if engines.is_empty() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let ring = example_ring(dir.path());
+    let t = ring.times[ring.times.len() / 2];
+    let largest = ring.tracks[1].1.iter().fold(0.0f64, |m, &r| m.max(r));
+    std::fs::write(
+        dir.path().join("overflow.html"),
+        overflow_page(&ring.name, t * 1000.0, largest),
+    )
+    .unwrap();
+    let number = |v: &Value| {
+        common::readout::leading_number(v.as_str().unwrap_or(""))
+            .unwrap_or_else(|| panic!("not a number: {v}"))
+    };
+    for engine in &engines {
+        let name = engine.name();
+        let outcome = engine.run(dir.path(), "overflow.html", &RunOptions::default());
+        assert!(outcome.errors.is_empty(), "{name}: {:?}", outcome.errors);
+        let r = &outcome.result;
+        eprintln!("{name}: {r}");
+        for (when, m) in [("during", &r["during"]), ("afterwards", &r["afterwards"])] {
+            assert_eq!(m["scrollWidth"], m["clientWidth"], "{name} {when}: {m}");
+            assert_eq!(m["scrollHeight"], m["clientHeight"], "{name} {when}: {m}");
+            assert_eq!(
+                (&m["scrollX"], &m["scrollY"]),
+                (&json!(0), &json!(0)),
+                "{name} {when}"
+            );
+        }
+        let c = &r["control"];
+        let overhang =
+            |size: &str, client: &str| c[size].as_f64().unwrap() - c[client].as_f64().unwrap();
+        assert!(
+            overhang("scrollWidth", "clientWidth") >= largest - 1.0
+                && overhang("scrollHeight", "clientHeight") >= largest - 1.0,
+            "{name}: the control box does not overflow: {c}"
+        );
+        for (during, ended) in r["rings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(r["ended"].as_array().unwrap())
+        {
+            for (k, edge) in ["inner", "outer"].into_iter().enumerate() {
+                let error = (number(&during[edge]) - ring.at(k, t)).abs();
+                assert!(
+                    error <= UNIT_BOUND,
+                    "{name}: {edge} radius off by {error} px: {during}"
+                );
+                assert_eq!(
+                    number(&ended[edge]),
+                    0.0,
+                    "{name}: {edge} after the end: {ended}"
+                );
+            }
+            assert!(
+                (number(&during["outset"]) - largest).abs() <= UNIT_BOUND,
+                "{name}: {during}"
+            );
+            let source = during["source"].as_str().unwrap();
+            assert!(source.starts_with("radial-gradient("), "{name}: {source}");
+            assert_eq!(ended["animations"], 0, "{name}: {ended}");
         }
     }
 }

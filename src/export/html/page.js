@@ -55,6 +55,9 @@
       const size = box.dataset.unit === "%" ? 140 : 2 * Math.max(Math.abs(lo), Math.abs(hi)) * px;
       if (actual) stage.style.height = `${Math.max(180, size + 2 * PAD)}px`;
       else k = size > 0 ? Math.min(1, h / size) : 1;
+      // A ring of length radii draws about its empty element as ink overflow, which does not
+      // make the stage scroll: at 1:1 the box takes the ring's size, so that it does.
+      box.style.padding = actual && box.dataset.unit !== "%" ? `${size / 2}px` : "";
       transform = `scale(${k})`;
     } else if (mode === "bar") {
       const reach = Math.max(Math.abs(lo), Math.abs(hi)) * unitPx(box.dataset.unit, stage, mode);
