@@ -280,7 +280,7 @@ impl ManifestWriter {
         bundles: &[BundleStamp],
         summaries: &[String],
     ) -> Result<(), WriteError> {
-        self.finish_with(run, bundles, summaries, Sync::FileSystem)
+        self.finish_with(run, bundles, summaries, Sync::Outputs)
     }
 
     fn finish_with(

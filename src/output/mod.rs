@@ -5,6 +5,7 @@
 
 pub mod bundle;
 pub mod digests;
+pub mod durable;
 pub mod hash;
 pub mod lock;
 pub mod manifest;

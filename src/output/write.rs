@@ -11,6 +11,8 @@ use std::io::{self, Read, Write};
 use std::path::{Component, Path, PathBuf};
 use std::sync::RwLock;
 
+use crate::output::durable::{self, Written};
+
 /// What happened to one output file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
@@ -68,6 +70,8 @@ pub struct OutputDir {
     /// path is checked from the deepest of them on, and they are not created again. (A bake
     /// writes thousands of files into a few folders.)
     folders: RwLock<HashSet<PathBuf>>,
+    /// What this bake has written, for [`Sync::Outputs`].
+    written: Written,
 }
 
 impl OutputDir {
@@ -100,6 +104,7 @@ impl OutputDir {
         Self {
             root: root.to_owned(),
             folders: RwLock::default(),
+            written: Written::default(),
         }
     }
 
@@ -191,6 +196,7 @@ impl OutputDir {
             path: path.display().to_string(),
             source: e.error,
         })?;
+        self.written.note(&path);
         Ok(Outcome::Written)
     }
 
@@ -214,6 +220,10 @@ pub struct StreamedFile {
     /// The existing file, while every byte so far has matched it.
     existing: Option<io::BufReader<fs::File>>,
     scratch: Vec<u8>,
+    /// Bytes appended since the file's write-back was last started.
+    unflushed: u64,
+    /// What the output folder has written.
+    written: Written,
 }
 
 impl StreamedFile {
@@ -246,6 +256,11 @@ impl StreamedFile {
                     .and_then(|()| write_all_vectored(temp.get_mut(), pieces))
             };
             written.map_err(io_error(&self.path))?;
+            self.unflushed += total as u64;
+            if self.unflushed >= durable::WRITEBACK_STEP {
+                durable::start_writeback(temp.get_ref().as_file());
+                self.unflushed = 0;
+            }
         }
         Ok(())
     }
@@ -257,7 +272,7 @@ impl StreamedFile {
     }
 
     /// [`StreamedFile::finish`] for a file that vouches for others (the manifest): its bytes,
-    /// and with [`Sync::FileSystem`] every file written on its file system so far, reach the
+    /// and with [`Sync::Outputs`] every file its output folder has written so far, reach the
     /// disk before it is moved into place, and the rename reaches the disk before this returns.
     pub fn finish_durably(self, sync: Sync) -> Result<Outcome, WriteError> {
         self.finish_with(sync)
@@ -284,8 +299,8 @@ impl StreamedFile {
             .into_inner()
             .map_err(|e| io_error(&path)(e.into_error()))?;
         if sync != Sync::Nothing {
-            if sync == Sync::FileSystem {
-                sync_file_system(temp.as_file()).map_err(io_error(&path))?;
+            if sync == Sync::Outputs {
+                self.written.sync(temp.as_file()).map_err(io_error(&path))?;
             }
             temp.as_file().sync_all().map_err(io_error(&path))?;
         }
@@ -293,8 +308,9 @@ impl StreamedFile {
             path: path.display().to_string(),
             source: e.error,
         })?;
+        self.written.note(&path);
         if sync != Sync::Nothing {
-            sync_folder(&path).map_err(io_error(&path))?;
+            durable::sync_folder(&path).map_err(io_error(&path))?;
         }
         Ok(if same {
             Outcome::Unchanged
@@ -311,42 +327,10 @@ pub enum Sync {
     Nothing,
     /// The file and the folder entry naming it.
     File,
-    /// Every file written on the file system so far (so that all the outputs a manifest lists
-    /// are on disk before it is), then the file and its folder entry.
-    FileSystem,
-}
-
-/// Flushes every file written on `file`'s file system: one `syncfs` on Linux (cheaper than an
-/// `fsync` per output: the journal commits once), `sync` on other Unix systems.
-fn sync_file_system(file: &fs::File) -> io::Result<()> {
-    #[cfg(target_os = "linux")]
-    {
-        use std::os::fd::AsRawFd;
-        // SAFETY: the descriptor is open for the duration of the call.
-        if unsafe { libc::syncfs(file.as_raw_fd()) } != 0 {
-            return Err(io::Error::last_os_error());
-        }
-    }
-    #[cfg(all(unix, not(target_os = "linux")))]
-    {
-        let _ = file;
-        // SAFETY: sync takes no arguments and cannot fail.
-        unsafe { libc::sync() };
-    }
-    #[cfg(not(unix))]
-    let _ = file;
-    Ok(())
-}
-
-/// Makes the folder entry of `path` durable (an `fsync` of its folder, on Unix).
-fn sync_folder(path: &Path) -> io::Result<()> {
-    #[cfg(unix)]
-    if let Some(dir) = path.parent() {
-        fs::File::open(dir)?.sync_all()?;
-    }
-    #[cfg(not(unix))]
-    let _ = path;
-    Ok(())
+    /// Every file the output folder has written so far, with the folder entries naming them
+    /// (so that all the outputs a manifest lists are on disk before it is; see
+    /// [`durable`]), then the file and its folder entry.
+    Outputs,
 }
 
 impl OutputDir {
@@ -369,6 +353,8 @@ impl OutputDir {
             temp,
             existing,
             scratch: Vec::new(),
+            unflushed: 0,
+            written: self.written.clone(),
         })
     }
 }

@@ -1,0 +1,155 @@
+//! Making outputs reach the disk: what a bake wrote is on disk before the manifest that
+//! vouches for it is in place.
+//!
+//! A bake that wrote a few files (the bundles, a handful of motions) flushes each of them and
+//! its folder entry: an `fsync` touches only those files, however much else is being written
+//! on the machine (a build beside the bake). One that wrote many (the per-motion layout
+//! writes thousands) flushes the whole file system once instead (`syncfs`: one journal commit
+//! rather than one per file). Large streamed files start their write-back while they are
+//! still being written, so the final flush has little left to wait for.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// Most files flushed one by one; a bake that wrote more flushes the file system.
+const FEW_FILES: usize = 32;
+
+/// Bytes a streamed file is written between two starts of its write-back.
+pub const WRITEBACK_STEP: u64 = 4 << 20;
+
+/// The files an output folder has written so far (shared by its streamed files).
+#[derive(Debug, Clone, Default)]
+pub struct Written(Arc<Mutex<Files>>);
+
+#[derive(Debug, Default)]
+struct Files {
+    /// The files, while there are at most [`FEW_FILES`].
+    paths: Vec<PathBuf>,
+    /// More than [`FEW_FILES`] were written.
+    many: bool,
+}
+
+impl Written {
+    /// Records that `path` was written (created or replaced).
+    pub fn note(&self, path: &Path) {
+        let Ok(mut files) = self.0.lock() else {
+            return;
+        };
+        if files.many {
+            return;
+        }
+        if files.paths.len() == FEW_FILES {
+            files.many = true;
+            files.paths = Vec::new();
+        } else {
+            files.paths.push(path.to_owned());
+        }
+    }
+
+    /// Makes every file recorded so far, and the folder entries naming them, reach the disk;
+    /// `file` is any open file on the output folder's file system.
+    pub fn sync(&self, file: &fs::File) -> io::Result<()> {
+        let (paths, many) = match self.0.lock() {
+            Ok(files) => (files.paths.clone(), files.many),
+            // A writer panicked while recording: flush everything.
+            Err(_) => (Vec::new(), true),
+        };
+        if many {
+            return sync_file_system(file);
+        }
+        for path in &paths {
+            match fs::File::open(path) {
+                Ok(written) => written.sync_all()?,
+                // Replaced or removed since (by this bake): its successor is recorded too.
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(e) => return Err(e),
+            }
+        }
+        let folders: BTreeSet<&Path> = paths.iter().filter_map(|p| p.parent()).collect();
+        for folder in folders {
+            sync_folder_of_entries(folder)?;
+        }
+        Ok(())
+    }
+}
+
+/// Flushes every file written on `file`'s file system: one `syncfs` on Linux (cheaper than an
+/// `fsync` per output: the journal commits once), `sync` on other Unix systems.
+fn sync_file_system(file: &fs::File) -> io::Result<()> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        // SAFETY: the descriptor is open for the duration of the call.
+        if unsafe { libc::syncfs(file.as_raw_fd()) } != 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    #[cfg(all(unix, not(target_os = "linux")))]
+    {
+        let _ = file;
+        // SAFETY: sync takes no arguments and cannot fail.
+        unsafe { libc::sync() };
+    }
+    #[cfg(not(unix))]
+    let _ = file;
+    Ok(())
+}
+
+/// Makes the entries of `folder` durable (an `fsync` of the folder, on Unix).
+fn sync_folder_of_entries(folder: &Path) -> io::Result<()> {
+    #[cfg(unix)]
+    fs::File::open(folder)?.sync_all()?;
+    #[cfg(not(unix))]
+    let _ = folder;
+    Ok(())
+}
+
+/// Makes the folder entry of `path` durable.
+pub fn sync_folder(path: &Path) -> io::Result<()> {
+    path.parent().map_or(Ok(()), sync_folder_of_entries)
+}
+
+/// Starts writing `file`'s dirty pages to disk without waiting for them (Linux
+/// `sync_file_range(SYNC_FILE_RANGE_WRITE)`; nothing elsewhere). Only a head start for a
+/// later flush, so a failure is ignored.
+pub fn start_writeback(file: &fs::File) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        // SAFETY: the descriptor is open for the duration of the call; offset 0 and length 0
+        // mean the whole file.
+        unsafe { libc::sync_file_range(file.as_raw_fd(), 0, 0, libc::SYNC_FILE_RANGE_WRITE) };
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = file;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_few_files_are_flushed_one_by_one_and_many_through_the_file_system() {
+        let dir = tempfile::tempdir().unwrap();
+        let written = Written::default();
+        let any = fs::File::open(dir.path()).unwrap();
+        for i in 0..FEW_FILES {
+            let path = dir.path().join(format!("f{i}"));
+            fs::write(&path, b"x").unwrap();
+            written.note(&path);
+        }
+        assert!(!written.0.lock().unwrap().many);
+        written.sync(&any).unwrap();
+        // A file recorded and then removed by the bake is not an error.
+        fs::remove_file(dir.path().join("f0")).unwrap();
+        written.sync(&any).unwrap();
+        written.note(&dir.path().join("one-more"));
+        let files = written.0.lock().unwrap();
+        assert!(files.many && files.paths.is_empty());
+        drop(files);
+        written.sync(&any).unwrap();
+    }
+}
