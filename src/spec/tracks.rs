@@ -144,10 +144,11 @@ pub(super) fn resolve_tracks(
             Ending::Fixed(d) | Ending::Arrives(d) => Some(d),
             Ending::Rests => model.settle_time(rest_delta, rest_speed),
         };
-        let length = match (length, duration) {
-            (Some(l), _) => l,
-            // A track that never rests runs to the motion's duration.
-            (None, Some(d)) => d,
+        // A track that never rests runs to the motion's duration: it is cut there, like a
+        // track with its own `duration`, and holds the position it reached.
+        let (length, cut) = match (length, duration) {
+            (Some(l), _) => (l, matches!(ending, Ending::Fixed(_))),
+            (None, Some(d)) => (d, true),
             (None, None) => {
                 return Err(at(FieldError::new(
                     "motion",
@@ -156,13 +157,14 @@ pub(super) fn resolve_tracks(
             }
         };
         let motion = model.single().expect("not a ring");
-        let end_value = match ending {
-            Ending::Fixed(_) => motion.position(length),
-            _ => model
+        let end_value = if cut {
+            motion.position(length)
+        } else {
+            model
                 .end_values()
                 .first()
                 .copied()
-                .unwrap_or_else(|| motion.position(length)),
+                .unwrap_or_else(|| motion.position(length))
         };
         tracks.push(Track {
             property,
@@ -194,4 +196,39 @@ pub(super) fn resolve_tracks(
         (None, _) => Ending::Arrives(tracks.length()),
     };
     Ok((Model::Tracks(tracks), ending))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::plain_ron;
+
+    fn tracks(text: &str) -> Tracks {
+        let file = &plain_ron::parse(text).expect("plain RON")[0];
+        let (model, _) = resolve_tracks(file.tracks.as_deref().unwrap(), file.duration).unwrap();
+        let Model::Tracks(t) = model else { panic!() };
+        t
+    }
+
+    /// An undamped spring never rests, so it runs to the motion's duration D; from D on it
+    /// holds x(D), where it is, not its `to` (found by the composite reference: the last
+    /// frame jumped from 91.95 to 50).
+    #[test]
+    fn a_track_cut_by_the_motions_duration_holds_the_position_it_reached() {
+        let t = tracks(
+            r#"(name: "u", duration: 1.0, tracks: [
+                (property: "translateY", motion: Spring(from: 0, to: 50, stiffness: 100, damping: 0)),
+                (property: "scale", motion: Spring(from: 0.5, to: 1, stiffness: 300, damping: 30)),
+            ])"#,
+        );
+        let (spring, settling) = (&t.tracks()[0], &t.tracks()[1]);
+        assert_eq!(spring.length, 1.0);
+        let reached = spring.model.single().unwrap().position(1.0);
+        assert!((reached - 50.0).abs() > 40.0, "{reached}");
+        assert_eq!(spring.end_value, reached);
+        assert_eq!(spring.state(1.0), (reached, 0.0));
+        // A track that rests before D still holds its rest value.
+        assert!(settling.length < 1.0);
+        assert_eq!(settling.end_value, 1.0);
+    }
 }

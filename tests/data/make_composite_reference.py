@@ -222,21 +222,24 @@ def spring_equivalents(m, k, c):
 def inertia(p):
     """Issue 17's inertia: friction inside the bounds, the bounce spring from the bound hit
     (t_B, v_B) on; the spring to the nearest bound when starting outside; with snap points, the
-    friction that rests on the target ahead (λ = v0/(target - x0)) or the spring to it."""
+    friction that rests on the target ahead (λ = v0/(target - x0)) or the spring to it.
+    Returns (case, (t_B, v_B) or None, state, where it rests, the λ of a decay that ends it
+    (None when a spring does))."""
     x0, v0, f = mpf(p["from"]), mpf(p["velocity"]), mpf(p["friction"])
     k, c = p.get("bounce_stiffness", 500.0), p.get("bounce_damping", 10.0)
     lo, hi, snap = p.get("min"), p.get("max"), p.get("snap", [])
     lam = -log(f)
     if lo is not None and x0 < lo:
-        return "starts below min", None, spring(x0, v0, lo, 1, k, c)
+        return "starts below min", None, spring(x0, v0, lo, 1, k, c), mpf(lo), None
     if hi is not None and x0 > hi:
-        return "starts above max", None, spring(x0, v0, hi, 1, k, c)
+        return "starts above max", None, spring(x0, v0, hi, 1, k, c), mpf(hi), None
     if snap:
         free = x0 if v0 == 0 else x0 + v0 / lam
         target = min(snap, key=lambda s: (abs(mpf(s) - free), s))
         if v0 != 0 and target != x0 and (target > x0) == (v0 > 0):
-            return "snap ahead", None, decay(x0, v0, v0 / (mpf(target) - x0))
-        return "snap behind", None, spring(x0, v0, target, 1, k, c)
+            snap_lam = v0 / (mpf(target) - x0)
+            return "snap ahead", None, decay(x0, v0, snap_lam), mpf(target), snap_lam
+        return "snap behind", None, spring(x0, v0, target, 1, k, c), mpf(target), None
     bound = hi if v0 > 0 else lo if v0 < 0 else None
     if bound is not None:
         q = lam * (mpf(bound) - x0) / v0
@@ -245,8 +248,9 @@ def inertia(p):
             vb = v0 - lam * (mpf(bound) - x0)
             d, s = decay(x0, v0, lam), spring(bound, vb, bound, 1, k, c)
             name = "hits max" if v0 > 0 else "hits min"
-            return name, (tb, vb), lambda t: d(t) if mpf(t) < tb else s(mpf(t) - tb)
-    return "free", None, decay(x0, v0, lam)
+            state = lambda t: d(t) if mpf(t) < tb else s(mpf(t) - tb)
+            return name, (tb, vb), state, mpf(bound), None
+    return "free", None, decay(x0, v0, lam), x0 + v0 / lam, lam
 
 
 # ---------------------------------------------------------------- one motion as a step or track
@@ -276,6 +280,8 @@ def piece(kind, p, x, v, rest, rust_rest=None):
             end = mpf(p["to"])
         else:
             lam = -log(mpf(p["friction"]))
+            if lam == 0:
+                return Piece(decay(x, v, 0))  # friction 1 glides on and never rests
             end = mpf(x) + mpf(v) / lam
         return Piece(decay(x, v, lam), decay_rest_time(v, lam, *rest), end, "rests")
     if kind == "Decay":
@@ -294,8 +300,13 @@ def piece(kind, p, x, v, rest, rust_rest=None):
                          "arrives")
         return Piece(state)
     if kind == "Inertia":
-        q = dict(p, **{"from": x, "velocity": v})
-        return Piece(inertia(q)[2])
+        _, _, state, end, lam = inertia(dict(p, **{"from": x, "velocity": v}))
+        if lam is not None:
+            return Piece(state, decay_rest_time(v, lam, *rest), end, "rests")
+        return Piece(state, mpf(rust_rest) if rust_rest else None, end,
+                     "rests (time from the Rust)" if rust_rest else None)
+    if kind == "Sequence":
+        return sequence_piece(p["steps"], rest)
     raise ValueError(kind)
 
 
@@ -328,24 +339,39 @@ def sequence_pieces(steps, rest):
     return pieces
 
 
-def sequence_ron(steps, duration, rest):
-    parts = []
-    for i, (kind, p, step_duration, _) in enumerate(steps):
-        motion = ron_call(kind, p, skip=() if i == 0 else ("from", "velocity"))
-        parts.append(f"(motion: {motion}" + (f", duration: {step_duration!r})" if step_duration else ")"))
-    return (f'(name: "s", duration: {duration!r}, rest_delta: {rest[0]!r}, rest_speed: {rest[1]!r}, '
-            f"motion: Sequence([{', '.join(parts)}]))")
-
-
-def sequence_case(ident, steps, duration, rest):
-    """A sequence with a `duration`: frames at min(i/fps, duration); joins with the state on
-    each side (the previous step at its length, the next one at 0)."""
+def sequence_piece(steps, rest):
+    """A whole sequence as one piece (a track): x(t) = x_i(t - T_i) for T_i <= t < T_(i+1); it
+    ends as its last step does (its `duration`, arrival or rest), at that step's end value."""
     pieces = sequence_pieces(steps, rest)
 
     def state(t):
         t = mpf(t)
         start, p, _ = [q for q in pieces if q[0] <= t][-1]
         return p.state(t - start)
+
+    start, last, length = pieces[-1]
+    end = None if length is None else start + length
+    return Piece(state, end, last.end, last.how)
+
+
+def sequence_motion_ron(steps):
+    parts = []
+    for i, (kind, p, step_duration, _) in enumerate(steps):
+        motion = ron_call(kind, p, skip=() if i == 0 else ("from", "velocity"))
+        parts.append(f"(motion: {motion}" + (f", duration: {step_duration!r})" if step_duration else ")"))
+    return f"Sequence([{', '.join(parts)}])"
+
+
+def sequence_ron(steps, duration, rest):
+    return (f'(name: "s", duration: {duration!r}, rest_delta: {rest[0]!r}, rest_speed: {rest[1]!r}, '
+            f"motion: {sequence_motion_ron(steps)})")
+
+
+def sequence_case(ident, steps, duration, rest):
+    """A sequence with a `duration`: frames at min(i/fps, duration); joins with the state on
+    each side (the previous step at its length, the next one at 0)."""
+    pieces = sequence_pieces(steps, rest)
+    state = sequence_piece(steps, rest).state
 
     joins = []
     for (s0, p0, l0), (s1, p1, _) in zip(pieces, pieces[1:]):
@@ -378,23 +404,40 @@ def intervals(frames):
     return nearest if abs(frames - nearest) <= 1e-9 * max(nearest, 1) else int(-(-frames // 1))
 
 
-def tracks_case(ident, name, tracks):
-    """Tracks on one timeline: track k ends at L_k (its `duration`, arrival or rest) and holds
-    its end value with velocity 0 from then on; D = max L_k, reached at the first frame time at
-    or after it when the longest track rests; frame i at min(i/fps, D)."""
+def tracks_case(ident, name, tracks, duration=None):
+    """Tracks on one timeline: track k ends at L_k (its `duration`, arrival or rest; the
+    motion's `duration` if it never ends) and holds its end value with velocity 0 from then on:
+    its `to`, rest position or floor when it rests or arrives, else its position at L_k.
+    D = max L_k (the motion's `duration` if given), reached at the first frame time at or after
+    it when the longest track rests; frame i at min(i/fps, D)."""
     out, ends, ron = {}, [], []
-    for prop, kind, p, duration, rest, rust_rest in tracks:
-        solve = dict(p, duration=duration) if kind == "Decay" and "to" in p else p
-        q = piece(kind, solve, p["from"], p.get("velocity", 0.0), rest, rust_rest)
-        length = mpf(duration) if duration is not None else q.length
-        end = q.end if duration is None or q.how == "arrives" else q.state(length)[0]
+    for prop, kind, p, track_duration, rest, rust_rest in tracks:
+        solve = dict(p, duration=track_duration) if kind == "Decay" and "to" in p else p
+        if kind == "Sequence":
+            q = piece(kind, p, None, None, rest)
+            motion = sequence_motion_ron(p["steps"])
+        else:
+            q = piece(kind, solve, p["from"], p.get("velocity", 0.0), rest, rust_rest)
+            motion = ron_call(kind, p)
+        if track_duration is not None:
+            length = mpf(track_duration)
+            end = q.end if q.how == "arrives" else q.state(length)[0]
+        elif q.length is not None:
+            length = q.length
+            end = q.end if q.how.startswith(("rests", "arrives")) else q.state(length)[0]
+        else:
+            length = mpf(duration)
+            end = q.state(length)[0]
         ends.append((prop, q, length, end))
-        ron.append(f"(property: {prop!r}, motion: {ron_call(kind, p)}"
-                   + (f", duration: {duration!r})" if duration else ")"))
+        ron.append(f"(property: {prop!r}, motion: {motion}"
+                   + (f", duration: {track_duration!r})" if track_duration else ")"))
     longest = max(ends, key=lambda e: e[2])
-    D = float(longest[2])
-    if longest[1].how and longest[1].how.startswith("rests"):
-        D = intervals(D * FPS) / FPS
+    if duration is not None:
+        D = duration
+    elif longest[1].how and longest[1].how.startswith("rests"):
+        D = intervals(float(longest[2]) * FPS) / FPS
+    else:
+        D = float(longest[2])
     ts = frame_times(D)
     for prop, q, length, end in ends:
         def state(t, q=q, length=length, end=end):
@@ -405,7 +448,8 @@ def tracks_case(ident, name, tracks):
                  "left": pair(q.state(length)), "right": pair((end, 0))}
         fill(table, ts, state, with_times=False)
         out[prop] = table
-    ron_text = f'(name: "{name}", tracks: [{", ".join(ron)}])'.replace("'", '"')
+    whole = f"duration: {duration!r}, " if duration is not None else ""
+    ron_text = f'(name: "{name}", {whole}tracks: [{", ".join(ron)}])'.replace("'", '"')
     case = {"id": ident, "kind": "tracks", "ron": ron_text, "duration": D, "t": ts, "tracks": out}
     return case
 
@@ -466,6 +510,12 @@ INERTIA = [
     ("inertia-snap-ahead", {"from": 0.0, "velocity": -1500.0, "friction": 0.02, "min": -1280.0, "max": 0.0, "snap": [0.0, -320.0, -640.0, -960.0, -1280.0]}, 2.0),
     ("inertia-snap-behind", {"from": 310.0, "velocity": 10.0, "friction": 0.05, "snap": [300.0, 400.0]}, 1.5),
     ("inertia-free", {"from": 10.0, "velocity": 100.0, "friction": 0.05, "min": 0.0, "max": 600.0}, 1.5),
+    # λ = 0: t_B = (B - x0)/v0, v_B = v0.
+    ("inertia-hits-min-no-friction", {"from": 50.0, "velocity": -200.0, "friction": 1.0, "min": 0.0, "max": 100.0}, 1.5),
+    ("inertia-hits-max-overdamped-bounce", {"from": 0.0, "velocity": 3000.0, "friction": 0.1, "max": 500.0, "bounce_stiffness": 200.0, "bounce_damping": 80.0}, 2.0),
+    ("inertia-snap-no-velocity", {"from": 130.0, "velocity": 0.0, "friction": 0.1, "min": 0.0, "max": 200.0, "snap": [0.0, 100.0, 200.0]}, 1.5),
+    # Outside the bounds comes first: the spring to max, although the free rest is nearest 0.
+    ("inertia-starts-above-max-with-snap", {"from": 700.0, "velocity": -3000.0, "friction": 0.05, "min": 0.0, "max": 600.0, "snap": [0.0, 300.0, 600.0]}, 1.5),
 ]
 
 # (kind, parameters, step duration or None, the Rust's rest time for a spring that rests).
@@ -506,6 +556,20 @@ SEQUENCES = [
         ("Friction", {"friction": 0.01}, None, None),
         ("Gravity", {"acceleration": -4.0}, 0.25, None),
     ], 2.5, REST_NUMBER),
+    # A bounce rests at its 9th impact, on the floor and leaving it at e^9·|v1|: the hop that
+    # follows starts exactly on its `to` (that root at t = 0 does not count) and lands again;
+    # a decay that speeds up (λ < 0), then a spring in Origami's form.
+    ("sequence-bounce-rests-then-hop", [
+        ("Gravity", {"from": 0.0, "velocity": 0.0, "acceleration": 2000.0, "to": 200.0, "restitution": 0.5}, None, None),
+        ("Gravity", {"acceleration": 2000.0, "to": 200.0}, None, None),
+        ("Decay", {"lambda": -1.5}, 0.2, None),
+        ("Spring", {"to": 150.0, "origami_tension": 40.0, "origami_friction": 7.0}, None, None),
+    ], 2.5, REST_PX),
+    # A drag (an interrupted spring) released into an inertia with snap points.
+    ("sequence-drag-then-snap", [
+        ("Spring", {"from": 0.0, "velocity": 0.0, "to": -250.0, "stiffness": 500.0, "damping": 15.0}, 0.12, None),
+        ("Inertia", {"friction": 0.02, "min": -960.0, "max": 0.0, "snap": [0.0, -320.0, -640.0, -960.0]}, None, None),
+    ], 1.5, REST_PX),
 ]
 
 # (property, kind, parameters, track duration, rest thresholds, the Rust's rest time key)
@@ -528,6 +592,22 @@ TRACKS = [
         ("translateX", "Gravity", {"from": 0.0, "velocity": 0.0, "acceleration": 3000.0, "to": 150.0, "restitution": 0.2}, None, REST_PX, None),
         ("rotate", "Friction", {"from": 0.0, "velocity": 90.0, "to": 45.0}, None, REST_PX, None),
     ]),
+    # A spring interrupted by its track's `duration` (holds x(0.2), not its `to`), a sequence
+    # as a track (ends when its last step, a fling, rests), a free inertia (rests in closed form).
+    ("tracks-interrupted-sequence-inertia", "mixed", [
+        ("translateX", "Spring", {"from": 0.0, "to": 100.0, "stiffness": 300.0, "damping": 10.0}, 0.2, REST_PX, None),
+        ("rotate", "Sequence", {"steps": [
+            ("Spring", {"from": 0.0, "velocity": 0.0, "to": 90.0, "stiffness": 300.0, "damping": 20.0}, 0.15, None),
+            ("Friction", {"friction": 0.02}, None, None)]}, None, REST_PX, None),
+        ("scale", "Inertia", {"from": 1.0, "velocity": 0.5, "friction": 0.05, "max": 1.5}, None, REST_NUMBER, None),
+    ]),
+    # The motion's `duration`: tracks that never rest (an undamped spring, friction 1) run to
+    # it and end at their position there; a short interrupted track holds its position.
+    ("tracks-never-rest-with-duration", "undamped", [
+        ("translateY", "Spring", {"from": 0.0, "to": 50.0, "stiffness": 100.0, "damping": 0.0}, None, REST_PX, None),
+        ("opacity", "Friction", {"from": 0.0, "velocity": 0.8, "friction": 1.0}, None, REST_NUMBER, None),
+        ("scale", "Spring", {"from": 0.5, "to": 1.0, "response": 0.3, "damping_fraction": 0.9}, 0.25, REST_NUMBER, None),
+    ], 1.0),
 ]
 
 SPRING_FORMS = [
@@ -543,13 +623,18 @@ SPRING_FORMS = [
     ("spring-perceptual", {"from": 0.96, "to": 1.0, "perceptual_duration": 0.4, "bounce": 0.1}, 1.0),
     ("spring-perceptual-negative-bounce", {"from": 0.0, "to": 360.0, "velocity": 90.0, "perceptual_duration": 0.5, "bounce": -0.3}, 1.5),
     ("spring-perceptual-critical", {"from": -20.0, "to": 20.0, "perceptual_duration": 0.35, "bounce": 0.0}, 1.0),
+    ("spring-response-undamped", {"from": 0.0, "to": 10.0, "response": 0.5, "damping_fraction": 0.0}, 1.0),
+    ("spring-android-near-critical", {"from": 0.0, "to": 100.0, "velocity": 50.0, "stiffness": 400.0, "damping_ratio": 1.0000001}, 1.0),
+    ("spring-android-strongly-overdamped", {"from": 0.0, "to": 100.0, "stiffness": 100.0, "damping_ratio": 1000.0}, 1.0),
+    ("spring-perceptual-bounce-near-minus-one", {"from": 0.0, "to": 1.0, "velocity": 3.0, "perceptual_duration": 0.3, "bounce": -0.95}, 1.0),
+    ("spring-origami-stiff", {"from": 1.0, "to": 0.0, "origami_tension": 200.0, "origami_friction": 30.0}, 1.0),
 ]
 
 
 def main():
     cases = []
     for ident, p, duration in INERTIA:
-        name, join, state = inertia(p)
+        name, join, state, _, _ = inertia(p)
         extra = ()
         case = {"id": ident, "kind": "inertia", "params": p, "case": name,
                 "ron": f'(name: "i", duration: {duration!r}, motion: {ron_call("Inertia", p)})'}
@@ -565,9 +650,9 @@ def main():
     for ident, steps, duration, rest in SEQUENCES:
         steps = [(k, p, d, RUST_REST_TIMES[r] if r else None) for k, p, d, r in steps]
         cases.append(sequence_case(ident, steps, duration, rest))
-    for ident, name, tracks in TRACKS:
+    for ident, name, tracks, *duration in TRACKS:
         tracks = [(*t[:5], RUST_REST_TIMES[t[5]] if t[5] else None) for t in tracks]
-        cases.append(tracks_case(ident, name, tracks))
+        cases.append(tracks_case(ident, name, tracks, *duration))
     for ident, p, duration in SPRING_FORMS:
         cases.append(spring_form_case(ident, p, duration))
     print(json.dumps({"description": __doc__.strip().split("\n")[0], "digits": 20,
