@@ -7,7 +7,8 @@
 //! Each motion is built from the case's RON and baked as `curvebake bake` does; its JSON table
 //! (the bytes the JSON exporter writes, read back) is compared frame by frame, and each join on
 //! both sides: the state the model reaches just below it, the state it hands over, the state
-//! after it. Tolerance: |got - expected| <= 1e-12·max(1, scale), `scale` the case's (or the
+//! after it; what `inspect` says of it (an inertia's case and bound hit, a sequence's
+//! hand-offs, each track's first and last frames) is checked too. Tolerance: |got - expected| <= 1e-12·max(1, scale), `scale` the case's (or the
 //! track's) largest |position| or |velocity| (shared/reference/README.md asks 1e-9 and aims
 //! for 1e-12); the worst error per case is printed (run with --nocapture).
 
@@ -220,6 +221,19 @@ fn sequences_match_the_high_precision_piecewise_closed_form() {
             "{id}: the JSON's joins {written:?}"
         );
         assert_eq!(written.len(), joins.len(), "{id}: hand-offs");
+        // `inspect` and the JSON `params` say when each step starts and hands over.
+        let steps = inspect(&curve.bake().unwrap()).steps.expect("step figures");
+        assert_eq!(steps.len(), joins.len() + 1, "{id}: inspect's steps");
+        for (i, (step, t)) in steps.iter().zip(sequence.handoffs()).enumerate() {
+            assert_eq!(step.handoff, Some(t), "{id}: inspect's hand-off {i}");
+            assert_eq!(steps[i + 1].start, t, "{id}: inspect's start {}", i + 1);
+            let group = &table["params"][format!("step_{i}")];
+            assert!(
+                same(f(&group["handoff"]), t),
+                "{id}: params.step_{i}.handoff"
+            );
+        }
+        assert_eq!(steps.last().unwrap().handoff, None, "{id}: the last step");
         let scale = f(&case["scale"]);
         let mut at_joins = 0.0f64;
         for (i, (join, t)) in joins.iter().zip(sequence.handoffs()).enumerate() {
@@ -272,10 +286,30 @@ fn tracks_match_the_high_precision_closed_forms_and_hold_their_ends() {
             expected_tracks.len(),
             "{id}: track count"
         );
+        let figures = inspect(&curve.bake().unwrap()).tracks;
+        assert_eq!(
+            figures.len(),
+            tracks.tracks().len(),
+            "{id}: inspect's tracks"
+        );
         let mut ends = Vec::new();
-        for ((name, motion), track) in tracks.named().into_iter().zip(tracks.tracks()) {
+        for (((name, motion), track), figure) in tracks
+            .named()
+            .into_iter()
+            .zip(tracks.tracks())
+            .zip(&figures)
+        {
             let expected = &expected_tracks[name];
             let what = format!("{id} {name}");
+            // `inspect` describes each track: its first and last frames.
+            assert_eq!(figure.name, name, "{what}: inspect's track");
+            let (xs, scale) = (list(expected, "position"), f(&expected["scale"]).max(1.0));
+            for (got, x) in [(figure.start, xs[0]), (figure.end, xs[xs.len() - 1])] {
+                assert!(
+                    (got - x).abs() <= TOLERANCE * scale,
+                    "{what}: inspect says {got}, expected {x}"
+                );
+            }
             let worst = compare_frames(&what, &times, &table["tracks"][name], expected);
             // L_k: a spring's rest time is the Rust's own (the reference read it from there
             // and checks it is a time of rest); the others are closed forms.
