@@ -363,15 +363,28 @@ def sequence_motion_ron(steps):
 
 
 def sequence_ron(steps, duration, rest):
-    return (f'(name: "s", duration: {duration!r}, rest_delta: {rest[0]!r}, rest_speed: {rest[1]!r}, '
+    whole = f"duration: {duration!r}, " if duration is not None else ""
+    return (f'(name: "s", {whole}rest_delta: {rest[0]!r}, rest_speed: {rest[1]!r}, '
             f"motion: {sequence_motion_ron(steps)})")
 
 
 def sequence_case(ident, steps, duration, rest):
-    """A sequence with a `duration`: frames at min(i/fps, duration); joins with the state on
-    each side (the previous step at its length, the next one at 0)."""
+    """A sequence: frames at min(i/fps, D), D its `duration`, else when its last step ends: at
+    its arrival (the last frame is the arrival state, x = `to`), or at the first frame time at
+    or after its rest (the last frame is the rest value with velocity 0, as every bake that
+    rests ends). Joins with the state on each side (the previous step at its length, the next
+    one at 0)."""
     pieces = sequence_pieces(steps, rest)
-    state = sequence_piece(steps, rest).state
+    whole = sequence_piece(steps, rest)
+    if duration is not None:
+        D, last = duration, None
+    elif whole.how.startswith("rests"):
+        D, last = intervals(float(whole.length) * FPS) / FPS, (whole.end, mpf(0))
+    else:
+        D, last = float(whole.length), (whole.end, whole.state(whole.length)[1])
+
+    def state(t):
+        return last if last is not None and t == D else whole.state(t)
 
     joins = []
     for (s0, p0, l0), (s1, p1, _) in zip(pieces, pieces[1:]):
@@ -381,13 +394,13 @@ def sequence_case(ident, steps, duration, rest):
                       "left_limit": pair(p0.state(l0 - BELOW)), "left": pair(p0.state(l0)),
                       "right": pair(p1.state(0))})
     case = {"id": ident, "kind": "sequence", "ron": sequence_ron(steps, duration, rest),
-            "joins": joins, "duration": duration}
-    fill(case, frame_times(duration), state)
+            "joins": joins, "duration": D}
+    fill(case, frame_times(D), state)
     return case
 
 
-# Rest times of springs, read from the Rust (curvebake's envelope bisection, which no closed
-# form gives): the Rust test checks that it still computes exactly these.
+# Rest times of springs, read from the Rust (where curvebake's envelope crosses the thresholds,
+# found numerically; no closed form gives it): the Rust test checks that it still computes exactly these.
 RUST_REST_TIMES = {
     "press": 0.3483484074305998,
     "sheet-translateY": 0.7220437882336946,
@@ -566,6 +579,16 @@ SEQUENCES = [
         ("Spring", {"to": 150.0, "origami_tension": 40.0, "origami_friction": 7.0}, None, None),
     ], 2.5, REST_PX),
     # A drag (an interrupted spring) released into an inertia with snap points.
+    # No `duration`: the bake ends when the last step arrives (a fall onto its `to`)...
+    ("sequence-ends-on-arrival", [
+        ("Spring", {"from": 0.0, "velocity": 0.0, "to": -50.0, "stiffness": 300.0, "damping": 10.0}, 0.1, None),
+        ("Gravity", {"acceleration": 2500.0, "to": 80.0}, None, None),
+    ], None, REST_PX),
+    # ... or when it rests (a fling, in closed form): the last frame is its rest value.
+    ("sequence-ends-at-rest", [
+        ("Gravity", {"from": 0.0, "velocity": 0.0, "acceleration": 900.0, "to": 30.0}, None, None),
+        ("Friction", {"friction": 0.1}, None, None),
+    ], None, REST_PX),
     ("sequence-drag-then-snap", [
         ("Spring", {"from": 0.0, "velocity": 0.0, "to": -250.0, "stiffness": 500.0, "damping": 15.0}, 0.12, None),
         ("Inertia", {"friction": 0.02, "min": -960.0, "max": 0.0, "snap": [0.0, -320.0, -640.0, -960.0]}, None, None),
