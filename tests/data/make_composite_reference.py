@@ -579,6 +579,22 @@ SEQUENCES = [
         ("Spring", {"to": 150.0, "origami_tension": 40.0, "origami_friction": 7.0}, None, None),
     ], 2.5, REST_PX),
     # A drag (an interrupted spring) released into an inertia with snap points.
+    # A decay solved to speed up (A < -1: the W₀ branch) arrives and hands over to an inertia
+    # that glides onto the snap point ahead and rests (closed form), then a fall onto a level
+    # it arrives at, then a spring.
+    ("sequence-speeding-decay-snap-fall", [
+        ("Decay", {"from": 0.0, "to": 100.0, "end_velocity": 400.0}, 0.5, None),
+        ("Inertia", {"friction": 0.05, "snap": [150.0, 250.0, 400.0]}, None, None),
+        ("Gravity", {"acceleration": -2400.0, "to": 200.0}, None, None),
+        ("Spring", {"to": 200.0, "stiffness": 300.0, "damping": 12.0}, None, None),
+    ], 2.5, REST_PX),
+    # A toss that arrives at a shelf on its way up (the first root), snaps onto a higher one
+    # with friction (rests in closed form), then a spring in the perceptual form.
+    ("sequence-toss-onto-shelf", [
+        ("Gravity", {"from": 0.0, "velocity": -900.0, "acceleration": 2400.0, "to": -100.0}, None, None),
+        ("Friction", {"to": -160.0}, None, None),
+        ("Spring", {"to": -100.0, "perceptual_duration": 0.3, "bounce": 0.2}, None, None),
+    ], 2.0, REST_PX),
     # No `duration`: the bake ends when the last step arrives (a fall onto its `to`)...
     ("sequence-ends-on-arrival", [
         ("Spring", {"from": 0.0, "velocity": 0.0, "to": -50.0, "stiffness": 300.0, "damping": 10.0}, 0.1, None),
@@ -623,6 +639,14 @@ TRACKS = [
             ("Spring", {"from": 0.0, "velocity": 0.0, "to": 90.0, "stiffness": 300.0, "damping": 20.0}, 0.15, None),
             ("Friction", {"friction": 0.02}, None, None)]}, None, REST_PX, None),
         ("scale", "Inertia", {"from": 1.0, "velocity": 0.5, "friction": 0.05, "max": 1.5}, None, REST_NUMBER, None),
+    ]),
+    # The longest track arrives (D is its arrival, not a frame time after it); a spring whose
+    # own `duration` outlasts its rest holds its position there, not its `to`; a decay cut by
+    # its `duration`.
+    ("tracks-longest-arrives", "arrive", [
+        ("translateX", "Gravity", {"from": 0.0, "velocity": 0.0, "acceleration": 1000.0, "to": 499.0}, None, REST_PX, None),
+        ("opacity", "Spring", {"from": 0.0, "to": 1.0, "stiffness": 200.0, "damping": 30.0}, 0.9, REST_NUMBER, None),
+        ("scale", "Decay", {"from": 1.0, "velocity": -0.5, "lambda": 4.0}, 0.4, REST_NUMBER, None),
     ]),
     # The motion's `duration`: tracks that never rest (an undamped spring, friction 1) run to
     # it and end at their position there; a short interrupted track holds its position.
