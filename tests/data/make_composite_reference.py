@@ -527,6 +527,10 @@ INERTIA = [
     ("inertia-hits-min-no-friction", {"from": 50.0, "velocity": -200.0, "friction": 1.0, "min": 0.0, "max": 100.0}, 1.5),
     ("inertia-hits-max-overdamped-bounce", {"from": 0.0, "velocity": 3000.0, "friction": 0.1, "max": 500.0, "bounce_stiffness": 200.0, "bounce_damping": 80.0}, 2.0),
     ("inertia-snap-no-velocity", {"from": 130.0, "velocity": 0.0, "friction": 0.1, "min": 0.0, "max": 200.0, "snap": [0.0, 100.0, 200.0]}, 1.5),
+    # Starting on the bound, moving out: it is hit at t_B = 0 with v_B = v0.
+    ("inertia-on-max-moving-out", {"from": 600.0, "velocity": 500.0, "friction": 0.05, "min": 0.0, "max": 600.0}, 1.5),
+    # The snap point nearest the free rest is where it starts: the spring back to it.
+    ("inertia-snap-target-at-start", {"from": 300.0, "velocity": 20.0, "friction": 0.05, "snap": [300.0, 400.0]}, 1.5),
     # Outside the bounds comes first: the spring to max, although the free rest is nearest 0.
     ("inertia-starts-above-max-with-snap", {"from": 700.0, "velocity": -3000.0, "friction": 0.05, "min": 0.0, "max": 600.0, "snap": [0.0, 300.0, 600.0]}, 1.5),
 ]
@@ -595,6 +599,11 @@ SEQUENCES = [
         ("Friction", {"to": -160.0}, None, None),
         ("Spring", {"to": -100.0, "perceptual_duration": 0.3, "bounce": 0.2}, None, None),
     ], 2.0, REST_PX),
+    # A dead drop (restitution 0) rests at its first impact, on the floor at speed 0.
+    ("sequence-dead-drop", [
+        ("Gravity", {"from": 0.0, "velocity": -200.0, "acceleration": 2000.0, "to": 100.0, "restitution": 0.0}, None, None),
+        ("Spring", {"to": 50.0, "stiffness": 250.0, "damping": 20.0}, None, None),
+    ], 1.5, REST_PX),
     # No `duration`: the bake ends when the last step arrives (a fall onto its `to`)...
     ("sequence-ends-on-arrival", [
         ("Spring", {"from": 0.0, "velocity": 0.0, "to": -50.0, "stiffness": 300.0, "damping": 10.0}, 0.1, None),
