@@ -12,16 +12,17 @@ pieces and the joins come from issue 17, written here from its formulas (not fro
   local time L_(i-1). L is the step's `duration`, else its arrival (gravity at `to`), else its
   rest time. Rest times in closed form where the rest rule is one (a decay's envelope
   |v0|/λ·e^(-λt) and |v0|·e^(-λt) against rest_delta and rest_speed; a bounce's k-th impact);
-  a spring's rest time comes from its envelope bisection, which no closed form gives: that
-  one time is read from the Rust (`RUST_REST_TIMES`, each checked here to be a time at which
+  a spring's rest time is where its envelope crosses the thresholds, found numerically (no
+  closed form gives it): that one time is read from the Rust (`RUST_REST_TIMES`, each checked here to be a time at which
   the spring is within the thresholds) and the next step is evaluated from the exact state
   at that double time, in high precision;
 - tracks: frame i at min(i/fps, D), D the latest end of any track; a track that has ended
-  holds its end value (its `to`, rest position or floor) with velocity 0;
+  holds its end value with velocity 0: its `to`, rest position or floor when it rests or
+  arrives, its position at L_k when a `duration` (its own or the motion's) cuts it;
 - spring forms: each form resolved to (m, k, c) with the issue's formulas, exact π.
 """
 import json
-from mpmath import (mp, mpf, exp, expm1, log, log1p, sqrt, cos, sin, cosh, sinh, pi, ceil,
+from mpmath import (mp, mpf, exp, log, log1p, sqrt, cos, sin, cosh, sinh, pi, ceil,
                     lambertw, nstr)
 
 mp.dps = 50
