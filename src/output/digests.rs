@@ -274,6 +274,7 @@ mod tests {
             files: digest.files.clone(),
             chunks: Vec::new(),
             digest: None,
+            warnings: Vec::new(),
         };
         let record = SummaryRecord::of(&digest);
         (digest, entry, record)

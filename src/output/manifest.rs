@@ -83,6 +83,20 @@ pub struct Entry {
     /// later keeps its place in them, as its chunks keep theirs in the bundles.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub digest: Option<[u64; 2]>,
+    /// What the exporters warned about the motion, said again by a bake that reuses its
+    /// outputs.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<KeptWarning>,
+}
+
+/// A warning an exporter gave about a motion (without the file and motion it names).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KeptWarning {
+    /// The format whose exporter gave it ([`crate::export::Format::name`]).
+    pub format: String,
+    /// The warning.
+    pub text: String,
 }
 
 /// The tool's name, version and source fingerprint, part of every hash: a new version, or any
@@ -129,6 +143,7 @@ impl Manifest {
                     hash: String::new(),
                     chunks: Vec::new(),
                     digest: None,
+                    warnings: Vec::new(),
                     ..e
                 })
                 .collect(),

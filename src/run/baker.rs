@@ -7,7 +7,7 @@ use crate::error::{InputError, Problem};
 use crate::export::{Digest, Exporter, Format, OutputFile, Summary};
 use crate::input::load::Input;
 use crate::output::digests;
-use crate::output::manifest::{Entry, SpecHasher};
+use crate::output::manifest::{Entry, KeptWarning, SpecHasher};
 use crate::output::pool::{self, Pool};
 use arrayvec::ArrayVec;
 use rayon::prelude::*;
@@ -87,15 +87,20 @@ impl<'a> Baker<'a> {
                 // Its old record, when its outputs are reused (not in check mode).
                 let reused = old.filter(|_| !self.check);
                 let exporters = &self.plan.exporters;
-                let result =
-                    match export_one(&input, exporters, self.pool, &skip, self.keep_digests) {
-                        Ok(mut exported) => {
-                            let source = self.plan.source_of(&input.file);
-                            exported.settle(source, input.spec.name, hash, reused, self.records);
-                            Ok(exported)
-                        }
-                        Err(e) => Err((input.spec.name, e)),
-                    };
+                let result = match export_one(
+                    &input,
+                    exporters,
+                    self.pool,
+                    (&skip, old),
+                    self.keep_digests,
+                ) {
+                    Ok(mut exported) => {
+                        let source = self.plan.source_of(&input.file);
+                        exported.settle(source, input.spec.name, hash, reused, self.records);
+                        Ok(exported)
+                    }
+                    Err(e) => Err((input.spec.name, e)),
+                };
                 (self.progress)(self.done.fetch_add(1, Ordering::Relaxed) + 1, read);
                 Done {
                     old,
@@ -128,8 +133,11 @@ impl Done<'_> {
 /// One motion baked and exported.
 pub(super) struct Exported {
     pub frames: usize,
-    /// The exporters' warnings about it, each naming its file and the motion.
+    /// The exporters' warnings about it, each naming its file and the motion (those of the
+    /// exporters whose outputs are reused said again from its old record).
     pub warnings: Vec<String>,
+    /// The same warnings, for its new record.
+    pub kept_warnings: Vec<KeptWarning>,
     /// Its digest, when a summary needs one.
     pub digest: Option<Digest>,
     /// Per exporter (empty for an exporter whose outputs are reused), held in place: a buffer
@@ -173,6 +181,7 @@ impl Exported {
             files,
             chunks: Vec::new(),
             digest: None,
+            warnings: std::mem::take(&mut self.kept_warnings),
         });
         self.digest_line = (self.record.as_ref())
             .and(self.digest.as_ref())
@@ -188,12 +197,13 @@ pub(super) struct Output {
     pub stats: Vec<(&'static str, u64)>,
 }
 
-/// Bakes one motion and runs every exporter it does not `skip` on it.
+/// Bakes one motion and runs every exporter it does not `skip` on it; a skipped exporter's
+/// warnings are those of the motion's `old` record.
 fn export_one(
     input: &Input,
     exporters: &[Box<dyn Exporter>],
     pool: &Pool,
-    skip: &dyn Fn(usize) -> bool,
+    (skip, old): (&dyn Fn(usize) -> bool, Option<&Entry>),
     keep_digest: bool,
 ) -> Result<Exported, InputError> {
     let with_preview = exporters
@@ -215,14 +225,17 @@ fn export_one(
         .flat_map(|e| e.shape().files.iter().map(|p| p.of(name)))
         .collect();
     let mut first = 0;
-    let mut warnings = Vec::new();
+    let mut kept_warnings = Vec::new();
     let outputs = exporters
         .iter()
         .enumerate()
         .map(|(k, e)| {
             let paths = &files[first..first + e.shape().files.len()];
             first += paths.len();
+            let format = e.format().name();
             if skip(k) {
+                let old = old.iter().flat_map(|entry| &entry.warnings);
+                kept_warnings.extend(old.filter(|w| w.format == format).cloned());
                 return Output::default();
             }
             let mut output = e.motion(&baked, &files, pool);
@@ -234,8 +247,10 @@ fn export_one(
             );
             let bytes = output.files.iter_mut().chain(&mut output.chunk);
             bytes.for_each(pool::trim);
-            let file = input.file.display();
-            warnings.extend((output.warnings.iter()).map(|w| format!("{file}: {name}: {w}")));
+            kept_warnings.extend(output.warnings.into_iter().map(|text| KeptWarning {
+                format: format.to_owned(),
+                text,
+            }));
             Output {
                 files: (paths.iter().zip(output.files))
                     .map(|(path, bytes)| OutputFile {
@@ -250,10 +265,18 @@ fn export_one(
         .collect();
     Ok(Exported {
         frames: baked.frames(),
-        warnings,
+        warnings: (kept_warnings.iter())
+            .map(|w| motion_warning(&input.file, name, &w.text))
+            .collect(),
+        kept_warnings,
         digest: keep_digest.then(|| Digest::of(&baked, with_preview)),
         outputs,
         record: None,
         digest_line: None,
     })
+}
+
+/// A warning about motion `name` of `file`, as the report says it.
+pub(super) fn motion_warning(file: &std::path::Path, name: &str, text: &str) -> String {
+    format!("{}: {name}: {text}", file.display())
 }

@@ -95,7 +95,8 @@ pub struct Report {
     /// Every input error.
     pub errors: Vec<InputError>,
     /// What is worth knowing but stopped nothing, each naming its file or option (a motion
-    /// that rests only after a long time; formats a bundle leaves out), in input order.
+    /// that rests only after a long time; formats a bundle leaves out), in input order. A
+    /// motion whose outputs are reused says its exporters' warnings again.
     pub warnings: Vec<String>,
     /// Format figures summed over the motions exported in this bake (e.g. CSS stops before and
     /// after tolerance); an unchanged motion whose outputs are reused adds nothing.

@@ -1,6 +1,7 @@
 //! The plan of a bake: what it reads, where it writes, what the last bake left there, and
 //! whether anything needs doing at all. Everything decided before the first motion is baked.
 
+use super::baker::motion_warning;
 use super::key::run_key;
 use super::{source_identity, BakeOptions, FatalError, Report};
 use crate::error::InputError;
@@ -87,6 +88,7 @@ impl Plan {
         {
             let shared = old.bundles.len() + old.summaries.len();
             return Ok(Planned::Unchanged(Report {
+                warnings: kept_warnings(&old, &identities),
                 motions: old.motions.len(),
                 skipped: old.motions.len(),
                 frames: old.motions.iter().map(|e| e.frames).sum(),
@@ -122,6 +124,24 @@ impl Plan {
     pub fn summarized(&self) -> bool {
         (self.exporters.iter()).any(|e| e.shape().summary != Summary::None)
     }
+}
+
+/// The warnings the `old` bake gave about its motions, said again by a bake that changes
+/// nothing; each names its input file as given (found by its identity among `identities`).
+fn kept_warnings(old: &Manifest, identities: &HashMap<PathBuf, String>) -> Vec<String> {
+    let files: HashMap<&str, &Path> = (identities.iter())
+        .map(|(file, identity)| (identity.as_str(), file.as_path()))
+        .collect();
+    let mut warnings = Vec::new();
+    for entry in &old.motions {
+        let file = files
+            .get(entry.source.as_str())
+            .copied()
+            .unwrap_or(Path::new(&entry.source));
+        warnings
+            .extend((entry.warnings.iter()).map(|w| motion_warning(file, &entry.name, &w.text)));
+    }
+    warnings
 }
 
 /// Whether the inputs are the ones the old manifest was written for (same files, same bytes,

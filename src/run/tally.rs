@@ -79,6 +79,7 @@ pub(super) fn sort<'a>(
             outputs,
             record,
             digest_line,
+            kept_warnings: _,
         } = match result {
             Ok(r) => r,
             Err((name, e)) => {

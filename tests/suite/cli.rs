@@ -834,6 +834,21 @@ fn a_tolerance_that_removes_an_overshoot_is_warned_about() {
             || css.contains("--release-easing: linear(0, 1);"),
         "{css}"
     );
+
+    // Bakes that reuse the motion's outputs say it again: one that changes nothing, and one
+    // that re-exports only the other motion.
+    let again = |why: &str| {
+        let out = curvebake(dir.path(), &["bake", "--formats", "css"]);
+        assert!(out.status.success(), "{why}: {}", stderr(&out));
+        let err = stderr(&out);
+        let said: Vec<&str> = err.lines().filter(|l| l.starts_with("warning: ")).collect();
+        assert_eq!(said, warnings, "{why}: {err}");
+        err
+    };
+    assert!(again("nothing changed").contains(" 0 files written"));
+    let changed = kept.replace("bounce: 0.4", "bounce: 0.3");
+    fs::write(dir.path().join("curves/b.ron"), changed).unwrap();
+    assert!(again("another motion changed").contains(" 1 unchanged"));
 }
 
 #[test]
