@@ -13,6 +13,11 @@
 //!   Keyframes declare the individual properties `translate`, `scale` and `rotate` (never
 //!   `transform`, so motions combine with each other and with the element's own transform),
 //!   `opacity` or a custom property.
+//! * Every join of a motion's closed forms (a sequence's hand-off, an inertia's bound hit, the
+//!   end of a track that stops before the others: [`Model::joins`]) is a stop of its own, at
+//!   its exact time and with the closed form's value there, in the easing and in per-frame
+//!   keyframes alike, and no tolerance drops it (the `timeline` module): between two frames
+//!   the curve would otherwise show their chord at the join, not the hand-off.
 //! * A ready class `.<name> { animation: <name> var(--<name>-duration) <easing> <fill>; }`:
 //!   fill `backwards` for a motion that ends at its property's neutral value (afterwards the
 //!   element's own value applies), `both` otherwise.
@@ -45,9 +50,12 @@
 //! With `--css-tolerance X` the fewest stops are kept (a shortest path over all segments that
 //! stay within the tolerance, exact for every frame, not just the ones a Ramer-Douglas-Peucker
 //! recursion looks at; a greedy furthest reach past a work limit) such that linear
-//! interpolation between kept stops stays within `X` of every baked frame of every track,
-//! after the rounding and timing error budgets above are taken off `X`. The `linear()` easing
-//! keeps the same frames: its error in progress is the value error divided by `|to - from|`.
+//! interpolation between kept stops stays within `X` of every baked frame (and join) of every
+//! track, after the rounding and timing error budgets above are taken off `X`; every join is
+//! kept, and no segment passes over one. The `linear()` easing keeps the same frames: its
+//! error in progress is the value error divided by `|to - from|`. A track whose table goes
+//! past `to` while its kept stops do not is warned about (its overshoot is lost), naming the
+//! track in a multi-track motion.
 //!
 //! Nothing reaches the CSS but fixed text, validated names (`spec::check_name`), units from
 //! the fixed list of [`unit_kind`] and formatted numbers.
@@ -59,6 +67,7 @@ use super::{
 use crate::bake::Baked;
 use crate::export::easing;
 use crate::export::number::{format_number, max_fixed_len, write_fixed, FIXED_SCRATCH};
+use crate::export::timeline::{at_joins, Timeline};
 use crate::spec::{
     unit_kind, Model, MotionSpec, Property, ReducedMotion, UnitKind, REDUCED_FADE_SECONDS,
 };
@@ -136,7 +145,7 @@ impl Exporter for Css {
         // Sized once for the keyframes and the easing, so formatting never grows it per frame.
         let mut bytes = buffers
             .buffer(CAPACITY_BASE + baked.frames() * CAPACITY_PER_FRAME * baked.tracks.len());
-        let (stops, lost) = motion_css(baked, &self.settings, &mut bytes);
+        let written = motion_css(baked, &self.settings, &mut bytes);
         // The motion's own file (if it has one) holds the same bytes as its chunk.
         let files = (self.shape.files.iter())
             .map(|_| {
@@ -150,23 +159,10 @@ impl Exporter for Css {
             chunk: Some(bytes),
             stats: vec![
                 // A multi-track motion writes each track's stops.
-                (
-                    "css_stops_before",
-                    (baked.frames() * written_tracks(baked)) as u64,
-                ),
-                ("css_stops_after", stops as u64),
+                ("css_stops_before", written.points as u64),
+                ("css_stops_after", written.stops as u64),
             ],
-            warnings: lost
-                .map(|l| {
-                    format!(
-                        "the CSS tolerance {} removes its overshoot of {} past `to`; give it a \
-                         smaller `tolerance` or `relative_tolerance` to keep the bounce",
-                        format_number(l.tolerance),
-                        format_number(l.table),
-                    )
-                })
-                .into_iter()
-                .collect(),
+            warnings: written.lost.iter().map(LostOvershoot::warning).collect(),
         }
     }
 }
@@ -296,6 +292,9 @@ pub struct PropertyTrack<'a> {
     pub duration: f64,
     /// The value at each frame.
     pub values: &'a [f64],
+    /// `(T, x(T))` at each join of the track's closed forms, in time order (see the
+    /// `timeline` module): each is a stop of its own, kept by any tolerance.
+    pub joins: &'a [(f64, f64)],
     /// `(from, to)` when the track travels from one value to another and its last frame is
     /// `to`: it is then one progress curve, written as a `linear()` easing.
     pub endpoints: Option<(f64, f64)>,
@@ -372,13 +371,9 @@ impl Digits {
     }
 }
 
-/// Writes one motion's CSS; returns the number of keyframe stops (for a motion written as
-/// an easing, the stops of its `linear()`).
-fn motion_css(
-    baked: &Baked,
-    settings: &ExportSettings,
-    out: &mut Vec<u8>,
-) -> (usize, Option<LostOvershoot>) {
+/// Writes one motion's CSS; returns what it holds, over all its properties (for a motion
+/// written as an easing, the stops are those of its `linear()`).
+fn motion_css(baked: &Baked, settings: &ExportSettings, out: &mut Vec<u8>) -> Written {
     let spec = baked.spec;
     let global = settings.global_name(&spec.name);
     let name = global.as_bytes();
@@ -414,10 +409,14 @@ fn motion_css(
     let tracks: Vec<&[f64]> = baked.tracks.iter().map(|t| t.position.as_slice()).collect();
     let tolerance = tolerance(spec, settings, &tracks);
     if let Model::Ring(_) = spec.model {
-        return (ring_css(baked, name, &times, tolerance, out), None);
+        return Written {
+            points: times.len(),
+            stops: ring_css(baked, name, &times, tolerance, out),
+            lost: Vec::new(),
+        };
     }
     if let Model::Tracks(multi) = &spec.model {
-        return (tracks_css(baked, multi, &times, settings, out), None);
+        return tracks_css(baked, multi, &times, settings, out);
     }
     let custom = match &spec.property {
         Property::Custom(custom) => settings.custom_property(custom),
@@ -429,7 +428,7 @@ fn motion_css(
     let custom = custom.as_bytes();
     let values = baked.tracks[0].position.as_slice();
     let endpoints = easing_endpoints(baked);
-    property_css_checked(
+    property_css(
         &PropertyTrack {
             name,
             declaration: Declaration::new(&spec.property, custom, unit),
@@ -438,6 +437,7 @@ fn motion_css(
             times: &times,
             duration: baked.duration,
             values,
+            joins: &motion_joins(baked),
             endpoints,
             tolerance,
             frame_keyframes: settings.css_frames,
@@ -493,21 +493,22 @@ impl Memory {
 /// class `.<name>` that plays every track. `translateX` and `translateY` together animate the
 /// registered `--<name>-translateX` and `--<name>-translateY`, and the class sets
 /// `translate: var(--<name>-translateX) var(--<name>-translateY)`: two animations of
-/// `translate` would replace each other, while each variable keeps its own easing.
+/// `translate` would replace each other, while each variable keeps its own easing. What it
+/// holds is every track's, each lost overshoot naming its track.
 fn tracks_css(
     baked: &Baked,
     multi: &crate::spec::Tracks,
     times: &[f64],
     settings: &ExportSettings,
     out: &mut Vec<u8>,
-) -> usize {
+) -> Written {
     let spec = baked.spec;
     // The class, keyframes and variables carry the prefix, as a single motion's do.
     let global = settings.global_name(&spec.name);
     let both_translates = [Property::TranslateX, Property::TranslateY]
         .iter()
         .all(|p| multi.tracks().iter().any(|t| &t.property == p));
-    let mut written = 0;
+    let mut written = Written::default();
     let mut animations: Vec<(Vec<u8>, bool, bool)> = Vec::new();
     let mut translate: Vec<Vec<u8>> = Vec::new();
     for (track, baked_track) in multi.tracks().iter().zip(&baked.tracks) {
@@ -532,7 +533,7 @@ fn tracks_css(
             .filter(|&(_, to)| (values[values.len() - 1] - to).abs() <= rounding);
         let neutral_end = (values[values.len() - 1] - declaration.neutral).abs() <= rounding;
         let tolerance = tolerance(spec, settings, &[values]);
-        written += property_css(
+        let track_written = property_css(
             &PropertyTrack {
                 name: &name,
                 declaration,
@@ -541,6 +542,7 @@ fn tracks_css(
                 times,
                 duration: baked.duration,
                 values,
+                joins: &at_joins(track, &track.joins(baked.duration)),
                 endpoints,
                 tolerance,
                 frame_keyframes: false,
@@ -548,6 +550,7 @@ fn tracks_css(
             },
             out,
         );
+        written.add(track_written, &track.property);
         animations.push((name, endpoints.is_some(), neutral_end));
     }
     out.push(b'.');
@@ -571,15 +574,6 @@ fn tracks_css(
     written
 }
 
-/// How many tracks the CSS writes stops for: each of a multi-track motion's, else one
-/// keyframes list (a ring's two radii share theirs).
-fn written_tracks(baked: &Baked) -> usize {
-    match &baked.spec.model {
-        Model::Tracks(multi) => multi.tracks().len(),
-        _ => 1,
-    }
-}
-
 /// Writes an `@property` registration: syntax from the unit kind, not inherited, zero.
 fn register(out: &mut Vec<u8>, property: &[u8], kind: UnitKind) {
     let (syntax, initial) = syntax(kind);
@@ -590,29 +584,6 @@ fn register(out: &mut Vec<u8>, property: &[u8], kind: UnitKind) {
     out.extend_from_slice(b"'; inherits: false; initial-value: ");
     out.extend_from_slice(initial.as_bytes());
     out.extend_from_slice(b"; }\n");
-}
-
-/// Writes the CSS of one animated property: `--<name>-duration` (and for a track with
-/// endpoints `--<name>-easing`) on `:root`, `@keyframes <name>` and the ready class `.<name>`;
-/// returns the stops written (the easing's, or the per-frame keyframes').
-///
-/// A track with endpoints is easing-first: `@keyframes` of two stops, `from` and `to`, timed
-/// by the `linear()` easing of its progress, so that the curve is written once and the class
-/// reads `var(--<name>-duration)` and `var(--<name>-easing)` (overriding either on an element
-/// changes the class's animation there). Any other track (or with
-/// [`PropertyTrack::frame_keyframes`]) gets a stop per kept frame and `linear` timing.
-pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> usize {
-    property_css_checked(track, out).0
-}
-
-/// An overshoot the tolerance took away: the table goes past `to` by `table` (in the unit),
-/// the written curve by no more than its rounding.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct LostOvershoot {
-    /// How far the table goes past `to`.
-    pub table: f64,
-    /// The tolerance that allowed it.
-    pub tolerance: f64,
 }
 
 /// How far `values` go past `to`, away from `from` (0 if they never do), over the frames
@@ -626,22 +597,87 @@ fn overshoot(values: &[f64], (from, to): (f64, f64), at: Option<&[usize]>) -> f6
     }
 }
 
-/// [`property_css`], also saying whether its tolerance removed an overshoot: the table goes
-/// past `to` by more than the values' rounding, and the kept stops (linear in between, so
-/// the curve peaks at a stop) do not. A curve within the tolerance of every frame keeps any
-/// overshoot larger than the tolerance, so what is lost is at most the tolerance: still the
-/// bounce a person sees.
-pub fn property_css_checked(
-    track: &PropertyTrack,
-    out: &mut Vec<u8>,
-) -> (usize, Option<LostOvershoot>) {
+/// What one motion's or property's CSS holds.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Written {
+    /// The points its stops were chosen from: its frames and the joins inserted between
+    /// them, per property.
+    pub points: usize,
+    /// The stops written (each easing's, or each per-frame keyframes').
+    pub stops: usize,
+    /// Each overshoot its tolerance removed.
+    pub lost: Vec<LostOvershoot>,
+}
+
+impl Written {
+    /// Adds what the CSS of a multi-track motion's track on `property` holds.
+    fn add(&mut self, other: Written, property: &Property) {
+        self.points += other.points;
+        self.stops += other.stops;
+        let named = other.lost.into_iter().map(|lost| LostOvershoot {
+            track: Some(property.name().to_owned()),
+            ..lost
+        });
+        self.lost.extend(named);
+    }
+}
+
+/// An overshoot the tolerance took away: the table goes past `to` by `table` (in the unit),
+/// the written curve by no more than its rounding.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LostOvershoot {
+    /// The property of the track it happened on, in a multi-track motion.
+    pub track: Option<String>,
+    /// How far the table goes past `to`.
+    pub table: f64,
+    /// The tolerance that allowed it.
+    pub tolerance: f64,
+}
+
+impl LostOvershoot {
+    /// The bake's warning: ``the CSS tolerance T removes its overshoot of X past `to`; ...``,
+    /// after ``track `<property>`: `` on a track.
+    pub fn warning(&self) -> String {
+        let track = match &self.track {
+            Some(property) => format!("track `{property}`: "),
+            None => String::new(),
+        };
+        format!(
+            "{track}the CSS tolerance {} removes its overshoot of {} past `to`; give it a \
+             smaller `tolerance` or `relative_tolerance` to keep the bounce",
+            format_number(self.tolerance),
+            format_number(self.table),
+        )
+    }
+}
+
+/// Writes the CSS of one animated property: `--<name>-duration` (and for a track with
+/// endpoints `--<name>-easing`) on `:root`, `@keyframes <name>` and the ready class `.<name>`;
+/// returns what it holds ([`Written`]).
+///
+/// A track with endpoints is easing-first: `@keyframes` of two stops, `from` and `to`, timed
+/// by the `linear()` easing of its progress, so that the curve is written once and the class
+/// reads `var(--<name>-duration)` and `var(--<name>-easing)` (overriding either on an element
+/// changes the class's animation there). Any other track (or with
+/// [`PropertyTrack::frame_keyframes`]) gets a stop per kept frame and `linear` timing.
+///
+/// It also says whether its tolerance removed an overshoot: the table goes past `to` by more
+/// than the values' rounding, and the kept stops (linear in between, so the curve peaks at a
+/// stop) do not. A curve within the tolerance of every frame keeps any overshoot larger than
+/// the tolerance, so what is lost is at most the tolerance: still the bounce a person sees.
+pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> Written {
     let name = track.name;
-    let values = [track.values];
-    let digits = Digits::of(track.unit, track.times, &values);
+    let points = Points::new(
+        track.unit,
+        (track.times, track.duration),
+        track.values,
+        track.joins,
+    );
+    let (digits, timeline) = (&points.digits, &points.timeline);
     let easing = track.endpoints.filter(|_| !track.frame_keyframes);
     let last = track.values[track.values.len() - 1];
     let neutral_end = (last - track.declaration.neutral).abs() <= digits.rounding();
-    let mut memory = Memory::new(track.times.len(), track.tolerance);
+    let mut memory = Memory::new(timeline.len(), track.tolerance);
 
     out.extend_from_slice(b":root {\n  --");
     out.extend_from_slice(name);
@@ -654,20 +690,14 @@ pub fn property_css_checked(
             out.extend_from_slice(b"  --");
             out.extend_from_slice(name);
             out.extend_from_slice(b"-easing: ");
-            let easing = Easing::of(
-                (track.times, track.duration),
-                track.values,
-                endpoints,
-                track.tolerance,
-                &digits,
-                &mut memory.stops,
-            );
+            let easing = Easing::of(&points, endpoints, track.tolerance, &mut memory.stops);
             easing.write(out);
             out.extend_from_slice(b";\n");
-            let table = overshoot(track.values, endpoints, None);
-            let kept = overshoot(track.values, endpoints, Some(easing.stops));
+            let table = overshoot(&timeline.values, endpoints, None);
+            let kept = overshoot(&timeline.values, endpoints, Some(easing.stops));
             if table > digits.rounding() && kept <= digits.rounding() {
                 lost = Some(LostOvershoot {
+                    track: None,
                     table,
                     tolerance: track.tolerance,
                 });
@@ -694,18 +724,24 @@ pub fn property_css_checked(
         easing_stops
     } else {
         keep_stops(
-            track.times,
-            &values,
+            &timeline.times,
+            &[&timeline.values],
             digits.simplification(track.tolerance, digits.rounding()),
+            &timeline.joins,
             &mut memory.stops,
         );
         frame_keyframes(
             out,
             name,
-            (track.fps, track.times, track.duration),
-            &[(track.values, &track.declaration)],
+            &Clock {
+                fps: track.fps,
+                times: &timeline.times,
+                duration: track.duration,
+                added: &timeline.added,
+            },
+            &[(&timeline.values, &track.declaration)],
             &mut memory,
-            &digits,
+            digits,
         )
     };
 
@@ -715,7 +751,11 @@ pub fn property_css_checked(
     animation(out, name, easing.is_some(), neutral_end);
     out.extend_from_slice(b"}\n");
     reduced_motion(out, name, track.reduced_motion, neutral_end);
-    (written, lost)
+    Written {
+        points: timeline.len(),
+        stops: written,
+        lost: lost.into_iter().collect(),
+    }
 }
 
 /// Writes what `prefers-reduced-motion: reduce` does to the class `.<name>`:
@@ -755,74 +795,125 @@ fn reduced_motion(out: &mut Vec<u8>, name: &[u8], policy: ReducedMotion, neutral
     out.extend_from_slice(b"}\n");
 }
 
+/// One property's points (its frames and joins, [`Timeline`]) and the digits of its
+/// numbers, decided from its frames: what its easing and its keyframes are written from.
+pub(crate) struct Points<'a> {
+    timeline: Timeline<'a>,
+    digits: Digits,
+    /// Bake length `D`, seconds.
+    duration: f64,
+}
+
+impl<'a> Points<'a> {
+    /// The frames `(times, D)` and `values` of a property in `unit`, with its `joins`
+    /// (`(T, x(T))`, in time order) merged in; a join within half the timing budget of a
+    /// frame (the part of it a stop offset may use) marks that frame instead.
+    fn new(
+        unit: &str,
+        (times, duration): (&'a [f64], f64),
+        values: &'a [f64],
+        joins: &[(f64, f64)],
+    ) -> Self {
+        let digits = Digits::of(unit, times, &[values]);
+        Self {
+            timeline: Timeline::new(times, values, joins, digits.timing / 2.0),
+            digits,
+            duration,
+        }
+    }
+
+    /// Number of points (frames and inserted joins).
+    pub fn len(&self) -> usize {
+        self.timeline.len()
+    }
+}
+
+/// The `(T, x(T))` of a single-track motion's joins ([`Model::joins`]), `x` its closed form.
+fn motion_joins(baked: &Baked) -> Vec<(f64, f64)> {
+    match baked.spec.model.single() {
+        Some(motion) => at_joins(motion, &baked.spec.model.joins()),
+        None => Vec::new(),
+    }
+}
+
+/// The points of a single-track motion's CSS: its frames at `times` and its joins.
+pub(crate) fn motion_points<'a>(baked: &'a Baked, times: &'a [f64]) -> Points<'a> {
+    let (unit, _) = css_unit(baked);
+    let values = baked.tracks[0].position.as_slice();
+    Points::new(unit, (times, baked.duration), values, &motion_joins(baked))
+}
+
 /// The `linear()` easing of a track, its stops chosen: what `--<name>-easing` writes, and the
 /// JS module's `easing`.
 pub(crate) struct Easing<'a> {
     progress: easing::Progress,
-    values: &'a [f64],
-    inputs: easing::Inputs<'a>,
-    /// The frames kept as its stops.
+    points: &'a Points<'a>,
+    /// The points kept as its stops (every join among them).
     stops: &'a [usize],
 }
 
 impl<'a> Easing<'a> {
-    /// The easing of the track of `values` at `times` (a bake `duration` long) from
-    /// `endpoints.0` to `endpoints.1`, within `tolerance`; its stops are chosen in `memory`.
+    /// The easing of the track of `points` from `endpoints.0` to `endpoints.1`, within
+    /// `tolerance`; its stops are chosen in `memory`.
     fn of(
-        (times, duration): (&'a [f64], f64),
-        values: &'a [f64],
+        points: &'a Points<'a>,
         endpoints: (f64, f64),
         tolerance: f64,
-        digits: &Digits,
         memory: &'a mut StopsMemory,
     ) -> Self {
+        let (digits, timeline) = (&points.digits, &points.timeline);
         let progress = easing::Progress::new(endpoints.0, endpoints.1, digits.target);
         let stops = keep_stops(
-            times,
-            &[values],
+            &timeline.times,
+            &[&timeline.values],
             digits.simplification(tolerance, progress.rounding()),
+            &timeline.joins,
             memory,
         );
         Self {
             progress,
-            values,
-            inputs: easing::Inputs {
-                times,
-                duration,
-                budget: digits.timing / 2.0,
-            },
+            points,
             stops,
+        }
+    }
+
+    /// Where the stops are in time.
+    fn inputs(&self) -> easing::Inputs<'_> {
+        easing::Inputs {
+            times: &self.points.timeline.times,
+            duration: self.points.duration,
+            budget: self.points.digits.timing / 2.0,
         }
     }
 
     /// Appends `linear(...)`.
     pub fn write(&self, out: &mut Vec<u8>) {
-        easing::write_linear(out, &self.progress, self.values, &self.inputs, self.stops);
+        let values = &self.points.timeline.values;
+        easing::write_linear(out, &self.progress, values, &self.inputs(), self.stops);
     }
 
     /// An upper bound on the bytes [`Easing::write`] appends.
     pub fn max_len(&self) -> usize {
-        easing::max_len(&self.progress, self.values, &self.inputs, self.stops)
+        let values = &self.points.timeline.values;
+        easing::max_len(&self.progress, values, &self.inputs(), self.stops)
     }
 }
 
 /// The easing a motion's CSS writes (`--<name>-easing`), for the JS module's `easing`; `None`
-/// for a motion without one. `times` are its frame times; its stops are chosen in `memory`.
+/// for a motion without one. `points` are its frames and joins ([`motion_points`]); its stops
+/// are chosen in `memory`.
 pub(crate) fn motion_easing<'a>(
     baked: &'a Baked,
     settings: &ExportSettings,
-    times: &'a [f64],
+    points: &'a Points<'a>,
     memory: &'a mut StopsMemory,
 ) -> Option<Easing<'a>> {
     let endpoints = easing_endpoints(baked)?;
-    let (unit, _) = css_unit(baked);
     let values = baked.tracks[0].position.as_slice();
     Some(Easing::of(
-        (times, baked.duration),
-        values,
+        points,
         endpoints,
         tolerance(baked.spec, settings, &[values]),
-        &Digits::of(unit, times, &[values]),
         memory,
     ))
 }
@@ -861,9 +952,21 @@ fn declare(out: &mut Vec<u8>, declaration: &Declaration, x: f64, decimals: u32) 
     out.push(b';');
 }
 
-/// Writes `@keyframes <name>` with a stop per frame kept in `memory` (by [`keep_stops`]),
-/// each declaring every track; returns the number of stops. `timeline` is the frame rate, the
-/// frame times and the bake length.
+/// Where the points of per-frame keyframes are in time.
+struct Clock<'a> {
+    /// Frame rate: frame `i` is at `min(i / fps, D)`.
+    fps: f64,
+    /// Time of each point: the frames, with `added` in order among them.
+    times: &'a [f64],
+    /// Bake length `D`, seconds.
+    duration: f64,
+    /// Join times inserted between frames ([`Timeline::added`]).
+    added: &'a [f64],
+}
+
+/// Writes `@keyframes <name>` with a stop per point kept in `memory` (by [`keep_stops`]),
+/// each declaring every track; returns the number of stops. `clock` says where the points
+/// are in time.
 ///
 /// The stops' offsets are formatted in `memory` unless this thread made the same ones lately
 /// ([`RECENT_STOPS`]); new ones are kept there in the memory they were made in (the kept
@@ -871,12 +974,17 @@ fn declare(out: &mut Vec<u8>, declaration: &Declaration, x: f64, decimals: u32) 
 fn frame_keyframes(
     out: &mut Vec<u8>,
     name: &[u8],
-    timeline: (f64, &[f64], f64),
+    clock: &Clock,
     tracks: &[(&[f64], &Declaration)],
     memory: &mut Memory,
     digits: &Digits,
 ) -> usize {
-    let (fps, times, duration) = timeline;
+    let Clock {
+        fps,
+        times,
+        duration,
+        added,
+    } = *clock;
     let stops = std::mem::take(&mut memory.stops.kept);
     // Offsets (percent of D): half the timing budget, and apart from each other.
     let min_gap = stops
@@ -892,6 +1000,7 @@ fn frame_keyframes(
         frames: stops,
         fps: fps.to_bits(),
         duration: duration.to_bits(),
+        added: added.iter().map(|t| t.to_bits()).collect(),
         decimals: offset_decimals,
     };
     RECENT_STOPS.with_borrow_mut(|recent| {
@@ -952,13 +1061,19 @@ fn ring_css(baked: &Baked, name: &[u8], times: &[f64], tolerance: f64, out: &mut
         times,
         &tracks,
         digits.simplification(tolerance, digits.rounding()),
+        &[],
         &mut memory.stops,
     );
     let pairs: Vec<(&[f64], &Declaration)> = tracks.iter().copied().zip(&declarations).collect();
     let written = frame_keyframes(
         out,
         name,
-        (baked.spec.fps, times, baked.duration),
+        &Clock {
+            fps: baked.spec.fps,
+            times,
+            duration: baked.duration,
+            added: &[],
+        },
         &pairs,
         &mut memory,
         &digits,
@@ -1029,13 +1144,15 @@ fn ring_drawing(
     }
 }
 
-/// What a motion's stop offsets follow from: the frames kept, the frame rate and the bake
-/// length (frame `i` is at `min(i / fps, D)`), and the decimals.
+/// What a motion's stop offsets follow from: the points kept, the frame rate and the bake
+/// length (frame `i` is at `min(i / fps, D)`), the join times inserted among the frames, and
+/// the decimals.
 #[derive(Debug, PartialEq)]
 struct OffsetsKey {
     frames: Vec<usize>,
     fps: u64,
     duration: u64,
+    added: Vec<u64>,
     decimals: u32,
 }
 
@@ -1149,22 +1266,54 @@ impl StopsMemory {
 
 /// The frames to keep as stops so that linear interpolation between them stays within
 /// `tolerance` of every frame of every track: all of them for a tolerance <= 0, else the
-/// fewest (or, past a work limit, a greedy furthest reach). First and last are always kept.
-/// They are chosen in `memory`, whose kept frames are returned.
+/// fewest (or, past a work limit, a greedy furthest reach). First and last are always kept,
+/// and so is every frame of `joins` (ascending): no segment passes over one. They are chosen
+/// in `memory`, whose kept frames are returned.
 pub fn keep_stops<'m>(
     times: &[f64],
     tracks: &[&[f64]],
     tolerance: f64,
+    joins: &[usize],
     memory: &'m mut StopsMemory,
 ) -> &'m mut Vec<usize> {
     let n = times.len();
     if !(tolerance > 0.0) || n <= 2 {
         memory.kept.clear();
         memory.kept.extend(0..n);
-    } else if !fewest_stops(times, tracks, tolerance, FEWEST_STOPS_WORK, memory) {
-        greedy_stops(times, tracks, tolerance, &mut memory.kept);
+        return &mut memory.kept;
+    }
+    let frames = Frames {
+        times,
+        tracks,
+        tolerance,
+        joins,
+    };
+    if !fewest_stops(&frames, FEWEST_STOPS_WORK, memory) {
+        greedy_stops(&frames, &mut memory.kept);
     }
     &mut memory.kept
+}
+
+/// What stops are chosen from: the frames' times and every track's values, the tolerance,
+/// and the frames that must be kept.
+struct Frames<'a> {
+    times: &'a [f64],
+    tracks: &'a [&'a [f64]],
+    tolerance: f64,
+    /// Frames every segment ends at rather than passes over (ascending).
+    joins: &'a [usize],
+}
+
+impl Frames<'_> {
+    /// The furthest frame a segment from frame `a` may reach: the first join after `a`, else
+    /// the last frame.
+    fn reach(&self, a: usize) -> usize {
+        let next = self.joins.partition_point(|&j| j <= a);
+        self.joins
+            .get(next)
+            .copied()
+            .unwrap_or(self.times.len() - 1)
+    }
 }
 
 /// Most tracks thinned together: a ring has two radii, and a multi-track motion animates
@@ -1173,25 +1322,26 @@ pub fn keep_stops<'m>(
 /// all of a motion's tracks at once.
 const MAX_TRACKS: usize = 5;
 
-/// Calls `valid(b)`, in increasing `b`, for every frame `b > a` such that the segment from
-/// frame `a` to frame `b` stays within `tolerance` of every frame between them, on every
-/// track; returns the number of frames looked at.
+/// Calls `valid(b)`, in increasing `b` up to [`Frames::reach`], for every frame `b > a` such
+/// that the segment from frame `a` to frame `b` stays within the tolerance of every frame
+/// between them, on every track; returns the number of frames looked at.
 ///
 /// For a fixed start, the slopes that pass within the tolerance of frame `i` form an interval
 /// `[(x_i - tol - x_a) / (t_i - t_a), (x_i + tol - x_a) / (t_i - t_a)]`; the segment to `b` is
 /// valid when its slope lies in the intersection (the cone) over the frames before `b`. Once
 /// the cone is empty no later `b` can be valid.
-fn scan_segments(
-    times: &[f64],
-    tracks: &[&[f64]],
-    tolerance: f64,
-    a: usize,
-    mut valid: impl FnMut(usize),
-) -> usize {
+fn scan_segments(frames: &Frames, a: usize, mut valid: impl FnMut(usize)) -> usize {
+    let Frames {
+        times,
+        tracks,
+        tolerance,
+        ..
+    } = *frames;
     assert!(tracks.len() <= MAX_TRACKS, "at most {MAX_TRACKS} tracks");
     let mut cones = [(f64::NEG_INFINITY, f64::INFINITY); MAX_TRACKS];
     let cones = &mut cones[..tracks.len()];
-    for b in a + 1..times.len() {
+    let reach = frames.reach(a);
+    for b in a + 1..=reach {
         let dt = times[b] - times[a];
         let inside = tracks.iter().zip(cones.iter()).all(|(x, &(lo, hi))| {
             let s = (x[b] - x[a]) / dt;
@@ -1210,20 +1360,14 @@ fn scan_segments(
             return b - a;
         }
     }
-    times.len() - a
+    reach + 1 - a
 }
 
 /// The fewest stops, into `memory.kept`: a shortest path from the first frame to the last
 /// over every valid segment (Imai-Iri). `false` (and nothing kept) if it would look at more
 /// than `work` frames.
-fn fewest_stops(
-    times: &[f64],
-    tracks: &[&[f64]],
-    tolerance: f64,
-    work: usize,
-    memory: &mut StopsMemory,
-) -> bool {
-    let n = times.len();
+fn fewest_stops(frames: &Frames, work: usize, memory: &mut StopsMemory) -> bool {
+    let n = frames.times.len();
     let StopsMemory {
         kept,
         count,
@@ -1239,7 +1383,7 @@ fn fewest_stops(
     for a in 0..n - 1 {
         // Every frame is reachable: the segment from the frame before has nothing between.
         let next = count[a] + 1;
-        done += scan_segments(times, tracks, tolerance, a, |b| {
+        done += scan_segments(frames, a, |b| {
             if next < count[b] {
                 count[b] = next;
                 previous[b] = a;
@@ -1258,14 +1402,14 @@ fn fewest_stops(
 }
 
 /// From each stop, the furthest frame a valid segment reaches; into `stops` (emptied first).
-fn greedy_stops(times: &[f64], tracks: &[&[f64]], tolerance: f64, stops: &mut Vec<usize>) {
-    let n = times.len();
+fn greedy_stops(frames: &Frames, stops: &mut Vec<usize>) {
+    let n = frames.times.len();
     stops.clear();
     stops.push(0);
     let mut a = 0;
     while a < n - 1 {
         let mut furthest = a + 1;
-        scan_segments(times, tracks, tolerance, a, |b| furthest = b);
+        scan_segments(frames, a, |b| furthest = b);
         stops.push(furthest);
         a = furthest;
     }
@@ -1286,14 +1430,18 @@ mod tests {
     }
 
     fn css(spec: &MotionSpec, tolerance: f64) -> (String, MotionOutput) {
-        let baked = bake(spec).unwrap();
-        let exporter = Css::new(
-            Layout::PerMotion,
+        css_with(
+            spec,
             &ExportSettings {
                 css_tolerance: tolerance,
                 ..ExportSettings::default()
             },
-        );
+        )
+    }
+
+    fn css_with(spec: &MotionSpec, settings: &ExportSettings) -> (String, MotionOutput) {
+        let baked = bake(spec).unwrap();
+        let exporter = Css::new(Layout::PerMotion, settings);
         let output = exporter.motion(&baked, &[], &New);
         let text = String::from_utf8(output.chunk.clone().unwrap()).unwrap();
         (text, output)
@@ -1309,21 +1457,27 @@ mod tests {
 
     /// The fewest stops, with no work limit.
     fn fewest(times: &[f64], tracks: &[&[f64]], tolerance: f64) -> Vec<usize> {
-        let mut memory = StopsMemory::default();
-        assert!(fewest_stops(
+        let frames = Frames {
             times,
             tracks,
             tolerance,
-            usize::MAX,
-            &mut memory
-        ));
+            joins: &[],
+        };
+        let mut memory = StopsMemory::default();
+        assert!(fewest_stops(&frames, usize::MAX, &mut memory));
         memory.kept
     }
 
     /// The greedy furthest-reach stops.
     fn greedy(times: &[f64], tracks: &[&[f64]], tolerance: f64) -> Vec<usize> {
+        let frames = Frames {
+            times,
+            tracks,
+            tolerance,
+            joins: &[],
+        };
         let mut stops = Vec::new();
-        greedy_stops(times, tracks, tolerance, &mut stops);
+        greedy_stops(&frames, &mut stops);
         stops
     }
 
@@ -1456,6 +1610,181 @@ mod tests {
         .unwrap();
         let error = MotionSpec::from_file(&files[0], Overrides::default()).unwrap_err();
         assert_eq!(error.field, "reduced_motion");
+    }
+
+    /// A sequence handing over at 0.105 s and a fling hitting its bound at 0.4613 s: both
+    /// between two frames at 60 fps.
+    const JOINED: [&str; 2] = [
+        r#"(name: "handoff", property: "translateX", motion: Sequence([
+            (motion: Spring(from: 0, to: 100, stiffness: 300, damping: 20), duration: 0.105),
+            (motion: Spring(to: 40, stiffness: 170, damping: 26)),
+        ]))"#,
+        r#"(name: "bound", property: "translateY",
+            motion: Inertia(from: 0, velocity: 2400, friction: 0.05, min: 0, max: 600))"#,
+    ];
+
+    /// The stops of the first `linear(...)` in `text`: progress and input (percent), if
+    /// written.
+    fn linear_stops(text: &str) -> Vec<(f64, Option<f64>)> {
+        let inside = text
+            .split_once("linear(")
+            .unwrap()
+            .1
+            .split(')')
+            .next()
+            .unwrap();
+        inside
+            .split(',')
+            .map(|stop| {
+                let mut parts = stop.split(' ');
+                let progress = parts.next().unwrap().parse().unwrap();
+                let input = parts
+                    .next()
+                    .map(|p| p.trim_end_matches('%').parse().unwrap());
+                (progress, input)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_join_between_frames_is_a_stop_at_its_closed_form_whatever_the_tolerance() {
+        for ron in JOINED {
+            let spec = spec(ron);
+            let baked = bake(&spec).unwrap();
+            let [join] = spec.model.joins()[..] else {
+                panic!("one join")
+            };
+            let fps = spec.fps;
+            assert!(
+                (join * fps).fract() > 0.1 && (join * fps).fract() < 0.9,
+                "{join}"
+            );
+            let exact = spec.model.single().unwrap().position(join);
+            let (from, to) = easing_endpoints(&baked).unwrap();
+            let at = 100.0 * join / baked.duration;
+            for tolerance in [0.0, 0.05, 3.0] {
+                let (text, _) = css(&spec, tolerance);
+                let stops = linear_stops(&text);
+                let stop = stops
+                    .iter()
+                    .find(|(_, input)| input.is_some_and(|i| (i - at).abs() < 1e-3))
+                    .unwrap_or_else(|| panic!("no stop at {at} %: {text}"));
+                let value = from + stop.0 * (to - from);
+                // The progress rounding is at most a quarter of the 0.01 px target.
+                assert!(
+                    (value - exact).abs() <= 0.0025,
+                    "{value} vs {exact}: {text}"
+                );
+                // And its input within half the timing budget (at most 0.05 ms).
+                let input = stop.1.unwrap();
+                assert!(
+                    (input - at).abs() * baked.duration / 100.0 <= 2.5e-5,
+                    "{input}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn per_frame_keyframes_have_a_stop_at_the_join() {
+        let settings = ExportSettings {
+            css_frames: true,
+            css_tolerance: 3.0,
+            ..ExportSettings::default()
+        };
+        for ron in JOINED {
+            let spec = spec(ron);
+            let baked = bake(&spec).unwrap();
+            let join = spec.model.joins()[0];
+            let exact = spec.model.single().unwrap().position(join);
+            let (text, _) = css_with(&spec, &settings);
+            let at = 100.0 * join / baked.duration;
+            let keyframe = text
+                .lines()
+                .find(|l| {
+                    l.split_once("% {")
+                        .and_then(|(offset, _)| offset.trim().parse::<f64>().ok())
+                        .is_some_and(|o| (o - at).abs() < 1e-3)
+                })
+                .unwrap_or_else(|| panic!("no keyframe at {at} %: {text}"));
+            let value: f64 = keyframe
+                .rsplit(' ')
+                .find_map(|w| w.trim_end_matches("px;").parse().ok())
+                .unwrap();
+            assert!((value - exact).abs() <= 5e-5, "{keyframe} vs {exact}");
+        }
+    }
+
+    #[test]
+    fn a_track_that_ends_before_the_others_has_a_stop_where_it_ends() {
+        let spec = spec(
+            r#"(name: "t", tracks: [
+                (property: "translateX", motion: Spring(from: 0, to: 100, stiffness: 170, damping: 26)),
+                (property: "opacity", motion: Decay(from: 0, to: 1, end_velocity: 0.2), duration: 0.3051),
+            ])"#,
+        );
+        let baked = bake(&spec).unwrap();
+        assert_eq!(spec.model.joins(), vec![0.3051]);
+        let (text, _) = css(&spec, 0.0);
+        let opacity = text.split("--t-opacity-easing: ").nth(1).unwrap();
+        let at = 100.0 * 0.3051 / baked.duration;
+        let stops = linear_stops(opacity);
+        let k = stops
+            .iter()
+            .position(|(_, input)| input.is_some_and(|i| (i - at).abs() < 1e-3))
+            .unwrap_or_else(|| panic!("no stop at {at} %: {opacity}"));
+        // It arrives there, and holds it: every later stop is 1.
+        assert!(stops[k..].iter().all(|&(p, _)| p == 1.0), "{opacity}");
+    }
+
+    #[test]
+    fn a_multi_track_motion_warns_of_the_overshoot_a_track_loses() {
+        let ron = |extra: &str| {
+            format!(
+                r#"(name: "m", {extra}tracks: [
+                    (property: "translateY", motion: Spring(from: 40, to: 0, stiffness: 260, damping: 30)),
+                    (property: "scale", motion: Spring(from: 0.94, to: 1, perceptual_duration: 0.35, bounce: 0.4)),
+                ])"#
+            )
+        };
+        let (text, output) = css(&spec(&ron("tolerance: 0.05, relative_tolerance: 1, ")), 0.0);
+        assert_eq!(output.warnings.len(), 1, "{:?}", output.warnings);
+        assert!(
+            output.warnings[0]
+                .starts_with("track `scale`: the CSS tolerance 0.05 removes its overshoot of 0.0"),
+            "{}",
+            output.warnings[0]
+        );
+        let scale = text.split("--m-scale-easing: ").nth(1).unwrap();
+        assert!(
+            linear_stops(scale).iter().all(|&(p, _)| p <= 1.0),
+            "{scale}"
+        );
+        // The default relative bound keeps the bounce, and says nothing.
+        let (_, output) = css(&spec(&ron("tolerance: 0.05, ")), 0.0);
+        assert!(output.warnings.is_empty(), "{:?}", output.warnings);
+    }
+
+    #[test]
+    fn thinning_keeps_every_join() {
+        // A straight line: any tolerance keeps only the ends, and the joins.
+        let times: Vec<f64> = (0..=10).map(|i| f64::from(i) / 10.0).collect();
+        let x: Vec<f64> = times.iter().map(|t| 5.0 * t).collect();
+        let mut memory = StopsMemory::new(times.len(), 1.0);
+        assert_eq!(keep_stops(&times, &[&x], 1.0, &[], &mut memory), &[0, 10]);
+        assert_eq!(
+            keep_stops(&times, &[&x], 1.0, &[3, 7], &mut memory),
+            &[0, 3, 7, 10]
+        );
+        let frames = Frames {
+            times: &times,
+            tracks: &[&x],
+            tolerance: 1.0,
+            joins: &[3, 7],
+        };
+        let mut greedy = Vec::new();
+        greedy_stops(&frames, &mut greedy);
+        assert_eq!(greedy, vec![0, 3, 7, 10]);
     }
 
     #[test]
@@ -1797,11 +2126,11 @@ mod tests {
             for tracks in groups {
                 for tolerance in [0.01, 0.05, 0.5] {
                     let mut memory = StopsMemory::new(times.len(), tolerance);
-                    let stops = keep_stops(&times, &tracks, tolerance, &mut memory);
+                    let stops = keep_stops(&times, &tracks, tolerance, &[], &mut memory);
                     assert!(worst_error(&times, &tracks, stops) <= tolerance);
                 }
                 let mut memory = StopsMemory::default();
-                let stops = keep_stops(&times, &tracks, 0.5, &mut memory);
+                let stops = keep_stops(&times, &tracks, 0.5, &[], &mut memory);
                 assert!(stops.len() < times.len(), "{}", spec.name);
             }
         }

@@ -1,5 +1,6 @@
 //! The CSS `linear()` easing of a motion that travels from one value to another: its progress
-//! `p(t) = (x(t) - from) / (to - from)` at each kept frame, as a piecewise-linear function of
+//! `p(t) = (x(t) - from) / (to - from)` at each kept point (a frame, or a join of its closed
+//! forms between two frames, see the `timeline` module), as a piecewise-linear function of
 //! `t / D` (overshoot included: `p` may leave [0, 1]). The CSS and the JS exporters write the
 //! same text.
 //!
@@ -8,7 +9,8 @@
 //! * A stop's input (its percentage) is written only where it cannot be implied: CSS places
 //!   stops without one evenly between the nearest stops that have one (the first at 0 %, the
 //!   last at 100 %). Frames are evenly spaced in time, so a motion that keeps every frame
-//!   needs at most one written input (before a shorter last interval).
+//!   needs at most one written input (before a shorter last interval); a join between two
+//!   frames needs its own and its neighbours' (the spacing changes on both sides).
 //! * Progress values get the fewest decimals whose rounding, times `|to - from|`, stays within
 //!   a quarter of the value's precision target ([`Progress::new`]).
 //!
@@ -59,7 +61,7 @@ impl Progress {
 /// Where the stops are in time.
 #[derive(Debug, Clone, Copy)]
 pub struct Inputs<'a> {
-    /// Frame times, seconds.
+    /// Time of each point (frames and joins), seconds.
     pub times: &'a [f64],
     /// Bake length `D`, seconds (the input of a frame is `t / D`).
     pub duration: f64,
@@ -67,8 +69,8 @@ pub struct Inputs<'a> {
     pub budget: f64,
 }
 
-/// Appends `linear(p0,p1,...)` for the frames `stops` (the first and the last frame among
-/// them) of `values`. It allocates nothing: which inputs are written is decided stop by stop
+/// Appends `linear(p0,p1,...)` for the points `stops` (the first and the last among them)
+/// of `values`. It allocates nothing: which inputs are written is decided stop by stop
 /// as they are written ([`WrittenInputs`]).
 pub fn write_linear(
     out: &mut Vec<u8>,
@@ -225,6 +227,16 @@ mod tests {
         // Kept 0, 1, 2, 3 (even), then 6, 10: 3 starts a new spacing, 6 another.
         let text = linear(&values, &times, 1.0, &[0, 1, 2, 3, 6, 10]);
         assert_eq!(text, "linear(0,0.1,0.2,0.3 30%,0.6 60%,1)");
+    }
+
+    #[test]
+    fn a_stop_between_frames_writes_its_input_and_its_neighbours() {
+        // Frames every 0.1 s and a join at 0.12 s: 40 % is not implied, and neither are the
+        // frames on either side of it (the spacing changes there).
+        let times = [0.0, 0.1, 0.12, 0.2, 0.3];
+        let values = [0.0, 1.0, 1.2, 2.0, 3.0];
+        let text = linear(&values, &times, 0.3, &[0, 1, 2, 3, 4]);
+        assert_eq!(text, "linear(0,0.333 33.333%,0.4 40%,0.667 66.667%,1)");
     }
 
     #[test]

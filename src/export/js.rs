@@ -21,8 +21,8 @@
 //! values with [`write_json_f64`] (shortest round trip, like the JSON tables).
 
 use super::css::{
-    css_unit, easing_endpoints, keep_stops, motion_easing, syntax, tolerance, value_precision,
-    StopsMemory,
+    css_unit, easing_endpoints, keep_stops, motion_easing, motion_points, syntax, tolerance,
+    value_precision, StopsMemory,
 };
 use super::{
     Buffers, Digest, ExportSettings, Exporter, FilePath, Format, Layout, MotionOutput, OutputFile,
@@ -328,7 +328,7 @@ pub fn kept_frames<'m>(
     let (target, decimals) = value_precision(value_unit(baked));
     let rounding = 0.5 * 10f64.powi(-(decimals as i32));
     let slack = tolerance(baked.spec, settings, &tracks) - rounding - target / 10.0;
-    keep_stops(times, &tracks, slack, memory)
+    keep_stops(times, &tracks, slack, &[], memory)
 }
 
 /// Every track's positions.
@@ -374,11 +374,14 @@ pub fn module(baked: &Baked, settings: &ExportSettings) -> Vec<u8> {
         _ => value_decimals(unit),
     };
     let decimals = (offset_decimals(baked.duration), finest);
-    // Working memory, taken once whether or not the motion has an easing: the frame times and
-    // the memory the easing's stops and then the keyframes' are chosen in.
+    // Working memory, taken once whether or not the motion has an easing: the frame times,
+    // the easing's points (frames and joins) and the memory the easing's stops and then the
+    // keyframes' are chosen in.
     let times: Vec<f64> = (0..frames).map(|i| baked.time(i)).collect();
-    let mut memory = StopsMemory::new(frames, tolerance(spec, settings, &tracks(baked)));
-    let easing = motion_easing(baked, settings, &times, &mut memory);
+    let points = motion_points(baked, &times);
+    let room = points.len();
+    let mut memory = StopsMemory::new(room, tolerance(spec, settings, &tracks(baked)));
+    let easing = motion_easing(baked, settings, &points, &mut memory);
     let easing_len = easing.as_ref().map_or(0, |e| e.max_len());
     let registers = !custom_properties(baked, settings).is_empty();
     let mut out = Vec::with_capacity(module_capacity(baked, &targets, unit, decimals) + easing_len);

@@ -12,6 +12,7 @@ pub(crate) mod number;
 #[cfg(feature = "plots")]
 mod plot;
 pub(crate) mod png;
+pub(crate) mod timeline;
 
 pub(crate) use exporter::*;
 

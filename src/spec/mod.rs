@@ -191,24 +191,22 @@ impl Model {
         })
     }
 
-    /// The times where one closed form hands over to another: a sequence's hand-offs, an
-    /// inertia's bound hit. Position and velocity are continuous there; acceleration may jump.
+    /// The times where one closed form hands over to another, in time order: a sequence's
+    /// hand-offs, an inertia's bound hit (position and velocity are continuous there;
+    /// acceleration may jump), and for several tracks each track's own joins and where it
+    /// ends before the last (from there it holds its end value, [`Track`]).
     pub fn joins(&self) -> Vec<f64> {
         match self {
             Self::Sequence(s) => s.handoffs(),
             Self::Inertia(m) => m.bound_time().into_iter().collect(),
-            // Where each track ends (and starts holding its end value), before the last.
+            // Each track's own joins, and where it ends (and starts holding its end value),
+            // before the last.
             Self::Tracks(t) => {
                 let end = t.length();
-                let mut ends: Vec<f64> = t
-                    .tracks()
-                    .iter()
-                    .map(|k| k.length)
-                    .filter(|&l| l < end)
-                    .collect();
-                ends.sort_by(f64::total_cmp);
-                ends.dedup();
-                ends
+                let mut joins: Vec<f64> = t.tracks().iter().flat_map(|k| k.joins(end)).collect();
+                joins.sort_by(f64::total_cmp);
+                joins.dedup();
+                joins
             }
             _ => Vec::new(),
         }

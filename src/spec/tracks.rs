@@ -48,6 +48,20 @@ impl Motion for Track {
     }
 }
 
+impl Track {
+    /// Where this track's closed forms join on a timeline `end` long, in time order: its own
+    /// motion's joins before L_k ([`Model::joins`]), then L_k itself if the track ends before
+    /// `end` (from there it holds its end value).
+    pub fn joins(&self, end: f64) -> Vec<f64> {
+        let mut joins = self.model.joins();
+        joins.retain(|&t| t < self.length);
+        if self.length < end {
+            joins.push(self.length);
+        }
+        joins
+    }
+}
+
 /// Tracks on one timeline.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Tracks {
