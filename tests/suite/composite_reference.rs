@@ -295,6 +295,7 @@ fn tracks_match_the_high_precision_closed_forms_and_hold_their_ends() {
             "{id}: inspect's tracks"
         );
         let mut ends = Vec::new();
+        let mut own_joins = Vec::new();
         for (((name, motion), track), figure) in tracks
             .named()
             .into_iter()
@@ -343,13 +344,17 @@ fn tracks_match_the_high_precision_closed_forms_and_hold_their_ends() {
             }
             assert_eq!(motion.state(end), (track.end_value, 0.0), "{what}: holds");
             ends.push(end);
+            // A track's own hand-offs or bound hit before its end are joins too (their times
+            // are checked against the reference by the sequences' and inertias' tests).
+            own_joins.extend(track.model.joins().into_iter().filter(|&t| t < end));
             report.push(format!(
                 "{what}: ends at {end} s, frames {worst:.1e}, at its end {at_end:.1e}"
             ));
         }
-        // The joins are the track ends before the last one.
+        // The joins are the track ends before the last one, and each track's own joins.
         let last = ends.iter().copied().fold(0.0, f64::max);
         let mut joins: Vec<f64> = ends.into_iter().filter(|&e| e < last).collect();
+        joins.extend(own_joins);
         joins.sort_by(f64::total_cmp);
         joins.dedup();
         let written = table
