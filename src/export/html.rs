@@ -25,8 +25,10 @@ use super::{
 };
 use crate::bake::Baked;
 use crate::export::number::write_json_f64;
-use crate::spec::{unit_kind, UnitKind};
 use std::fmt::Write as _;
+
+mod preview;
+use preview::preview;
 
 /// Path of the review page.
 pub const PAGE_PATH: &str = "index.html";
@@ -194,36 +196,6 @@ pub fn page(digests: &[Digest], settings: &ExportSettings) -> String {
     out
 }
 
-/// How the preview shows a motion's property.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Preview {
-    /// A square moved along x or y (`data-fit` `x` or `y`).
-    Move(&'static str),
-    /// A square scaled, rotated or faded (nothing to fit).
-    InPlace,
-    /// The ring class draws the ring itself (fitted to the stage).
-    Ring,
-    /// A custom length or number as the width of a bar (fitted along x).
-    Bar,
-    /// A custom angle as the rotation of a square.
-    Turn,
-}
-
-fn preview_kind(d: &Digest) -> Preview {
-    if d.kind == "explosion-ring" {
-        return Preview::Ring;
-    }
-    match d.property.as_str() {
-        "translateX" => Preview::Move("x"),
-        "translateY" => Preview::Move("y"),
-        "scale" | "rotate" | "opacity" => Preview::InPlace,
-        _ => match unit_kind(&d.unit) {
-            Some(UnitKind::Angle) => Preview::Turn,
-            _ => Preview::Bar,
-        },
-    }
-}
-
 /// One motion's card: title, the plot (SVG drawn by the page's script from the card's data;
 /// the PNG as the no-script fallback, and linked), the preview, the numbers, the files, and
 /// the data.
@@ -349,81 +321,6 @@ fn finite(x: f64) -> f64 {
     } else {
         0.0
     }
-}
-
-/// The live preview: a stage with the element that carries the motion's ready class, and its
-/// Replay button under the stage (never over what moves).
-fn preview(out: &mut String, d: &Digest, settings: &ExportSettings) {
-    // The class and variables of the motion's CSS carry the prefix; the card's own data
-    // (replay, compare) stays by motion name.
-    let name = escape(&settings.global_name(&d.name));
-    let animated = d.files.iter().any(|f| f.ends_with(".css"));
-    let kind = preview_kind(d);
-    // A motion of several tracks is fitted along its first track's axis, by that axis's
-    // values only (a 2D toss's y, an opacity or a scale do not widen the x range).
-    let tracks = d.kind == "tracks";
-    let fitted = |track: &str| match kind {
-        Preview::Move(axis) if tracks => track == format!("translate{}", axis.to_uppercase()),
-        _ => true,
-    };
-    let values = d
-        .preview
-        .iter()
-        .filter(|(track, _)| fitted(track))
-        .flat_map(|(_, p)| p.iter().map(|&(_, x)| x));
-    let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| {
-        (lo.min(x), hi.max(x))
-    });
-    let (lo, hi) = if lo <= hi { (lo, hi) } else { (0.0, 0.0) };
-    let (fit, element) = match kind {
-        Preview::Move(axis) => (axis, "<div class=\"puck"),
-        Preview::InPlace => ("none", "<div class=\"puck"),
-        Preview::Turn => ("none", "<div class=\"puck"),
-        Preview::Ring => ("ring", "<div class=\"ring"),
-        Preview::Bar => ("bar", "<div class=\"bar"),
-    };
-    // A custom property shows through a style that reads it; quarter speed reads the
-    // duration the CSS puts on :root.
-    let custom = escape(&settings.custom_property(&d.property));
-    let mut style = match kind {
-        Preview::Bar if d.unit.is_empty() => format!("width: calc(var({custom}) * 1px); "),
-        Preview::Bar => format!("width: var({custom}); "),
-        Preview::Turn => format!("transform: rotate(var({custom})); "),
-        Preview::Ring if d.unit == "%" => "width: 140px; height: 140px; ".to_owned(),
-        _ => String::new(),
-    };
-    // A motion of several tracks has a duration per track, each the motion's D: the first's.
-    let duration_var = match d.preview.first() {
-        Some((track, _)) if tracks => format!("{name}-{}", escape(track)),
-        _ => name.clone(),
-    };
-    let _ = write!(
-        style,
-        "--slow-duration: calc(var(--{duration_var}-duration) * 4)"
-    );
-    let _ = write!(
-        out,
-        "<div class=\"preview\">
-<div class=\"stage\" data-mode=\"{fit}\">
-<div class=\"fit\" data-fit=\"{fit}\" data-lo=\"{lo}\" data-hi=\"{hi}\" data-unit=\"{unit}\">{element} anim {name}\" data-anim=\"{name}\" data-duration=\"{duration}\" style=\"{style}\"></div></div>
-<span class=\"scale-note\"></span>
-</div>
-<div class=\"preview-bar\">
-",
-        lo = data_number(lo),
-        hi = data_number(hi),
-        unit = escape(&d.unit),
-        duration = data_number(d.duration),
-    );
-    if animated {
-        let _ = writeln!(
-            out,
-            "<button type=\"button\" class=\"replay\" data-replay=\"{name}\" aria-label=\"Replay {name}\">Replay</button>"
-        );
-    } else {
-        out.push_str("<span class=\"no-css\">no CSS baked (add css to --formats)</span>\n");
-    }
-    out.push_str("</div>\n</div>\n");
 }
 
 /// Duration, frames, fps, when it looks done and rests, and the resolved parameters.

@@ -2,7 +2,8 @@
 //! error, every card draws its plot, every preview element runs its motion's CSS animation,
 //! the replay buttons restart them, and the scrubber shows every preview at its table value
 //! at the scrubber's time, at normal and quarter speed, with the cursor of every plot there
-//! (that one in every engine found: Chromium, Firefox ESR, WebKitGTK).
+//! (that one in every engine found: Chromium, Firefox ESR, WebKitGTK), and every previewed
+//! square and bar stays inside its stage at every time, fitted and at 1:1 (every engine too).
 //! A screenshot is kept for people to look at.
 //!
 //! Skipped (with a message) without Chromium, unless `CURVEBAKE_REQUIRE_BROWSER=1`.
@@ -363,4 +364,73 @@ fn check_scrub(engine: &str, report: &Value, tables: &[common::tables::Table], l
         std::io::stderr(),
         "scrubber in {engine}: {checked} preview readings, worst error {worst:.3} of the bound ({worst_at})"
     );
+}
+
+/// Seeks every preview, through the scrubber, to every 50 ms up to the longest motion, fitted
+/// and then at 1:1, and reports each square (or bar) that leaves its stage: its box (with every
+/// transform, the fit's included) against the stage's inside, fitted, or the stage's
+/// scrollable area at 1:1.
+const STAYS_IN: &str = r#"<script>
+addEventListener("load", () => {
+  const scrub = document.getElementById("scrub"), actual = document.getElementById("actual");
+  const out = { samples: 0, outside: [], scales: {} };
+  for (const oneToOne of [false, true]) {
+    actual.checked = oneToOne;
+    actual.dispatchEvent(new Event("change", { bubbles: true }));
+    for (let t = 0; t <= Number(scrub.max) + 0.025; t += 0.05) {
+      scrub.value = String(Math.min(t, Number(scrub.max)));
+      scrub.dispatchEvent(new Event("input", { bubbles: true }));
+      for (const el of document.querySelectorAll(".stage .puck, .stage .bar")) {
+        const stage = el.closest(".stage"), s = stage.getBoundingClientRect(), r = el.getBoundingClientRect();
+        const left = s.left + stage.clientLeft, top = s.top + stage.clientTop;
+        const [right, bottom] = oneToOne
+          ? [left + stage.scrollWidth, top + stage.scrollHeight]
+          : [left + stage.clientWidth, top + stage.clientHeight];
+        out.samples++;
+        if (!oneToOne) out.scales[el.dataset.anim] = stage.querySelector(".scale-note").textContent;
+        if (r.left < left - 0.5 || r.right > right + 0.5 || r.top < top - 0.5 || r.bottom > bottom + 0.5) {
+          out.outside.push(`${el.dataset.anim} at ${scrub.value} s${oneToOne ? " (1:1)" : ""}: ` +
+            `[${r.left}, ${r.right}] x [${r.top}, ${r.bottom}] in [${left}, ${right}] x [${top}, ${bottom}]`);
+        }
+      }
+    }
+  }
+  cbReport(out);
+});
+</script>
+"#;
+
+/// Every square and bar stays inside its stage at every time, fitted (both axes at once: a 2D
+/// toss along x and y, a 480 px slide, a scale past 1) and at 1:1 (the stage grows or scrolls
+/// to the travel), in every engine found.
+#[test]
+fn every_preview_stays_inside_its_stage() {
+    use common::engines::{engines, RunOptions, HARNESS_HEAD};
+    let engines = engines();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let motions = bake(&out, &[Format::Json, Format::Css, Format::Html]);
+    let page = std::fs::read_to_string(out.join(PAGE_PATH)).unwrap();
+    let page = page
+        .replace("<head>", &format!("<head>\n{HARNESS_HEAD}"))
+        .replace("</body>", &format!("{STAYS_IN}</body>"));
+    std::fs::write(out.join("stays-in.html"), page).unwrap();
+    for engine in &engines {
+        let outcome = engine.run(&out, "stays-in.html", &RunOptions::default());
+        let name = engine.name();
+        assert!(outcome.errors.is_empty(), "{name}: {:?}", outcome.errors);
+        let r = &outcome.result;
+        let _ = writeln!(
+            std::io::stderr(),
+            "{name}: {} samples; fitted scales {}",
+            r["samples"],
+            r["scales"]
+        );
+        // Every motion but the ring has a square or a bar, seeked at least 20 times each way.
+        assert!(
+            r["samples"].as_u64().unwrap() >= 2 * 20 * (motions as u64 - 1),
+            "{r}"
+        );
+        assert_eq!(r["outside"], Value::Array(vec![]), "{name}: left the stage");
+    }
 }

@@ -30,40 +30,51 @@
     probe.remove();
     return px > 0 ? px : 1;
   };
+  // A square's travel along x and y and its largest size (data-x, data-y, data-size), in
+  // stage pixels: fitted, all of it is scaled into the stage (never enlarged), centred; at
+  // 1:1 the square starts at the stage's edge on each axis it travels along, and the stage
+  // grows (y) or scrolls (x) to hold its travel.
+  const fitPuck = (box, stage, actual, w, h) => {
+    const px = unitPx(box.dataset.unit, stage, "puck");
+    const [xlo, xhi] = box.dataset.x.split(" ").map((v) => Number(v) * px);
+    const [ylo, yhi] = box.dataset.y.split(" ").map((v) => Number(v) * px);
+    const size = PUCK * Number(box.dataset.size);
+    if (actual) {
+      const grown = (size - PUCK) / 2, modes = stage.dataset.mode.split(" ");
+      const x = modes.includes("x") ? grown - xlo : 0, y = modes.includes("y") ? grown - ylo : 0;
+      if (modes.includes("y")) stage.style.height = `${Math.max(180, yhi - ylo + size + 2 * PAD)}px`;
+      box.style.marginRight = modes.includes("x") ? `${xhi - xlo + grown + PAD}px` : "";
+      return { k: 1, transform: `translate(${x}px, ${y}px)` };
+    }
+    box.style.marginRight = "";
+    const k = Math.min(1, w / (xhi - xlo + size), h / (yhi - ylo + size));
+    return { k, transform: `scale(${k}) translate(${-(xlo + xhi) / 2}px, ${-(ylo + yhi) / 2}px)` };
+  };
+  // A ring by its largest radius (data-hi; a % ring has a 140px box), a bar by its reach.
+  const fitRing = (box, stage, actual, h) => {
+    const percent = box.dataset.unit === "%";
+    const size = percent ? 140 : 2 * Number(box.dataset.hi) * unitPx(box.dataset.unit, stage, "ring");
+    if (actual) stage.style.height = `${Math.max(180, size + 2 * PAD)}px`;
+    // A ring of length radii draws about its empty element as ink overflow, which does not
+    // make the stage scroll: at 1:1 the box takes the ring's size, so that it does.
+    box.style.padding = actual && !percent ? `${size / 2}px` : "";
+    const k = actual || size <= 0 ? 1 : Math.min(1, h / size);
+    return { k, transform: `scale(${k})` };
+  };
+  const fitBar = (box, stage, actual, w) => {
+    const reach = Number(box.dataset.hi) * unitPx(box.dataset.unit, stage, "bar");
+    const k = actual || reach <= 0 ? 1 : w / reach;
+    return { k, transform: `scaleX(${k})` };
+  };
   const fit = (box) => {
     const stage = box.parentElement, mode = box.dataset.fit;
     const actual = body.classList.contains("actual");
-    const lo = Number(box.dataset.lo), hi = Number(box.dataset.hi);
     stage.style.height = "";
     const w = stage.clientWidth - 2 * PAD, h = stage.clientHeight - 2 * PAD;
-    let k = 1, transform = "";
-    if (mode === "x" || mode === "y") {
-      const px = unitPx(box.dataset.unit, stage, mode);
-      if (actual) {
-        // The square starts at the stage's edge and travels its real distance; the stage
-        // grows (y) or scrolls (x) to hold it.
-        transform = `translate${mode.toUpperCase()}(${-lo * px}px)`;
-        if (mode === "y") stage.style.height = `${Math.max(180, (hi - lo) * px + PUCK + 2 * PAD)}px`;
-        else box.style.marginRight = `${(hi - lo) * px + PAD}px`;
-      } else {
-        k = Math.min(1, (mode === "x" ? w : h) / ((hi - lo) * px + PUCK));
-        transform = `scale(${k}) translate${mode.toUpperCase()}(${-((lo + hi) / 2) * px}px)`;
-        box.style.marginRight = "";
-      }
-    } else if (mode === "ring") {
-      const px = box.dataset.unit === "%" ? 1 : unitPx(box.dataset.unit, stage, mode);
-      const size = box.dataset.unit === "%" ? 140 : 2 * Math.max(Math.abs(lo), Math.abs(hi)) * px;
-      if (actual) stage.style.height = `${Math.max(180, size + 2 * PAD)}px`;
-      else k = size > 0 ? Math.min(1, h / size) : 1;
-      // A ring of length radii draws about its empty element as ink overflow, which does not
-      // make the stage scroll: at 1:1 the box takes the ring's size, so that it does.
-      box.style.padding = actual && box.dataset.unit !== "%" ? `${size / 2}px` : "";
-      transform = `scale(${k})`;
-    } else if (mode === "bar") {
-      const reach = Math.max(Math.abs(lo), Math.abs(hi)) * unitPx(box.dataset.unit, stage, mode);
-      if (!actual) k = reach > 0 ? w / reach : 1;
-      transform = `scaleX(${k})`;
-    }
+    const { k, transform } =
+      mode === "puck" ? fitPuck(box, stage, actual, w, h)
+      : mode === "ring" ? fitRing(box, stage, actual, h)
+      : fitBar(box, stage, actual, w);
     box.style.transform = transform;
     const note = stage.querySelector(".scale-note");
     if (note) note.textContent = actual ? "1:1" : Math.abs(k - 1) > 1e-3 ? `shown at ×${k.toPrecision(2)}` : "";
