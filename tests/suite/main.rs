@@ -7,6 +7,7 @@ mod common;
 mod browser_compose;
 mod browser_css;
 mod browser_engines;
+mod browser_joins;
 mod browser_js;
 mod cli;
 mod composite_reference;
