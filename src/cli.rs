@@ -48,7 +48,7 @@ pub enum Command {
     /// goes on. Takes the flags of `bake` (except --check).
     #[command(
         mut_arg("check", |a| a.hide(true)),
-        after_help = "Only changed motions are baked again and only changed files rewritten. A burst of\nevents (an editor's save) bakes once: the first event opens a --debounce window.\nCtrl-C stops.\n\nExamples:\n  curvebake watch\n  curvebake watch curves/buttons.ron --out site/motion --formats css,js\n  curvebake watch --serve            # then open the printed address"
+        after_help = "Only changed motions are baked again and only changed files rewritten. A burst of\nevents (an editor's save) bakes once: the first event opens a --debounce window.\nCtrl-C stops.\n\nExamples:\n  curvebake watch\n  curvebake watch curves/buttons.ron --out site/motion --formats css,js\n  curvebake watch --serve curves/    # then open the printed address"
     )]
     Watch(WatchArgs),
     /// Write a commented curve file for a new motion, with defaults that bake as they are.
@@ -139,10 +139,10 @@ pub struct WatchArgs {
     #[arg(long, default_value_t = 200, value_name = "MS")]
     pub debounce: u64,
     /// Serve the output folder on http://127.0.0.1 (port 8419, or a free one if it is taken;
-    /// `--serve PORT` to choose, 0 for any free one): an open review page follows every
+    /// `--serve=PORT` to choose, 0 for any free one): an open review page follows every
     /// re-bake and shows its errors. Only the loopback interface, only the output folder.
-    /// (Put PATHS before it: a number after it is read as its port.)
-    #[arg(long, value_name = "PORT", num_args = 0..=1)]
+    /// The port takes an `=`, so what follows `--serve ` is a path to watch.
+    #[arg(long, value_name = "PORT", num_args = 0..=1, require_equals = true)]
     pub serve: Option<Option<u16>>,
 }
 
@@ -322,5 +322,37 @@ mod tests {
     #[test]
     fn the_command_line_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    /// The `--serve` of `watch` given `args` (after `curvebake watch`), and its inputs.
+    fn watch(args: &[&str]) -> (Option<Option<u16>>, Vec<PathBuf>) {
+        let cli = Cli::try_parse_from(["curvebake", "watch"].iter().chain(args))
+            .unwrap_or_else(|e| panic!("{args:?}: {e}"));
+        let Command::Watch(watch) = cli.command else {
+            panic!("{args:?} is not a watch");
+        };
+        (watch.serve, watch.bake.paths)
+    }
+
+    /// `--serve` takes its port only after `=`: a path after it is an input to watch, in
+    /// either order, and a bare `--serve` means the default port.
+    #[test]
+    fn serve_takes_its_port_only_after_an_equals_sign() {
+        let curves = vec![PathBuf::from("curves/")];
+        assert_eq!(watch(&["--serve", "curves/"]), (Some(None), curves.clone()));
+        assert_eq!(watch(&["curves/", "--serve"]), (Some(None), curves.clone()));
+        assert_eq!(
+            watch(&["--serve=9000", "curves/"]),
+            (Some(Some(9000)), curves)
+        );
+        assert_eq!(watch(&["--serve=0"]), (Some(Some(0)), vec![]));
+        assert_eq!(watch(&["--serve"]), (Some(None), vec![]));
+        assert_eq!(watch(&[]), (None, vec![]));
+        // A number after `--serve ` is a path (a folder named 9000), not the port.
+        assert_eq!(
+            watch(&["--serve", "9000"]),
+            (Some(None), vec![PathBuf::from("9000")])
+        );
+        assert!(Cli::try_parse_from(["curvebake", "watch", "--serve=port"]).is_err());
     }
 }

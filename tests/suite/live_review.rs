@@ -82,7 +82,7 @@ tick();
 </body></html>
 "##;
 
-/// `curvebake watch --serve 0` running in `dir`, and the address it printed.
+/// `curvebake watch --serve=0` running in `dir`, and the address it printed.
 struct Watch {
     child: Child,
     addr: SocketAddr,
@@ -102,7 +102,7 @@ impl Watch {
                 "--formats",
                 "json,css,html",
             ])
-            .args(["--debounce", "50", "--serve", "0"])
+            .args(["--debounce", "50", "--serve=0"])
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
