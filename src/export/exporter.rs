@@ -5,7 +5,7 @@
 
 use super::{css, done, html, js, json, ExportSettings, Format, Layout};
 use crate::bake::Baked;
-use crate::spec::ParamGroup;
+use crate::spec::{Model, ParamGroup};
 use std::borrow::Cow;
 
 /// A name in a [`Digest`]: the tool's own (kinds, tracks, parameters), or read back from the
@@ -176,6 +176,9 @@ pub struct Digest {
     /// Per track: name and up to [`PREVIEW_POINTS`] evenly picked (time, position) frames:
     /// those of [`preview_picks`].
     pub preview: Vec<(Name, Vec<(f64, f64)>)>,
+    /// Per track (in the order of `preview`), the unit of its values: a multi-track motion's
+    /// track its own, any other motion's the motion's (empty for unitless).
+    pub units: Vec<String>,
     /// Per track, the value it rests at or arrives at (empty when it has none).
     pub ends: Vec<f64>,
     /// When the motion looks done ([`done::looks_done`]), if it has an end value.
@@ -223,6 +226,10 @@ impl Digest {
                 .collect(),
             files: Vec::new(),
             preview,
+            units: match &spec.model {
+                Model::Tracks(t) => t.tracks().iter().map(|k| k.unit.clone()).collect(),
+                _ => vec![spec.unit.clone(); baked.tracks.len()],
+            },
             ends: spec.model.end_values(),
             looks_done: done::looks_done(baked),
             rests: spec.ending == crate::spec::Ending::Rests,

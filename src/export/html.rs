@@ -266,28 +266,18 @@ fn motion_data(d: &Digest) -> String {
     use serde_json::json;
     let ring = d.kind == "explosion-ring";
     let down = !ring && d.property == "translateY";
-    let unit = if d.unit.is_empty() {
-        "unitless"
-    } else {
-        d.unit.as_str()
-    };
     let what = if ring { "radius" } else { d.property.as_str() };
-    let tracks: Vec<_> = d
-        .preview
-        .iter()
-        .map(|(track, points)| {
+    let tracks: Vec<_> = (d.preview.iter().enumerate())
+        .map(|(k, (track, points))| {
+            let unit = d.units.get(k).unwrap_or(&d.unit);
             // A track of several has its own panel, drawn and labelled by its own property.
             let own = !ring && d.preview.len() > 1;
             let track_down = if own { *track == "translateY" } else { down };
-            let track_label = match (own, track_down) {
-                (true, true) => format!("{track} ↓ down"),
-                (true, false) => track.to_string(),
-                (false, _) => String::new(),
-            };
             json!({
                 "name": track,
+                "unit": unit,
                 "down": track_down,
-                "ylabel": track_label,
+                "ylabel": if own { axis_label(track, unit, track_down) } else { String::new() },
                 "t": points.iter().map(|p| finite(p.0)).collect::<Vec<_>>(),
                 "x": points.iter().map(|p| finite(p.1)).collect::<Vec<_>>(),
             })
@@ -300,11 +290,7 @@ fn motion_data(d: &Digest) -> String {
         "ring": ring,
         "duration": finite(d.duration),
         "down": down,
-        "ylabel": if down {
-            format!("{what} ({unit}) ↓ down")
-        } else {
-            format!("{what} ({unit})")
-        },
+        "ylabel": axis_label(what, &d.unit, down),
         "tracks": tracks,
         "ends": d.ends.iter().map(|&e| finite(e)).collect::<Vec<_>>(),
         "done": d.looks_done.map(finite),
@@ -312,6 +298,13 @@ fn motion_data(d: &Digest) -> String {
     })
     .to_string()
     .replace('<', "\\u003c")
+}
+
+/// A plot's value axis label: what, its unit, and which way is down.
+fn axis_label(what: &str, unit: &str, down: bool) -> String {
+    let unit = if unit.is_empty() { "unitless" } else { unit };
+    let arrow = if down { " ↓ down" } else { "" };
+    format!("{what} ({unit}){arrow}")
 }
 
 /// A number for the page's data (JSON has no NaN or infinity; a bake never makes them).
@@ -407,6 +400,7 @@ mod tests {
             }],
             files: files.iter().map(|f| f.to_string()).collect(),
             preview: vec![("value".into(), vec![(0.0, -240.0), (1.2, 0.0)])],
+            units: vec!["px".into()],
             ends: vec![0.0],
             looks_done: Some(0.75),
             rests: true,

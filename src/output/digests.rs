@@ -43,6 +43,10 @@ pub struct SummaryRecord {
     pub params: Vec<(Option<String>, Values)>,
     /// Per track: its name and its positions at the picked frames (bits).
     pub preview: Vec<(String, Vec<u64>)>,
+    /// Per track, its unit (an annex written before units were kept has none: every track
+    /// then has the motion's).
+    #[serde(default)]
+    pub units: Vec<String>,
     /// Per track, the value it ends at (bits).
     pub ends: Vec<u64>,
     /// When the motion looks done (bits).
@@ -80,6 +84,7 @@ impl SummaryRecord {
                     (track.to_string(), bits(&positions))
                 })
                 .collect(),
+            units: digest.units.clone(),
             ends: bits(&digest.ends),
             looks_done: digest.looks_done.map(f64::to_bits),
             rests: digest.rests,
@@ -102,10 +107,12 @@ impl SummaryRecord {
         let picks: Vec<usize> = preview_picks(frames).collect();
         if self.preview.len() > max_tracks
             || self.ends.len() > max_tracks
+            || self.units.len() > max_tracks
             || self.params.len() > max_groups
             || self.params.iter().any(|(_, v)| v.len() > max_values)
             || [&self.property, &self.unit]
-                .iter()
+                .into_iter()
+                .chain(&self.units)
                 .any(|s| s.len() > max_name)
         {
             return None;
@@ -144,6 +151,11 @@ impl SummaryRecord {
             frames,
             params,
             files: entry.files.clone(),
+            units: if self.units.is_empty() {
+                vec![self.unit.clone(); self.preview.len()]
+            } else {
+                self.units.clone()
+            },
             preview,
             ends: self
                 .ends

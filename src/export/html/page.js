@@ -35,9 +35,11 @@
   // 1:1 the square starts at the stage's edge on each axis it travels along, and the stage
   // grows (y) or scrolls (x) to hold its travel.
   const fitPuck = (box, stage, actual, w, h) => {
-    const px = unitPx(box.dataset.unit, stage, "puck");
-    const [xlo, xhi] = box.dataset.x.split(" ").map((v) => Number(v) * px);
-    const [ylo, yhi] = box.dataset.y.split(" ").map((v) => Number(v) * px);
+    const along = (axis) => {
+      const px = unitPx(box.dataset[axis + "Unit"], stage, "puck");
+      return box.dataset[axis].split(" ").map((v) => Number(v) * px);
+    };
+    const [xlo, xhi] = along("x"), [ylo, yhi] = along("y");
     const size = PUCK * Number(box.dataset.size);
     if (actual) {
       const grown = (size - PUCK) / 2, modes = stage.dataset.mode.split(" ");
@@ -179,16 +181,19 @@
     p.cursor.setAttribute("visibility", "visible");
   };
 
-  const unitOf = (d) => d.unit || "unitless";
+  // A track's unit (a card from before units were kept per track has the motion's).
+  const trackUnit = (d, k) => (d.tracks[k].unit !== undefined ? d.tracks[k].unit : d.unit);
   // The panels of a motion: a ring's two radii share one; any other motion of several tracks
-  // gets one panel per track (each with its own end value).
+  // gets one panel per track (each with its own end value, named in the legend).
   const cardPanels = (d) => {
-    const groups = d.ring || d.tracks.length < 2 ? [d.tracks.map((_, k) => k)] : d.tracks.map((_, k) => [k]);
+    const shared = d.ring || d.tracks.length < 2;
+    const groups = shared ? [d.tracks.map((_, k) => k)] : d.tracks.map((_, k) => [k]);
     return groups.map((ks) => {
-      const hlines = ks.filter((k) => d.ends[k] !== undefined).map((k) => ({
-        v: d.ends[k], cls: "end",
-        text: `${d.rest !== null ? "rests at" : "ends at"} ${short(d.ends[k])}${d.unit ? " " + d.unit : ""}${ks.length > 1 ? " (" + d.tracks[k].name + ")" : ""}`,
-      }));
+      const hlines = ks.filter((k) => d.ends[k] !== undefined).map((k) => {
+        const unit = trackUnit(d, k), name = d.tracks[k].name;
+        const at = `${d.rest !== null ? "rests at" : "ends at"} ${short(d.ends[k])}${unit ? " " + unit : ""}`;
+        return { v: d.ends[k], cls: "end", text: shared ? at + (ks.length > 1 ? ` (${name})` : "") : `${name} ${at}` };
+      });
       const vlines = [];
       if (d.done !== null) vlines.push({ t: d.done, cls: "done", text: `looks done ${short(d.done)} s` });
       if (d.rest !== null) vlines.push({ t: d.rest, cls: "rest", text: `at rest (proved) ${short(d.rest)} s` });
@@ -217,7 +222,9 @@
       }
       const tracks = d.tracks.length > 1 && panels.length === 1
         ? panels[0].series.map((s, k) => ({ text: d.tracks[k].name, color: s.color })) : [];
-      legend(list, [...tracks, ...panels.flatMap(markItems)]);
+      // Every panel marks the same times: each is named once.
+      const marks = panels.flatMap(markItems).filter((m, i, all) => all.findIndex((o) => o.text === m.text) === i);
+      legend(list, [...tracks, ...marks]);
     });
   };
 
@@ -236,6 +243,7 @@
       const end = d.ends[k] !== undefined ? d.ends[k] : tr.x[tr.x.length - 1];
       out.push({
         label: d.tracks.length > 1 ? `${label} ${tr.name}` : label, d, dashed, t: tr.t,
+        track: tr.name, unit: trackUnit(d, k) || "unitless", down: tr.down,
         x: state.mode === "progress" ? progress(tr.x, end) : tr.x,
       });
     });
@@ -248,12 +256,14 @@
     const series = compareSeries();
     section.hidden = series.length === 0;
     if (section.hidden) return;
-    // A motion and its kept version share a colour; the kept one is dashed.
-    const names = [...new Set(series.map((s) => s.d.name))];
-    series.forEach((s) => { s.color = COLORS[(names.indexOf(s.d.name) + (s.label.endsWith("outer") ? 3 : 0)) % COLORS.length]; });
-    const units = [...new Set(series.map((s) => unitOf(s.d)))];
+    // Each track of each motion has its own colour (a ring's two radii, a toss's x and y); a
+    // kept version shares its motion's, dashed.
+    const key = (s) => `${s.d.name}\n${s.track}`;
+    const keys = [...new Set(series.map(key))];
+    series.forEach((s) => { s.color = COLORS[keys.indexOf(key(s)) % COLORS.length]; });
+    const units = [...new Set(series.map((s) => s.unit))];
     const position = state.mode === "position";
-    const down = position && series.every((s) => s.d.down);
+    const down = position && series.every((s) => s.down);
     drawPlot(section.querySelector("svg"), {
       height: 260, duration: Math.max(...series.map((s) => s.d.duration)), down, series, vlines: [],
       hlines: position ? [] : [{ v: 0, cls: "grid" }, { v: 1, cls: "end" }],

@@ -39,37 +39,45 @@ fn preview_kind(d: &Digest) -> Preview {
     }
 }
 
-/// What a square moved by the motion covers: the range of its `translate` along each axis
-/// (in the motion's unit; `(0, 0)` on an axis no track moves), whether a track moves along
-/// it, and its largest size as a multiple of its own: the largest |scale|, times √2 if it
-/// turns (a turned square's bounding box is up to √2 its side).
+/// What a square moved by the motion covers: its `translate` along each axis (`None` on an
+/// axis no track moves along), and its largest size as a multiple of its own: the largest
+/// |scale|, times √2 if it turns (a turned square's bounding box is up to √2 its side).
 #[derive(Debug, Clone, Copy, PartialEq)]
-struct Reach {
-    x: Option<(f64, f64)>,
-    y: Option<(f64, f64)>,
+struct Reach<'a> {
+    x: Option<Travel<'a>>,
+    y: Option<Travel<'a>>,
     size: f64,
 }
 
-impl Reach {
-    /// The reach of a motion's tracks, each on its own property: a multi-track motion's track
-    /// is named by its property, any other motion's one track is the motion's property.
-    fn of(d: &Digest, kind: Preview) -> Self {
+/// The range of a translation along one axis, in its track's unit.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Travel<'a> {
+    range: (f64, f64),
+    unit: &'a str,
+}
+
+impl<'a> Reach<'a> {
+    /// The reach of a motion's tracks, each on its own property and in its own unit: a
+    /// multi-track motion's track is named by its property, any other motion's one track is
+    /// the motion's property.
+    fn of(d: &'a Digest, kind: Preview) -> Self {
         let mut reach = Reach {
             x: None,
             y: None,
             size: 1.0,
         };
         let mut turns = kind == Preview::Turn;
-        for (track, points) in &d.preview {
+        for (k, (track, points)) in d.preview.iter().enumerate() {
             let property = if d.kind == "tracks" {
                 track.as_ref()
             } else {
                 d.property.as_str()
             };
             let values = points.iter().map(|&(_, x)| x);
+            let unit = d.units.get(k).unwrap_or(&d.unit);
             match property {
-                "translateX" => reach.x = Some(range(values)),
-                "translateY" => reach.y = Some(range(values)),
+                "translateX" => reach.x = Some(Travel::of(values, unit)),
+                "translateY" => reach.y = Some(Travel::of(values, unit)),
                 "scale" => reach.size = values.fold(0.0, |m, s| m.max(s.abs())),
                 "rotate" => turns = true,
                 _ => {}
@@ -91,6 +99,38 @@ impl Reach {
             (false, false) => "none",
         }
     }
+
+    /// The fit box's attributes: `data-x` and `data-y` (`lo hi`), their units, `data-size`.
+    fn attributes(&self) -> String {
+        let mut out = String::from("data-fit=\"puck\"");
+        for (axis, travel) in [("x", self.x), ("y", self.y)] {
+            let Travel {
+                range: (lo, hi),
+                unit,
+            } = travel.unwrap_or(Travel {
+                range: (0.0, 0.0),
+                unit: "px",
+            });
+            let _ = write!(
+                out,
+                " data-{axis}=\"{} {}\" data-{axis}-unit=\"{}\"",
+                data_number(lo),
+                data_number(hi),
+                escape(unit)
+            );
+        }
+        let _ = write!(out, " data-size=\"{}\"", data_number(self.size));
+        out
+    }
+}
+
+impl<'a> Travel<'a> {
+    fn of(values: impl Iterator<Item = f64>, unit: &'a str) -> Self {
+        Self {
+            range: range(values),
+            unit,
+        }
+    }
 }
 
 /// The smallest and largest value (`(0, 0)` for none).
@@ -105,15 +145,10 @@ fn range(values: impl Iterator<Item = f64>) -> (f64, f64) {
     }
 }
 
-/// `data-*` attributes of a range: `lo hi`.
-fn pair((lo, hi): (f64, f64)) -> String {
-    format!("{} {}", data_number(lo), data_number(hi))
-}
-
 /// The live preview: a stage with the element that carries the motion's ready class, and its
 /// Replay button under the stage (never over what moves). The fit box carries what the
-/// script fits: `data-x`, `data-y` (ranges, `lo hi`) and `data-size` for a square, `data-hi`
-/// (largest radius or reach) for a ring or a bar.
+/// script fits: [`Reach::attributes`] for a square, `data-hi` (largest radius or reach) for a
+/// ring or a bar, and the motion's `data-unit`.
 pub(super) fn preview(out: &mut String, d: &Digest, settings: &ExportSettings) {
     // The class and variables of the motion's CSS carry the prefix; the card's own data
     // (replay, compare) stays by motion name.
@@ -123,13 +158,7 @@ pub(super) fn preview(out: &mut String, d: &Digest, settings: &ExportSettings) {
     let (mode, fit, element) = match kind {
         Preview::Puck | Preview::Turn => {
             let reach = Reach::of(d, kind);
-            let fit = format!(
-                "data-fit=\"puck\" data-x=\"{}\" data-y=\"{}\" data-size=\"{}\"",
-                pair(reach.x.unwrap_or_default()),
-                pair(reach.y.unwrap_or_default()),
-                data_number(reach.size)
-            );
-            (reach.mode(), fit, "<div class=\"puck")
+            (reach.mode(), reach.attributes(), "<div class=\"puck")
         }
         Preview::Ring | Preview::Bar => {
             let values = d
@@ -200,6 +229,15 @@ mod tests {
     use super::*;
     use crate::export::Name;
 
+    /// The unit a test track is in: px for translations, none for the rest.
+    fn unit_of(track: &str) -> &'static str {
+        if track.starts_with("translate") || track == "value" {
+            "px"
+        } else {
+            ""
+        }
+    }
+
     fn digest(kind: &'static str, property: &str, preview: &[(&'static str, &[f64])]) -> Digest {
         Digest {
             name: "m".into(),
@@ -211,6 +249,7 @@ mod tests {
             frames: 2,
             params: Vec::new(),
             files: Vec::new(),
+            units: preview.iter().map(|&(t, _)| unit_of(t).into()).collect(),
             preview: (preview.iter())
                 .map(|&(t, xs)| (Name::Borrowed(t), xs.iter().map(|&x| (0.0, x)).collect()))
                 .collect(),
@@ -231,8 +270,8 @@ mod tests {
             ],
         );
         let reach = Reach::of(&toss, preview_kind(&toss));
-        assert_eq!(reach.x, Some((0.0, 233.0)));
-        assert_eq!(reach.y, Some((-180.0, 0.0)));
+        assert_eq!(reach.x.unwrap().range, (0.0, 233.0));
+        assert_eq!(reach.y.unwrap().range, (-180.0, 0.0));
         assert_eq!(reach.size, 1.0);
         assert_eq!(reach.mode(), "x y");
 
@@ -246,7 +285,8 @@ mod tests {
             ],
         );
         let reach = Reach::of(&sheet, preview_kind(&sheet));
-        assert_eq!((reach.x, reach.y), (None, Some((-14.0, 480.0))));
+        assert_eq!(reach.x, None);
+        assert_eq!(reach.y.unwrap().range, (-14.0, 480.0));
         assert_eq!(reach.size, 1.2);
         assert_eq!(reach.mode(), "y");
     }
@@ -254,7 +294,12 @@ mod tests {
     #[test]
     fn a_single_motion_reaches_by_its_own_property() {
         let drop = digest("spring", "translateY", &[("value", &[-240.0, 0.0])]);
-        assert_eq!(Reach::of(&drop, Preview::Puck).y, Some((-240.0, 0.0)));
+        let reach = Reach::of(&drop, Preview::Puck);
+        assert_eq!(reach.y.unwrap().range, (-240.0, 0.0));
+        assert_eq!(
+            reach.attributes(),
+            "data-fit=\"puck\" data-x=\"0.0 0.0\" data-x-unit=\"px\" data-y=\"-240.0 0.0\" data-y-unit=\"px\" data-size=\"1.0\""
+        );
         let turn = digest("spring", "rotate", &[("value", &[0.0, 90.0])]);
         let reach = Reach::of(&turn, Preview::Puck);
         assert_eq!((reach.x, reach.y, reach.mode()), (None, None, "none"));
