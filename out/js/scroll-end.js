@@ -69,6 +69,7 @@ export const keyframes = [
 {offset: 0.257732, translate: "0 571.2008px"},
 {offset: 0.2680412, translate: "0 582.3995px"},
 {offset: 0.2783505, translate: "0 593.0528px"},
+{offset: 0.2853618, translate: "0 600px"},
 {offset: 0.2886598, translate: "0 603.1212px"},
 {offset: 0.2989691, translate: "0 611.425px"},
 {offset: 0.3092784, translate: "0 617.0092px"},

@@ -117,6 +117,7 @@ export const keyframes = [
 {offset: 0.52554745, translate: "227.2483px -0.648px"},
 {offset: 0.53284672, translate: "227.5609px -0.0747px"},
 {offset: 0.54014599, translate: "227.8582px -0.0711px"},
+{offset: 0.54654832, translate: "228.1071px 0px"},
 {offset: 0.54744526, translate: "228.1411px 0px"},
 {offset: 0.55474453, translate: "228.4101px 0px"},
 {offset: 0.5620438, translate: "228.6661px 0px"},

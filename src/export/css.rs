@@ -67,7 +67,8 @@ use super::{
 use crate::bake::Baked;
 use crate::export::easing;
 use crate::export::number::{format_number, max_fixed_len, write_fixed, FIXED_SCRATCH};
-use crate::export::timeline::{at_joins, Timeline};
+use crate::export::timeline::Timeline;
+use crate::motion::Motion;
 use crate::spec::{
     unit_kind, Model, MotionSpec, Property, ReducedMotion, UnitKind, REDUCED_FADE_SECONDS,
 };
@@ -693,8 +694,8 @@ pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> Written {
             let easing = Easing::of(&points, endpoints, track.tolerance, &mut memory.stops);
             easing.write(out);
             out.extend_from_slice(b";\n");
-            let table = overshoot(&timeline.values, endpoints, None);
-            let kept = overshoot(&timeline.values, endpoints, Some(easing.stops));
+            let table = overshoot(&timeline.tracks[0], endpoints, None);
+            let kept = overshoot(&timeline.tracks[0], endpoints, Some(easing.stops));
             if table > digits.rounding() && kept <= digits.rounding() {
                 lost = Some(LostOvershoot {
                     track: None,
@@ -725,7 +726,7 @@ pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> Written {
     } else {
         keep_stops(
             &timeline.times,
-            &[&timeline.values],
+            &[&timeline.tracks[0]],
             digits.simplification(track.tolerance, digits.rounding()),
             &timeline.joins,
             &mut memory.stops,
@@ -739,7 +740,7 @@ pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> Written {
                 duration: track.duration,
                 added: &timeline.added,
             },
-            &[(&timeline.values, &track.declaration)],
+            &[(&timeline.tracks[0], &track.declaration)],
             &mut memory,
             digits,
         )
@@ -815,8 +816,10 @@ impl<'a> Points<'a> {
         joins: &[(f64, f64)],
     ) -> Self {
         let digits = Digits::of(unit, times, &[values]);
+        let join_times: Vec<f64> = joins.iter().map(|&(t, _)| t).collect();
+        let at = |_, j: usize| joins[j].1;
         Self {
-            timeline: Timeline::new(times, values, joins, digits.timing / 2.0),
+            timeline: Timeline::new(times, &[values], &join_times, at, digits.timing / 2.0),
             digits,
             duration,
         }
@@ -834,6 +837,11 @@ fn motion_joins(baked: &Baked) -> Vec<(f64, f64)> {
         Some(motion) => at_joins(motion, &baked.spec.model.joins()),
         None => Vec::new(),
     }
+}
+
+/// `(T, x(T))` for each join time `T` of `motion`: its closed form at that exact time.
+fn at_joins(motion: &dyn Motion, joins: &[f64]) -> Vec<(f64, f64)> {
+    joins.iter().map(|&t| (t, motion.position(t))).collect()
 }
 
 /// The points of a single-track motion's CSS: its frames at `times` and its joins.
@@ -865,7 +873,7 @@ impl<'a> Easing<'a> {
         let progress = easing::Progress::new(endpoints.0, endpoints.1, digits.target);
         let stops = keep_stops(
             &timeline.times,
-            &[&timeline.values],
+            &[&timeline.tracks[0]],
             digits.simplification(tolerance, progress.rounding()),
             &timeline.joins,
             memory,
@@ -888,13 +896,13 @@ impl<'a> Easing<'a> {
 
     /// Appends `linear(...)`.
     pub fn write(&self, out: &mut Vec<u8>) {
-        let values = &self.points.timeline.values;
+        let values = &self.points.timeline.tracks[0];
         easing::write_linear(out, &self.progress, values, &self.inputs(), self.stops);
     }
 
     /// An upper bound on the bytes [`Easing::write`] appends.
     pub fn max_len(&self) -> usize {
-        let values = &self.points.timeline.values;
+        let values = &self.points.timeline.tracks[0];
         easing::max_len(&self.progress, values, &self.inputs(), self.stops)
     }
 }

@@ -6,7 +6,8 @@
 //!
 //! A module exports the keyframes (`element.animate(keyframes, timing)` plays the motion as
 //! baked: one keyframe per frame kept by the motion's tolerance, every frame without one,
-//! `offset` = t/D, linear in between), the position table per track (a `Float32Array` in
+//! and one at each join of its closed forms, valued by them there (a hand-off or a bound hit
+//! between two frames, as in the CSS), `offset` = t/D, linear in between), the position table per track (a `Float32Array` in
 //! float32's shortest digits, or a `Float64Array` where float32 would move a value by more
 //! than the keyframes' rounding), the duration in seconds and milliseconds, the frame rate,
 //! the `linear()` easing and the reduced-motion policy. Custom properties (a `--name`
@@ -30,6 +31,7 @@ use super::{
 };
 use crate::bake::Baked;
 use crate::export::number::{max_fixed_len, write_fixed, write_json_f64};
+use crate::export::timeline::Timeline;
 use crate::spec::{Model, Property};
 
 /// Fewest decimals of keyframe offsets.
@@ -228,21 +230,26 @@ fn string(out: &mut Vec<u8>, s: &str) {
     serde_json::to_writer(&mut *out, s).expect("writing a string into a Vec cannot fail");
 }
 
-/// Appends one keyframe: `{offset: 0.5, translate: "12.3456px"}`.
-fn keyframe(out: &mut Vec<u8>, baked: &Baked, targets: &[Target], i: usize, decimals: (u32, u32)) {
+/// Appends the keyframe of point `i` of `points`: `{offset: 0.5, translate: "12.3456px"}`.
+fn keyframe(
+    out: &mut Vec<u8>,
+    baked: &Baked,
+    targets: &[Target],
+    (points, i): (&Timeline, usize),
+    decimals: (u32, u32),
+) {
     let (offset_decimals, value_decimals) = decimals;
     let unit = value_unit(baked).as_bytes();
     out.extend_from_slice(b"{offset: ");
-    let last = baked.frames() - 1;
     // The last frame is at D exactly; say 1 rather than trusting D/D.
-    let offset = if i == last {
+    let offset = if i == points.len() - 1 {
         1.0
     } else {
-        baked.time(i) / baked.duration
+        points.times[i] / baked.duration
     };
     write_fixed(out, offset, offset_decimals);
-    for (track, target) in baked.tracks.iter().zip(targets) {
-        let x = track.position[i];
+    for (track, target) in points.tracks.iter().zip(targets) {
+        let x = track[i];
         if let Target::Part {
             lead,
             before,
@@ -291,8 +298,14 @@ const FIXED_TEXT: usize = 4096;
 const JSON_F64_LEN: usize = 24;
 
 /// An upper bound on the module's length, so that its buffer is allocated once: per motion,
-/// never per frame.
-fn module_capacity(baked: &Baked, targets: &[Target], unit: &str, decimals: (u32, u32)) -> usize {
+/// never per frame. `keyframes` is the number of points that may get one (frames and joins).
+fn module_capacity(
+    baked: &Baked,
+    targets: &[Target],
+    unit: &str,
+    decimals: (u32, u32),
+    keyframes: usize,
+) -> usize {
     let mut keyframe = "{offset: }, \n".len() + max_fixed_len(1.0, decimals.0);
     for (track, target) in baked.tracks.iter().zip(targets) {
         let max_abs = track.position.iter().fold(0.0f64, |m, x| m.max(x.abs()));
@@ -311,24 +324,35 @@ fn module_capacity(baked: &Baked, targets: &[Target], unit: &str, decimals: (u32
     }
     let table = baked.tracks.len() * (JSON_F64_LEN + 1);
     let names = 8 * (baked.spec.name.len() + baked.spec.property.name().len());
-    FIXED_TEXT + names + baked.frames() * (keyframe + table)
+    FIXED_TEXT + names + keyframes * keyframe + baked.frames() * table
 }
 
-/// The frames that get a keyframe: the fewest that keep linear interpolation within the
+/// The points of a motion's keyframes: every frame (at `times`) and every join of its closed
+/// forms ([`Model::joins`]), each track valued there by its own closed form. A join within
+/// [`OFFSET_MAX_SHIFT`] of a frame is that frame.
+pub fn keyframe_points<'a>(baked: &'a Baked, times: &'a [f64]) -> Timeline<'a> {
+    let model = &baked.spec.model;
+    let motions = model.tracks();
+    let joins = model.joins();
+    let at = |k: usize, j: usize| motions[k].1.position(joins[j]);
+    Timeline::new(times, &tracks(baked), &joins, at, OFFSET_MAX_SHIFT)
+}
+
+/// The points that get a keyframe: the fewest that keep linear interpolation within the
 /// motion's tolerance (the CSS exporter's, [`tolerance`]) once the rounding of values to
-/// their decimals and of offsets is paid for; every frame at tolerance 0. `times` are the
-/// frame times; the frames are chosen in `memory`.
+/// their decimals and of offsets is paid for, and every join; every point at tolerance 0.
+/// `points` are the frames and joins ([`keyframe_points`]); they are chosen in `memory`.
 pub fn kept_frames<'m>(
     baked: &Baked,
     settings: &ExportSettings,
-    times: &[f64],
+    points: &Timeline,
     memory: &'m mut StopsMemory,
 ) -> &'m [usize] {
-    let tracks = tracks(baked);
+    let tracks = points.values();
     let (target, decimals) = value_precision(value_unit(baked));
     let rounding = 0.5 * 10f64.powi(-(decimals as i32));
     let slack = tolerance(baked.spec, settings, &tracks) - rounding - target / 10.0;
-    keep_stops(times, &tracks, slack, &[], memory)
+    keep_stops(&points.times, &tracks, slack, &points.joins, memory)
 }
 
 /// Every track's positions.
@@ -375,16 +399,18 @@ pub fn module(baked: &Baked, settings: &ExportSettings) -> Vec<u8> {
     };
     let decimals = (offset_decimals(baked.duration), finest);
     // Working memory, taken once whether or not the motion has an easing: the frame times,
-    // the easing's points (frames and joins) and the memory the easing's stops and then the
-    // keyframes' are chosen in.
+    // the easing's points and the keyframes' (frames and joins) and the memory the easing's
+    // stops and then the keyframes' are chosen in.
     let times: Vec<f64> = (0..frames).map(|i| baked.time(i)).collect();
     let points = motion_points(baked, &times);
-    let room = points.len();
+    let keyframes = keyframe_points(baked, &times);
+    let room = points.len().max(keyframes.len());
     let mut memory = StopsMemory::new(room, tolerance(spec, settings, &tracks(baked)));
     let easing = motion_easing(baked, settings, &points, &mut memory);
     let easing_len = easing.as_ref().map_or(0, |e| e.max_len());
     let registers = !custom_properties(baked, settings).is_empty();
-    let mut out = Vec::with_capacity(module_capacity(baked, &targets, unit, decimals) + easing_len);
+    let capacity = module_capacity(baked, &targets, unit, decimals, keyframes.len());
+    let mut out = Vec::with_capacity(capacity + easing_len);
     let line = |out: &mut Vec<u8>, s: &str| {
         out.extend_from_slice(s.as_bytes());
         out.push(b'\n');
@@ -556,8 +582,8 @@ pub fn module(baked: &Baked, settings: &ExportSettings) -> Vec<u8> {
             "export const keyframes = ["
         },
     );
-    for &i in kept_frames(baked, settings, &times, &mut memory) {
-        keyframe(&mut out, baked, &targets, i, decimals);
+    for &i in kept_frames(baked, settings, &keyframes, &mut memory) {
+        keyframe(&mut out, baked, &targets, (&keyframes, i), decimals);
         out.extend_from_slice(b",\n");
     }
     line(&mut out, if registers { "]);" } else { "];" });
@@ -921,16 +947,20 @@ mod tests {
             r#"(name: "b", property: "--a-rather-long-custom-property-name-for-the-test", duration: 1, motion: Decay(from: -1e-300, velocity: 1e-290, lambda: 1))"#,
             r#"(name: "c-name-that-is-rather-long-as-well-to-stretch-the-ring-keys", fps: 1000, duration: 1, motion: ExplosionRing(inner: (from: 0, to: 150, end_velocity: 30), outer: (from: 8, to: 180, end_velocity: 15)))"#,
             r#"(name: "d", property: "opacity", fps: 1000, duration: 5, motion: Decay(from: 0, to: 1, end_velocity: 0.5))"#,
+            // A hand-off between two frames: a keyframe of its own.
+            r#"(name: "e", duration: 0.3, motion: Sequence([(motion: Spring(from: 0, to: 1e8, stiffness: 300, damping: 20), duration: 0.105), (motion: Spring(to: -1e8, stiffness: 170, damping: 26))]))"#,
         ] {
             let spec = spec(ron);
             let baked = crate::bake::bake(&spec).unwrap();
             let unit = value_unit(&baked);
             let decimals = (offset_decimals(baked.duration), value_decimals(unit));
+            let times: Vec<f64> = (0..baked.frames()).map(|i| baked.time(i)).collect();
             let bound = module_capacity(
                 &baked,
                 &targets(&baked, &ExportSettings::default()),
                 unit,
                 decimals,
+                keyframe_points(&baked, &times).len(),
             );
             let len = module(&baked, &ExportSettings::default()).len();
             assert!(len <= bound, "{}: {len} bytes > {bound}", spec.name);
@@ -968,14 +998,15 @@ mod tests {
         );
         let baked = crate::bake::bake(&spec).unwrap();
         let times: Vec<f64> = (0..baked.frames()).map(|i| baked.time(i)).collect();
+        let points = keyframe_points(&baked, &times);
         let mut memory = StopsMemory::default();
-        let all = kept_frames(&baked, &ExportSettings::default(), &times, &mut memory).to_vec();
+        let all = kept_frames(&baked, &ExportSettings::default(), &points, &mut memory).to_vec();
         assert_eq!(all.len(), baked.frames());
         let settings = ExportSettings {
             css_tolerance: 0.05,
             ..ExportSettings::default()
         };
-        let kept = kept_frames(&baked, &settings, &times, &mut memory);
+        let kept = kept_frames(&baked, &settings, &points, &mut memory);
         assert!(
             kept.len() * 3 < all.len() * 2,
             "{} of {}",
@@ -995,6 +1026,42 @@ mod tests {
                 .len()
         };
         assert!(easing(&thin) < easing(&full));
+    }
+
+    #[test]
+    fn a_join_between_frames_is_a_keyframe_at_its_closed_form() {
+        let spec = spec(
+            r#"(name: "s", motion: Sequence([
+                (motion: Spring(from: 0, to: 100, stiffness: 300, damping: 20), duration: 0.105),
+                (motion: Spring(to: 40, stiffness: 170, damping: 26)),
+            ]))"#,
+        );
+        let baked = crate::bake::bake(&spec).unwrap();
+        let exact = spec.model.single().unwrap().position(0.105);
+        let offset = 0.105 / baked.duration;
+        let settings = ExportSettings {
+            css_tolerance: 3.0,
+            ..ExportSettings::default()
+        };
+        for settings in [ExportSettings::default(), settings] {
+            let js = String::from_utf8(module(&baked, &settings)).unwrap();
+            let keyframe = js
+                .lines()
+                .filter_map(|l| l.strip_prefix("{offset: "))
+                .find(|l| {
+                    let o: f64 = l.split(',').next().unwrap().parse().unwrap();
+                    (o - offset).abs() * baked.duration <= OFFSET_MAX_SHIFT
+                })
+                .unwrap_or_else(|| panic!("no keyframe at {offset}: {js}"));
+            let value: f64 = keyframe
+                .split('"')
+                .nth(1)
+                .unwrap()
+                .trim_end_matches("px")
+                .parse()
+                .unwrap();
+            assert!((value - exact).abs() <= 5e-5, "{keyframe} vs {exact}");
+        }
     }
 
     #[test]

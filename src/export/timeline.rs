@@ -1,6 +1,6 @@
-//! The points one property's CSS passes through: every frame, and every join of its closed
-//! forms (a sequence's hand-off, an inertia's bound hit, the end of a track that stops before
-//! the others: [`crate::spec::Model::joins`]).
+//! The points a motion's CSS and JS keyframes pass through: every frame, and every join of
+//! its closed forms (a sequence's hand-off, an inertia's bound hit, the end of a track that
+//! stops before the others: [`crate::spec::Model::joins`]).
 //!
 //! Frames are at `t_i = min(i / fps, D)`; a join `T` usually falls strictly between two of
 //! them, where linear interpolation between the frames shows the chord, not `x(T)`. So each
@@ -10,16 +10,16 @@
 //! at most `|x'|·snap`, which the caller's timing budget already pays for, and no stop crowds
 //! another.
 
-use crate::motion::Motion;
 use std::borrow::Cow;
 
-/// A property's points in time order, and which of them every thinning keeps.
+/// Points in time order, each track's value at each, and which points every thinning keeps.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Timeline<'a> {
     /// Time of each point, seconds.
     pub times: Cow<'a, [f64]>,
-    /// Value of each point: the table's at a frame, the closed form's at a join.
-    pub values: Cow<'a, [f64]>,
+    /// Per track, its value at each point: the table's at a frame, the closed form's at a
+    /// join.
+    pub tracks: Vec<Cow<'a, [f64]>>,
     /// Indices (ascending) of the points at joins: inserted ones and frames a join snapped to.
     pub joins: Vec<usize>,
     /// Times of the inserted points (ascending): with the frame rate and `D` they say where
@@ -28,28 +28,32 @@ pub struct Timeline<'a> {
 }
 
 impl<'a> Timeline<'a> {
-    /// The frames alone (borrowed, nothing inserted).
-    pub fn frames(times: &'a [f64], values: &'a [f64]) -> Self {
-        Self {
+    /// The frames at `times` of `tracks` (each a value per frame) with the join times `joins`
+    /// (increasing) merged in, track `k` valued at join `j` by `at(k, j)` (its closed form
+    /// there). A join
+    /// strictly inside `(t_0, t_last)` and more than `snap` seconds from every frame is
+    /// inserted; one within `snap` of a frame marks that frame (the nearer, the later on a
+    /// tie); one at or outside the ends is left out (the ends are always kept). Without an
+    /// inserted join the frames are borrowed.
+    pub fn new(
+        times: &'a [f64],
+        tracks: &[&'a [f64]],
+        joins: &[f64],
+        at: impl Fn(usize, usize) -> f64,
+        snap: f64,
+    ) -> Self {
+        let mut timeline = Self {
             times: Cow::Borrowed(times),
-            values: Cow::Borrowed(values),
+            tracks: tracks.iter().map(|&x| Cow::Borrowed(x)).collect(),
             joins: Vec::new(),
             added: Vec::new(),
-        }
-    }
-
-    /// The frames `(times, values)` with `joins` (`(T, x(T))` in increasing `T`) merged in: a
-    /// join strictly inside `(t_0, t_last)` and more than `snap` seconds from every frame is
-    /// inserted; one within `snap` of a frame marks that frame (the nearer, the later on a
-    /// tie); one at or outside the ends is left out (the ends are always kept).
-    pub fn new(times: &'a [f64], values: &'a [f64], joins: &[(f64, f64)], snap: f64) -> Self {
-        let mut timeline = Self::frames(times, values);
+        };
         let (first, last) = (times[0], times[times.len() - 1]);
-        let inside = joins.iter().filter(|&&(t, _)| first < t && t < last);
-        let mut merged: Option<(Vec<f64>, Vec<f64>)> = None;
+        let inside = (joins.iter().enumerate()).filter(|&(_, &t)| first < t && t < last);
+        let mut merged: Option<(Vec<f64>, Vec<Vec<f64>>)> = None;
         // Frames copied into `merged` so far.
         let mut copied = 0;
-        for &(t, x) in inside {
+        for (j, &t) in inside {
             let k = times.partition_point(|&f| f < t);
             let nearest = if times[k] - t <= t - times[k - 1] {
                 k
@@ -62,21 +66,26 @@ impl<'a> Timeline<'a> {
             }
             let (ts, xs) = merged.get_or_insert_with(|| {
                 let room = times.len() + joins.len();
-                (Vec::with_capacity(room), Vec::with_capacity(room))
+                let tracks = tracks.iter().map(|_| Vec::with_capacity(room)).collect();
+                (Vec::with_capacity(room), tracks)
             });
             ts.extend_from_slice(&times[copied..k]);
-            xs.extend_from_slice(&values[copied..k]);
+            for (track, (x, frames)) in xs.iter_mut().zip(tracks).enumerate() {
+                x.extend_from_slice(&frames[copied..k]);
+                x.push(at(track, j));
+            }
             copied = k;
             timeline.joins.push(ts.len());
             ts.push(t);
-            xs.push(x);
             timeline.added.push(t);
         }
-        if let Some((mut ts, mut xs)) = merged {
+        if let Some((mut ts, xs)) = merged {
             ts.extend_from_slice(&times[copied..]);
-            xs.extend_from_slice(&values[copied..]);
             timeline.times = Cow::Owned(ts);
-            timeline.values = Cow::Owned(xs);
+            for ((merged, mut x), frames) in timeline.tracks.iter_mut().zip(xs).zip(tracks) {
+                x.extend_from_slice(&frames[copied..]);
+                *merged = Cow::Owned(x);
+            }
         }
         timeline.joins.dedup();
         timeline
@@ -86,46 +95,51 @@ impl<'a> Timeline<'a> {
     pub fn len(&self) -> usize {
         self.times.len()
     }
-}
 
-/// `(T, x(T))` for each join time `T` of `motion`: the closed form at that exact time.
-pub fn at_joins(motion: &dyn Motion, joins: &[f64]) -> Vec<(f64, f64)> {
-    joins.iter().map(|&t| (t, motion.position(t))).collect()
+    /// Every track's values.
+    pub fn values(&self) -> Vec<&[f64]> {
+        self.tracks.iter().map(|x| &x[..]).collect()
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// x(t) = 70·t at join `j` of `joins`.
+    fn line(joins: &[f64]) -> impl Fn(usize, usize) -> f64 + '_ {
+        |_, j| 70.0 * joins[j]
+    }
+
+    const TIMES: [f64; 4] = [0.0, 0.1, 0.2, 0.3];
+    const VALUES: [f64; 4] = [0.0, 1.0, 2.0, 3.0];
+
     #[test]
-    fn a_join_between_frames_is_inserted_with_its_own_value() {
-        let times = [0.0, 0.1, 0.2, 0.3];
-        let values = [0.0, 1.0, 2.0, 3.0];
-        let timeline = Timeline::new(&times, &values, &[(0.15, 7.0)], 1e-6);
+    fn a_join_between_frames_is_inserted_with_its_closed_form() {
+        let timeline = Timeline::new(&TIMES, &[&VALUES, &VALUES], &[0.15], line(&[0.15]), 1e-6);
         assert_eq!(&timeline.times[..], &[0.0, 0.1, 0.15, 0.2, 0.3]);
-        assert_eq!(&timeline.values[..], &[0.0, 1.0, 7.0, 2.0, 3.0]);
+        let line = [0.0, 1.0, 70.0 * 0.15, 2.0, 3.0];
+        assert_eq!(timeline.values(), vec![&line[..], &line[..]]);
         assert_eq!(timeline.joins, vec![2]);
         assert_eq!(timeline.added, vec![0.15]);
     }
 
     #[test]
     fn a_join_near_a_frame_marks_it_and_the_ends_are_left_out() {
-        let times = [0.0, 0.1, 0.2, 0.3];
-        let values = [0.0, 1.0, 2.0, 3.0];
-        let joins = [(0.0, 0.0), (0.05, 9.0), (0.2 + 1e-9, 2.0), (0.3, 3.0)];
-        let timeline = Timeline::new(&times, &values, &joins, 1e-6);
+        let joins = [0.0, 0.05, 0.2 + 1e-9, 0.3];
+        let timeline = Timeline::new(&TIMES, &[&VALUES], &joins, line(&joins), 1e-6);
         assert_eq!(&timeline.times[..], &[0.0, 0.05, 0.1, 0.2, 0.3]);
-        // The frame at 0.2 is index 3 once 0.05 is inserted before it.
+        // The frame at 0.2 is point 3 once 0.05 is inserted before it.
         assert_eq!(timeline.joins, vec![1, 3]);
         assert_eq!(timeline.added, vec![0.05]);
+        assert_eq!(timeline.tracks[0][1], 3.5);
     }
 
     #[test]
     fn no_joins_borrow_the_frames() {
-        let times = [0.0, 0.5, 1.0];
-        let values = [1.0, 2.0, 3.0];
-        let timeline = Timeline::new(&times, &values, &[], 1e-6);
+        let timeline = Timeline::new(&TIMES, &[&VALUES], &[], line(&[]), 1e-6);
         assert!(matches!(timeline.times, Cow::Borrowed(_)));
+        assert!(matches!(timeline.tracks[0], Cow::Borrowed(_)));
         assert!(timeline.joins.is_empty());
     }
 }

@@ -169,9 +169,11 @@ fn check_meta(m: &Table, r: &Value, failures: &mut Vec<String>) {
         "frames",
         meta["frames"].as_u64() == Some(m.times.len() as u64),
     );
+    // And one at each join between two frames.
+    let joins = m.joins_between_frames(curvebake::internals::export::js::OFFSET_MAX_SHIFT);
     expect(
-        "one keyframe per frame",
-        meta["keyframes"].as_u64() == Some(m.times.len() as u64),
+        "one keyframe per frame and join",
+        meta["keyframes"].as_u64() == Some((m.times.len() + joins) as u64),
     );
     let timing = &meta["timing"];
     expect(

@@ -32,6 +32,8 @@ pub struct Table {
     pub samples: Vec<f64>,
     /// Whether a ring's radii go back to 0 once it has ended (its CSS class does that).
     pub ring_ends_hidden: bool,
+    /// Where its closed forms join (the JSON's `joins`, seconds; empty if it has none).
+    pub joins: Vec<f64>,
 }
 
 impl Table {
@@ -135,6 +137,14 @@ impl Table {
             .fold(f64::INFINITY, f64::min)
     }
 
+    /// The joins that fall between two frames, more than `snap` seconds from both (the CSS
+    /// and the JS give each a stop of its own there).
+    pub fn joins_between_frames(&self, snap: f64) -> usize {
+        (self.joins.iter())
+            .filter(|&&t| self.times.iter().all(|&f| (f - t).abs() > snap))
+            .count()
+    }
+
     /// The table at time `t` (s): linear interpolation of the neighbouring frames.
     pub fn at(&self, track: usize, t: f64) -> f64 {
         let x = &self.tracks[track].1;
@@ -202,6 +212,7 @@ pub fn read_tables(inputs: &[PathBuf], out: &Path) -> Vec<(MotionSpec, Table)> {
                 duration,
                 samples: sample_times(&times, &tracks),
                 ring_ends_hidden: false,
+                joins: serde_json::from_value(table["joins"].clone()).unwrap_or_default(),
                 track_units,
                 times,
                 tracks,
