@@ -2,7 +2,8 @@
 //! a 2D toss), through the real binary: the JSON has one table per property under `tracks`,
 //! a track that ends before the others holds its end value with velocity 0, the CSS plays
 //! every track from one class (translateX and translateY as one `translate: X Y`), the JS
-//! writes the pair as one `translate`, and the plot has a panel per track.
+//! writes the pair as one `translate`, the plot has a panel per track, and a tolerance that
+//! flattens a track's bounce is warned about, naming the track.
 
 use crate::common::project::{curvebake, project, stderr};
 use serde_json::Value;
@@ -152,5 +153,33 @@ fn five_tracks_with_a_tolerance_bake_in_every_format() {
     assert!(run.status.success(), "{}", stderr(&run));
     for file in ["css/five.css", "js/five.js", "json/five.json"] {
         assert!(!read(&dir, file).is_empty(), "{file}");
+    }
+}
+
+#[test]
+fn a_tolerance_that_flattens_a_tracks_bounce_is_warned_about_by_track() {
+    // The sheet's scale bounces about 0.02 past 1: a tolerance of 0.05 taken as it is
+    // (relative_tolerance 1) flattens it, and the warning names the track; a bake that
+    // reuses the outputs says it again.
+    let sheet = r#"(name: "sheet", tolerance: 0.05, relative_tolerance: 1, tracks: [
+        (property: "translateY", motion: Spring(from: 40, to: 0, stiffness: 260, damping: 30)),
+        (property: "scale", motion: Spring(from: 0.94, to: 1, perceptual_duration: 0.35, bounce: 0.4)),
+    ])"#;
+    let dir = project(&[("sheet.ron", sheet)]);
+    for run in ["first", "reused"] {
+        let out = curvebake(dir.path(), &["bake", "--formats", "css"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let err = stderr(&out);
+        let warnings: Vec<&str> = err.lines().filter(|l| l.starts_with("warning: ")).collect();
+        assert_eq!(warnings.len(), 1, "{run}: {err}");
+        let path = std::path::Path::new("curves").join("sheet.ron");
+        assert!(
+            warnings[0].starts_with(&format!(
+                "warning: {}: sheet: track `scale`: the CSS tolerance 0.05 removes its overshoot of 0.0",
+                path.display()
+            )),
+            "{run}: {}",
+            warnings[0]
+        );
     }
 }
