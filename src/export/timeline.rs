@@ -29,8 +29,8 @@ pub struct Timeline<'a> {
 
 impl<'a> Timeline<'a> {
     /// The frames at `times` of `tracks` (each a value per frame) with the join times `joins`
-    /// (increasing) merged in, track `k` valued at join `j` by `at(k, j)` (its closed form
-    /// there). A join
+    /// (non-decreasing) merged in, track `k` valued at join `j` by `at(k, j)` (its closed
+    /// form there). A join
     /// strictly inside `(t_0, t_last)` and more than `snap` seconds from every frame is
     /// inserted; one within `snap` of a frame marks that frame (the nearer, the later on a
     /// tie); one at or outside the ends is left out (the ends are always kept). Without an
@@ -42,6 +42,7 @@ impl<'a> Timeline<'a> {
         at: impl Fn(usize, usize) -> f64,
         snap: f64,
     ) -> Self {
+        debug_assert!(joins.windows(2).all(|w| w[0] <= w[1]), "{joins:?}");
         let mut timeline = Self {
             times: Cow::Borrowed(times),
             tracks: tracks.iter().map(|&x| Cow::Borrowed(x)).collect(),
@@ -49,7 +50,10 @@ impl<'a> Timeline<'a> {
             added: Vec::new(),
         };
         let (first, last) = (times[0], times[times.len() - 1]);
-        let inside = (joins.iter().enumerate()).filter(|&(_, &t)| first < t && t < last);
+        // Strictly inside, and each time once (a step that lasts no time hands over twice at
+        // once).
+        let inside = (joins.iter().enumerate())
+            .filter(|&(j, &t)| first < t && t < last && (j == 0 || joins[j - 1] != t));
         let mut merged: Option<(Vec<f64>, Vec<Vec<f64>>)> = None;
         // Frames copied into `merged` so far.
         let mut copied = 0;
@@ -133,6 +137,14 @@ mod tests {
         assert_eq!(timeline.joins, vec![1, 3]);
         assert_eq!(timeline.added, vec![0.05]);
         assert_eq!(timeline.tracks[0][1], 3.5);
+    }
+
+    #[test]
+    fn a_join_given_twice_is_one_point() {
+        let joins = [0.15, 0.15];
+        let timeline = Timeline::new(&TIMES, &[&VALUES], &joins, line(&joins), 1e-6);
+        assert_eq!(&timeline.times[..], &[0.0, 0.1, 0.15, 0.2, 0.3]);
+        assert_eq!(timeline.joins, vec![2]);
     }
 
     #[test]

@@ -7,10 +7,11 @@
 //! * a fling hitting its bound at 0.4613 s (frames 27 and 28), the rubber band's start;
 //! * a multi-track motion whose opacity ends at 0.3051 s and holds, while its translate runs on.
 //!
-//! Each is baked twice: with the `linear()` easing and no tolerance, and with per-frame
-//! keyframes (`--css-frames`) thinned by `--css-tolerance 0.05`. The control: for the sequence
-//! and the fling, the chord of the frames around the join misses `x(T)` by more than the
-//! bound, so CSS without a stop at the join fails this test.
+//! Each is baked three times: the CSS with the `linear()` easing and no tolerance, the CSS
+//! with per-frame keyframes (`--css-frames`) thinned by `--css-tolerance 0.05`, and the JS
+//! module's keyframes (played with `element.animate(keyframes, timing)`) thinned by the same
+//! tolerance. The control: for the sequence and the fling, the chord of the frames around the
+//! join misses `x(T)` by more than the bound, so output without a stop at the join fails.
 
 use crate::common;
 
@@ -51,41 +52,76 @@ const CURVES: &str = r#"[
 /// The motions whose chord at the join must miss (the control).
 const CHORD_MISSES: [&str; 2] = ["handoff", "bound"];
 
+/// What plays the motions: the CSS classes, or the JS modules' keyframes.
+#[derive(Clone, Copy, PartialEq)]
+enum Player {
+    Css,
+    Js,
+}
+
+/// Seeks every animation of each motion's element (its class's, or the one `animate` made).
 const PAGE_SCRIPT: &str = r#"
 const result = {};
 for (const m of plan.motions) {
   const el = document.getElementById(m.name);
+  if (typeof modules !== "undefined") {
+    const js = modules[m.name];
+    el.animate(js.keyframes, js.timing);
+  }
   result[m.name] = seek(el.getAnimations(), el, m.kind, m.props, m.times);
 }
 cbReport(result);
 "#;
 
-fn page(plan: &Value, names: &[&str]) -> String {
+fn page(plan: &Value, names: &[&str], player: Player) -> String {
     let plan = plan.to_string();
     assert!(!plan.contains('<'));
+    // The CSS page runs a classic script (once its stylesheet applies), the JS page a module.
+    let (class, head, script, modules) = match player {
+        Player::Css => (
+            true,
+            r#"<link rel="stylesheet" href="curves.css">"#,
+            "<script>",
+            String::new(),
+        ),
+        Player::Js => {
+            let imports: String = (names.iter().enumerate())
+                .map(|(i, n)| format!("import * as m{i} from \"./js/{n}.js\";\n"))
+                .collect();
+            let table: String = (names.iter().enumerate())
+                .map(|(i, n)| format!("  {n:?}: m{i},\n"))
+                .collect();
+            let modules = format!("{imports}const modules = {{\n{table}}};\n");
+            (false, "", r#"<script type="module">"#, modules)
+        }
+    };
     let elements: String = names
         .iter()
-        .map(|n| format!(r#"<div id="{n}" class="{n}"></div>"#))
+        .map(|n| match class {
+            true => format!(r#"<div id="{n}" class="{n}"></div>"#),
+            false => format!(r#"<div id="{n}"></div>"#),
+        })
         .collect();
     format!(
         r#"<!doctype html>
 <html><head><meta charset="utf-8">{HARNESS_HEAD}
-<link rel="stylesheet" href="curves.css">
+{head}
 <style>html, body {{ margin: 0; }} #host > div {{ width: 100px; height: 10px; }}</style>
 <script type="application/json" id="plan">{plan}</script>
 </head><body>
 <div id="host">{elements}</div>
-<script>{PAGE_READERS}{PAGE_SCRIPT}</script>
+{script}{modules}{PAGE_READERS}{PAGE_SCRIPT}</script>
 </body></html>
 "#
     )
 }
 
-/// What track `track` of `spec` (`value` for a one-track motion) reads at the join `t`: the
-/// closed form there if `t` is one of its own joins (a multi-track motion's track holds its
-/// end value from its end on), else the table's chord (another track's join falls between
-/// two of its frames, where the CSS is linear between them).
-fn expected_at_join(spec: &MotionSpec, table: &Table, k: usize, t: f64) -> f64 {
+/// What track `k` of `spec`'s table reads at the join `t`: the closed form there if `t` is
+/// one of its own joins (a multi-track motion's track holds its end value from its end on),
+/// or with `Player::Js`, whose keyframes value every track at every join; else the table's
+/// chord (another track's join falls between two of its frames, where the CSS is linear
+/// between them).
+fn expected_at_join(spec: &MotionSpec, table: &Table, k: usize, t: f64, player: Player) -> f64 {
     let track = table.tracks[k].0.as_str();
     match &spec.model {
         Model::Tracks(tracks) => {
@@ -95,7 +131,7 @@ fn expected_at_join(spec: &MotionSpec, table: &Table, k: usize, t: f64) -> f64 {
                 .find(|own| own.property.name() == track)
                 .map(|own| (own.joins(tracks.length()), own))
                 .unwrap();
-            if own.contains(&t) {
+            if own.contains(&t) || player == Player::Js {
                 motion.position(t)
             } else {
                 table.at(k, t)
@@ -110,7 +146,7 @@ fn bake(inputs: &[std::path::PathBuf], out: &Path, settings: ExportSettings) {
         inputs: inputs.to_vec(),
         out: out.to_owned(),
         layout: Layout::PerMotion,
-        formats: vec![Format::Json, Format::Css],
+        formats: vec![Format::Json, Format::Css, Format::Js],
         settings,
         ..BakeOptions::default()
     };
@@ -119,7 +155,7 @@ fn bake(inputs: &[std::path::PathBuf], out: &Path, settings: ExportSettings) {
 }
 
 #[test]
-fn the_css_lands_on_the_closed_form_at_every_join_in_every_engine() {
+fn the_css_and_js_land_on_the_closed_form_at_every_join_in_every_engine() {
     let engines = engines();
     if engines.is_empty() {
         return;
@@ -129,19 +165,24 @@ fn the_css_lands_on_the_closed_form_at_every_join_in_every_engine() {
     std::fs::create_dir(&curves).unwrap();
     std::fs::write(curves.join("joins.ron"), CURVES).unwrap();
     let inputs = vec![curves];
+    let thinned = ExportSettings {
+        css_tolerance: 0.05,
+        ..ExportSettings::default()
+    };
     let variants = [
-        ("easing", ExportSettings::default()),
+        ("easing", ExportSettings::default(), Player::Css),
         (
             "frames, tolerance 0.05",
             ExportSettings {
                 css_frames: true,
-                css_tolerance: 0.05,
-                ..ExportSettings::default()
+                ..thinned.clone()
             },
+            Player::Css,
         ),
+        ("js, tolerance 0.05", thinned, Player::Js),
     ];
     let mut failures = Vec::new();
-    for (variant, settings) in variants {
+    for (variant, settings, player) in variants {
         let out = dir.path().join(variant.replace([' ', ','], "-"));
         bake(&inputs, &out, settings);
         let motions = read_tables(&inputs, &out);
@@ -158,7 +199,7 @@ fn the_css_lands_on_the_closed_form_at_every_join_in_every_engine() {
                 );
                 if CHORD_MISSES.contains(&spec.name.as_str()) {
                     let chord = table.at(0, t);
-                    let exact = expected_at_join(spec, table, 0, t);
+                    let exact = expected_at_join(spec, table, 0, t, player);
                     assert!(
                         (chord - exact).abs() > 5.0 * table.bound(),
                         "{}: the chord at {t} s ({chord}) is already within the bound of {exact}: \
@@ -176,7 +217,7 @@ fn the_css_lands_on_the_closed_form_at_every_join_in_every_engine() {
             }).collect::<Vec<_>>(),
         });
         let names: Vec<&str> = motions.iter().map(|(s, _)| s.name.as_str()).collect();
-        std::fs::write(out.join("joins.html"), page(&plan, &names)).unwrap();
+        std::fs::write(out.join("joins.html"), page(&plan, &names, player)).unwrap();
         for engine in &engines {
             let outcome = engine.run(&out, "joins.html", &RunOptions::default());
             let name = engine.name();
@@ -194,7 +235,7 @@ fn the_css_lands_on_the_closed_form_at_every_join_in_every_engine() {
                     assert_eq!(readings.len(), table.tracks.len(), "{name}: {}", spec.name);
                     for (k, reading) in readings.iter().enumerate() {
                         let track = &table.tracks[k].0;
-                        let exact = expected_at_join(spec, table, k, t);
+                        let exact = expected_at_join(spec, table, k, t, player);
                         let (computed, typed) = decode(table, k, reading, exact);
                         let what = format!(
                             "{} {track} at the join {t} s: expected {exact}, read {} / {}",
