@@ -463,6 +463,25 @@ mod tests {
     }
 
     #[test]
+    fn each_track_of_several_is_labelled_in_its_own_unit() {
+        let mut d = digest("sheet", &[]);
+        d.kind = "tracks".into();
+        d.preview = vec![
+            ("translateY".into(), vec![(0.0, 480.0), (1.2, 0.0)]),
+            ("opacity".into(), vec![(0.0, 0.0), (1.2, 1.0)]),
+        ];
+        d.units = vec!["px".into(), String::new()];
+        let data: serde_json::Value = serde_json::from_str(&motion_data(&d)).unwrap();
+        let tracks = &data["tracks"];
+        assert_eq!(tracks[0]["ylabel"], "translateY (px) ↓ down");
+        assert_eq!(tracks[1]["ylabel"], "opacity (unitless)");
+        assert_eq!(
+            (&tracks[0]["unit"], &tracks[1]["unit"]),
+            (&"px".into(), &"".into())
+        );
+    }
+
+    #[test]
     fn an_empty_bake_still_makes_a_page() {
         let empty = page(&[], &ExportSettings::default());
         assert!(empty.contains("No motion was baked."));

@@ -74,6 +74,9 @@ addEventListener("load", () => {
         return names.length === 1 ? names[0] !== el.dataset.anim : !names.every((n) => n.startsWith(el.dataset.anim + "-"));
       })
       .map((el) => el.dataset.anim + ": " + getComputedStyle(el).animationName),
+    // Each card's legend, item by item.
+    legends: Object.fromEntries([...document.querySelectorAll("article")].map((card) =>
+      [card.dataset.motion, [...card.querySelectorAll(".plot-legend li")].map((li) => li.textContent)])),
     external: [...document.querySelectorAll("[src], [href]")]
       .map((el) => el.getAttribute("src") || el.getAttribute("href"))
       .filter((url) => /^[a-z]+:|^\/\//i.test(url)),
@@ -155,6 +158,31 @@ fn review_page_loads_with_every_image_and_animation() {
     assert_eq!(report["external"], Value::Array(vec![]), "{report}");
     assert_eq!(report["replayed"], true, "{report}");
     assert_eq!(report["replayedAll"], true, "{report}");
+    // A legend names each mark once; a multi-track motion's end lines are named by track, in
+    // the track's own unit.
+    for (card, items) in report["legends"].as_object().unwrap() {
+        let items: Vec<&str> = items
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i.as_str().unwrap())
+            .collect();
+        let mut unique = items.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), items.len(), "{card}: {items:?}");
+    }
+    let sheet = &report["legends"]["sheet-enter"];
+    for item in [
+        "translateY rests at 0 px",
+        "opacity rests at 1",
+        "scale rests at 1",
+    ] {
+        assert!(
+            sheet.as_array().unwrap().contains(&Value::from(item)),
+            "{sheet}"
+        );
+    }
 
     // Kept (only the picture), so that people can look at it after the test.
     let kept = tempfile::Builder::new()
