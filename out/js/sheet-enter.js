@@ -65,7 +65,7 @@ export const keyframes = [
 {offset: 0.4318182, translate: "0 -13.531533px", opacity: "1", scale: "0.999479"},
 {offset: 0.4545455, translate: "0 -12.169462px", opacity: "1", scale: "0.999673"},
 {offset: 0.4772727, translate: "0 -10.536382px", opacity: "1", scale: "0.999811"},
-{offset: 0.4794738, translate: "0 -10.371238px", opacity: "1", scale: "1"},
+{offset: 0.4794738, translate: "0 -10.369986px", opacity: "1", scale: "1"},
 {offset: 0.5, translate: "0 -8.818268px", opacity: "1", scale: "1"},
 {offset: 0.5227273, translate: "0 -7.144812px", opacity: "1", scale: "1"},
 {offset: 0.5454545, translate: "0 -5.60031px", opacity: "1", scale: "1"},
@@ -88,6 +88,7 @@ export const keyframes = [
 {offset: 0.9318182, translate: "0 0.191845px", opacity: "1", scale: "1"},
 {offset: 0.9545455, translate: "0 0.147767px", opacity: "1", scale: "1"},
 {offset: 0.9772727, translate: "0 0.109476px", opacity: "1", scale: "1"},
+{offset: 0.9846052, translate: "0 0px", opacity: "1", scale: "1"},
 {offset: 1, translate: "0 0px", opacity: "1", scale: "1"},
 ];
 /** Timing that plays the keyframes as baked, holding the first and last frame. */

@@ -117,7 +117,7 @@ export const keyframes = [
 {offset: 0.52554745, translate: "227.2483px -0.648px"},
 {offset: 0.53284672, translate: "227.5609px -0.0747px"},
 {offset: 0.54014599, translate: "227.8582px -0.0711px"},
-{offset: 0.54654832, translate: "228.1071px 0px"},
+{offset: 0.54654832, translate: "228.1063px 0px"},
 {offset: 0.54744526, translate: "228.1411px 0px"},
 {offset: 0.55474453, translate: "228.4101px 0px"},
 {offset: 0.5620438, translate: "228.6661px 0px"},
@@ -180,6 +180,7 @@ export const keyframes = [
 {offset: 0.97810219, translate: "233.3754px 0px"},
 {offset: 0.98540146, translate: "233.3895px 0px"},
 {offset: 0.99270073, translate: "233.403px 0px"},
+{offset: 0.99998986, translate: "233.6657px 0px"},
 {offset: 1, translate: "233.6657px 0px"},
 ];
 /** Timing that plays the keyframes as baked, holding the first and last frame. */

@@ -31,7 +31,7 @@ use super::{
 };
 use crate::bake::Baked;
 use crate::export::number::{max_fixed_len, write_fixed, write_json_f64};
-use crate::export::timeline::Timeline;
+use crate::export::timeline::{chord, Timeline};
 use crate::spec::{Model, Property};
 
 /// Fewest decimals of keyframe offsets.
@@ -327,15 +327,27 @@ fn module_capacity(
     FIXED_TEXT + names + keyframes * keyframe + baked.frames() * table
 }
 
-/// The points of a motion's keyframes: every frame (at `times`) and every join of its closed
-/// forms ([`Model::joins`]), each track valued there by its own closed form. A join within
+/// The points of a motion's keyframes: every frame (at `times`) and every join of any of its
+/// tracks' closed forms ([`Model::track_joins`]). A track is valued at its own join by its
+/// closed form there, and at another track's by the chord of its frames around it (its
+/// curve does not bend there), so that each track follows the CSS's own. A join within
 /// [`OFFSET_MAX_SHIFT`] of a frame is that frame.
 pub fn keyframe_points<'a>(baked: &'a Baked, times: &'a [f64]) -> Timeline<'a> {
     let model = &baked.spec.model;
     let motions = model.tracks();
-    let joins = model.joins();
-    let at = |k: usize, j: usize| motions[k].1.position(joins[j]);
-    Timeline::new(times, &tracks(baked), &joins, at, OFFSET_MAX_SHIFT)
+    let own = model.track_joins(baked.duration);
+    let mut joins: Vec<f64> = own.iter().flatten().copied().collect();
+    joins.sort_by(f64::total_cmp);
+    let tracks = tracks(baked);
+    let at = |k: usize, j: usize| {
+        let t = joins[j];
+        if own[k].contains(&t) {
+            motions[k].1.position(t)
+        } else {
+            chord(times, tracks[k], t)
+        }
+    };
+    Timeline::new(times, &tracks, &joins, at, OFFSET_MAX_SHIFT)
 }
 
 /// The points that get a keyframe: the fewest that keep linear interpolation within the

@@ -106,6 +106,14 @@ impl<'a> Timeline<'a> {
     }
 }
 
+/// The chord of the frames `(times, values)` around `t` (inside them): what linear
+/// interpolation between frames shows there.
+pub fn chord(times: &[f64], values: &[f64], t: f64) -> f64 {
+    let b = times.partition_point(|&f| f < t).clamp(1, times.len() - 1);
+    let a = b - 1;
+    values[a] + (values[b] - values[a]) * (t - times[a]) / (times[b] - times[a])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -145,6 +153,13 @@ mod tests {
         let timeline = Timeline::new(&TIMES, &[&VALUES], &joins, line(&joins), 1e-6);
         assert_eq!(&timeline.times[..], &[0.0, 0.1, 0.15, 0.2, 0.3]);
         assert_eq!(timeline.joins, vec![2]);
+    }
+
+    #[test]
+    fn the_chord_is_the_line_between_the_frames_around() {
+        let values = [0.0, 1.0, 4.0, 9.0];
+        assert!((chord(&TIMES, &values, 0.15) - 2.5).abs() < 1e-12);
+        assert_eq!(chord(&TIMES, &values, 0.2), 4.0);
     }
 
     #[test]

@@ -212,6 +212,18 @@ impl Model {
         }
     }
 
+    /// Per track ([`Model::tracks`]), the joins of its own closed forms on a timeline `end`
+    /// seconds long, in time order: [`Model::joins`] for a one-value motion, none for a
+    /// ring's radii, and for several tracks each one's own joins and its end if before `end`
+    /// ([`Track::joins`]). A track's curve bends only at its own joins.
+    pub fn track_joins(&self, end: f64) -> Vec<Vec<f64>> {
+        match self {
+            Self::Tracks(t) => t.tracks().iter().map(|k| k.joins(end)).collect(),
+            Self::Ring(_) => vec![Vec::new(); 2],
+            _ => vec![self.joins()],
+        }
+    }
+
     /// Start and end value of a motion that travels from one value to another (spring,
     /// snap friction, solved decay, gravity to a position); `None` otherwise or when they
     /// coincide.

@@ -1,7 +1,8 @@
 //! The CSS is exact at every join, in three engines (Chromium, Firefox ESR, WebKitGTK; see
 //! `common::engines`): motions whose closed forms hand over between two frames, each seeked
 //! to the exact join time `T` (from `Model::joins`), read back within 0.01 px (1e-4
-//! unitless) of the closed form `x(T)`:
+//! unitless) of the closed form `x(T)` (`Table::at`: a track at its own join; another
+//! track, whose curve does not bend there, reads the chord of its frames):
 //!
 //! * a sequence handing over at 0.105 s (between frames 6 and 7 at 60 fps);
 //! * a fling hitting its bound at 0.4613 s (frames 27 and 28), the rubber band's start;
@@ -17,11 +18,9 @@ use crate::common;
 
 use common::compare::{decode, Tally};
 use common::engines::{engines, RunOptions, HARNESS_HEAD};
-use common::tables::{read_tables, Table, PAGE_READERS};
+use common::tables::{read_tables, PAGE_READERS};
 use curvebake::export::{ExportSettings, Format, Layout};
 use curvebake::internals::pipeline::{run, BakeOptions};
-use curvebake::internals::spec::{Model, MotionSpec};
-use curvebake::motion::Motion;
 use serde_json::{json, Value};
 use std::path::Path;
 
@@ -116,31 +115,6 @@ fn page(plan: &Value, names: &[&str], player: Player) -> String {
     )
 }
 
-/// What track `k` of `spec`'s table reads at the join `t`: the closed form there if `t` is
-/// one of its own joins (a multi-track motion's track holds its end value from its end on),
-/// or with `Player::Js`, whose keyframes value every track at every join; else the table's
-/// chord (another track's join falls between two of its frames, where the CSS is linear
-/// between them).
-fn expected_at_join(spec: &MotionSpec, table: &Table, k: usize, t: f64, player: Player) -> f64 {
-    let track = table.tracks[k].0.as_str();
-    match &spec.model {
-        Model::Tracks(tracks) => {
-            let (own, motion) = tracks
-                .tracks()
-                .iter()
-                .find(|own| own.property.name() == track)
-                .map(|own| (own.joins(tracks.length()), own))
-                .unwrap();
-            if own.contains(&t) || player == Player::Js {
-                motion.position(t)
-            } else {
-                table.at(k, t)
-            }
-        }
-        model => model.single().unwrap().position(t),
-    }
-}
-
 fn bake(inputs: &[std::path::PathBuf], out: &Path, settings: ExportSettings) {
     let options = BakeOptions {
         inputs: inputs.to_vec(),
@@ -198,8 +172,8 @@ fn the_css_and_js_land_on_the_closed_form_at_every_join_in_every_engine() {
                     spec.name
                 );
                 if CHORD_MISSES.contains(&spec.name.as_str()) {
-                    let chord = table.at(0, t);
-                    let exact = expected_at_join(spec, table, 0, t, player);
+                    let chord = table.chord(0, t);
+                    let exact = table.at(0, t);
                     assert!(
                         (chord - exact).abs() > 5.0 * table.bound(),
                         "{}: the chord at {t} s ({chord}) is already within the bound of {exact}: \
@@ -235,7 +209,8 @@ fn the_css_and_js_land_on_the_closed_form_at_every_join_in_every_engine() {
                     assert_eq!(readings.len(), table.tracks.len(), "{name}: {}", spec.name);
                     for (k, reading) in readings.iter().enumerate() {
                         let track = &table.tracks[k].0;
-                        let exact = expected_at_join(spec, table, k, t, player);
+                        // The closed form at the track's own join, else its chord.
+                        let exact = table.at(k, t);
                         let (computed, typed) = decode(table, k, reading, exact);
                         let what = format!(
                             "{} {track} at the join {t} s: expected {exact}, read {} / {}",

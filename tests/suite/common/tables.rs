@@ -1,5 +1,6 @@
-//! A per-motion bake's JSON tables read back for the browser tests: each motion's frames, what
-//! a page reads of it, the bound its readings must meet, and the page script that reads them.
+//! A per-motion bake's JSON tables read back for the browser tests: each motion's frames (and
+//! each track's joins, where the CSS and the JS pass through the closed form), what a page
+//! reads of it, the bound its readings must meet, and the page script that reads them.
 
 use super::readout::sample_times;
 use curvebake::internals::load::{find_inputs, load_all};
@@ -32,8 +33,9 @@ pub struct Table {
     pub samples: Vec<f64>,
     /// Whether a ring's radii go back to 0 once it has ended (its CSS class does that).
     pub ring_ends_hidden: bool,
-    /// Where its closed forms join (the JSON's `joins`, seconds; empty if it has none).
-    pub joins: Vec<f64>,
+    /// Per track (as `tracks`), the joins of its own closed forms (a hand-off, a bound hit,
+    /// where a track ends before the motion) and the closed form there: `(T, x(T))`.
+    pub joins: Vec<Vec<(f64, f64)>>,
 }
 
 impl Table {
@@ -137,28 +139,82 @@ impl Table {
             .fold(f64::INFINITY, f64::min)
     }
 
-    /// The joins that fall between two frames, more than `snap` seconds from both (the CSS
-    /// and the JS give each a stop of its own there).
+    /// The join times of any track that fall between two frames, more than `snap` seconds
+    /// from both (the CSS and the JS give each a stop of its own there).
     pub fn joins_between_frames(&self, snap: f64) -> usize {
-        (self.joins.iter())
+        let mut joins: Vec<f64> = self.joins.iter().flatten().map(|&(t, _)| t).collect();
+        joins.sort_by(f64::total_cmp);
+        joins.dedup();
+        (joins.iter())
             .filter(|&&t| self.times.iter().all(|&f| (f - t).abs() > snap))
             .count()
     }
 
-    /// The table at time `t` (s): linear interpolation of the neighbouring frames.
+    /// What the CSS and the JS show of track `track` at time `t` (s): linear interpolation of
+    /// the neighbouring frames and of the track's own joins between them, each at its closed
+    /// form.
     pub fn at(&self, track: usize, t: f64) -> f64 {
+        let Some((a, b)) = self.around(t) else {
+            return self.chord(track, t);
+        };
         let x = &self.tracks[track].1;
-        let times = &self.times;
-        let k = times.partition_point(|&ti| ti <= t);
-        if k == 0 {
-            return x[0];
-        }
-        if k == times.len() {
-            return x[k - 1];
-        }
-        let (a, b) = (k - 1, k);
-        x[a] + (x[b] - x[a]) * (t - times[a]) / (times[b] - times[a])
+        let inside = self.joins[track]
+            .iter()
+            .copied()
+            .filter(|&(j, _)| self.times[a] < j && j < self.times[b]);
+        let points: Vec<(f64, f64)> = std::iter::once((self.times[a], x[a]))
+            .chain(inside)
+            .chain(std::iter::once((self.times[b], x[b])))
+            .collect();
+        let k = points
+            .partition_point(|&(ti, _)| ti <= t)
+            .clamp(1, points.len() - 1);
+        let ((ta, xa), (tb, xb)) = (points[k - 1], points[k]);
+        xa + (xb - xa) * (t - ta) / (tb - ta)
     }
+
+    /// The table at time `t` (s): linear interpolation of the neighbouring frames alone.
+    pub fn chord(&self, track: usize, t: f64) -> f64 {
+        let x = &self.tracks[track].1;
+        match self.around(t) {
+            None if t < self.times[0] => x[0],
+            None => x[x.len() - 1],
+            Some((a, b)) => {
+                x[a] + (x[b] - x[a]) * (t - self.times[a]) / (self.times[b] - self.times[a])
+            }
+        }
+    }
+
+    /// The frames `(a, a + 1)` with `t_a <= t < t_(a+1)`; `None` before the first frame and
+    /// from the last on.
+    fn around(&self, t: f64) -> Option<(usize, usize)> {
+        let k = self.times.partition_point(|&ti| ti <= t);
+        (k > 0 && k < self.times.len()).then(|| (k - 1, k))
+    }
+}
+
+/// Per track of a table (`tracks`, by name), the joins of its own closed forms on a timeline
+/// `duration` long and the closed form there.
+fn own_joins(
+    spec: &MotionSpec,
+    duration: f64,
+    tracks: &[(String, Vec<f64>)],
+) -> Vec<Vec<(f64, f64)>> {
+    let motions = spec.model.tracks();
+    let joins = spec.model.track_joins(duration);
+    tracks
+        .iter()
+        .map(|(name, _)| {
+            let k = motions
+                .iter()
+                .position(|(n, _)| n == name)
+                .expect("a track per name");
+            joins[k]
+                .iter()
+                .map(|&t| (t, motions[k].1.position(t)))
+                .collect()
+        })
+        .collect()
 }
 
 /// The table of every motion under `inputs` from the per-motion bake in `out`, in input
@@ -212,7 +268,7 @@ pub fn read_tables(inputs: &[PathBuf], out: &Path) -> Vec<(MotionSpec, Table)> {
                 duration,
                 samples: sample_times(&times, &tracks),
                 ring_ends_hidden: false,
-                joins: serde_json::from_value(table["joins"].clone()).unwrap_or_default(),
+                joins: own_joins(&input.spec, duration, &tracks),
                 track_units,
                 times,
                 tracks,
