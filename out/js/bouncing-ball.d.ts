@@ -27,7 +27,7 @@ export declare const reducedMotion: "jump";
 export declare const customProperties: readonly CustomProperty[];
 /** Position per frame, per track. */
 export declare const tracks: { readonly value: Float32Array };
-/** Web Animations API keyframes: one per kept frame, linear in between. */
+/** Web Animations API keyframes: one per kept frame and join, linear in between. */
 export declare const keyframes: Keyframe[];
 /** Timing that plays the keyframes as baked. */
 export declare const timing: Motion["timing"];

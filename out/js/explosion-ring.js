@@ -45,7 +45,7 @@ function registered(keyframes) {
   registerProperties();
   return keyframes;
 }
-/** Web Animations API keyframes: one per kept frame (every frame without a tolerance), linear in between. */
+/** Web Animations API keyframes: one per kept frame (every frame without a tolerance) and one at each exact join (a hand-off, a bound hit, a track's end), linear in between. */
 export const keyframes = /* @__PURE__ */ registered([
 {offset: 0, "--explosion-ring-inner": "0px", "--explosion-ring-outer": "8px"},
 {offset: 0.0185185, "--explosion-ring-inner": "8.0934px", "--explosion-ring-outer": "20.3269px"},

@@ -44,7 +44,7 @@ function registered(keyframes) {
   registerProperties();
   return keyframes;
 }
-/** Web Animations API keyframes: one per kept frame (every frame without a tolerance), linear in between. */
+/** Web Animations API keyframes: one per kept frame (every frame without a tolerance) and one at each exact join (a hand-off, a bound hit, a track's end), linear in between. */
 export const keyframes = /* @__PURE__ */ registered([
 {offset: 0, "--glow": "0px"},
 {offset: 0.0277778, "--glow": "1.2688px"},

@@ -39,7 +39,7 @@ export function registerProperties() {
     }
   }
 }
-/** Web Animations API keyframes: one per kept frame (every frame without a tolerance), linear in between. */
+/** Web Animations API keyframes: one per kept frame (every frame without a tolerance) and one at each exact join (a hand-off, a bound hit, a track's end), linear in between. */
 export const keyframes = [
 {offset: 0, scale: "0.85"},
 {offset: 0.0277778, scale: "0.85296"},

@@ -41,7 +41,7 @@ export function registerProperties() {
     }
   }
 }
-/** Web Animations API keyframes: one per kept frame (every frame without a tolerance), linear in between. */
+/** Web Animations API keyframes: one per kept frame (every frame without a tolerance) and one at each exact join (a hand-off, a bound hit, a track's end), linear in between. */
 export const keyframes = [
 {offset: 0, translate: "0 480px", opacity: "0", scale: "0.96"},
 {offset: 0.0227273, translate: "0 464.852957px", opacity: "0.214662", scale: "0.961172"},

@@ -40,7 +40,7 @@ export function registerProperties() {
     }
   }
 }
-/** Web Animations API keyframes: one per kept frame (every frame without a tolerance), linear in between. */
+/** Web Animations API keyframes: one per kept frame (every frame without a tolerance) and one at each exact join (a hand-off, a bound hit, a track's end), linear in between. */
 export const keyframes = [
 {offset: 0, translate: "0px 0px"},
 {offset: 0.00729927, translate: "11.3802px -14.6667px"},

@@ -583,8 +583,9 @@ pub fn module(baked: &Baked, settings: &ExportSettings) -> Vec<u8> {
     }
     line(
         &mut out,
-        "/** Web Animations API keyframes: one per kept frame (every frame without a tolerance), \
-         linear in between. */",
+        "/** Web Animations API keyframes: one per kept frame (every frame without a tolerance) \
+         and one at each exact join (a hand-off, a bound hit, a track's end), linear in \
+         between. */",
     );
     line(
         &mut out,
@@ -674,7 +675,7 @@ pub fn types(baked: &Baked) -> Vec<u8> {
          export declare const customProperties: readonly CustomProperty[];\n\
          /** Position per frame, per track. */\n\
          export declare const tracks: {{ {tracks} }};\n\
-         /** Web Animations API keyframes: one per kept frame, linear in between. */\n\
+         /** Web Animations API keyframes: one per kept frame and join, linear in between. */\n\
          export declare const keyframes: Keyframe[];\n\
          /** Timing that plays the keyframes as baked. */\n\
          export declare const timing: Motion[\"timing\"];\n\
