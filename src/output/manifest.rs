@@ -9,13 +9,16 @@
 //! ours, so they can still be removed when their motion is gone), and everything is baked
 //! again. While a bake runs, the manifest in place is such an ownership record (see
 //! [`Manifest::in_progress`]), so a bake that fails or is killed leaves the record of what is
-//! ours, and no hash that could be trusted.
+//! ours (with the [`claims`] of what it was about to write beside it), and no hash that could
+//! be trusted.
 
+use crate::output::claims;
 use crate::output::digests::DigestsWriter;
 use crate::output::hash::ContentHasher;
 use crate::output::write::{OutputDir, StreamedFile, Sync, WriteError};
 use crate::spec::{Ending, MotionSpec};
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 use std::path::Path;
 
 /// File name of the manifest inside the output folder.
@@ -112,8 +115,18 @@ pub fn tool() -> String {
 impl Manifest {
     /// Reads the manifest of `out`. A missing or unparsable one is empty (everything is baked,
     /// nothing is known to be ours); one whose checksum, tool or chunk places do not hold is
-    /// read for ownership only ([`Manifest::ownership`]).
+    /// read for ownership only ([`Manifest::ownership`]). Claims left beside it by a bake that
+    /// did not finish ([`claims`]) are added to it, for ownership only too.
     pub fn read(out: &Path) -> Self {
+        let manifest = Self::read_alone(out);
+        match claims::read(out) {
+            None => manifest,
+            Some(claims) => manifest.ownership().with_claims(claims),
+        }
+    }
+
+    /// [`Manifest::read`], without the claims.
+    fn read_alone(out: &Path) -> Self {
         let Ok(bytes) = std::fs::read(out.join(MANIFEST_PATH)) else {
             return Self::default();
         };
@@ -126,6 +139,31 @@ impl Manifest {
         } else {
             manifest.ownership()
         }
+    }
+
+    /// Adds the files `claims` name to the entries of their motions (by name), or the claims
+    /// as entries of their own for motions it has none of, for ownership only.
+    fn with_claims(mut self, claims: Vec<Entry>) -> Self {
+        let mut by_name: HashMap<String, usize> = (self.motions.iter().enumerate())
+            .map(|(k, e)| (e.name.clone(), k))
+            .collect();
+        for claim in claims {
+            match by_name.get(&claim.name) {
+                Some(&k) => {
+                    let files = &mut self.motions[k].files;
+                    for file in claim.files {
+                        if !files.contains(&file) {
+                            files.push(file);
+                        }
+                    }
+                }
+                None => {
+                    by_name.insert(claim.name.clone(), self.motions.len());
+                    self.motions.push(claim);
+                }
+            }
+        }
+        self.ownership()
     }
 
     /// Only which files are ours: no hash, no bundle, no digest, no run can be trusted, so
@@ -204,9 +242,11 @@ impl Manifest {
     }
 
     /// Writes the record of a bake in progress in place of the manifest, durably: the old
-    /// manifest's entries for ownership only (see [`Manifest::ownership`]). A bake that fails
-    /// or is killed leaves it, and the next bake then knows which files are ours but trusts
-    /// none of them.
+    /// manifest's entries for ownership only (see [`Manifest::ownership`]), with any claims an
+    /// earlier unfinished bake left (read into them by [`Manifest::read`]). A bake that fails
+    /// or is killed leaves it, with the claims of what it was about to write beside it
+    /// ([`claims`]), and the next bake then knows which files are ours but trusts none of
+    /// them.
     pub fn in_progress(&self, out: &OutputDir) -> Result<(), WriteError> {
         let record = self.clone().ownership();
         let mut writer = ManifestWriter::open(out, false)?;

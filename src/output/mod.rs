@@ -1,9 +1,12 @@
 //! Output: the one place that touches the output folder. [`write`] confines every path to
 //! it and replaces files atomically, [`bundle`] streams the files that gather every motion,
-//! [`lock`] lets one bake at a time write a folder, [`manifest`] records what the last bake wrote so the next one can skip or remove it, and [`digests`] is its annex: what each motion adds to the review page and the contact sheet;
-//! [`hash`] says whether a file or a motion changed.
+//! [`lock`] lets one bake at a time write a folder, [`manifest`] records what the last bake
+//! wrote so the next one can skip or remove it (and [`claims`] what a bake in progress is
+//! about to write), and [`digests`] is its annex: what each motion adds to the review page
+//! and the contact sheet; [`hash`] says whether a file or a motion changed.
 
 pub mod bundle;
+pub mod claims;
 pub mod digests;
 pub mod durable;
 pub mod hash;

@@ -200,6 +200,19 @@ impl OutputDir {
         Ok(Outcome::Written)
     }
 
+    /// Makes an empty file at `relative`, in place of whatever was there (a rename: a link
+    /// planted there is replaced, not followed), open for appending. For a record of the bake
+    /// itself, not an output: its writer decides when it reaches the disk.
+    pub fn create_appended(&self, relative: &str) -> Result<fs::File, WriteError> {
+        let path = self.resolve(relative)?;
+        let dir = path.parent().unwrap_or(&self.root);
+        let temp = temp_in(dir).map_err(io_error(dir))?;
+        temp.persist(&path).map_err(|e| WriteError::Io {
+            path: path.display().to_string(),
+            source: e.error,
+        })
+    }
+
     /// Removes a file curvebake wrote earlier; a missing file is not an error.
     pub fn remove(&self, relative: &str) -> Result<(), WriteError> {
         let path = self.resolve(relative)?;

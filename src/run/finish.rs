@@ -10,6 +10,7 @@ use crate::error::InputError;
 use crate::export::{Digest, OutputFile};
 use crate::input::intake::Intake;
 use crate::output::bundle::{Chunk, OpenBundle};
+use crate::output::claims;
 use crate::output::digests;
 use crate::output::manifest::{Entry, Manifest};
 use crate::output::pool::Pool;
@@ -78,6 +79,8 @@ pub(super) fn finish(
             String::new()
         };
         manifest.finish(&run, &stamps, &summary_paths)?;
+        // The manifest in place names every file this bake claimed and wrote.
+        claims::remove(&plan.out)?;
     }
     Ok(report)
 }

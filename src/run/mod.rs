@@ -6,11 +6,13 @@
 //! - `baker`: a window's motions baked and exported in parallel (or reused when unchanged);
 //! - `writer`: the output folder, the bundles and the manifest a window is written to;
 //! - `tally`: what the windows add up to (the report), in input order;
+//! - `claims`: the files a window may write that no manifest names, recorded before it is;
 //! - `overlap`: each window written while the next is baked, and why it is scheduled so;
 //! - `finish`: removals, the last good outputs of failing motions, summaries, the manifest;
 //! - `key`: the bytes the manifest's hashes start from.
 
 mod baker;
+mod claims;
 mod finish;
 mod key;
 mod overlap;
@@ -26,6 +28,7 @@ use crate::output::pool::Pool;
 use crate::output::write::WriteError;
 use crate::spec::Overrides;
 use baker::Baker;
+use claims::Claims;
 use plan::{Plan, Planned};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -167,7 +170,8 @@ fn run_in_pool(
     let baker = Baker::new(plan, options.check, reusable, pool, progress);
     let overrides = Overrides { fps: options.fps };
     let mut intake = Intake::new(&plan.files, overrides, RunHasher::new(&plan.run_key));
-    overlap::bake_and_write(&mut intake, &baker, &mut writer, &mut tally)?;
+    let mut claims = Claims::new(plan, options.check)?;
+    overlap::bake_and_write(&mut intake, &baker, &mut writer, &mut claims, &mut tally)?;
     finish::finish(plan, options.check, pool, intake, tally, writer)
 }
 

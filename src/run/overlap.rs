@@ -4,6 +4,7 @@
 //! each choice here are in `benches/README.md`.
 
 use super::baker::{Baker, Done};
+use super::claims::Claims;
 use super::tally::{record, sort, Sorted, Tally};
 use super::writer::{append, by_size, in_group_order, write_group, write_groups, Writer};
 use crate::error::InputError;
@@ -12,24 +13,33 @@ use crate::output::write::WriteError;
 
 /// Bakes every window `intake` yields with `baker` and writes each with `writer`, in input
 /// order, counting them into `tally`: each window is written while the next is baked (and
-/// the one after read).
+/// the one after read, and the files it may write claimed in `claims`, so that they are
+/// known to be ours before it is written).
 pub(super) fn bake_and_write<'a>(
     intake: &mut Intake,
     baker: &Baker<'a>,
     writer: &mut Writer,
+    claims: &mut Claims,
     tally: &mut Tally,
 ) -> Result<(), WriteError> {
     let mut pending: Option<(Vec<InputError>, Vec<Done<'a>>)> = None;
     while let Some(Window { inputs, errors }) = intake.next_window() {
         let read = intake.read();
-        let next = || rayon::join(|| baker.bake_window(inputs, read), || intake.read_ahead()).0;
+        let claimed = claims.of(&inputs);
+        let next = || {
+            let (done, ((), claimed)) = rayon::join(
+                || baker.bake_window(inputs, read),
+                || rayon::join(|| intake.read_ahead(), || claims.record(claimed)),
+            );
+            claimed.map(|()| done)
+        };
         let done = match pending.take() {
             Some((errors, done)) => {
                 let (written, next) = write_window(writer, tally, errors, done, next);
                 written?;
-                next
+                next?
             }
-            None => next(),
+            None => next()?,
         };
         pending = Some((errors, done));
     }

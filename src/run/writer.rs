@@ -4,6 +4,7 @@
 use super::plan::Plan;
 use crate::export::OutputFile;
 use crate::output::bundle::{Chunk, OpenBundle};
+use crate::output::claims;
 use crate::output::manifest::{Entry, ManifestWriter};
 use crate::output::pool::Pool;
 use crate::output::write::{Outcome, OutputDir, WriteError};
@@ -33,6 +34,8 @@ impl<'a> Writer<'a> {
             // run bakes everything again instead of trusting stale hashes, and still removes
             // the files of motions that are gone. It is on disk before any output is replaced.
             old.in_progress(out)?;
+            // The claims an unfinished bake left are in that record now.
+            claims::remove(out)?;
             // Before this bake writes anything: a fresh folder has nothing to walk, and the
             // files this bake writes are not walked again at its end.
             out.remove_leftovers();

@@ -310,27 +310,61 @@ fn bake_and_kill(dir: &Path, out: &str, delay: Duration) -> bool {
     running
 }
 
-/// Takes the manifest out of `found`, checking that it is one of the `allowed` versions' or
-/// the record of a bake in progress: which files are ours (`owned` motions), no hash to trust.
+/// Takes the manifest and the claims out of `found`, checking that the manifest is one of the
+/// `allowed` versions' or the record of a bake in progress: which files are ours (`owned`
+/// motions), no hash to trust. Every output file left is known to be ours: the manifest or
+/// the claims beside it name it (what the killed bake wrote for motions no manifest named).
 fn take_manifest(
     found: &mut BTreeMap<PathBuf, Vec<u8>>,
     allowed: &[&BTreeMap<PathBuf, Vec<u8>>],
     owned: usize,
 ) {
     let manifest = Path::new(".curvebake-manifest.json");
-    let Some(record) = found.remove(manifest) else {
-        // Killed before the bake wrote its record: a fresh folder only.
-        assert_eq!(owned, 0, "the record of what is ours disappeared");
-        return;
+    let claims = found.remove(Path::new(".curvebake-claims"));
+    let record = found.remove(manifest);
+    let mut ours: Vec<String> = ["curves.json", "index.html", ".curvebake-lock"]
+        .map(String::from)
+        .into();
+    let mut name_files = |entries: &[serde_json::Value]| {
+        for m in entries {
+            let files = m["files"].as_array().unwrap();
+            ours.extend(files.iter().map(|f| f.as_str().unwrap().to_owned()));
+        }
     };
-    if allowed.iter().any(|v| v.get(manifest) == Some(&record)) {
-        return;
+    match &record {
+        // Killed before the bake wrote its record: a fresh folder only.
+        None => assert_eq!(owned, 0, "the record of what is ours disappeared"),
+        Some(record) if allowed.iter().any(|v| v.get(manifest) == Some(record)) => {}
+        Some(record) => {
+            let record: serde_json::Value = serde_json::from_slice(record).unwrap();
+            assert_eq!(record["run"], "", "{record}");
+            let motions = record["motions"].as_array().unwrap();
+            assert_eq!(motions.len(), owned, "{record}");
+            assert!(motions.iter().all(|m| m["hash"] == ""), "{record}");
+            name_files(motions);
+        }
     }
-    let record: serde_json::Value = serde_json::from_slice(&record).unwrap();
-    assert_eq!(record["run"], "", "{record}");
-    let motions = record["motions"].as_array().unwrap();
-    assert_eq!(motions.len(), owned, "{record}");
-    assert!(motions.iter().all(|m| m["hash"] == ""), "{record}");
+    if let Some(claims) = claims {
+        let lines = claims.split(|&b| b == b'\n').filter(|l| !l.is_empty());
+        let claims: Vec<serde_json::Value> = lines
+            .map_while(|l| serde_json::from_slice(l).ok())
+            .collect();
+        name_files(&claims);
+    }
+    if let Some(record) = &record {
+        if allowed.iter().any(|v| v.get(manifest) == Some(record)) {
+            return;
+        }
+    }
+    let unknown: Vec<&PathBuf> = (found.keys())
+        .filter(|p| !ours.contains(&p.display().to_string()))
+        .collect();
+    assert!(
+        unknown.is_empty(),
+        "{} files no record names, {:?} first",
+        unknown.len(),
+        unknown.first()
+    );
 }
 
 /// Checks that every file in `found` is one of the `allowed` versions of it; returns how many
@@ -402,14 +436,25 @@ fn a_bake_killed_part_way_leaves_only_complete_files_and_a_rerun_repairs_everyth
         leftovers = temps;
     }
 
-    // Killed while baking into an empty folder: each file is B's or absent.
-    let running = bake_and_kill(root, "fresh", full.mul_f64(0.5));
+    // Killed while baking into an empty folder: each file is B's or absent, and known to be
+    // ours (claimed before it was written). Killed sooner if the bake finished first.
+    let (fraction, running) = [0.5, 0.3, 0.15]
+        .into_iter()
+        .map(|fraction| {
+            let _ = fs::remove_dir_all(root.join("fresh"));
+            (
+                fraction,
+                bake_and_kill(root, "fresh", full.mul_f64(fraction)),
+            )
+        })
+        .find(|(_, running)| *running)
+        .unwrap_or((0.15, false));
     caught_running += usize::from(running);
     let (mut found, temps) = snapshot(&root.join("fresh"));
     take_manifest(&mut found, &[&b], 0);
     let counts = classify(&found, &[&b], "baking into an empty folder");
     eprintln!(
-        "killed a fresh bake at 0.5 (running: {running}): {} of {} files written, {} temporary files",
+        "killed a fresh bake at {fraction} (running: {running}): {} of {} files written, {} temporary files",
         counts[0],
         b.len(),
         temps.len()

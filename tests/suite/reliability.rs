@@ -244,6 +244,79 @@ fn outputs_of_deleted_motions_are_not_orphaned_by_a_failed_bake() {
     assert!(!root.join("out/css/fade.css").exists());
 }
 
+/// Item 6, for motions new in the bake that fails: the files it wrote for them are claimed
+/// before they are written, so after their source is deleted the next bake removes them, and
+/// touches nothing of the user's. (A failure part way leaves what a kill does: the record of
+/// the bake in progress and its claims; `faults.rs` kills real bakes.)
+#[test]
+fn outputs_of_new_motions_are_not_orphaned_by_a_failed_bake() {
+    let dir = project(&[("card.ron", CARD), ("fade.ron", FADE)]);
+    let root = dir.path();
+    let out = root.join("out");
+    let baked = curvebake(root, &["bake"]);
+    assert!(baked.status.success(), "{}", stderr(&baked));
+    // The user's own files in the output folder, one named like a motion's.
+    let mine = [
+        ("notes.txt", "mine"),
+        ("css/site.css", "body {}"),
+        ("json/new-c.json", "{}"),
+    ];
+    for (file, text) in mine {
+        fs::write(out.join(file), text).unwrap();
+    }
+    let new = ["new-a", "new-b"].map(|n| CARD.replace("\"card\"", &format!("\"{n}\"")));
+    fs::write(
+        root.join("curves/new.ron"),
+        format!("[{}]", new.join(",\n")),
+    )
+    .unwrap();
+    fs::write(
+        root.join("curves/wall.ron"),
+        CARD.replace("\"card\"", "\"wall\""),
+    )
+    .unwrap();
+    // An obstacle where wall's table goes: the bake writes the others' files, then fails.
+    fs::create_dir_all(out.join("json/wall.json/in-the-way")).unwrap();
+    let failed = curvebake(root, &["bake"]);
+    assert_eq!(failed.status.code(), Some(3), "{}", stderr(&failed));
+    let theirs = |name: &str| -> Vec<String> {
+        let suffix = |f: &String| f.contains(&format!("/{name}."));
+        listing(&out).into_iter().filter(suffix).collect()
+    };
+    assert_eq!(
+        theirs("new-a"),
+        [
+            "css/new-a.css",
+            "js/new-a.d.ts",
+            "js/new-a.js",
+            "json/new-a.json",
+            "png/new-a.png"
+        ],
+        "the failed bake wrote the new motion's files"
+    );
+    fs::remove_dir_all(out.join("json/wall.json")).unwrap();
+    fs::remove_file(root.join("curves/new.ron")).unwrap();
+
+    let check = curvebake(root, &["bake", "--check"]);
+    let text = stderr(&check);
+    assert_eq!(check.status.code(), Some(1), "{text}");
+    assert!(text.contains("stale: out/png/new-b.png"), "{text}");
+    let repaired = curvebake(root, &["bake"]);
+    assert!(repaired.status.success(), "{}", stderr(&repaired));
+    assert!(
+        theirs("new-a").is_empty() && theirs("new-b").is_empty(),
+        "{:?}",
+        listing(&out)
+    );
+    for (file, text) in mine {
+        assert_eq!(fs::read_to_string(out.join(file)).unwrap(), text, "{file}");
+        fs::remove_file(out.join(file)).unwrap();
+    }
+    let again = curvebake(root, &["bake", "--check"]);
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert!(common::project::outputs(&out) == fresh(root, "ref", "json,css,js,png,html"));
+}
+
 /// Bakes `root/curves` into a fresh folder `name` and returns its outputs.
 fn fresh(root: &Path, name: &str, formats: &str) -> Vec<(std::path::PathBuf, Vec<u8>)> {
     let baked = curvebake(root, &["bake", "--formats", formats, "--out", name]);
