@@ -202,11 +202,6 @@ pub fn page(digests: &[Digest], settings: &ExportSettings) -> String {
 fn motion_card(out: &mut String, d: &Digest, settings: &ExportSettings) {
     let (width, height) = settings.plot_size;
     let name = escape(&d.name);
-    let unit = if d.unit.is_empty() {
-        "unitless".to_owned()
-    } else {
-        escape(&d.unit)
-    };
     let _ = write!(
         out,
         "<article id=\"motion-{name}\" data-motion=\"{name}\">
@@ -215,16 +210,12 @@ fn motion_card(out: &mut String, d: &Digest, settings: &ExportSettings) {
 <label class=\"pick\"><input type=\"checkbox\" data-pick=\"{name}\"> compare</label>
 <button type=\"button\" class=\"pin\" data-pin=\"{name}\" title=\"Keep this version in the comparison, to compare it with the next bake\">Keep as before</button>
 </div>
-<p class=\"kind\">{kind} · {what} ({unit})</p>
+<p class=\"kind\">{kind} · {what}</p>
 <figure class=\"plot\">
 <div class=\"plot-box\"><svg class=\"plot-svg\" role=\"img\" aria-label=\"Position of {name} against time\"></svg></div>
 ",
         kind = escape(&d.kind),
-        what = if d.kind == "explosion-ring" {
-            "radii".to_owned()
-        } else {
-            escape(&d.property)
-        },
+        what = escape(&subject(d)),
     );
     let plot = plot_path(&d.name);
     if d.files.contains(&plot) {
@@ -254,6 +245,21 @@ fn motion_card(out: &mut String, d: &Digest, settings: &ExportSettings) {
     out.push_str("<script type=\"application/json\" class=\"motion-data\">");
     out.push_str(&motion_data(d));
     out.push_str("</script>\n</article>\n");
+}
+
+/// What a card animates, each with its unit: `translateY (px)`; a ring's `radii (px)`; every
+/// track of a multi-track motion, `translateY (px), opacity (unitless)`.
+fn subject(d: &Digest) -> String {
+    if d.kind == "explosion-ring" {
+        with_unit("radii", &d.unit)
+    } else if d.preview.len() > 1 {
+        let tracks = d.preview.iter().enumerate();
+        let each =
+            tracks.map(|(k, (track, _))| with_unit(track, d.units.get(k).unwrap_or(&d.unit)));
+        each.collect::<Vec<_>>().join(", ")
+    } else {
+        with_unit(&d.property, &d.unit)
+    }
 }
 
 /// The card's data for the page's script: the picked frames of every track, the value each
@@ -302,9 +308,14 @@ fn motion_data(d: &Digest) -> String {
 
 /// A plot's value axis label: what, its unit, and which way is down.
 fn axis_label(what: &str, unit: &str, down: bool) -> String {
-    let unit = if unit.is_empty() { "unitless" } else { unit };
     let arrow = if down { " ↓ down" } else { "" };
-    format!("{what} ({unit}){arrow}")
+    format!("{}{arrow}", with_unit(what, unit))
+}
+
+/// `what (unit)`, `unitless` for no unit.
+fn with_unit(what: &str, unit: &str) -> String {
+    let unit = if unit.is_empty() { "unitless" } else { unit };
+    format!("{what} ({unit})")
 }
 
 /// A number for the page's data (JSON has no NaN or infinity; a bake never makes them).
@@ -357,15 +368,50 @@ fn numbers(out: &mut String, d: &Digest) {
             );
         }
         for (k, v) in &group.values {
+            let (label, unit) = param_label(k);
             let _ = writeln!(
                 out,
-                "<tr><th>{}</th><td>{}</td></tr>",
-                escape(&k.replace('_', " ")),
+                "<tr><th>{}</th><td>{}{unit}</td></tr>",
+                escape(&label),
                 escape(&format_number(*v))
             );
         }
     }
     out.push_str("</table>\n");
+}
+
+/// Parameters that are times, in seconds.
+const TIME_PARAMS: [&str; 10] = [
+    "start",
+    "end",
+    "handoff",
+    "arrival",
+    "first_impact",
+    "bound_time",
+    "duration",
+    "response",
+    "perceptual_duration",
+    "visual_duration",
+];
+
+/// How the page names a parameter of the JSON `params`, and the unit written after its value:
+/// a step's or a track's `start`, `end` and `handoff` read as when they happen, other names in
+/// words; a time gets " s".
+fn param_label(name: &str) -> (String, &'static str) {
+    let label = match name {
+        "start" => "starts at".to_owned(),
+        "end" => "ends at".to_owned(),
+        "handoff" => "hands off at".to_owned(),
+        other => other.replace('_', " "),
+    };
+    (
+        label,
+        if TIME_PARAMS.contains(&name) {
+            " s"
+        } else {
+            ""
+        },
+    )
 }
 
 /// The page's stylesheet.
@@ -479,6 +525,25 @@ mod tests {
             (&tracks[0]["unit"], &tracks[1]["unit"]),
             (&"px".into(), &"".into())
         );
+        assert_eq!(subject(&d), "translateY (px), opacity (unitless)");
+        assert_eq!(subject(&digest("drop", &[])), "translateY (px)");
+    }
+
+    #[test]
+    fn times_among_the_parameters_read_as_times() {
+        let mut d = digest("toss", &[]);
+        d.params = vec![ParamGroup {
+            name: Some("translateY".into()),
+            values: vec![
+                ("end".into(), 1.248),
+                ("first_impact".into(), 0.75),
+                ("restitution".into(), 0.4),
+            ],
+        }];
+        let page = page(&[d], &ExportSettings::default());
+        assert!(page.contains("<th>ends at</th><td>1.248 s</td>"));
+        assert!(page.contains("<th>first impact</th><td>0.75 s</td>"));
+        assert!(page.contains("<th>restitution</th><td>0.4</td>"));
     }
 
     #[test]
