@@ -141,7 +141,7 @@ pub fn table(baked: &Baked, out: &mut Vec<u8>) {
     params(out, &spec.model.params());
     out.extend_from_slice(b",\n");
     // Where one closed form hands over to the next (sequences, an inertia's bound hit).
-    let joins = spec.model.joins();
+    let joins = spec.model.joins_until(baked.duration);
     if !joins.is_empty() {
         key(out, "joins");
         number_array(out, &joins);

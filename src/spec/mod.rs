@@ -201,15 +201,19 @@ impl Model {
             Self::Inertia(m) => m.bound_time().into_iter().collect(),
             // Each track's own joins, and where it ends (and starts holding its end value),
             // before the last.
-            Self::Tracks(t) => {
-                let end = t.length();
-                let mut joins: Vec<f64> = t.tracks().iter().flat_map(|k| k.joins(end)).collect();
-                joins.sort_by(f64::total_cmp);
-                joins.dedup();
-                joins
-            }
+            Self::Tracks(t) => self.joins_until(t.length()),
             _ => Vec::new(),
         }
+    }
+
+    /// The joins of a bake `end` seconds long ([`Model::track_joins`]), in time order, each
+    /// once: for several tracks, also where the last one ends when the bake goes on past it
+    /// (a resting motion's last frame is a whole frame after its rest time).
+    pub fn joins_until(&self, end: f64) -> Vec<f64> {
+        let mut joins: Vec<f64> = self.track_joins(end).into_iter().flatten().collect();
+        joins.sort_by(f64::total_cmp);
+        joins.dedup();
+        joins
     }
 
     /// Per track ([`Model::tracks`]), the joins of its own closed forms on a timeline `end`

@@ -351,8 +351,9 @@ fn tracks_match_the_high_precision_closed_forms_and_hold_their_ends() {
                 "{what}: ends at {end} s, frames {worst:.1e}, at its end {at_end:.1e}"
             ));
         }
-        // The joins are the track ends before the last one, and each track's own joins.
-        let last = ends.iter().copied().fold(0.0, f64::max);
+        // The joins are the track ends before the bake's end (a whole frame after the last
+        // track's rest, when it rests), and each track's own joins.
+        let last = table["duration"].as_f64().unwrap();
         let mut joins: Vec<f64> = ends.into_iter().filter(|&e| e < last).collect();
         joins.extend(own_joins);
         joins.sort_by(f64::total_cmp);

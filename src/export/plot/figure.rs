@@ -65,7 +65,7 @@ pub fn draw(root: &Area, texts: &mut Texts, baked: &Baked) -> DrawResult {
     let samples = (2 * width as usize).max(1000);
     let end_values = spec.model.end_values();
     // Where one closed form hands over to the next: a dashed vertical line in both panels.
-    let joins = spec.model.joins();
+    let joins = spec.model.joins_until(duration);
     let tracks: Vec<TrackData> = spec
         .model
         .tracks()
