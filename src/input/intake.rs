@@ -90,6 +90,20 @@ impl<'a> Intake<'a> {
         }
     }
 
+    /// Reads files until at least `motions` motions are read and not yet handed out, or every
+    /// file is read: for the claims a bake makes ahead of its windows (see `run::claims`).
+    /// Only their specs are held, not their frames.
+    pub fn read_ahead_motions(&mut self, motions: usize) {
+        while self.ready.len() < motions && self.next_file < self.files.len() {
+            self.read_files();
+        }
+    }
+
+    /// The motions read and not yet handed out, in input order.
+    pub fn ready(&self) -> impl ExactSizeIterator<Item = &Input> {
+        self.ready.iter().map(|(input, _)| input)
+    }
+
     /// The next window, from the motions read so far: at most [`WINDOW`] motions and, unless
     /// one motion is longer, [`WINDOW_FRAMES`] frames. `None` once every file has been read
     /// and handed out.

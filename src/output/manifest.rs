@@ -472,3 +472,72 @@ impl SpecHasher {
         hasher.hex()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::output::claims::ClaimsWriter;
+
+    fn entry(name: &str, hash: &str, files: &[&str]) -> Entry {
+        Entry {
+            name: name.to_owned(),
+            source: format!("/curves/{name}.ron"),
+            hash: hash.to_owned(),
+            frames: 3,
+            files: files.iter().map(|f| f.to_string()).collect(),
+            chunks: Vec::new(),
+            digest: None,
+            warnings: Vec::new(),
+        }
+    }
+
+    /// Claims left by an unfinished bake are read into the manifest for ownership only: a
+    /// motion it names gets the files claimed for it, a motion it lacks gets an entry, and no
+    /// hash or run is trusted, even a complete manifest's (a bake killed after moving its
+    /// manifest into place, before removing its claims).
+    #[test]
+    fn leftover_claims_are_read_into_the_manifest_for_ownership() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = OutputDir::create(dir.path()).unwrap();
+        let mut writer = ManifestWriter::open(&out, false).unwrap();
+        writer.push(&entry("a", "h1", &["json/a.json"])).unwrap();
+        writer.finish("run", &[], &["curves.json".into()]).unwrap();
+        let complete = Manifest::read(dir.path());
+        assert_eq!(
+            (complete.run.as_str(), complete.motions[0].hash.as_str()),
+            ("run", "h1")
+        );
+
+        let claims = [
+            entry("a", "", &["json/a.json", "css/a.css"]),
+            entry("b", "", &["json/b.json", "css/b.css"]),
+        ];
+        ClaimsWriter::new(&out)
+            .unwrap()
+            .claim(&out, &claims)
+            .unwrap();
+        let read = Manifest::read(dir.path());
+        assert_eq!(read.run, "");
+        assert_eq!(read.summaries, ["curves.json"]);
+        let owned: Vec<(&str, &str, Vec<&str>)> = (read.motions.iter())
+            .map(|e| {
+                (
+                    e.name.as_str(),
+                    e.hash.as_str(),
+                    e.files.iter().map(String::as_str).collect(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            owned,
+            [
+                ("a", "", vec!["json/a.json", "css/a.css"]),
+                ("b", "", vec!["json/b.json", "css/b.css"])
+            ]
+        );
+        // The next bake's record of its progress carries them; its claims start afresh.
+        read.in_progress(&out).unwrap();
+        claims::remove(&out).unwrap();
+        assert_eq!(Manifest::read(dir.path()).motions, read.motions);
+    }
+}

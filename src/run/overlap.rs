@@ -13,8 +13,8 @@ use crate::output::write::WriteError;
 
 /// Bakes every window `intake` yields with `baker` and writes each with `writer`, in input
 /// order, counting them into `tally`: each window is written while the next is baked (and
-/// the one after read, and the files it may write claimed in `claims`, so that they are
-/// known to be ours before it is written).
+/// the one after read, and the files the next may write claimed in `claims` if they are not
+/// yet, so that they are known to be ours before it is written).
 pub(super) fn bake_and_write<'a>(
     intake: &mut Intake,
     baker: &Baker<'a>,
@@ -25,11 +25,14 @@ pub(super) fn bake_and_write<'a>(
     let mut pending: Option<(Vec<InputError>, Vec<Done<'a>>)> = None;
     while let Some(Window { inputs, errors }) = intake.next_window() {
         let read = intake.read();
-        let claimed = claims.of(&inputs);
+        let due = claims.due(&inputs);
         let next = || {
-            let (done, ((), claimed)) = rayon::join(
+            let (done, claimed) = rayon::join(
                 || baker.bake_window(inputs, read),
-                || rayon::join(|| intake.read_ahead(), || claims.record(claimed)),
+                || {
+                    intake.read_ahead();
+                    claims.claim(due, intake)
+                },
             );
             claimed.map(|()| done)
         };
