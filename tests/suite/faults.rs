@@ -463,6 +463,35 @@ fn a_bake_killed_part_way_leaves_only_complete_files_and_a_rerun_repairs_everyth
         caught_running > 0,
         "no kill landed while the bake was running; make it larger"
     );
+    // The killed bake's motions were all new; half of them are deleted (their files are
+    // left out of the inputs): the next bake removes their files, and nothing of the user's.
+    fs::create_dir_all(root.join("kept")).unwrap();
+    for f in 0..15 {
+        let file = format!("f{f:02}.ron");
+        fs::copy(curves.join(&file), root.join("kept").join(&file)).unwrap();
+    }
+    let fresh = root.join("fresh");
+    fs::create_dir_all(fresh.join("json")).unwrap();
+    fs::write(fresh.join("json/mine.json"), "{}").unwrap();
+    fs::write(fresh.join("notes.txt"), "mine").unwrap();
+    let output = curvebake(
+        root,
+        &[
+            "bake",
+            "kept",
+            "--formats",
+            "json",
+            "--quiet",
+            "--out",
+            "fresh",
+        ],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let (mut left, _) = snapshot(&fresh);
+    assert_eq!(left.remove(Path::new("json/mine.json")).unwrap(), b"{}");
+    assert_eq!(left.remove(Path::new("notes.txt")).unwrap(), b"mine");
+    let tables = (left.keys()).filter(|p| p.starts_with("json")).count();
+    assert_eq!(tables, MOTIONS / 2, "the deleted motions' tables are gone");
 
     // A re-run repairs everything, and --check agrees.
     let output = curvebake(root, &["bake", "--formats", "json", "--quiet"]);
