@@ -9,8 +9,8 @@
 //! ours, so they can still be removed when their motion is gone), and everything is baked
 //! again. While a bake runs, the manifest in place is such an ownership record (see
 //! [`Manifest::in_progress`]), so a bake that fails or is killed leaves the record of what is
-//! ours (with the [`claims`] of what it was about to write beside it), and no hash that could
-//! be trusted.
+//! ours (with the claims of what it was about to write beside it, see `output::claims`), and
+//! no hash that could be trusted.
 
 use crate::output::claims;
 use crate::output::digests::DigestsWriter;
@@ -40,7 +40,7 @@ pub struct Manifest {
     pub bundles: Vec<BundleStamp>,
     /// The files describing the whole bake (`curves.json`, `index.html`, `png/all.png`).
     pub summaries: Vec<String>,
-    /// The digests annex as the bake left it (see [`crate::output::digests`]), when the bake
+    /// The digests annex as the bake left it (see `output::digests`), when the bake
     /// wrote the review page or the contact sheet.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub digests: Option<BundleStamp>,
@@ -116,7 +116,7 @@ impl Manifest {
     /// Reads the manifest of `out`. A missing or unparsable one is empty (everything is baked,
     /// nothing is known to be ours); one whose checksum, tool or chunk places do not hold is
     /// read for ownership only ([`Manifest::ownership`]). Claims left beside it by a bake that
-    /// did not finish ([`claims`]) are added to it, for ownership only too.
+    /// did not finish (`output::claims`) are added to it, for ownership only too.
     pub fn read(out: &Path) -> Self {
         let manifest = Self::read_alone(out);
         match claims::read(out) {
@@ -245,7 +245,7 @@ impl Manifest {
     /// manifest's entries for ownership only (see [`Manifest::ownership`]), with any claims an
     /// earlier unfinished bake left (read into them by [`Manifest::read`]). A bake that fails
     /// or is killed leaves it, with the claims of what it was about to write beside it
-    /// ([`claims`]), and the next bake then knows which files are ours but trusts none of
+    /// (`output::claims`), and the next bake then knows which files are ours but trusts none of
     /// them.
     pub fn in_progress(&self, out: &OutputDir) -> Result<(), WriteError> {
         let record = self.clone().ownership();

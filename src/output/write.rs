@@ -342,7 +342,7 @@ pub enum Sync {
     File,
     /// Every file the output folder has written so far, with the folder entries naming them
     /// (so that all the outputs a manifest lists are on disk before it is; see
-    /// [`durable`]), then the file and its folder entry.
+    /// `output::durable`), then the file and its folder entry.
     Outputs,
 }
 
