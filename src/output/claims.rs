@@ -36,7 +36,7 @@ pub fn read(out: &Path) -> Option<Vec<Entry>> {
 /// Removes the claims from `out` (a missing file is not an error): once the manifest in place
 /// names every file they do.
 pub fn remove(out: &OutputDir) -> Result<(), WriteError> {
-    out.remove(CLAIMS_PATH)
+    out.remove(CLAIMS_PATH).map(|_| ())
 }
 
 /// The claims of the bake in progress, made as it goes.

@@ -213,12 +213,14 @@ impl OutputDir {
         })
     }
 
-    /// Removes a file curvebake wrote earlier; a missing file is not an error.
-    pub fn remove(&self, relative: &str) -> Result<(), WriteError> {
+    /// Removes a file curvebake wrote earlier; a missing file is not an error. Returns whether
+    /// there was one.
+    pub fn remove(&self, relative: &str) -> Result<bool, WriteError> {
         let path = self.resolve(relative)?;
         match fs::remove_file(&path) {
-            Err(e) if e.kind() != io::ErrorKind::NotFound => Err(io_error(&path)(e)),
-            _ => Ok(()),
+            Ok(()) => Ok(true),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+            Err(e) => Err(io_error(&path)(e)),
         }
     }
 }

@@ -157,7 +157,7 @@ fn write_summaries(
 
 /// Removes the files of motions in the old manifest that are gone: not `baked` now and not in
 /// a file that `failed` this time (by [`super::source_identity`]; its motions keep their outputs).
-/// Returns the entries kept and the files removed.
+/// Returns the entries kept and the files removed (in check mode, there to be removed).
 fn remove_vanished(
     out: &OutputDir,
     old: &Manifest,
@@ -176,11 +176,17 @@ fn remove_vanished(
             kept.push(entry.clone());
             continue;
         }
+        // Only files that are there count: a claimed file may never have been written (a bake
+        // killed before it), and a person may have removed one.
         for file in &entry.files {
-            if !check {
-                out.remove(file)?;
+            let there = if check {
+                out.exists(file)
+            } else {
+                out.remove(file)?
+            };
+            if there {
+                removed.push(file.clone());
             }
-            removed.push(file.clone());
         }
     }
     Ok((kept, removed))
