@@ -33,11 +33,17 @@ awk 'BEGIN {
 }'
 
 now() { date +%s%N; }
+# Each run starts on a settled machine: the page cache written back and a second of quiet, so
+# that neither pays for the write-back of the other's 10 or 37 MB (on 2 cores, the kernel's
+# write-back threads take CPU from whichever process runs next).
+settle() { sync; sleep 1; }
 for i in $(seq "$pairs"); do
+    settle
     start=$(now)
     node "$peer/bench_popmotion.js" 10000 "$work/popmotion.txt" >/dev/null
     echo "popmotion $(( ($(now) - start) / 1000000 ))"
     rm -rf "$work/out"
+    settle
     start=$(now)
     "$curvebake" bake "$work/springs" --out "$work/out" --bundle --formats json,css --force --quiet
     echo "curvebake $(( ($(now) - start) / 1000000 ))"
