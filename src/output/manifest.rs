@@ -460,7 +460,7 @@ impl SpecHasher {
             put(&x.map_or(u64::MAX, f64::to_bits).to_le_bytes());
         }
         put(spec.reduced_motion.name().as_bytes());
-        for group in spec.model.params() {
+        for group in spec.model.inputs() {
             put(group.name.unwrap_or("").as_bytes());
             for (name, value) in group.values {
                 put(name.as_bytes());
@@ -488,6 +488,32 @@ mod tests {
             chunks: Vec::new(),
             digest: None,
             warnings: Vec::new(),
+        }
+    }
+
+    /// A spring's content hash covers each of its own parameters (its equivalents in other
+    /// forms follow from them and are not hashed).
+    #[test]
+    fn a_springs_hash_changes_with_each_of_its_parameters() {
+        use crate::input::load::parse_bytes;
+        use crate::spec::Overrides;
+        let hash = |motion: &str| {
+            let ron = format!(r#"(name: "s", property: "translateY", motion: {motion})"#);
+            let file = &parse_bytes(Path::new("s.ron"), ron.as_bytes()).unwrap()[0];
+            let spec = MotionSpec::from_file(file, Overrides::default()).unwrap();
+            SpecHasher::new(b"key").hash(&spec)
+        };
+        let base = "Spring(from: 0, to: 100, velocity: 0, mass: 1, stiffness: 170, damping: 26)";
+        assert_eq!(hash(base), hash(base));
+        for changed in [
+            "Spring(from: 1, to: 100, velocity: 0, mass: 1, stiffness: 170, damping: 26)",
+            "Spring(from: 0, to: 101, velocity: 0, mass: 1, stiffness: 170, damping: 26)",
+            "Spring(from: 0, to: 100, velocity: 1, mass: 1, stiffness: 170, damping: 26)",
+            "Spring(from: 0, to: 100, velocity: 0, mass: 2, stiffness: 170, damping: 26)",
+            "Spring(from: 0, to: 100, velocity: 0, mass: 1, stiffness: 171, damping: 26)",
+            "Spring(from: 0, to: 100, velocity: 0, mass: 1, stiffness: 170, damping: 27)",
+        ] {
+            assert_ne!(hash(base), hash(changed), "{changed}");
         }
     }
 

@@ -282,6 +282,17 @@ impl Model {
         }
     }
 
+    /// The parameters that decide the motion, for its content hash: [`Model::params`] less a
+    /// spring's equivalents in the other platforms' forms, which follow from its mass,
+    /// stiffness and damping (the groups of a sequence's steps and of tracks leave them out
+    /// already).
+    pub fn inputs(&self) -> Vec<ParamGroup> {
+        match self {
+            Self::Spring(s) => vec![spring_core(s)],
+            _ => self.params(),
+        }
+    }
+
     /// Resolved physical parameters, grouped: the motion's own in the unnamed group (written at
     /// the top level of the JSON `params`), named groups nested under their name (`inner` and
     /// `outer` of a ring; a spring's equivalent in each platform's form).
@@ -354,18 +365,7 @@ impl Model {
 /// A spring's resolved parameters (unnamed group), then the same spring in every platform's
 /// form, one named group each ([`Equivalents::groups`]).
 fn spring_params(s: &Spring) -> Vec<ParamGroup> {
-    let mut groups = vec![ParamGroup {
-        name: None,
-        values: vec![
-            ("from", s.from()),
-            ("to", s.to()),
-            ("velocity", s.initial_velocity()),
-            ("mass", s.mass()),
-            ("stiffness", s.stiffness()),
-            ("damping", s.damping()),
-            ("damping_ratio", s.damping_ratio()),
-        ],
-    }];
+    let mut groups = vec![spring_core(s)];
     groups.extend(
         Equivalents::of(s.mass(), s.stiffness(), s.damping())
             .groups()
@@ -376,6 +376,22 @@ fn spring_params(s: &Spring) -> Vec<ParamGroup> {
             }),
     );
     groups
+}
+
+/// A spring's own parameters, without its equivalents in other forms.
+fn spring_core(s: &Spring) -> ParamGroup {
+    ParamGroup {
+        name: None,
+        values: vec![
+            ("from", s.from()),
+            ("to", s.to()),
+            ("velocity", s.initial_velocity()),
+            ("mass", s.mass()),
+            ("stiffness", s.stiffness()),
+            ("damping", s.damping()),
+            ("damping_ratio", s.damping_ratio()),
+        ],
+    }
 }
 
 /// A sequence: per step a group `step_<i>` with its `start`, its `handoff` time (all but the
