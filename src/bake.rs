@@ -130,8 +130,27 @@ impl std::fmt::Display for Rounded {
     }
 }
 
-/// Frame intervals and bake length for a motion: (ceil(D·fps), D).
-fn frame_plan(spec: &MotionSpec) -> Result<(usize, f64, bool), BakeError> {
+/// How a motion is sampled: frames `0 ..= intervals` at min(i/fps, `duration`), the last one
+/// snapped to the end value when the motion `snaps` (it rests or arrives).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FramePlan {
+    /// ceil(D·fps): the frames less one.
+    pub intervals: usize,
+    /// The bake length D, seconds.
+    pub duration: f64,
+    /// Whether the last frame is the end value.
+    pub snaps: bool,
+}
+
+impl FramePlan {
+    /// Frames of the bake.
+    pub fn frames(&self) -> usize {
+        self.intervals + 1
+    }
+}
+
+/// The frame plan of a motion (cheap: its rest time, no sampling).
+pub fn frame_plan(spec: &MotionSpec) -> Result<FramePlan, BakeError> {
     let fps = spec.fps;
     let (seconds, snaps) = match spec.ending {
         Ending::Fixed(d) => (d, false),
@@ -157,7 +176,11 @@ fn frame_plan(spec: &MotionSpec) -> Result<(usize, f64, bool), BakeError> {
             fps,
         });
     }
-    Ok((intervals as usize, seconds, snaps))
+    Ok(FramePlan {
+        intervals: intervals as usize,
+        duration: seconds,
+        snaps,
+    })
 }
 
 fn intervals(frames: f64) -> f64 {
@@ -169,15 +192,20 @@ fn intervals(frames: f64) -> f64 {
     }
 }
 
-/// Frames a bake of `spec` will have (cheap: no sampling).
-pub fn frame_count(spec: &MotionSpec) -> Result<usize, BakeError> {
-    frame_plan(spec).map(|(intervals, _, _)| intervals + 1)
-}
-
 /// Samples every track of a motion. The last frame of a motion that rests or arrives is its
 /// exact end value with velocity as the model gives it (0 at rest).
 pub fn bake(spec: &MotionSpec) -> Result<Baked<'_>, BakeError> {
-    let (intervals, duration, snaps) = frame_plan(spec)?;
+    bake_planned(spec, frame_plan(spec)?)
+}
+
+/// [`bake`] with the motion's [`frame_plan`] already made (a bake makes it when it reads the
+/// motion, to size its windows).
+pub fn bake_planned(spec: &MotionSpec, plan: FramePlan) -> Result<Baked<'_>, BakeError> {
+    let FramePlan {
+        intervals,
+        duration,
+        snaps,
+    } = plan;
     let end_values = spec.model.end_values();
     let resting = spec.ending == Ending::Rests;
     let mut tracks = Vec::new();

@@ -3,7 +3,6 @@
 //! motion's name, for the duplicate check), so a bake's memory is bounded by its window, not
 //! by the number of motions.
 
-use crate::bake::frame_count;
 use crate::error::InputError;
 use crate::export::number::format_number;
 use crate::input::load::{load_bytes, read_source, Input, Names};
@@ -168,7 +167,7 @@ impl<'a> Intake<'a> {
                     let inputs = inputs
                         .into_iter()
                         .map(|i| {
-                            let frames = frame_count(&i.spec).unwrap_or(1);
+                            let frames = i.plan.map_or(1, |p| p.frames());
                             (i, frames)
                         })
                         .collect();

@@ -3,6 +3,7 @@
 //! RON is read by [`crate::input::plain_ron`], any other by the `ron` crate, which also words
 //! every syntax error.
 
+use crate::bake::{frame_plan, FramePlan};
 use crate::error::{InputError, Problem};
 use crate::input::schema::MotionFile;
 use crate::spec::{MotionSpec, Overrides};
@@ -26,6 +27,8 @@ pub struct Input {
     pub file: Arc<Path>,
     /// The motion.
     pub spec: MotionSpec,
+    /// How it will be sampled (`None` if it cannot be baked: the bake says why).
+    pub plan: Option<FramePlan>,
 }
 
 /// Every `.ron` file named by `paths` (files as given, folders searched recursively), sorted
@@ -266,6 +269,7 @@ pub fn load_bytes(
         match MotionSpec::from_file(motion, overrides) {
             Ok(spec) => valid.push(Input {
                 file: Arc::clone(&shared),
+                plan: frame_plan(&spec).ok(),
                 spec,
             }),
             Err(e) => errors.push(InputError::new(

@@ -2,7 +2,7 @@
 //! outputs reused when the manifest shows it unchanged.
 
 use super::plan::Plan;
-use crate::bake::bake;
+use crate::bake::{bake, bake_planned};
 use crate::error::{InputError, Problem};
 use crate::export::{Digest, Exporter, Format, OutputFile, Summary};
 use crate::input::load::Input;
@@ -209,7 +209,11 @@ fn export_one(
     let with_preview = exporters
         .iter()
         .any(|e| e.shape().summary == Summary::Previews);
-    let baked = bake(&input.spec).map_err(|e| {
+    let baked = match input.plan {
+        Some(plan) => bake_planned(&input.spec, plan),
+        None => bake(&input.spec),
+    };
+    let baked = baked.map_err(|e| {
         InputError::new(
             &input.file,
             Problem::Field {
