@@ -84,34 +84,41 @@ fn number_array(out: &mut Vec<u8>, values: &[f64]) {
 /// `{...}`: the values of the unnamed group at the top level, then each named group as a
 /// nested object under its name.
 fn params(out: &mut Vec<u8>, groups: &[ParamGroup]) {
-    out.push(b'{');
+    let own = groups.iter().filter(|g| g.name.is_none());
     let mut first = true;
-    let mut comma = |out: &mut Vec<u8>| {
-        if !std::mem::take(&mut first) {
-            out.push(b',');
-        }
-    };
-    for group in groups.iter().filter(|g| g.name.is_none()) {
-        for (name, v) in &group.values {
-            comma(out);
-            key(out, name);
-            write_json_f64(out, *v);
-        }
-    }
+    out.push(b'{');
+    fields(out, &mut first, own.flat_map(|g| &g.values));
     for group in groups {
         if let Some(name) = group.name {
-            comma(out);
+            separate(out, &mut first);
             key(out, name);
-            params(
-                out,
-                &[ParamGroup {
-                    name: None,
-                    values: group.values.clone(),
-                }],
-            );
+            out.push(b'{');
+            fields(out, &mut true, &group.values);
+            out.push(b'}');
         }
     }
     out.push(b'}');
+}
+
+/// Writes `"name":value` for each of `values`, each after a comma unless it is the `first`
+/// member of its object.
+fn fields<'a>(
+    out: &mut Vec<u8>,
+    first: &mut bool,
+    values: impl IntoIterator<Item = &'a (&'static str, f64)>,
+) {
+    for (name, v) in values {
+        separate(out, first);
+        key(out, name);
+        write_json_f64(out, *v);
+    }
+}
+
+/// A comma before every member of an object but the `first`.
+fn separate(out: &mut Vec<u8>, first: &mut bool) {
+    if !std::mem::take(first) {
+        out.push(b',');
+    }
 }
 
 /// One motion's table: name, kind, property, unit, fps, duration, frames, params, tracks.
