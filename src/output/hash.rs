@@ -2,7 +2,7 @@
 //! changed between bakes.
 
 use std::fmt;
-use std::io::{self, Read};
+use std::io::{self, Read, Write};
 use xxhash_rust::xxh3::Xxh3Default;
 
 /// A streaming 128-bit content hash (XXH3), written as 32 hex digits.
@@ -31,17 +31,9 @@ impl ContentHasher {
         self.update(part);
     }
 
-    /// Feeds everything `reader` gives.
-    pub fn update_reader(&mut self, mut reader: impl Read) -> io::Result<()> {
-        let mut buffer = vec![0; 1 << 16];
-        loop {
-            match reader.read(&mut buffer) {
-                Ok(0) => return Ok(()),
-                Ok(n) => self.update(&buffer[..n]),
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
-            }
-        }
+    /// Feeds everything `reader` gives, read 64 KiB at a time (a whole bundle, on a re-bake).
+    pub fn update_reader(&mut self, reader: impl Read) -> io::Result<()> {
+        io::copy(&mut io::BufReader::with_capacity(1 << 16, reader), self).map(drop)
     }
 
     /// The hash of everything fed so far.
@@ -59,6 +51,18 @@ impl ContentHasher {
             text.push(DIGITS[usize::from(byte & 15)].into());
         }
         text
+    }
+}
+
+/// Bytes written are fed to the hash (for [`io::copy`]).
+impl Write for ContentHasher {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.update(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
     }
 }
 
