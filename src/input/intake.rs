@@ -26,10 +26,15 @@ pub const LONG_MOTION_SECONDS: f64 = 10.0;
 /// Files read and parsed at once (in parallel). A fixed number, so that where windows start,
 /// and the order errors are found in, do not depend on the thread count.
 const FILES_AT_ONCE: usize = 8;
-/// Bytes of source read at once, unless one file is larger: with files of up to
-/// [`crate::input::load::MAX_INPUT_BYTES`], eight of them are not held at once. (Decided by
-/// the files' sizes, not the thread count, so windows stay where they are.)
-const BYTES_AT_ONCE: u64 = 32 << 20;
+/// Bytes of source read at once, unless one file is larger. Small, so that the first window
+/// is baked soon after the bake starts and the rest is read a little at a time beside the
+/// baking (a batch's parsing is parallel only across its files, and handing its motions out
+/// is not parallel at all). Decided by the files' sizes, not the thread count, so that windows
+/// stay where they are.
+const BYTES_AT_ONCE: u64 = 512 << 10;
+/// Motions read ahead of the next window: while fewer are ready, each window's baking reads
+/// another batch beside it, so that the next window is ready when it is due.
+const READ_AHEAD: usize = 2 * WINDOW;
 
 /// Motions to bake next, in input order, and the input errors found while reading them.
 #[derive(Debug, Default)]
@@ -47,8 +52,8 @@ pub struct Intake<'a> {
     next_file: usize,
     overrides: Overrides,
     names: Names,
-    /// Motions read and not yet handed out, with their frame counts.
-    ready: VecDeque<(Input, usize)>,
+    /// Motions read and not yet handed out.
+    ready: VecDeque<Input>,
     ready_frames: usize,
     errors: Vec<InputError>,
     /// Warnings about the motions read (see [`long_motion`]), in input order.
@@ -57,8 +62,8 @@ pub struct Intake<'a> {
     read: usize,
 }
 
-/// One file read: its digest (if it could be read), valid motions with frame counts, errors.
-type FileRead = (Option<SourceDigest>, Vec<(Input, usize)>, Vec<InputError>);
+/// One file read: its digest (if it could be read), valid motions, errors.
+type FileRead = (Option<SourceDigest>, Vec<Input>, Vec<InputError>);
 
 impl<'a> Intake<'a> {
     /// Reads `files` (in this order) with `overrides`; `run` is the run hash the files are
@@ -80,9 +85,20 @@ impl<'a> Intake<'a> {
 
     /// Reads files until the next window is ready: [`WINDOW`] motions or [`WINDOW_FRAMES`]
     /// frames read and not yet handed out, or every file read.
-    pub fn read_ahead(&mut self) {
+    fn read_window(&mut self) {
         while self.ready.len() < WINDOW
             && self.ready_frames < WINDOW_FRAMES
+            && self.next_file < self.files.len()
+        {
+            self.read_files();
+        }
+    }
+
+    /// Reads one more batch of files if fewer than [`READ_AHEAD`] motions (and fewer than
+    /// twice [`WINDOW_FRAMES`] frames) are ready: what a window's baking does beside it.
+    pub fn read_ahead(&mut self) {
+        if self.ready.len() < READ_AHEAD
+            && self.ready_frames < 2 * WINDOW_FRAMES
             && self.next_file < self.files.len()
         {
             self.read_files();
@@ -100,14 +116,14 @@ impl<'a> Intake<'a> {
 
     /// The motions read and not yet handed out, in input order.
     pub fn ready(&self) -> impl ExactSizeIterator<Item = &Input> {
-        self.ready.iter().map(|(input, _)| input)
+        self.ready.iter()
     }
 
     /// The next window, from the motions read so far: at most [`WINDOW`] motions and, unless
     /// one motion is longer, [`WINDOW_FRAMES`] frames. `None` once every file has been read
     /// and handed out.
     pub fn next_window(&mut self) -> Option<Window> {
-        self.read_ahead();
+        self.read_window();
         if self.ready.is_empty() && self.errors.is_empty() {
             return None;
         }
@@ -116,7 +132,7 @@ impl<'a> Intake<'a> {
             errors: std::mem::take(&mut self.errors),
         };
         let mut frames = 0;
-        while let Some((_, next)) = self.ready.front() {
+        while let Some(next) = self.ready.front().map(Input::frames) {
             let fits = window.inputs.is_empty()
                 || (window.inputs.len() < WINDOW && frames + next <= WINDOW_FRAMES);
             if !fits {
@@ -124,7 +140,7 @@ impl<'a> Intake<'a> {
             }
             frames += next;
             self.ready_frames -= next;
-            let (input, _) = self.ready.pop_front().expect("a motion is ready");
+            let input = self.ready.pop_front().expect("a motion is ready");
             window.inputs.push(input);
         }
         Some(window)
@@ -164,13 +180,6 @@ impl<'a> Intake<'a> {
                 Err(e) => (None, Vec::new(), vec![e]),
                 Ok(bytes) => {
                     let (inputs, errors) = load_bytes(file, &bytes, overrides);
-                    let inputs = inputs
-                        .into_iter()
-                        .map(|i| {
-                            let frames = i.plan.map_or(1, |p| p.frames());
-                            (i, frames)
-                        })
-                        .collect();
                     (Some(source_digest(file, &bytes)), inputs, errors)
                 }
             })
@@ -180,13 +189,15 @@ impl<'a> Intake<'a> {
                 self.run.add(&digest);
             }
             self.errors.extend(errors);
-            for (input, frames) in inputs {
+            self.ready.reserve(inputs.len());
+            for input in inputs {
                 match self.names.admit(&input) {
                     Ok(()) => {
+                        let frames = input.frames();
                         self.warnings.extend(long_motion(&input, frames));
                         self.read += 1;
                         self.ready_frames += frames;
-                        self.ready.push_back((input, frames));
+                        self.ready.push_back(input);
                     }
                     Err(e) => self.errors.push(e),
                 }

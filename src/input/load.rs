@@ -31,6 +31,13 @@ pub struct Input {
     pub plan: Option<FramePlan>,
 }
 
+impl Input {
+    /// Frames it will be baked as (one if it cannot be baked: the bake says why).
+    pub fn frames(&self) -> usize {
+        self.plan.map_or(1, |plan| plan.frames())
+    }
+}
+
 /// Every `.ron` file named by `paths` (files as given, folders searched recursively), sorted
 /// and without repeats; the first folder that cannot be searched is an error (see
 /// [`find_inputs_reporting`]).
