@@ -13,8 +13,10 @@ use std::collections::VecDeque;
 use std::path::PathBuf;
 
 /// Most motions in one window: enough to keep every core busy, few enough that memory is
-/// bounded by the window, not by the number of motions.
-pub const WINDOW: usize = 128;
+/// bounded by the window, not by the number of motions. (A bundle bake of 10,000 springs took
+/// about 5 % less time with windows of 256 than of 128, in two sets of 15 alternating runs,
+/// for 2 MB more memory at its peak; windows of 512 were slower again.)
+pub const WINDOW: usize = 256;
 /// Most frames in one window (a window holds at least one motion): bounds memory when motions
 /// are long, since a window's outputs are held until they are written.
 pub const WINDOW_FRAMES: usize = 1_000_000;

@@ -192,7 +192,7 @@ fn outputs_are_byte_identical_across_runs_and_thread_counts() {
     }
 }
 
-/// A batch of several windows (a bake takes 128 motions at a time): `files` files of 40
+/// A batch of several windows (a bake takes 256 motions at a time): `files` files of 40
 /// springs each, the fourth broken, one motion of the eighth impossible to bake, one of the
 /// tenth invalid; `edit` changes the stiffness of one motion in the sixth.
 fn many_windows(dir: &Path, files: usize, edit: bool) {
@@ -246,7 +246,7 @@ fn account(output: &std::process::Output, out: &str) -> (Option<i32>, String) {
 #[test]
 fn many_windows_and_their_errors_come_out_the_same_whatever_the_thread_count() {
     let dir = tempfile::tempdir().unwrap();
-    many_windows(dir.path(), 12, false);
+    many_windows(dir.path(), 24, false);
     for layout in [&[][..], &["--bundle"][..]] {
         let mut first = None;
         for jobs in ["1", "2", "3"] {
@@ -275,7 +275,7 @@ fn many_windows_and_their_errors_come_out_the_same_whatever_the_thread_count() {
     }
 
     // After an edit, --check lists the same files in the same order, and the re-bakes agree.
-    many_windows(dir.path(), 12, true);
+    many_windows(dir.path(), 24, true);
     let mut first = None;
     for jobs in ["1", "2", "3"] {
         let out = format!("out-{jobs}");
