@@ -7,6 +7,7 @@ use crate::bake::{frame_plan, FramePlan};
 use crate::error::{InputError, Problem};
 use crate::input::schema::MotionFile;
 use crate::spec::{MotionSpec, Overrides};
+use rayon::prelude::*;
 use ron::extensions::Extensions;
 use std::collections::hash_map::{Entry, HashMap};
 use std::path::{Path, PathBuf};
@@ -263,7 +264,9 @@ pub fn load_file(file: &Path, overrides: Overrides) -> (Vec<Input>, Vec<InputErr
     }
 }
 
-/// Parses and validates the bytes of `file`: its valid motions and its errors.
+/// Parses and validates the bytes of `file`: its valid motions and its errors. The parsing is
+/// one pass over the text; the motions are then checked and planned in parallel (which is
+/// most of the work), so that one large file keeps every core busy.
 pub fn load_bytes(
     file: &Path,
     bytes: &[u8],
@@ -271,21 +274,30 @@ pub fn load_bytes(
 ) -> (Vec<Input>, Vec<InputError>) {
     let (motions, mut errors) = parse_motions(file, bytes);
     let shared: Arc<Path> = Arc::from(file);
-    let mut valid = Vec::new();
-    for (index, motion) in &motions {
-        match MotionSpec::from_file(motion, overrides) {
-            Ok(spec) => valid.push(Input {
-                file: Arc::clone(&shared),
-                plan: frame_plan(&spec).ok(),
-                spec,
-            }),
-            Err(e) => errors.push(InputError::new(
-                file,
-                Problem::Field {
-                    motion: motion_label(motion, *index),
-                    message: e.to_string(),
-                },
-            )),
+    let checked: Vec<Result<Input, InputError>> = motions
+        .par_iter()
+        .map(
+            |(index, motion)| match MotionSpec::from_file(motion, overrides) {
+                Ok(spec) => Ok(Input {
+                    file: Arc::clone(&shared),
+                    plan: frame_plan(&spec).ok(),
+                    spec,
+                }),
+                Err(e) => Err(InputError::new(
+                    file,
+                    Problem::Field {
+                        motion: motion_label(motion, *index),
+                        message: e.to_string(),
+                    },
+                )),
+            },
+        )
+        .collect();
+    let mut valid = Vec::with_capacity(checked.len());
+    for motion in checked {
+        match motion {
+            Ok(input) => valid.push(input),
+            Err(e) => errors.push(e),
         }
     }
     (valid, errors)
