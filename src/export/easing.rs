@@ -133,21 +133,32 @@ struct WrittenInputs<'a> {
     even: f64,
     /// The stop the current run starts from (the last written one, or the first).
     start: usize,
+    /// The gap between the current run's first two stops, percent.
+    first_gap: f64,
     /// Whether the current run is evenly spaced so far.
     evenly: bool,
+    /// The input of the stop asked about next, percent (each input is computed once).
+    here: f64,
 }
 
 impl<'a> WrittenInputs<'a> {
     fn new(inputs: &'a Inputs<'a>, stops: &'a [usize]) -> Self {
         let half = 50.0 * inputs.budget / inputs.duration;
-        Self {
+        let mut walk = Self {
             inputs,
             stops,
             half,
             even: half / (2.0 * stops.len() as f64),
             start: 0,
+            first_gap: 0.0,
             evenly: true,
+            here: 0.0,
+        };
+        if stops.len() > 1 {
+            walk.here = walk.input(1);
+            walk.first_gap = walk.here - walk.input(0);
         }
+        walk
     }
 
     /// Input of stop `k`, percent.
@@ -162,18 +173,20 @@ impl<'a> WrittenInputs<'a> {
         if k == 0 || c >= self.stops.len() {
             return false;
         }
-        let a = self.start;
-        let gap = self.input(c) - self.input(k);
-        let still_even =
-            self.evenly && (gap - (self.input(a + 1) - self.input(a))).abs() <= self.even;
-        if still_even || self.fits(a, c) {
-            self.evenly = still_even;
-            false
-        } else {
+        let after = self.input(c);
+        let gap = after - self.here;
+        let still_even = self.evenly && (gap - self.first_gap).abs() <= self.even;
+        let written = !(still_even || self.fits(self.start, c));
+        if written {
+            // A new run starts at `k`: its first gap is the one to `c`.
             self.start = k;
+            self.first_gap = gap;
             self.evenly = true;
-            true
+        } else {
+            self.evenly = still_even;
         }
+        self.here = after;
+        written
     }
 
     /// Whether every stop strictly between `a` and `c`, placed evenly between them, stays
