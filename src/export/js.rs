@@ -30,7 +30,7 @@ use super::{
     Shape, Summary,
 };
 use crate::bake::Baked;
-use crate::export::number::{max_fixed_len, write_fixed, write_json_f64};
+use crate::export::number::{max_fixed_len, write_fixed, write_json_f64, write_json_f64s};
 use crate::export::timeline::{chord, Timeline};
 use crate::spec::{Model, Property};
 
@@ -544,13 +544,13 @@ pub fn module(baked: &Baked, settings: &ExportSettings) -> Vec<u8> {
         } else {
             b": /* @__PURE__ */ new Float32Array(["
         });
-        for (i, &x) in track.position.iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
-            }
-            if wide {
-                write_json_f64(&mut out, x);
-            } else {
+        if wide {
+            write_json_f64s(&mut out, &track.position);
+        } else {
+            for (i, &x) in track.position.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
                 write_f32(&mut out, x);
             }
         }

@@ -6,7 +6,7 @@
 
 use super::{Buffers, Bundle, Exporter, FilePath, Format, Layout, MotionOutput, Shape, Summary};
 use crate::bake::Baked;
-use crate::export::number::write_json_f64;
+use crate::export::number::{write_json_f64, write_json_f64s};
 use crate::spec::ParamGroup;
 
 /// The JSON exporter.
@@ -72,12 +72,7 @@ fn key(out: &mut Vec<u8>, k: &'static str) {
 
 fn number_array(out: &mut Vec<u8>, values: &[f64]) {
     out.push(b'[');
-    for (i, &v) in values.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        write_json_f64(out, v);
-    }
+    write_json_f64s(out, values);
     out.push(b']');
 }
 
