@@ -30,7 +30,7 @@ use super::{
     Shape, Summary,
 };
 use crate::bake::Baked;
-use crate::export::number::{max_fixed_len, write_fixed, write_json_f64, write_json_f64s};
+use crate::export::number::{json_text, max_fixed_len, write_fixed, write_json_f64, write_list};
 use crate::export::timeline::{chord, Timeline};
 use crate::spec::{Model, Property};
 
@@ -382,16 +382,15 @@ pub fn needs_float64(values: &[f64], unit: &str) -> bool {
         .any(|&x| !((f64::from(x as f32) - x).abs() <= rounding))
 }
 
-/// Appends `x` rounded to float32, in the shortest digits that read back (through
-/// `Math.fround`, as a `Float32Array` stores them) as that float32. Zero is `0`.
-pub fn write_f32(out: &mut Vec<u8>, x: f64) {
+/// `x` rounded to float32, in the shortest digits that read back (through `Math.fround`, as
+/// a `Float32Array` stores them) as that float32, printed into `buf`. Zero is `0`.
+fn f32_text(buf: &mut zmij::Buffer, x: f64) -> &str {
     let x = x as f32;
     if x == 0.0 || !x.is_finite() {
-        out.push(b'0');
+        "0"
     } else {
-        let mut buf = zmij::Buffer::new();
         let text = buf.format_finite(x);
-        out.extend_from_slice(text.strip_suffix(".0").unwrap_or(text).as_bytes());
+        text.strip_suffix(".0").unwrap_or(text)
     }
 }
 
@@ -544,16 +543,11 @@ pub fn module(baked: &Baked, settings: &ExportSettings) -> Vec<u8> {
         } else {
             b": /* @__PURE__ */ new Float32Array(["
         });
-        if wide {
-            write_json_f64s(&mut out, &track.position);
-        } else {
-            for (i, &x) in track.position.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                write_f32(&mut out, x);
-            }
-        }
+        write_list(
+            &mut out,
+            &track.position,
+            if wide { json_text } else { f32_text },
+        );
         out.extend_from_slice(b"]),\n");
     }
     line(&mut out, "};");
@@ -985,7 +979,7 @@ mod tests {
         let mut out = Vec::new();
         for x in [0.0, -0.0, 0.1, 1.0, -240.0, 1e-7, 123456.789] {
             out.clear();
-            write_f32(&mut out, x);
+            write_list(&mut out, &[x], f32_text);
             let text = std::str::from_utf8(&out).unwrap();
             let back: f32 = text.parse().unwrap();
             assert_eq!(back, x as f32, "{x} -> {text}");

@@ -6,7 +6,7 @@
 
 use super::{Buffers, Bundle, Exporter, FilePath, Format, Layout, MotionOutput, Shape, Summary};
 use crate::bake::Baked;
-use crate::export::number::{write_json_f64, write_json_f64s};
+use crate::export::number::{json_text, write_json_f64, write_json_f64s};
 use crate::spec::ParamGroup;
 
 /// The JSON exporter.
@@ -103,9 +103,13 @@ fn fields<'a>(
     values: impl IntoIterator<Item = &'a (&'static str, f64)>,
 ) {
     for (name, v) in values {
+        // Printed before the key is written, so that its text is not read back at once
+        // (see `write_json_f64s`).
+        let mut buf = zmij::Buffer::new();
+        let text = json_text(&mut buf, *v);
         separate(out, first);
         key(out, name);
-        write_json_f64(out, *v);
+        out.extend_from_slice(text.as_bytes());
     }
 }
 
