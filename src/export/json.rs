@@ -104,7 +104,7 @@ fn fields<'a>(
 ) {
     for (name, v) in values {
         // Printed before the key is written, so that its text is not read back at once
-        // (see `write_json_f64s`).
+        // (see `write_list`).
         let mut buf = zmij::Buffer::new();
         let text = json_text(&mut buf, *v);
         separate(out, first);

@@ -254,8 +254,8 @@ mod tests {
     #[test]
     fn windows_keep_input_order_and_their_bounds() {
         let dir = tempfile::tempdir().unwrap();
-        // 30 files of 10 motions: 300 motions, more than two windows' worth.
-        let files: Vec<(String, String)> = (0..30)
+        // 60 files of 10 motions: 600 motions, more than two windows' worth.
+        let files: Vec<(String, String)> = (0..60)
             .map(|f| {
                 let motions: Vec<String> =
                     (0..10).map(|m| spring(&format!("m{f}x{m}"), 1.0)).collect();
@@ -266,20 +266,26 @@ mod tests {
             files.iter().map(|(n, t)| (n.as_str(), t.clone())).collect();
         let paths = write(dir.path(), &named);
         let mut intake = Intake::new(&paths, Overrides::default(), RunHasher::new(b"key"));
-        let windows = windows(&mut intake);
-        assert!(windows
-            .iter()
-            .all(|w| !w.inputs.is_empty() && w.inputs.len() <= WINDOW));
+        // Reading ahead between windows, as a bake does beside each window's baking.
+        let windows: Vec<Window> = std::iter::from_fn(|| {
+            let window = intake.next_window();
+            intake.read_ahead();
+            window
+        })
+        .collect();
+        // Full windows, whatever was read ahead of them, and the rest in the last.
+        let sizes: Vec<usize> = windows.iter().map(|w| w.inputs.len()).collect();
+        assert_eq!(sizes, [WINDOW, WINDOW, 600 - 2 * WINDOW]);
         assert!(windows.iter().all(|w| w.errors.is_empty()));
         let names: Vec<String> = windows
             .iter()
             .flat_map(|w| w.inputs.iter().map(|i| i.spec.name.clone()))
             .collect();
-        let expected: Vec<String> = (0..30)
+        let expected: Vec<String> = (0..60)
             .flat_map(|f| (0..10).map(move |m| format!("m{f}x{m}")))
             .collect();
         assert_eq!(names, expected);
-        assert_eq!(intake.read(), 300);
+        assert_eq!(intake.read(), 600);
 
         // The run hash is the one a re-run computes from the files alone.
         let (_, run, _) = intake.finish();
