@@ -27,7 +27,7 @@ fn fnv1a(hash: &mut u64, bytes: &[u8]) {
 
 fn main() {
     let mut paths = Vec::new();
-    for dir in ["src", "assets"] {
+    for dir in ["src", "crates"] {
         println!("cargo:rerun-if-changed={dir}");
         files(Path::new(dir), &mut paths);
     }

@@ -39,19 +39,17 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use crate::bake::{bake, BakeError, Baked};
 use crate::config::Config;
-use crate::error::{InputError, Problem};
-use crate::export::{Format, Layout};
-use crate::input::load::parse_bytes;
-use crate::motion::Motion;
-use crate::run::{run, BakeOptions, FatalError, Report, MAX_JOBS};
-use crate::spec::{MotionSpec, Overrides, MAX_FPS};
+use crate::options::BakeOptions;
+use crate::run::{run, FatalError, Report};
+use curvebake_export::{Format, Layout};
+use curvebake_model::bake::{bake, BakeError, Baked};
+use curvebake_model::error::{InputError, Problem};
+use curvebake_model::source::parse_bytes;
+use curvebake_model::spec::{MotionSpec, Overrides};
+use curvebake_motion::Motion;
 use std::fmt;
 use std::path::{Path, PathBuf};
-
-/// Smallest and largest plot side, in pixels.
-pub const PLOT_SIDES: std::ops::RangeInclusive<u32> = 200..=8000;
 
 /// A bake to run: the options of `curvebake bake`, set by method. Defaults are the CLI's:
 /// output folder `out`, every format, each motion's own fps, all cores.
@@ -173,8 +171,8 @@ impl Bake {
     pub fn resolved(&self) -> Result<BakeOptions, FatalError> {
         let o = &self.options;
         let usage = |m: String| Err(FatalError::Usage(m));
-        if let Err((option, message)) = check_options(o) {
-            return usage(format!("{option} {message}"));
+        if let Err(e) = o.check() {
+            return usage(e.to_string());
         }
         if o.inputs.is_empty() {
             return usage("no inputs: give at least one file or folder".into());
@@ -206,57 +204,6 @@ impl Bake {
     ) -> Result<Report, FatalError> {
         run(&self.resolved()?, progress)
     }
-}
-
-/// Checks the options that have a range: `Err((option, what is wrong))`, worded for both
-/// the builder's usage errors and the project file's (which points at the option's key).
-pub fn check_options(o: &BakeOptions) -> Result<(), (&'static str, String)> {
-    if let Some(missing) = o.formats.iter().find(|f| !f.is_built()) {
-        return Err((
-            "formats",
-            format!(
-                "asks for {}, which needs curvebake's `plots` feature (this build leaves it out)",
-                missing.name()
-            ),
-        ));
-    }
-    if let Some(fps) = o.fps {
-        if !(fps > 0.0 && fps <= MAX_FPS) {
-            return Err(("fps", format!("must be in (0, {MAX_FPS}], got {fps}")));
-        }
-    }
-    match o.jobs {
-        Some(0) => return Err(("jobs", "must be at least 1, got 0".into())),
-        Some(jobs) if jobs > MAX_JOBS => {
-            return Err((
-                "jobs",
-                format!(
-                    "must be at most {MAX_JOBS}, got {jobs} (each thread bakes a motion at a \
-                     time; more only contend)"
-                ),
-            ))
-        }
-        _ => {}
-    }
-    let tolerance = o.settings.css_tolerance;
-    if !(tolerance.is_finite() && tolerance >= 0.0) {
-        return Err((
-            "css_tolerance",
-            format!("must be a number >= 0, got {tolerance}"),
-        ));
-    }
-    if let Err(message) = crate::spec::check_prefix(&o.settings.prefix) {
-        return Err(("prefix", message));
-    }
-    let (w, h) = o.settings.plot_size;
-    if !(PLOT_SIDES.contains(&w) && PLOT_SIDES.contains(&h)) {
-        let (low, high) = (PLOT_SIDES.start(), PLOT_SIDES.end());
-        return Err((
-            "plot_size",
-            format!("must be in {low}..={high} on each side, got {w}x{h}"),
-        ));
-    }
-    Ok(())
 }
 
 impl From<BakeOptions> for Bake {
@@ -327,7 +274,7 @@ impl Curve {
                 Err(e) => errors.push(InputError::new(
                     file,
                     Problem::Field {
-                        motion: if crate::spec::check_name(&m.name).is_ok() {
+                        motion: if curvebake_model::spec::check_name(&m.name).is_ok() {
                             m.name.clone()
                         } else {
                             format!("motion #{}", i + 1)

@@ -2,9 +2,8 @@
 
 use clap::{Args, Parser, Subcommand};
 use curvebake::export::{Format, Layout};
-use curvebake::internals::pipeline::BakeOptions;
-use curvebake::internals::template::Kind;
-use curvebake::{Config, InputError};
+use curvebake::new::Kind;
+use curvebake::{BakeOptions, Config, InputError};
 use std::path::PathBuf;
 
 /// Bakes physically based animation curves into JSON tables, CSS keyframes, ES modules and
@@ -203,9 +202,7 @@ fn checked<T: std::str::FromStr + Copy>(
         .map_err(|_| format!("not a valid {option}: {text:?}"))?;
     let mut options = BakeOptions::default();
     set(&mut options, value);
-    curvebake::internals::builder::check_options(&options)
-        .map(|()| value)
-        .map_err(|(_, message)| message)
+    options.check().map(|()| value).map_err(|e| e.message)
 }
 
 fn parse_fps(text: &str) -> Result<f64, String> {
@@ -226,9 +223,7 @@ fn parse_size(text: &str) -> Result<(u32, u32), String> {
     let size: (u32, u32) = (w.parse().map_err(|_| bad())?, h.parse().map_err(|_| bad())?);
     let mut options = BakeOptions::default();
     options.settings.plot_size = size;
-    curvebake::internals::builder::check_options(&options)
-        .map(|()| size)
-        .map_err(|(_, message)| message)
+    options.check().map(|()| size).map_err(|e| e.message)
 }
 
 impl BakeArgs {

@@ -17,10 +17,10 @@
 //! Every key is optional; an unknown key, a value of the wrong type or out of range is an
 //! error worded like a curve file's: the file, `line:column`, the key and what is wrong.
 
-use crate::error::InputError;
-use crate::export::{Format, Layout};
-use crate::input::load::read_source;
-use crate::run::BakeOptions;
+use crate::options::BakeOptions;
+use curvebake_export::{Format, Layout};
+use curvebake_model::error::InputError;
+use curvebake_model::source::read_source;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use toml::Spanned;
@@ -160,7 +160,11 @@ impl Config {
         options.jobs = keys.jobs.as_ref().map(|v| *v.get_ref());
         // The ranges and their wording are the bake's own: an out-of-range value is reported
         // at the key that set it.
-        if let Err((key, message)) = crate::builder::check_options(&options) {
+        if let Err(crate::options::OptionError {
+            option: key,
+            message,
+        }) = options.check()
+        {
             let span = match key {
                 "fps" => keys.fps.map(|v| v.span()),
                 "css_tolerance" => keys.css_tolerance.map(|v| v.span()),
@@ -196,7 +200,7 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::Problem;
+    use curvebake_model::error::Problem;
 
     fn read(text: &str) -> Result<Config, InputError> {
         let dir = tempfile::tempdir().unwrap();

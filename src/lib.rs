@@ -16,30 +16,44 @@
 //! assert_eq!(frames[0], 0.0);
 //! ```
 
-mod bake;
 mod builder;
 mod commands;
+pub use commands::inspect;
+/// `curvebake new`: curve files and project files to start from.
+pub use commands::template as new;
+/// `curvebake watch`: bake again whenever an input changes, and `--serve` the output folder.
+#[cfg(feature = "watch")]
+pub mod watch {
+    pub use crate::commands::serve::Server;
+    pub use crate::commands::watch::{watch, WatchError, WatchEvent};
+}
 pub mod config;
-mod error;
-pub mod export;
-mod input;
-pub mod motion;
+mod options;
 mod output;
 mod run;
-mod spec;
 
-pub use bake::{BakeError, Baked};
 pub use builder::{Bake, Curve, RonError};
 pub use config::Config;
-pub use error::{InputError, Problem};
-pub use run::{BakeOptions, FatalError, Report};
+pub use curvebake_model::bake::{BakeError, Baked};
+pub use curvebake_model::error::{InputError, Problem};
+/// A motion as validated from its file: its name, property, unit, timing and model.
+pub use curvebake_model::spec;
+/// Every motion in closed form: the `curvebake-motion` crate.
+pub use curvebake_motion as motion;
+pub use options::{BakeOptions, OptionError};
+pub use run::{FatalError, Report};
+
+/// The formats a bake writes, their settings and the layout of the output folder.
+pub mod export {
+    pub use curvebake_export::{ExportSettings, Format, Layout};
+}
 
 /// The crate's insides, for the `curvebake` binary, tests, benchmarks and fuzz targets only:
 /// not part of the public API, and free to change in any release.
 #[doc(hidden)]
 pub mod internals {
     pub mod bake {
-        pub use crate::bake::*;
+        pub use curvebake_model::bake::*;
     }
     pub mod builder {
         pub use crate::builder::*;
@@ -48,36 +62,25 @@ pub mod internals {
     #[cfg(feature = "watch")]
     pub use crate::commands::{serve, watch};
     pub mod error {
-        pub use crate::error::*;
+        pub use curvebake_model::error::*;
     }
     /// The exporters and their formats' modules.
     pub mod export {
-        pub use crate::export::exporter::*;
-        pub mod css {
-            pub use crate::export::css::*;
-        }
-        pub mod done {
-            pub use crate::export::done::*;
-        }
-        pub mod html {
-            pub use crate::export::html::*;
-        }
-        pub mod js {
-            pub use crate::export::js::*;
-        }
-        pub mod json {
-            pub use crate::export::json::*;
-        }
-        pub mod png {
-            pub use crate::export::png::*;
-        }
+        pub use curvebake_export::exporter::*;
+        pub use curvebake_export::{css, done, exporters, html, js, json, png};
     }
-    pub use crate::input::{intake, load, plain_ron, schema};
+    pub use curvebake_model::intake;
+    pub use curvebake_model::source::{plain_ron, schema};
+    /// Finding, reading, parsing and validating curve files.
+    pub mod load {
+        pub use curvebake_model::load::*;
+        pub use curvebake_model::source::*;
+    }
     pub use crate::output::{bundle, manifest, pool, write};
     pub mod pipeline {
         pub use crate::run::*;
     }
     pub mod spec {
-        pub use crate::spec::*;
+        pub use curvebake_model::spec::*;
     }
 }

@@ -8,13 +8,10 @@ mod cli;
 use clap::{CommandFactory, Parser};
 use cli::{Cli, Command, CompletionsArgs, InspectArgs, NewArgs, WatchArgs};
 use curvebake::export::Format;
-use curvebake::internals::error::{InputError, Problem};
-use curvebake::internals::pipeline::{BakeOptions, FatalError, Report};
-use curvebake::internals::serve::Server;
-use curvebake::internals::spec::Overrides;
-use curvebake::internals::template::NewError;
-use curvebake::internals::watch::{WatchError, WatchEvent};
-use curvebake::{Bake, Config};
+use curvebake::new::NewError;
+use curvebake::spec::Overrides;
+use curvebake::watch::{Server, WatchError, WatchEvent};
+use curvebake::{Bake, BakeOptions, Config, FatalError, Report};
 use std::io::{IsTerminal, Write};
 use std::ops::ControlFlow;
 use std::path::Path;
@@ -208,30 +205,12 @@ fn inspect(args: &InspectArgs, config: Option<&Config>) -> ExitCode {
         fps: args.fps(config),
     };
     let curves = args.curves(config);
-    let (inputs, mut errors) =
-        curvebake::internals::inspect::resolve(&args.targets, &curves, overrides);
-    let mut figures = Vec::new();
-    for input in &inputs {
-        match curvebake::internals::bake::bake(&input.spec) {
-            Ok(baked) => {
-                let mut f = curvebake::internals::inspect::inspect(&baked);
-                f.file = Some(input.file.to_path_buf());
-                figures.push(f);
-            }
-            Err(e) => errors.push(InputError::new(
-                &input.file,
-                Problem::Field {
-                    motion: input.spec.name.clone(),
-                    message: e.to_string(),
-                },
-            )),
-        }
-    }
+    let (figures, errors) = curvebake::inspect::inspect_targets(&args.targets, &curves, overrides);
     let mut stdout = std::io::stdout().lock();
     let written = if args.json {
         #[derive(serde::Serialize)]
         struct Motions<'a> {
-            motions: &'a [curvebake::internals::inspect::Inspection],
+            motions: &'a [curvebake::inspect::Inspection],
         }
         serde_json::to_writer_pretty(&mut stdout, &Motions { motions: &figures })
             .map_err(std::io::Error::from)
@@ -285,7 +264,7 @@ fn watch(args: &WatchArgs, config: Option<&Config>) -> ExitCode {
         },
     };
     let mut started = false;
-    let result = curvebake::internals::watch::watch(
+    let result = curvebake::watch::watch(
         &Bake::from(options.clone()),
         Duration::from_millis(args.debounce),
         |event| {
@@ -352,7 +331,7 @@ fn shorten(path: &Path) -> String {
 fn new(args: &NewArgs, config: Option<&Config>) -> ExitCode {
     let options = config.map_or_else(BakeOptions::default, |c| c.options.clone());
     let written = match (args.kind.motion(), &args.name) {
-        (None, None) => curvebake::internals::template::create_config(
+        (None, None) => curvebake::new::create_config(
             args.dir.as_deref().unwrap_or(Path::new(".")),
         )
         .map(|path| {
@@ -372,7 +351,7 @@ fn new(args: &NewArgs, config: Option<&Config>) -> ExitCode {
         (Some(kind), Some(name)) => {
             let lookup = options.inputs.first().cloned().unwrap_or_default();
             let dir = args.dir.clone().unwrap_or_else(|| lookup.clone());
-            curvebake::internals::template::create(kind, name, &dir, &options.inputs).map(|path| {
+            curvebake::new::create(kind, name, &dir, &options.inputs).map(|path| {
                 // Commands that work as printed: `bake` and `inspect` find the new file
                 // by name only where they look by default.
                 let baked = options.inputs.iter().any(|input| path.starts_with(input));

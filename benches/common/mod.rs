@@ -1,8 +1,9 @@
 //! Generated inputs for the benchmarks, bakes of them, and the write-only floor.
 
 use curvebake::export::{Format, Layout};
-use curvebake::internals::pipeline::{run, BakeOptions};
+use curvebake::internals::pipeline::run;
 use curvebake::internals::write::OutputDir;
+use curvebake::BakeOptions;
 use rayon::prelude::*;
 use std::fmt::Write as _;
 use std::path::Path;

@@ -9,7 +9,7 @@
 //!
 //! ```
 //! use curvebake::Curve;
-//! use curvebake::internals::inspect::inspect;
+//! use curvebake::inspect::inspect;
 //! let curve = Curve::from_ron(
 //!     r#"(name: "card", motion: Spring(from: 0, to: 100, stiffness: 170, damping: 13))"#,
 //! )
@@ -22,12 +22,13 @@
 //! assert!((figures.tracks[0].overshoot.as_ref().unwrap().percent - 16.4).abs() < 0.2);
 //! ```
 
-use crate::bake::Baked;
-use crate::error::{InputError, Problem};
-use crate::export::number::format_number;
-use crate::input::load::{find_inputs, load_file, Input};
-use crate::motion::{Decay, Settle, SolvedDecay, Spring};
-use crate::spec::{Ending, Model, Overrides, ParamGroup};
+use curvebake_model::bake::{bake, Baked};
+use curvebake_model::error::{InputError, Problem};
+use curvebake_model::load::{load_file, Input};
+use curvebake_model::number::format_number;
+use curvebake_model::source::find_inputs;
+use curvebake_model::spec::{Ending, Model, Overrides, ParamGroup};
+use curvebake_motion::{Decay, Settle, SolvedDecay, Spring};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::f64::consts::PI;
 use std::fmt::Write as _;
@@ -138,7 +139,7 @@ pub struct StepFigures {
     pub handoff: Option<f64>,
 }
 
-fn step_figures(s: &crate::spec::Sequence) -> Vec<StepFigures> {
+fn step_figures(s: &curvebake_model::spec::Sequence) -> Vec<StepFigures> {
     s.steps()
         .iter()
         .map(|step| {
@@ -169,9 +170,9 @@ pub struct InertiaFigures {
     pub bound_velocity: Option<f64>,
 }
 
-fn inertia_figures(m: &crate::motion::Inertia) -> InertiaFigures {
+fn inertia_figures(m: &curvebake_motion::Inertia) -> InertiaFigures {
     let (bound_time, bound_velocity) = match m.case() {
-        crate::motion::InertiaCase::HitsBound { time, velocity, .. } => {
+        curvebake_motion::InertiaCase::HitsBound { time, velocity, .. } => {
             (Some(time), Some(velocity))
         }
         _ => (None, None),
@@ -363,7 +364,7 @@ fn decay_figures(d: &Decay, solved: Option<&SolvedDecay>) -> DecayFigures {
         lambda: d.lambda(),
         time_constant: (d.lambda() > 0.0).then(|| 1.0 / d.lambda()),
         branch: solved.map(|s| s.branch().name()),
-        end_velocity: solved.map(|s| crate::motion::Motion::velocity(s, s.duration())),
+        end_velocity: solved.map(|s| curvebake_motion::Motion::velocity(s, s.duration())),
     }
 }
 
@@ -419,7 +420,7 @@ fn overshoot_from_frames(baked: &Baked, position: &[f64], (from, to): (f64, f64)
 
 /// The sparkline of each track, on one scale.
 fn sparklines(baked: &Baked, columns: usize, shared: bool) -> Vec<String> {
-    let range = |tracks: &mut dyn Iterator<Item = &crate::bake::Track>| {
+    let range = |tracks: &mut dyn Iterator<Item = &curvebake_model::bake::Track>| {
         tracks
             .flat_map(|t| t.position.iter())
             .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| {
@@ -593,7 +594,7 @@ fn gravity_figures(model: &Model) -> Option<GravityFigures> {
     Some(GravityFigures {
         acceleration: a,
         apex_time,
-        apex: apex_time.map(|t| crate::motion::Motion::position(g, t)),
+        apex: apex_time.map(|t| curvebake_motion::Motion::position(g, t)),
         arrival,
         first_impact: bounce.map(|b| b.first_impact()),
         restitution: bounce.map(|b| b.restitution()),
@@ -650,7 +651,7 @@ impl Inspection {
                 .map(|(k, v)| format!("{k} {}", format_number(*v)))
                 .collect();
             let platform = group.name.and_then(|name| {
-                crate::motion::SPRING_PLATFORMS
+                curvebake_motion::SPRING_PLATFORMS
                     .iter()
                     .find(|(g, _)| *g == name && self.spring.is_some())
             });
@@ -902,6 +903,34 @@ impl Inspection {
         }
         out
     }
+}
+
+/// Every motion named by `targets` (as [`resolve`] finds them) baked and inspected, each
+/// with its file, and every error met on the way: a motion that cannot be baked is one.
+pub fn inspect_targets(
+    targets: &[String],
+    curves: &Path,
+    overrides: Overrides,
+) -> (Vec<Inspection>, Vec<InputError>) {
+    let (inputs, mut errors) = resolve(targets, curves, overrides);
+    let mut figures = Vec::new();
+    for input in &inputs {
+        match bake(&input.spec) {
+            Ok(baked) => {
+                let mut f = inspect(&baked);
+                f.file = Some(input.file.to_path_buf());
+                figures.push(f);
+            }
+            Err(e) => errors.push(InputError::new(
+                &input.file,
+                Problem::Field {
+                    motion: input.spec.name.clone(),
+                    message: e.to_string(),
+                },
+            )),
+        }
+    }
+    (figures, errors)
 }
 
 /// The motions named by `targets`, each a `.ron` file (all its motions), a folder (every

@@ -19,8 +19,8 @@
 //!
 //! Every answer says `Cache-Control: no-store`, so a reload never shows an old bake.
 
-use crate::error::Problem;
 use crate::run::{FatalError, Report};
+use curvebake_model::error::Problem;
 use std::io;
 use std::net::{Ipv4Addr, SocketAddr};
 use std::path::{Component, Path, PathBuf};

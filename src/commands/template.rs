@@ -1,8 +1,9 @@
 //! `curvebake new`: commented RON templates, one per kind of motion, whose defaults bake as
 //! they are.
 
-use crate::input::load::{find_inputs, load_file};
-use crate::spec::{check_name, Overrides};
+use curvebake_model::load::load_file;
+use curvebake_model::source::find_inputs;
+use curvebake_model::spec::{check_name, Overrides};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -341,8 +342,8 @@ fn write_new(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), NewError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::load::parse_bytes;
-    use crate::spec::MotionSpec;
+    use curvebake_model::source::parse_bytes;
+    use curvebake_model::spec::MotionSpec;
 
     #[test]
     fn every_template_is_a_valid_motion_that_bakes() {
@@ -353,7 +354,7 @@ mod tests {
             let spec = MotionSpec::from_file(&files[0], Overrides::default())
                 .unwrap_or_else(|e| panic!("{kind:?}: {e}"));
             assert_eq!(spec.name, "my-motion");
-            crate::bake::bake(&spec).unwrap_or_else(|e| panic!("{kind:?}: {e}"));
+            curvebake_model::bake::bake(&spec).unwrap_or_else(|e| panic!("{kind:?}: {e}"));
         }
     }
 

@@ -8,8 +8,8 @@
 //! Errors are reported to the caller and watching goes on.
 
 use crate::builder::Bake;
-use crate::input::load::{is_curve_file_name, is_editor_temp};
 use crate::run::{FatalError, Report};
+use curvebake_model::source::{is_curve_file_name, is_editor_temp};
 use notify::event::{ModifyKind, RemoveKind};
 use notify::{EventKind, RecursiveMode, Watcher as _};
 use std::collections::BTreeSet;

@@ -7,11 +7,11 @@
 //! being exported again, provided that bundle is still the file the manifest describes: of
 //! the length and content hash of its [`BundleStamp`].
 
-use crate::export::Bundle;
-use crate::output::hash::ContentHasher;
 use crate::output::manifest::{BundleStamp, Manifest};
 use crate::output::pool::Pool;
 use crate::output::write::{Outcome, OutputDir, StreamedFile, WriteError};
+use curvebake_export::Bundle;
+use curvebake_model::hash::ContentHasher;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 

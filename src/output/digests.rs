@@ -9,13 +9,13 @@
 //! the annex is the file the stamp describes, and only used if it holds as a digest (the
 //! annex is untrusted input like the manifest: see [`SummaryRecord::digest`]).
 
-use crate::bake::MAX_FRAMES;
-use crate::export::{preview_picks, Digest, Name};
-use crate::motion::frame_time;
-use crate::output::hash::ContentHasher;
 use crate::output::manifest::{BundleStamp, Entry, Manifest};
 use crate::output::write::{OutputDir, StreamedFile, WriteError};
-use crate::spec::ParamGroup;
+use curvebake_export::{preview_picks, Digest, Name};
+use curvebake_model::bake::MAX_FRAMES;
+use curvebake_model::hash::ContentHasher;
+use curvebake_model::spec::ParamGroup;
+use curvebake_motion::frame_time;
 use serde::{Deserialize, Serialize};
 use std::io::{Read, Seek, SeekFrom};
 
@@ -263,9 +263,9 @@ pub fn kept(out: &OutputDir, old: &Manifest, entries: &[Entry]) -> Vec<Option<(D
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bake::bake;
-    use crate::input::load::parse_bytes;
-    use crate::spec::{MotionSpec, Overrides};
+    use curvebake_model::bake::bake;
+    use curvebake_model::source::parse_bytes;
+    use curvebake_model::spec::{MotionSpec, Overrides};
     use std::path::Path;
 
     /// A ring (two tracks, named parameter groups) of 300 frames, its digest with a preview,

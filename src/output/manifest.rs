@@ -14,9 +14,9 @@
 
 use crate::output::claims;
 use crate::output::digests::DigestsWriter;
-use crate::output::hash::ContentHasher;
 use crate::output::write::{OutputDir, StreamedFile, Sync, WriteError};
-use crate::spec::{Ending, MotionSpec};
+use curvebake_model::hash::ContentHasher;
+use curvebake_model::spec::{Ending, MotionSpec};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::Path;
@@ -96,7 +96,7 @@ pub struct Entry {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct KeptWarning {
-    /// The format whose exporter gave it ([`crate::export::Format::name`]).
+    /// The format whose exporter gave it ([`curvebake_export::Format::name`]).
     pub format: String,
     /// The warning.
     pub text: String,
@@ -375,50 +375,6 @@ impl ManifestWriter {
     }
 }
 
-/// A hasher that has absorbed `run_key`: the start of every hash of one run.
-fn keyed(run_key: &[u8]) -> ContentHasher {
-    let mut hasher = ContentHasher::new();
-    hasher.absorb(run_key);
-    hasher
-}
-
-/// The digest of one input file for [`RunHasher`].
-pub type SourceDigest = [u8; 16];
-
-/// The digest of one input file for [`RunHasher`]: its path and its bytes.
-pub fn source_digest(path: &Path, bytes: &[u8]) -> SourceDigest {
-    let mut hasher = ContentHasher::new();
-    hasher.absorb(path.as_os_str().as_encoded_bytes());
-    hasher.absorb(bytes);
-    hasher.digest().to_le_bytes()
-}
-
-/// The hash of a run ([`Manifest::run`]): the run key, then each input file's
-/// [`source_digest`] in input order.
-#[derive(Debug, Clone)]
-pub struct RunHasher {
-    hasher: ContentHasher,
-}
-
-impl RunHasher {
-    /// Starts the hash of a run under `run_key`.
-    pub fn new(run_key: &[u8]) -> Self {
-        Self {
-            hasher: keyed(run_key),
-        }
-    }
-
-    /// Adds the next input file.
-    pub fn add(&mut self, digest: &SourceDigest) {
-        self.hasher.update(digest);
-    }
-
-    /// The hex hash.
-    pub fn finish(&self) -> String {
-        self.hasher.hex()
-    }
-}
-
 /// Content hashes of motions under one run key (the tool, layout, formats and settings),
 /// which is absorbed once and not again for every motion.
 #[derive(Debug, Clone)]
@@ -430,7 +386,7 @@ impl SpecHasher {
     /// Hashes motions under `run_key`.
     pub fn new(run_key: &[u8]) -> Self {
         Self {
-            keyed: keyed(run_key),
+            keyed: ContentHasher::keyed(run_key),
         }
     }
 
@@ -495,8 +451,8 @@ mod tests {
     /// forms follow from them and are not hashed).
     #[test]
     fn a_springs_hash_changes_with_each_of_its_parameters() {
-        use crate::input::load::parse_bytes;
-        use crate::spec::Overrides;
+        use curvebake_model::source::parse_bytes;
+        use curvebake_model::spec::Overrides;
         let hash = |motion: &str| {
             let ron = format!(r#"(name: "s", property: "translateY", motion: {motion})"#);
             let file = &parse_bytes(Path::new("s.ron"), ron.as_bytes()).unwrap()[0];

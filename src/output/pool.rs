@@ -9,7 +9,7 @@
 //! switch each). The pool is bounded, in buffers and in bytes, so it holds about what a window
 //! of motions in flight needs.
 
-use crate::export::Buffers;
+use curvebake_export::Buffers;
 use std::sync::Mutex;
 
 /// Most buffers kept.

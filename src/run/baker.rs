@@ -2,14 +2,14 @@
 //! outputs reused when the manifest shows it unchanged.
 
 use super::plan::Plan;
-use crate::bake::{bake, bake_planned};
-use crate::error::{InputError, Problem};
-use crate::export::{Digest, Exporter, Format, OutputFile, Summary};
-use crate::input::load::Input;
 use crate::output::digests;
 use crate::output::manifest::{Entry, KeptWarning, SpecHasher};
 use crate::output::pool::{self, Pool};
 use arrayvec::ArrayVec;
+use curvebake_export::{Digest, Exporter, Format, OutputFile, Summary};
+use curvebake_model::bake::{bake, bake_planned};
+use curvebake_model::error::{InputError, Problem};
+use curvebake_model::load::Input;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};

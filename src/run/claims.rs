@@ -9,12 +9,12 @@
 //! times rather than once per window (79), and a re-bake of known motions never.
 
 use super::plan::Plan;
-use crate::export::FilePath;
-use crate::input::intake::{Intake, WINDOW};
-use crate::input::load::Input;
 use crate::output::claims::ClaimsWriter;
 use crate::output::manifest::Entry;
 use crate::output::write::WriteError;
+use curvebake_export::FilePath;
+use curvebake_model::intake::{Intake, WINDOW};
+use curvebake_model::load::Input;
 use std::collections::HashMap;
 
 /// Most motions read ahead of a window to be claimed with it (their specs are held until

@@ -2,9 +2,9 @@
 //! manifest's hashes start from. A motion whose spec is unchanged under the same key has the
 //! same outputs; any other key bakes everything again.
 
-use super::BakeOptions;
-use crate::export::{ExportSettings, Format, Layout};
+use crate::options::BakeOptions;
 use crate::output::manifest::tool;
+use curvebake_export::{ExportSettings, Format, Layout};
 
 /// The key of a bake with `options`: the tool (version and source hash), the layout, the
 /// formats (as a set), the export settings and the frame rate override, each field in a fixed

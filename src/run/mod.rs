@@ -20,64 +20,21 @@ mod plan;
 mod tally;
 mod writer;
 
-use crate::error::InputError;
-use crate::export::{ExportSettings, Format, Layout};
-use crate::input::intake::Intake;
-use crate::output::manifest::RunHasher;
+use crate::options::BakeOptions;
 use crate::output::pool::Pool;
 use crate::output::write::WriteError;
-use crate::spec::Overrides;
 use baker::Baker;
 use claims::Claims;
+use curvebake_model::error::InputError;
+use curvebake_model::hash::RunHasher;
+use curvebake_model::intake::Intake;
+use curvebake_model::spec::Overrides;
 use plan::{Plan, Planned};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 use tally::Tally;
 use writer::Writer;
-
-/// Most worker threads a bake starts (`--jobs`): far more than any machine's cores, few enough
-/// that starting them takes no time.
-pub const MAX_JOBS: usize = 256;
-
-/// Options of a bake (the CLI's flags, without clap).
-#[derive(Debug, Clone, PartialEq)]
-pub struct BakeOptions {
-    /// Files and folders to read `.ron` files from.
-    pub inputs: Vec<PathBuf>,
-    /// Output folder.
-    pub out: PathBuf,
-    /// Frame rate for every motion, replacing their own.
-    pub fps: Option<f64>,
-    /// Compare instead of writing.
-    pub check: bool,
-    /// Output layout.
-    pub layout: Layout,
-    /// Worker threads (None: all cores).
-    pub jobs: Option<usize>,
-    /// Output formats.
-    pub formats: Vec<Format>,
-    /// Exporter settings.
-    pub settings: ExportSettings,
-    /// Ignore the manifest: bake and export every motion again.
-    pub force: bool,
-}
-
-impl Default for BakeOptions {
-    fn default() -> Self {
-        Self {
-            inputs: vec![PathBuf::from("curves")],
-            out: PathBuf::from("out"),
-            fps: None,
-            check: false,
-            layout: Layout::PerMotion,
-            jobs: None,
-            formats: Format::built(),
-            settings: ExportSettings::default(),
-            force: false,
-        }
-    }
-}
 
 /// What a bake did.
 #[derive(Debug, Default)]

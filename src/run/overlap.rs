@@ -7,9 +7,9 @@ use super::baker::{Baker, Done};
 use super::claims::Claims;
 use super::tally::{record, sort, Sorted, Tally};
 use super::writer::{append, by_size, in_group_order, write_group, write_groups, Writer};
-use crate::error::InputError;
-use crate::input::intake::{Intake, Window};
 use crate::output::write::WriteError;
+use curvebake_model::error::InputError;
+use curvebake_model::intake::{Intake, Window};
 
 /// Bakes every window `intake` yields with `baker` and writes each with `writer`, in input
 /// order, counting them into `tally`: each window is written while the next is baked (and

@@ -3,13 +3,15 @@
 
 use super::baker::motion_warning;
 use super::key::run_key;
-use super::{source_identity, BakeOptions, FatalError, Report};
-use crate::error::InputError;
-use crate::export::{exporters, Exporter, Summary};
-use crate::input::load::{find_inputs_reporting, read_source};
+use super::{source_identity, FatalError, Report};
+use crate::options::BakeOptions;
 use crate::output::lock::OutputLock;
-use crate::output::manifest::{source_digest, Manifest, RunHasher, SourceDigest};
+use crate::output::manifest::Manifest;
 use crate::output::write::OutputDir;
+use curvebake_export::{exporters, Exporter, Summary};
+use curvebake_model::error::InputError;
+use curvebake_model::hash::{source_digest, RunHasher, SourceDigest};
+use curvebake_model::source::{find_inputs_reporting, read_source};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

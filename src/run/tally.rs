@@ -3,11 +3,11 @@
 
 use super::baker::{Done, Exported};
 use super::Report;
-use crate::error::InputError;
-use crate::export::{Digest, OutputFile};
 use crate::output::bundle::Chunk;
 use crate::output::manifest::Entry;
 use crate::output::write::Outcome;
+use curvebake_export::{Digest, OutputFile};
+use curvebake_model::error::InputError;
 use std::collections::HashSet;
 
 /// What the baked windows add up to, in input order.

@@ -2,12 +2,12 @@
 //! manifest), and how groups of files are written in parallel.
 
 use super::plan::Plan;
-use crate::export::OutputFile;
 use crate::output::bundle::{Chunk, OpenBundle};
 use crate::output::claims;
 use crate::output::manifest::{Entry, ManifestWriter};
 use crate::output::pool::Pool;
 use crate::output::write::{Outcome, OutputDir, WriteError};
+use curvebake_export::OutputFile;
 use rayon::prelude::*;
 
 /// Where baked windows go, in input order: the output folder, the bundles and the manifest.

@@ -18,7 +18,8 @@ use common::compare::{compare, Readings, Tally};
 use common::engines::{engines, RunOptions, HARNESS_HEAD};
 use common::tables::{read_tables, Table, PAGE_READERS};
 use curvebake::export::{Format, Layout};
-use curvebake::internals::pipeline::{run, BakeOptions};
+use curvebake::internals::pipeline::run;
+use curvebake::BakeOptions;
 use serde_json::{json, Value};
 use std::path::PathBuf;
 

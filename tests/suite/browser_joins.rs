@@ -20,7 +20,8 @@ use common::compare::{decode, Tally};
 use common::engines::{engines, RunOptions, HARNESS_HEAD};
 use common::tables::{read_tables, PAGE_READERS};
 use curvebake::export::{ExportSettings, Format, Layout};
-use curvebake::internals::pipeline::{run, BakeOptions};
+use curvebake::internals::pipeline::run;
+use curvebake::BakeOptions;
 use serde_json::{json, Value};
 use std::path::Path;
 

@@ -30,7 +30,8 @@ use common::tables::{read_tables, Table, PAGE_READERS, UNIT_BOUND};
 
 use common::engines::{engines, Engine, RunOptions, HARNESS_HEAD};
 use curvebake::export::{Format, Layout};
-use curvebake::internals::pipeline::{run, BakeOptions};
+use curvebake::internals::pipeline::run;
+use curvebake::BakeOptions;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::fmt::Write as _;

@@ -8,7 +8,8 @@ use crate::common;
 
 use common::project::outputs;
 use curvebake::export::{Format, Layout};
-use curvebake::internals::pipeline::{run, BakeOptions};
+use curvebake::internals::pipeline::run;
+use curvebake::BakeOptions;
 use proptest::prelude::*;
 use std::fs;
 use std::path::Path;

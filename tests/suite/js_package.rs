@@ -10,7 +10,8 @@
 //! `CURVEBAKE_REQUIRE_JS_TOOLS=1` (CI installs both with npm).
 
 use curvebake::export::Format;
-use curvebake::internals::pipeline::{run, BakeOptions};
+use curvebake::internals::pipeline::run;
+use curvebake::BakeOptions;
 use serde_json::Value;
 use std::io::Write as _;
 use std::path::PathBuf;

@@ -3,7 +3,8 @@
 
 use curvebake::export::{ExportSettings, Format};
 use curvebake::internals::export::png::{plot_path, CONTACT_SHEET_PATH};
-use curvebake::internals::pipeline::{run, BakeOptions, Report};
+use curvebake::internals::pipeline::run;
+use curvebake::{BakeOptions, Report};
 use image::RgbImage;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};

@@ -1,0 +1,100 @@
+//! When a motion looks done, as opposed to when it provably rests.
+//!
+//! A bake that comes to rest runs until the motion is provably within the rest thresholds
+//! (0.01 px) for ever, which is long after anyone can see it move. What people see is
+//! [`looks_done`]: the time of the first frame from which every later frame of every track lies
+//! within [`visual_threshold`] of the value that track ends at.
+
+use curvebake_model::bake::Baked;
+
+/// Pixels a motion may still be off its end value and look done.
+pub const VISUAL_PX: f64 = 0.5;
+
+/// Fraction of its range a value in any other unit (or none) may still be off and look done.
+pub const VISUAL_FRACTION: f64 = 0.001;
+
+/// How far from its end value a track of `unit` that spans `range` (its largest minus its
+/// smallest frame) looks done: [`VISUAL_PX`] for `px`, [`VISUAL_FRACTION`] of `range` for
+/// anything else (unitless, %, deg, em, ...), whose pixel size the bake cannot know.
+pub fn visual_threshold(unit: &str, range: f64) -> f64 {
+    if unit == "px" {
+        VISUAL_PX
+    } else {
+        VISUAL_FRACTION * range
+    }
+}
+
+/// The time of the first frame from which every later frame of every track is within
+/// [`visual_threshold`] of that track's end value; `None` when the motion has no end value
+/// (a throw that is cut at a fixed time).
+pub fn looks_done(baked: &Baked) -> Option<f64> {
+    let ends = baked.spec.model.end_values();
+    if ends.len() != baked.tracks.len() {
+        return None;
+    }
+    let mut first = 0;
+    for (track, &end) in baked.tracks.iter().zip(&ends) {
+        let x = &track.position;
+        let (lo, hi) = x
+            .iter()
+            .fold((end, end), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+        let within = visual_threshold(&baked.spec.unit, hi - lo);
+        // One past the last frame that is too far off.
+        let done = x
+            .iter()
+            .rposition(|&v| !((v - end).abs() <= within))
+            .map_or(0, |i| i + 1);
+        first = first.max(done);
+    }
+    Some(baked.time(first.min(baked.frames().saturating_sub(1))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use curvebake_model::bake::bake;
+    use curvebake_model::source::parse_bytes;
+    use curvebake_model::spec::{MotionSpec, Overrides};
+    use std::path::Path;
+
+    fn spec(ron: &str) -> MotionSpec {
+        let files = parse_bytes(Path::new("test.ron"), ron.as_bytes()).unwrap();
+        MotionSpec::from_file(&files[0], Overrides::default()).unwrap()
+    }
+
+    #[test]
+    fn thresholds() {
+        assert_eq!(visual_threshold("px", 300.0), 0.5);
+        assert_eq!(visual_threshold("", 0.5), 0.0005);
+        assert_eq!(visual_threshold("deg", 90.0), 0.09);
+    }
+
+    #[test]
+    fn a_spring_looks_done_well_before_it_provably_rests() {
+        let spec = spec(
+            r#"(name: "s", property: "translateY", motion: Spring(from: -240, to: 0, stiffness: 220, damping: 18))"#,
+        );
+        let baked = bake(&spec).unwrap();
+        let done = looks_done(&baked).unwrap();
+        assert!(
+            done > 0.1 && done < baked.duration * 0.8,
+            "{done} of {}",
+            baked.duration
+        );
+        // Every frame from `done` on is within half a pixel of 0; the frame before is not.
+        let first = (0..baked.frames())
+            .find(|&i| baked.time(i) == done)
+            .unwrap();
+        let x = &baked.tracks[0].position;
+        assert!(x[first..].iter().all(|v| v.abs() <= 0.5));
+        assert!(x[first - 1].abs() > 0.5);
+    }
+
+    #[test]
+    fn a_throw_cut_at_a_fixed_time_never_looks_done() {
+        let spec = spec(
+            r#"(name: "t", property: "translateY", duration: 0.8, motion: Gravity(from: 0, velocity: -900, acceleration: 2250))"#,
+        );
+        assert_eq!(looks_done(&bake(&spec).unwrap()), None);
+    }
+}

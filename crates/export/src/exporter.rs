@@ -1,0 +1,231 @@
+//! The exporter interface: what a format declares ([`Shape`]), what it makes of one motion
+//! ([`MotionOutput`]) and of the whole bake (from [`Digest`]s), and [`exporters`], which makes
+//! them for a bake. Crate-private: the binary, tests and benches reach it through
+//! `curvebake::internals::export`.
+
+use crate::done;
+use crate::settings::Format;
+use curvebake_model::bake::Baked;
+use curvebake_model::spec::{Model, ParamGroup};
+use std::borrow::Cow;
+
+/// A name in a [`Digest`]: the tool's own (kinds, tracks, parameters), or read back from the
+/// manifest for a motion kept from an earlier bake.
+pub type Name = Cow<'static, str>;
+
+/// One output file: a path relative to the output folder (always `/`-separated, built from
+/// validated names) and its bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutputFile {
+    /// Relative path.
+    pub path: String,
+    /// Contents.
+    pub bytes: Vec<u8>,
+}
+
+/// A file that gathers one chunk per motion, in input order, streamed as motions are baked:
+/// `header chunk (separator chunk)* footer`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Bundle {
+    /// Relative path.
+    pub path: String,
+    /// Bytes before the first chunk.
+    pub header: Vec<u8>,
+    /// Bytes between chunks.
+    pub separator: Vec<u8>,
+    /// Bytes after the last chunk.
+    pub footer: Vec<u8>,
+}
+
+/// Where a motion's own file goes: `<folder>/<name><suffix>`, relative to the output folder.
+/// The format declares these in its [`Shape`]; the run makes the paths from them, so a
+/// motion's files and the paths listed for it (in indexes and the manifest) cannot disagree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FilePath {
+    /// Folder under the output folder.
+    pub folder: &'static str,
+    /// What follows the motion's name (its extension, with the dot).
+    pub suffix: &'static str,
+}
+
+impl FilePath {
+    /// The path of motion `name`'s file (names are validated: no `/`, no `..`).
+    pub fn of(self, name: &str) -> String {
+        let mut path =
+            String::with_capacity(self.folder.len() + name.len() + self.suffix.len() + 1);
+        path.push_str(self.folder);
+        path.push('/');
+        path.push_str(name);
+        path.push_str(self.suffix);
+        path
+    }
+}
+
+/// What the digests of the whole bake are kept for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Summary {
+    /// Nothing: [`Exporter::summary`] writes nothing.
+    None,
+    /// [`Exporter::summary`] reads the digests, not their previews.
+    Digests,
+    /// [`Exporter::summary`] reads the digests and their previews.
+    Previews,
+}
+
+/// What an exporter writes, fixed when it is made (its layout included).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shape {
+    /// Each motion's own files, in the order [`Exporter::motion`] returns their bytes.
+    pub files: &'static [FilePath],
+    /// The streamed file gathering one chunk per motion, if any.
+    pub bundle: Option<Bundle>,
+    /// What [`Exporter::summary`] needs of the digests.
+    pub summary: Summary,
+}
+
+/// Where an exporter takes the buffers it fills: the run lends the buffers of outputs already
+/// written (see `output::pool`), a test or a one-off export takes new ones ([`New`]).
+pub trait Buffers: Sync {
+    /// An empty buffer with room for at least `capacity` bytes.
+    fn buffer(&self, capacity: usize) -> Vec<u8>;
+}
+
+/// Every buffer newly allocated.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct New;
+
+impl Buffers for New {
+    fn buffer(&self, capacity: usize) -> Vec<u8> {
+        Vec::with_capacity(capacity)
+    }
+}
+
+/// What an exporter makes of one motion.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MotionOutput {
+    /// The bytes of the motion's own files, one per [`Shape::files`], in that order.
+    pub files: Vec<Vec<u8>>,
+    /// This motion's chunk of the exporter's [`Bundle`], if it has one.
+    pub chunk: Option<Vec<u8>>,
+    /// Format-specific figures for the summary (e.g. CSS stops before and after tolerance).
+    pub stats: Vec<(&'static str, u64)>,
+    /// What is worth knowing about this motion's output, without its file and name (the run
+    /// adds them): e.g. a tolerance that removed an overshoot.
+    pub warnings: Vec<String>,
+}
+
+/// Points kept per track in a [`Digest`] preview (for contact sheets and indexes).
+pub const PREVIEW_POINTS: usize = 120;
+
+/// The frames a preview of `frames` frames picks: every `⌈frames/PREVIEW_POINTS⌉`-th from the
+/// first, then the last (at most [`PREVIEW_POINTS`] + 1; none of no frames).
+pub fn preview_picks(frames: usize) -> impl Iterator<Item = usize> {
+    let step = frames.div_ceil(PREVIEW_POINTS).max(1);
+    (0..frames).step_by(step).chain(frames.checked_sub(1))
+}
+
+/// A small, bounded record of one baked motion, kept for the files that describe the whole
+/// bake (indexes, review page, contact sheet) so that the full frames need not be.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Digest {
+    /// Motion name.
+    pub name: String,
+    /// Kind (`spring`, ...).
+    pub kind: Name,
+    /// Property name.
+    pub property: String,
+    /// Unit.
+    pub unit: String,
+    /// Frames per second.
+    pub fps: f64,
+    /// Bake length in seconds.
+    pub duration: f64,
+    /// Frame count.
+    pub frames: usize,
+    /// Resolved parameters.
+    pub params: Vec<ParamGroup<Name>>,
+    /// Relative paths of this motion's own files, every format.
+    pub files: Vec<String>,
+    /// Per track: name and up to [`PREVIEW_POINTS`] evenly picked (time, position) frames:
+    /// those of [`preview_picks`].
+    pub preview: Vec<(Name, Vec<(f64, f64)>)>,
+    /// Per track (in the order of `preview`), the unit of its values: a multi-track motion's
+    /// track its own, any other motion's the motion's (empty for unitless).
+    pub units: Vec<String>,
+    /// Per track, the value it rests at or arrives at (empty when it has none).
+    pub ends: Vec<f64>,
+    /// When the motion looks done ([`done::looks_done`]), if it has an end value.
+    pub looks_done: Option<f64>,
+    /// Whether the bake ran until the motion provably rests (then at `duration`).
+    pub rests: bool,
+}
+
+impl Digest {
+    /// The digest of a baked motion (its files are filled in by the pipeline), with a preview
+    /// only when `preview` is set (the contact sheet needs it; nothing else does, and a bake of
+    /// many motions should not hold one per motion for nothing).
+    pub fn of(baked: &Baked, preview: bool) -> Self {
+        let spec = baked.spec;
+        let frames = baked.frames();
+        let preview = if preview {
+            let picks: Vec<usize> = preview_picks(frames).collect();
+            let points = |t: &curvebake_model::bake::Track| {
+                picks
+                    .iter()
+                    .map(|&i| (baked.time(i), t.position[i]))
+                    .collect()
+            };
+            (baked.tracks.iter())
+                .map(|t| (Name::Borrowed(t.name), points(t)))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Self {
+            name: spec.name.clone(),
+            kind: Name::Borrowed(spec.model.kind()),
+            property: spec.property.name().to_owned(),
+            unit: spec.unit.clone(),
+            fps: spec.fps,
+            duration: baked.duration,
+            frames,
+            params: (spec.model.params().into_iter())
+                .map(|g| ParamGroup {
+                    name: g.name.map(Name::Borrowed),
+                    values: (g.values.into_iter())
+                        .map(|(k, v)| (Name::Borrowed(k), v))
+                        .collect(),
+                })
+                .collect(),
+            files: Vec::new(),
+            preview,
+            units: match &spec.model {
+                Model::Tracks(t) => t.tracks().iter().map(|k| k.unit.clone()).collect(),
+                _ => vec![spec.unit.clone(); baked.tracks.len()],
+            },
+            ends: spec.model.end_values(),
+            looks_done: done::looks_done(baked),
+            rests: spec.ending == curvebake_model::spec::Ending::Rests,
+        }
+    }
+}
+
+/// One output format, in the layout it was made for: a motion in, bytes out. None touches
+/// the file system; adding a format means a [`Shape`] and [`Exporter::motion`] (and
+/// [`Exporter::summary`] if it describes the whole bake).
+pub trait Exporter: Send + Sync {
+    /// Which format this is.
+    fn format(&self) -> Format;
+    /// What it writes.
+    fn shape(&self) -> &Shape;
+    /// The motion's files (bytes per [`Shape::files`]), bundle chunk and figures. `files`
+    /// lists the motion's own files in every format of this bake (for an index that points
+    /// at them); buffers are taken from `buffers`.
+    fn motion(&self, baked: &Baked, files: &[String], buffers: &dyn Buffers) -> MotionOutput;
+    /// Files describing the whole bake, written after every motion (none unless
+    /// [`Shape::summary`] says so).
+    fn summary(&self, digests: &[Digest]) -> Vec<OutputFile> {
+        let _ = digests;
+        Vec::new()
+    }
+}

@@ -1,0 +1,553 @@
+//! The review page `index.html`: every motion with its plot, its numbers and a live preview
+//! animated by the generated CSS, and the tools to tune motions in it: one time scrubber that
+//! seeks every preview and moves a cursor on every plot, a comparison of picked motions on one
+//! time axis (position, or progress from start to end), previews at 1:1 on request, and, when
+//! `curvebake watch --serve` serves it, live updates after each re-bake with the bake's errors
+//! shown over the cards.
+//!
+//! The page is written from the [`Digest`]s after every motion (it needs no frames) and only
+//! links files that the bake wrote: a motion's PNG plot (`png/<name>.png`) and stylesheet
+//! (`css/<name>.css`) are used when they are among its files, so the page works with any
+//! `--formats`. It works from `file://`: no server, no external asset; its own CSS
+//! ([`STYLE`], `html/page.css`) and script ([`SCRIPT`], `html/page.js`) are inline. The plots
+//! in the page are SVG drawn by the script from each card's data (the digest's picked frames),
+//! so their text is page text at the page's size; the PNG stays the full plot, linked.
+//!
+//! Every text that reaches the page goes through [`escape`], and every number through
+//! [`curvebake_model::number::format_number`] (for people) or the shortest round-trip form (for
+//! the script's data).
+
+use crate::exporter::{Buffers, Digest, Exporter, MotionOutput, OutputFile, Shape, Summary};
+use crate::png::{plot_path, CONTACT_SHEET_PATH};
+use crate::settings::{ExportSettings, Format, Layout};
+use curvebake_model::bake::Baked;
+use curvebake_model::number::format_number;
+use curvebake_model::number::write_json_f64;
+use std::fmt::Write as _;
+
+mod preview;
+use preview::preview;
+
+/// Path of the review page.
+pub const PAGE_PATH: &str = "index.html";
+
+/// The HTML exporter.
+#[derive(Debug, Clone)]
+pub struct Html {
+    settings: ExportSettings,
+    shape: Shape,
+}
+
+impl Html {
+    /// The exporter for `layout` with these settings (it uses `plot_size` for the images'
+    /// aspect ratio): the page in the per-motion layout, nothing in the bundle layout (which
+    /// holds only JSON and CSS).
+    pub fn new(layout: Layout, settings: &ExportSettings) -> Self {
+        let summary = match layout {
+            Layout::PerMotion => Summary::Previews,
+            Layout::Bundle => Summary::None,
+        };
+        Self {
+            settings: settings.clone(),
+            shape: Shape {
+                files: &[],
+                bundle: None,
+                summary,
+            },
+        }
+    }
+}
+
+impl Exporter for Html {
+    fn format(&self) -> Format {
+        Format::Html
+    }
+
+    fn shape(&self) -> &Shape {
+        &self.shape
+    }
+
+    /// Nothing per motion: the page is written by [`Exporter::summary`].
+    fn motion(&self, _: &Baked, _: &[String], _: &dyn Buffers) -> MotionOutput {
+        MotionOutput::default()
+    }
+
+    /// `index.html`.
+    fn summary(&self, digests: &[Digest]) -> Vec<OutputFile> {
+        if self.shape.summary == Summary::None {
+            return Vec::new();
+        }
+        vec![OutputFile {
+            path: PAGE_PATH.into(),
+            bytes: page(digests, &self.settings).into_bytes(),
+        }]
+    }
+}
+
+/// Escapes text for HTML content and double- or single-quoted attribute values.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A number for the page's script: shortest round-trip, which JavaScript's `Number` parses.
+fn data_number(x: f64) -> String {
+    let mut out = Vec::new();
+    write_json_f64(&mut out, if x.is_finite() { x } else { 0.0 });
+    String::from_utf8(out).expect("numbers are ASCII")
+}
+
+/// The review page for these motions; `plot_size` gives the PNG plots' width and height.
+pub fn page(digests: &[Digest], settings: &ExportSettings) -> String {
+    let mut stylesheets = String::new();
+    for d in digests {
+        for f in d.files.iter().filter(|f| f.ends_with(".css")) {
+            let _ = writeln!(
+                stylesheets,
+                "<link rel=\"stylesheet\" href=\"{}\">",
+                escape(f)
+            );
+        }
+    }
+    let frames: usize = digests.iter().map(|d| d.frames).sum();
+    let longest = digests.iter().map(|d| d.duration).fold(0.0, f64::max);
+    let sheet = digests
+        .iter()
+        .any(|d| d.files.contains(&plot_path(&d.name)))
+        && !digests
+            .iter()
+            .any(|d| d.files.iter().any(|f| f == CONTACT_SHEET_PATH));
+    let mut out = String::with_capacity(8192 + 6144 * digests.len());
+    let _ = write!(
+        out,
+        "<!doctype html>
+<html lang=\"en\">
+<head>
+<meta charset=\"utf-8\">
+<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">
+<title>curvebake review: {count} motion{plural}</title>
+{stylesheets}<style>
+{STYLE}</style>
+</head>
+<body>
+<header class=\"top\">
+<h1>curvebake review</h1>
+<p class=\"summary\">{count} motion{plural}, {frames} frames{sheet_link}</p>
+<span id=\"live\" class=\"live\" hidden></span>
+<div class=\"controls\">
+<button type=\"button\" data-replay=\"all\">Replay all</button>
+<label><input type=\"checkbox\" id=\"loop\"> Loop</label>
+<label><input type=\"checkbox\" id=\"slow\"> Quarter speed</label>
+<label title=\"Previews at their real size: one CSS pixel per pixel of the motion\"><input type=\"checkbox\" id=\"actual\"> Actual size (1:1)</label>
+</div>
+<div class=\"scrubber\">
+<label for=\"scrub\">Time</label>
+<input type=\"range\" id=\"scrub\" min=\"0\" max=\"{longest}\" step=\"any\" value=\"0\">
+<output id=\"scrub-time\" for=\"scrub\">playing</output>
+</div>
+</header>
+<section id=\"bake-errors\" class=\"bake-errors\" role=\"alert\" hidden></section>
+<section id=\"compare\" class=\"compare\" hidden>
+<div class=\"compare-head\">
+<h2>Comparison</h2>
+<label><input type=\"radio\" name=\"compare-mode\" value=\"position\" checked> position</label>
+<label><input type=\"radio\" name=\"compare-mode\" value=\"progress\"> progress (start 0, end 1)</label>
+<button type=\"button\" id=\"compare-clear\">Clear</button>
+</div>
+<div class=\"plot-box\"><svg class=\"plot-svg\" role=\"img\" aria-label=\"The picked motions on one time axis\"></svg></div>
+<ul class=\"plot-legend\"></ul>
+</section>
+<main>
+",
+        count = digests.len(),
+        plural = if digests.len() == 1 { "" } else { "s" },
+        longest = data_number(longest),
+        sheet_link = if sheet {
+            format!(
+                " · <a href=\"{}\">contact sheet</a>",
+                escape(CONTACT_SHEET_PATH)
+            )
+        } else {
+            String::new()
+        },
+    );
+    if digests.is_empty() {
+        out.push_str("<p class=\"empty\">No motion was baked.</p>\n");
+    }
+    for d in digests {
+        motion_card(&mut out, d, settings);
+    }
+    let _ = write!(
+        out,
+        "</main>\n<script>\n{SCRIPT}</script>\n</body>\n</html>\n"
+    );
+    out
+}
+
+/// One motion's card: title, the plot (SVG drawn by the page's script from the card's data;
+/// the PNG as the no-script fallback, and linked), the preview, the numbers, the files, and
+/// the data.
+fn motion_card(out: &mut String, d: &Digest, settings: &ExportSettings) {
+    let (width, height) = settings.plot_size;
+    let name = escape(&d.name);
+    let _ = write!(
+        out,
+        "<article id=\"motion-{name}\" data-motion=\"{name}\">
+<div class=\"card-head\">
+<h2>{name}</h2>
+<label class=\"pick\"><input type=\"checkbox\" data-pick=\"{name}\"> compare</label>
+<button type=\"button\" class=\"pin\" data-pin=\"{name}\" title=\"Keep this version in the comparison, to compare it with the next bake\">Keep as before</button>
+</div>
+<p class=\"kind\">{kind} · {what}</p>
+<figure class=\"plot\">
+<div class=\"plot-box\"><svg class=\"plot-svg\" role=\"img\" aria-label=\"Position of {name} against time\"></svg></div>
+",
+        kind = escape(&d.kind),
+        what = escape(&subject(d)),
+    );
+    let plot = plot_path(&d.name);
+    if d.files.contains(&plot) {
+        let plot = escape(&plot);
+        let _ = writeln!(
+            out,
+            "<noscript><a href=\"{plot}\"><img src=\"{plot}\" width=\"{width}\" height=\"{height}\" alt=\"Plot of {name}: position and velocity against time, with the baked frames\"></a></noscript>
+<figcaption><a href=\"{plot}\">full plot with velocity and parameters (PNG)</a></figcaption>"
+        );
+    }
+    out.push_str("</figure>\n<div class=\"detail\">\n");
+    preview(out, d, settings);
+    numbers(out, d);
+    out.push_str("</div>\n");
+    if !d.files.is_empty() {
+        out.push_str("<p class=\"files\">");
+        for (i, f) in d.files.iter().enumerate() {
+            let f = escape(f);
+            let _ = write!(
+                out,
+                "{}<a href=\"{f}\">{f}</a>",
+                if i > 0 { " · " } else { "" }
+            );
+        }
+        out.push_str("</p>\n");
+    }
+    out.push_str("<script type=\"application/json\" class=\"motion-data\">");
+    out.push_str(&motion_data(d));
+    out.push_str("</script>\n</article>\n");
+}
+
+/// What a card animates, each with its unit: `translateY (px)`; a ring's `radii (px)`; every
+/// track of a multi-track motion, `translateY (px), opacity (unitless)`.
+fn subject(d: &Digest) -> String {
+    if d.kind == "explosion-ring" {
+        with_unit("radii", &d.unit)
+    } else if d.preview.len() > 1 {
+        let tracks = d.preview.iter().enumerate();
+        let each =
+            tracks.map(|(k, (track, _))| with_unit(track, d.units.get(k).unwrap_or(&d.unit)));
+        each.collect::<Vec<_>>().join(", ")
+    } else {
+        with_unit(&d.property, &d.unit)
+    }
+}
+
+/// The card's data for the page's script: the picked frames of every track, the value each
+/// track ends at, when the motion looks done, when it provably rests (if the bake ran until
+/// then), and how to draw it: `translateY` with down pointing down, as on screen. Every track
+/// is in `tracks`, so a motion of several tracks gets them all (a ring draws its two radii on
+/// one panel; other motions get one panel per track). `<` is escaped, so the JSON cannot end
+/// its `<script>`.
+fn motion_data(d: &Digest) -> String {
+    use serde_json::json;
+    let ring = d.kind == "explosion-ring";
+    let down = !ring && d.property == "translateY";
+    let what = if ring { "radius" } else { d.property.as_str() };
+    let tracks: Vec<_> = (d.preview.iter().enumerate())
+        .map(|(k, (track, points))| {
+            let unit = d.units.get(k).unwrap_or(&d.unit);
+            // A track of several has its own panel, drawn and labelled by its own property.
+            let own = !ring && d.preview.len() > 1;
+            let track_down = if own { *track == "translateY" } else { down };
+            json!({
+                "name": track,
+                "unit": unit,
+                "down": track_down,
+                "ylabel": if own { axis_label(track, unit, track_down) } else { String::new() },
+                "t": points.iter().map(|p| finite(p.0)).collect::<Vec<_>>(),
+                "x": points.iter().map(|p| finite(p.1)).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    json!({
+        "name": d.name,
+        "unit": d.unit,
+        "property": d.property,
+        "ring": ring,
+        "duration": finite(d.duration),
+        "down": down,
+        "ylabel": axis_label(what, &d.unit, down),
+        "tracks": tracks,
+        "ends": d.ends.iter().map(|&e| finite(e)).collect::<Vec<_>>(),
+        "done": d.looks_done.map(finite),
+        "rest": d.rests.then(|| finite(d.duration)),
+    })
+    .to_string()
+    .replace('<', "\\u003c")
+}
+
+/// A plot's value axis label: what, its unit, and which way is down.
+fn axis_label(what: &str, unit: &str, down: bool) -> String {
+    let arrow = if down { " ↓ down" } else { "" };
+    format!("{}{arrow}", with_unit(what, unit))
+}
+
+/// `what (unit)`, `unitless` for no unit.
+fn with_unit(what: &str, unit: &str) -> String {
+    let unit = if unit.is_empty() { "unitless" } else { unit };
+    format!("{what} ({unit})")
+}
+
+/// A number for the page's data (JSON has no NaN or infinity; a bake never makes them).
+fn finite(x: f64) -> f64 {
+    if x.is_finite() {
+        x
+    } else {
+        0.0
+    }
+}
+
+/// Duration, frames, fps, when it looks done and rests, and the resolved parameters.
+fn numbers(out: &mut String, d: &Digest) {
+    let _ = write!(
+        out,
+        "<table class=\"numbers\">
+<tr><th>duration</th><td>{duration} s</td></tr>
+<tr><th>frames</th><td>{frames}</td></tr>
+<tr><th>fps</th><td>{fps}</td></tr>
+",
+        duration = escape(&format_number(d.duration)),
+        frames = d.frames,
+        fps = escape(&format_number(d.fps)),
+    );
+    if let Some(done) = d.looks_done {
+        let within = if d.unit == "px" {
+            "within 0.5 px"
+        } else {
+            "within 0.1 % of its range"
+        };
+        let _ = writeln!(
+            out,
+            "<tr title=\"From this frame on, every frame is {within} of the end value\"><th>looks done</th><td>{} s</td></tr>",
+            escape(&format_number(done))
+        );
+    }
+    if d.rests {
+        let _ = writeln!(
+            out,
+            "<tr title=\"From here on the motion provably stays within the rest thresholds\"><th>at rest (proved)</th><td>{} s</td></tr>",
+            escape(&format_number(d.duration))
+        );
+    }
+    for group in &d.params {
+        if let Some(g) = &group.name {
+            let _ = writeln!(
+                out,
+                "<tr class=\"group\"><th colspan=\"2\">{}</th></tr>",
+                escape(g)
+            );
+        }
+        for (k, v) in &group.values {
+            let (label, unit) = param_label(k);
+            let _ = writeln!(
+                out,
+                "<tr><th>{}</th><td>{}{unit}</td></tr>",
+                escape(&label),
+                escape(&format_number(*v))
+            );
+        }
+    }
+    out.push_str("</table>\n");
+}
+
+/// Parameters that are times, in seconds.
+const TIME_PARAMS: [&str; 10] = [
+    "start",
+    "end",
+    "handoff",
+    "arrival",
+    "first_impact",
+    "bound_time",
+    "duration",
+    "response",
+    "perceptual_duration",
+    "visual_duration",
+];
+
+/// How the page names a parameter of the JSON `params`, and the unit written after its value:
+/// a step's or a track's `start`, `end` and `handoff` read as when they happen, other names in
+/// words; a time gets " s".
+fn param_label(name: &str) -> (String, &'static str) {
+    let label = match name {
+        "start" => "starts at".to_owned(),
+        "end" => "ends at".to_owned(),
+        "handoff" => "hands off at".to_owned(),
+        other => other.replace('_', " "),
+    };
+    (
+        label,
+        if TIME_PARAMS.contains(&name) {
+            " s"
+        } else {
+            ""
+        },
+    )
+}
+
+/// The page's stylesheet.
+const STYLE: &str = include_str!("html/page.css");
+
+/// The page's script: fits each preview into its stage (or shows it at 1:1), draws the plots
+/// and the comparison as SVG from the cards' data, seeks every preview to the scrubber's time,
+/// replays, loops and slows the animations, and, when the page is served by
+/// `curvebake watch --serve`, follows the bakes and shows their errors.
+const SCRIPT: &str = include_str!("html/page.js");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use curvebake_model::spec::ParamGroup;
+
+    fn digest(name: &str, files: &[&str]) -> Digest {
+        Digest {
+            name: name.into(),
+            kind: "spring".into(),
+            property: "translateY".into(),
+            unit: "px".into(),
+            fps: 60.0,
+            duration: 1.2,
+            frames: 73,
+            params: vec![ParamGroup {
+                name: None,
+                values: vec![
+                    ("from".into(), -240.0),
+                    ("damping_ratio".into(), 0.606_775_3),
+                ],
+            }],
+            files: files.iter().map(|f| f.to_string()).collect(),
+            preview: vec![("value".into(), vec![(0.0, -240.0), (1.2, 0.0)])],
+            units: vec!["px".into()],
+            ends: vec![0.0],
+            looks_done: Some(0.75),
+            rests: true,
+        }
+    }
+
+    #[test]
+    fn escapes_markup() {
+        assert_eq!(
+            escape(r#"<a href="x">'&'</a>"#),
+            "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"
+        );
+    }
+
+    #[test]
+    fn links_only_files_that_exist() {
+        let all = page(
+            &[digest(
+                "card-drop",
+                &["css/card-drop.css", "png/card-drop.png"],
+            )],
+            &ExportSettings::default(),
+        );
+        assert!(all.contains(r#"<link rel="stylesheet" href="css/card-drop.css">"#));
+        assert!(all.contains(r#"<img src="png/card-drop.png" width="1200" height="800""#));
+        assert!(all.contains(r#"<a href="png/card-drop.png">full plot"#));
+        assert!(all.contains("<th>looks done</th><td>0.75 s</td>"));
+        assert!(all.contains("<th>at rest (proved)</th><td>1.2 s</td>"));
+        assert!(all.contains("png/all.png"));
+        assert!(all.contains(r#"class="puck anim card-drop" data-anim="card-drop""#));
+        assert!(all.contains("<td>0.6068</td>"));
+        assert!(all.contains("<th>damping ratio</th>"));
+
+        let bare = page(
+            &[digest("card-drop", &["json/card-drop.json"])],
+            &ExportSettings::default(),
+        );
+        assert!(!bare.contains("<img"));
+        assert!(!bare.contains("<link"));
+        assert!(!bare.contains("png/all.png"));
+        assert!(bare.contains("no CSS baked"));
+    }
+
+    #[test]
+    fn the_data_of_a_card_is_json_that_cannot_end_its_script() {
+        let mut d = digest("card-drop", &[]);
+        d.unit = "</script><b>".into();
+        let page = page(&[d], &ExportSettings::default());
+        let start = page
+            .find(r#"<script type="application/json" class="motion-data">"#)
+            .unwrap();
+        let json = &page[start..];
+        let json = &json[json.find('>').unwrap() + 1..json.find("</script>").unwrap()];
+        let data: serde_json::Value = serde_json::from_str(json).unwrap();
+        assert_eq!(data["unit"], "</script><b>");
+        assert_eq!(data["down"], true);
+        assert_eq!(data["done"], 0.75);
+        assert_eq!(data["rest"], 1.2);
+        assert_eq!(data["tracks"][0]["x"], serde_json::json!([-240.0, 0.0]));
+    }
+
+    #[test]
+    fn each_track_of_several_is_labelled_in_its_own_unit() {
+        let mut d = digest("sheet", &[]);
+        d.kind = "tracks".into();
+        d.preview = vec![
+            ("translateY".into(), vec![(0.0, 480.0), (1.2, 0.0)]),
+            ("opacity".into(), vec![(0.0, 0.0), (1.2, 1.0)]),
+        ];
+        d.units = vec!["px".into(), String::new()];
+        let data: serde_json::Value = serde_json::from_str(&motion_data(&d)).unwrap();
+        let tracks = &data["tracks"];
+        assert_eq!(tracks[0]["ylabel"], "translateY (px) ↓ down");
+        assert_eq!(tracks[1]["ylabel"], "opacity (unitless)");
+        assert_eq!(
+            (&tracks[0]["unit"], &tracks[1]["unit"]),
+            (&"px".into(), &"".into())
+        );
+        assert_eq!(subject(&d), "translateY (px), opacity (unitless)");
+        assert_eq!(subject(&digest("drop", &[])), "translateY (px)");
+    }
+
+    #[test]
+    fn times_among_the_parameters_read_as_times() {
+        let mut d = digest("toss", &[]);
+        d.params = vec![ParamGroup {
+            name: Some("translateY".into()),
+            values: vec![
+                ("end".into(), 1.248),
+                ("first_impact".into(), 0.75),
+                ("restitution".into(), 0.4),
+            ],
+        }];
+        let page = page(&[d], &ExportSettings::default());
+        assert!(page.contains("<th>ends at</th><td>1.248 s</td>"));
+        assert!(page.contains("<th>first impact</th><td>0.75 s</td>"));
+        assert!(page.contains("<th>restitution</th><td>0.4</td>"));
+    }
+
+    #[test]
+    fn an_empty_bake_still_makes_a_page() {
+        let empty = page(&[], &ExportSettings::default());
+        assert!(empty.contains("No motion was baked."));
+        assert!(empty.ends_with("</html>\n"));
+    }
+}

@@ -1,0 +1,1120 @@
+//! ES modules for the Web Animations API: `js/<name>.js` per motion, with its types in
+//! `js/<name>.d.ts`, and the package around them: `js/package.json` (`type: module`,
+//! `sideEffects: false`, `exports`), `js/index.js` (every motion as a namespace) and
+//! `js/motion.d.ts` (the shared `Motion` type). Per-motion layout only: with `--bundle` this
+//! format writes nothing.
+//!
+//! A module exports the keyframes (`element.animate(keyframes, timing)` plays the motion as
+//! baked: one keyframe per frame kept by the motion's tolerance, every frame without one,
+//! and one at each join of its closed forms, valued by them there (a hand-off or a bound hit
+//! between two frames, as in the CSS), `offset` = t/D, linear in between), the position table per track (a `Float32Array` in
+//! float32's shortest digits, or a `Float64Array` where float32 would move a value by more
+//! than the keyframes' rounding), the duration in seconds and milliseconds, the frame rate,
+//! the `linear()` easing and the reduced-motion policy. Custom properties (a `--name`
+//! property, or a ring's `--<name>-inner` and `--<name>-outer`) only interpolate once
+//! registered, so the module registers them with `CSS.registerProperty` as it makes its
+//! keyframes (on import); a property that is already registered (by another import, or by an
+//! `@property` rule of the same name in the stylesheet) is left as it is. That call and the
+//! typed arrays are marked `/* @__PURE__ */`: nothing else runs on import, so a bundler drops
+//! whatever is not used.
+//!
+//! Keyframe values are written with [`write_fixed`] (like the CSS exporter), float64 table
+//! values with [`write_json_f64`] (shortest round trip, like the JSON tables).
+
+use super::css::{
+    css_unit, easing_endpoints, keep_stops, motion_easing, motion_points, syntax, tolerance,
+    value_precision, StopsMemory,
+};
+use crate::exporter::{
+    Buffers, Digest, Exporter, FilePath, MotionOutput, OutputFile, Shape, Summary,
+};
+use crate::settings::{ExportSettings, Format, Layout};
+use crate::timeline::{chord, Timeline};
+use curvebake_model::bake::Baked;
+use curvebake_model::number::{json_text, max_fixed_len, write_fixed, write_json_f64, write_list};
+use curvebake_model::spec::{Model, Property};
+
+/// Fewest decimals of keyframe offsets.
+pub const OFFSET_DECIMALS: u32 = 6;
+/// Offsets get enough decimals that rounding moves no keyframe by more than this many
+/// seconds: at 5000 px/s that is 0.0005 px, far below the 0.01 px precision target.
+pub const OFFSET_MAX_SHIFT: f64 = 1e-7;
+
+/// The ES module exporter.
+#[derive(Debug, Clone)]
+pub struct Js {
+    shape: Shape,
+    settings: ExportSettings,
+}
+
+impl Js {
+    /// The exporter for `layout`: a module and its types per motion and the package files,
+    /// nothing with `--bundle`. The tolerance of `settings` thins the keyframes as it thins
+    /// the CSS.
+    pub fn new(layout: Layout, settings: &ExportSettings) -> Self {
+        let (files, summary): (&[FilePath], _) = match layout {
+            Layout::PerMotion => (&[MODULE, TYPES], Summary::Digests),
+            Layout::Bundle => (&[], Summary::None),
+        };
+        Self {
+            shape: Shape {
+                files,
+                bundle: None,
+                summary,
+            },
+            settings: settings.clone(),
+        }
+    }
+}
+
+/// Where one motion's module goes.
+const MODULE: FilePath = FilePath {
+    folder: "js",
+    suffix: ".js",
+};
+
+/// Where one motion's type declarations go.
+const TYPES: FilePath = FilePath {
+    folder: "js",
+    suffix: ".d.ts",
+};
+
+/// Path of the package manifest of `js/`.
+pub const PACKAGE_PATH: &str = "js/package.json";
+/// Path of the module that re-exports every motion.
+pub const INDEX_PATH: &str = "js/index.js";
+/// Path of its type declarations.
+pub const INDEX_TYPES_PATH: &str = "js/index.d.ts";
+/// Path of the shared `Motion` type.
+pub const MOTION_TYPES_PATH: &str = "js/motion.d.ts";
+
+/// Path of one motion's module.
+pub fn module_path(name: &str) -> String {
+    MODULE.of(name)
+}
+
+/// Path of one motion's type declarations.
+pub fn types_path(name: &str) -> String {
+    TYPES.of(name)
+}
+
+/// A custom property the keyframes animate, as given to `CSS.registerProperty`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CustomProperty {
+    /// `--name`.
+    pub name: String,
+    /// `<length>`, `<angle>`, `<percentage>` or `<number>`.
+    pub syntax: &'static str,
+    /// A computationally independent zero of that syntax.
+    pub initial_value: &'static str,
+}
+
+/// What one track animates in a keyframe.
+#[derive(Clone)]
+enum Target {
+    /// An individual transform property (`translate`, `scale`, `rotate`, never `transform`,
+    /// so that it combines with the element's own transform): the text before the value.
+    Transform(&'static str),
+    /// `opacity: <value>`.
+    Opacity,
+    /// A custom property `--name: <value><unit>`.
+    Custom(String),
+    /// One track of a multi-track motion: `<lead><before><value><unit><after>`. A pair of
+    /// translateX and translateY writes `, translate: "X Y"` as two parts.
+    Part {
+        /// `", "` before a new key, `" "` before the second value of `translate`.
+        lead: &'static str,
+        /// The key and the opening quote (`translate: "`), or nothing.
+        before: &'static str,
+        /// The track's unit.
+        unit: String,
+        /// The closing quote, or nothing before the pair's second value.
+        after: &'static str,
+    },
+}
+
+/// The keyframe target of each track, in track order.
+fn targets(baked: &Baked, settings: &ExportSettings) -> Vec<Target> {
+    let spec = baked.spec;
+    if let Model::Ring(_) = spec.model {
+        let name = settings.global_name(&spec.name);
+        return baked
+            .tracks
+            .iter()
+            .map(|t| Target::Custom(format!("--{name}-{}", t.name)))
+            .collect();
+    }
+    if let Model::Tracks(multi) = &spec.model {
+        let pair = [Property::TranslateX, Property::TranslateY]
+            .iter()
+            .all(|p| multi.tracks().iter().any(|t| &t.property == p));
+        return multi
+            .tracks()
+            .iter()
+            .map(|t| {
+                let unit = t.unit.clone();
+                let part = |lead, before, after| Target::Part {
+                    lead,
+                    before,
+                    unit: unit.clone(),
+                    after,
+                };
+                // translateX comes right before translateY (the model orders them so).
+                match &t.property {
+                    Property::TranslateX if pair => part(", ", "translate: \"", ""),
+                    Property::TranslateY if pair => part(" ", "", "\""),
+                    Property::TranslateX => part(", ", "translate: \"", "\""),
+                    Property::TranslateY => part(", ", "translate: \"0 ", "\""),
+                    Property::Scale => part(", ", "scale: \"", "\""),
+                    Property::Rotate => part(", ", "rotate: \"", "\""),
+                    Property::Opacity => Target::Part {
+                        lead: ", ",
+                        before: "opacity: \"",
+                        unit: String::new(),
+                        after: "\"",
+                    },
+                    Property::Custom(name) => Target::Custom(name.clone()),
+                }
+            })
+            .collect();
+    }
+    let target = match &spec.property {
+        Property::TranslateX => Target::Transform("translate: \""),
+        Property::TranslateY => Target::Transform("translate: \"0 "),
+        Property::Scale => Target::Transform("scale: \""),
+        Property::Rotate => Target::Transform("rotate: \""),
+        Property::Opacity => Target::Opacity,
+        Property::Custom(name) => Target::Custom(settings.custom_property(name)),
+    };
+    vec![target; baked.tracks.len()]
+}
+
+/// The unit the keyframe values are written in: the CSS exporter's (a ring's radii are
+/// lengths, px unless the curve file gives a length or %), so that both register
+/// `--<name>-inner` and `--<name>-outer` alike.
+pub fn value_unit<'a>(baked: &Baked<'a>) -> &'a str {
+    css_unit(baked).0
+}
+
+/// The custom properties a motion's keyframes animate (none for transforms and opacity).
+pub fn custom_properties(baked: &Baked, settings: &ExportSettings) -> Vec<CustomProperty> {
+    let (syntax, initial_value) = syntax(css_unit(baked).1);
+    targets(baked, settings)
+        .into_iter()
+        .filter_map(|t| match t {
+            Target::Custom(name) => Some(CustomProperty {
+                name,
+                syntax,
+                initial_value,
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Decimals of keyframe values in `unit`: the CSS exporter's.
+fn value_decimals(unit: &str) -> u32 {
+    value_precision(unit).1
+}
+
+/// Decimals of the offsets of a bake `duration` seconds long: rounding an offset to d
+/// decimals moves it by at most 0.5·10^-d, its keyframe by that times the duration, which
+/// must stay within [`OFFSET_MAX_SHIFT`]; and at least [`OFFSET_DECIMALS`].
+fn offset_decimals(duration: f64) -> u32 {
+    let needed = (0.5 * duration / OFFSET_MAX_SHIFT).log10().ceil();
+    // A duration is finite and positive; 17 decimals are beyond what a double holds anyway.
+    needed.clamp(f64::from(OFFSET_DECIMALS), 17.0) as u32
+}
+
+fn string(out: &mut Vec<u8>, s: &str) {
+    serde_json::to_writer(&mut *out, s).expect("writing a string into a Vec cannot fail");
+}
+
+/// Appends the keyframe of point `i` of `points`: `{offset: 0.5, translate: "12.3456px"}`.
+fn keyframe(
+    out: &mut Vec<u8>,
+    baked: &Baked,
+    targets: &[Target],
+    (points, i): (&Timeline, usize),
+    decimals: (u32, u32),
+) {
+    let (offset_decimals, value_decimals) = decimals;
+    let unit = value_unit(baked).as_bytes();
+    out.extend_from_slice(b"{offset: ");
+    // The last frame is at D exactly; say 1 rather than trusting D/D.
+    let offset = if i == points.len() - 1 {
+        1.0
+    } else {
+        points.times[i] / baked.duration
+    };
+    write_fixed(out, offset, offset_decimals);
+    for (track, target) in points.tracks.iter().zip(targets) {
+        let x = track[i];
+        if let Target::Part {
+            lead,
+            before,
+            unit,
+            after,
+        } = target
+        {
+            out.extend_from_slice(lead.as_bytes());
+            out.extend_from_slice(before.as_bytes());
+            write_fixed(out, x, value_decimals);
+            out.extend_from_slice(unit.as_bytes());
+            out.extend_from_slice(after.as_bytes());
+            continue;
+        }
+        out.extend_from_slice(b", ");
+        match target {
+            Target::Transform(before) => {
+                out.extend_from_slice(before.as_bytes());
+                write_fixed(out, x, value_decimals);
+                out.extend_from_slice(unit);
+                out.push(b'"');
+            }
+            Target::Opacity => {
+                out.extend_from_slice(b"opacity: \"");
+                write_fixed(out, x, value_decimals);
+                out.push(b'"');
+            }
+            Target::Custom(name) => {
+                string(out, name);
+                out.extend_from_slice(b": \"");
+                write_fixed(out, x, value_decimals);
+                out.extend_from_slice(unit);
+                out.push(b'"');
+            }
+            Target::Part { .. } => unreachable!("written above"),
+        }
+    }
+    out.push(b'}');
+}
+
+/// Bytes of the module text outside the per-frame parts, with room to spare, not counting
+/// the names it repeats.
+const FIXED_TEXT: usize = 4096;
+/// Longest shortest-round-trip double, as [`write_json_f64`] writes it:
+/// `-1.2345678901234567e-308`.
+const JSON_F64_LEN: usize = 24;
+
+/// An upper bound on the module's length, so that its buffer is allocated once: per motion,
+/// never per frame. `keyframes` is the number of points that may get one (frames and joins).
+fn module_capacity(
+    baked: &Baked,
+    targets: &[Target],
+    unit: &str,
+    decimals: (u32, u32),
+    keyframes: usize,
+) -> usize {
+    let mut keyframe = "{offset: }, \n".len() + max_fixed_len(1.0, decimals.0);
+    for (track, target) in baked.tracks.iter().zip(targets) {
+        let max_abs = track.position.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        let key = match target {
+            Target::Transform(before) => before.len() + 1,
+            Target::Opacity => "opacity: \"\"".len(),
+            Target::Custom(name) => name.len() + "\"\": \"\"".len(),
+            Target::Part {
+                before,
+                unit,
+                after,
+                ..
+            } => before.len() + unit.len() + after.len(),
+        };
+        keyframe += ", ".len() + key + max_fixed_len(max_abs, decimals.1) + unit.len();
+    }
+    let table = baked.tracks.len() * (JSON_F64_LEN + 1);
+    let names = 8 * (baked.spec.name.len() + baked.spec.property.name().len());
+    FIXED_TEXT + names + keyframes * keyframe + baked.frames() * table
+}
+
+/// The points of a motion's keyframes: every frame (at `times`) and every join of any of its
+/// tracks' closed forms ([`Model::track_joins`]). A track is valued at its own join by its
+/// closed form there, and at another track's by the chord of its frames around it (its
+/// curve does not bend there), so that each track follows the CSS's own. A join within
+/// [`OFFSET_MAX_SHIFT`] of a frame is that frame.
+pub fn keyframe_points<'a>(baked: &'a Baked, times: &'a [f64]) -> Timeline<'a> {
+    let model = &baked.spec.model;
+    let motions = model.tracks();
+    let own = model.track_joins(baked.duration);
+    let mut joins: Vec<f64> = own.iter().flatten().copied().collect();
+    joins.sort_by(f64::total_cmp);
+    let tracks = tracks(baked);
+    let at = |k: usize, j: usize| {
+        let t = joins[j];
+        if own[k].contains(&t) {
+            motions[k].1.position(t)
+        } else {
+            chord(times, tracks[k], t)
+        }
+    };
+    Timeline::new(times, &tracks, &joins, at, OFFSET_MAX_SHIFT)
+}
+
+/// The points that get a keyframe: the fewest that keep linear interpolation within the
+/// motion's tolerance (the CSS exporter's, [`tolerance`]) once the rounding of values to
+/// their decimals and of offsets is paid for, and every join; every point at tolerance 0.
+/// `points` are the frames and joins ([`keyframe_points`]); they are chosen in `memory`.
+pub fn kept_frames<'m>(
+    baked: &Baked,
+    settings: &ExportSettings,
+    points: &Timeline,
+    memory: &'m mut StopsMemory,
+) -> &'m [usize] {
+    let tracks = points.values();
+    let (target, decimals) = value_precision(value_unit(baked));
+    let rounding = 0.5 * 10f64.powi(-(decimals as i32));
+    let slack = tolerance(baked.spec, settings, &tracks) - rounding - target / 10.0;
+    keep_stops(&points.times, &tracks, slack, &points.joins, memory)
+}
+
+/// Every track's positions.
+fn tracks<'a>(baked: &'a Baked) -> Vec<&'a [f64]> {
+    baked.tracks.iter().map(|t| &t.position[..]).collect()
+}
+
+/// Whether a track's values need a `Float64Array`: rounding one to float32 would move it by
+/// more than the rounding of keyframe values to their decimals (0.00005 px, 0.0000005
+/// unitless), as happens beyond about 1,000 px.
+pub fn needs_float64(values: &[f64], unit: &str) -> bool {
+    let rounding = 0.5 * 10f64.powi(-(value_decimals(unit) as i32));
+    values
+        .iter()
+        .any(|&x| !((f64::from(x as f32) - x).abs() <= rounding))
+}
+
+/// `x` rounded to float32, in the shortest digits that read back (through `Math.fround`, as
+/// a `Float32Array` stores them) as that float32, printed into `buf`. Zero is `0`.
+fn f32_text(buf: &mut zmij::Buffer, x: f64) -> &str {
+    let x = x as f32;
+    if x == 0.0 || !x.is_finite() {
+        "0"
+    } else {
+        let text = buf.format_finite(x);
+        text.strip_suffix(".0").unwrap_or(text)
+    }
+}
+
+/// The module text of one motion.
+pub fn module(baked: &Baked, settings: &ExportSettings) -> Vec<u8> {
+    let spec = baked.spec;
+    let frames = baked.frames();
+    let targets = targets(baked, settings);
+    let unit = value_unit(baked);
+    // A multi-track motion's values are written with the finest of its units' decimals.
+    let finest = match &spec.model {
+        Model::Tracks(multi) => (multi.tracks().iter())
+            .map(|t| value_decimals(&t.unit))
+            .max()
+            .unwrap_or(value_decimals(unit)),
+        _ => value_decimals(unit),
+    };
+    let decimals = (offset_decimals(baked.duration), finest);
+    // Working memory, taken once whether or not the motion has an easing: the frame times,
+    // the easing's points and the keyframes' (frames and joins) and the memory the easing's
+    // stops and then the keyframes' are chosen in.
+    let times: Vec<f64> = (0..frames).map(|i| baked.time(i)).collect();
+    let points = motion_points(baked, &times);
+    let keyframes = keyframe_points(baked, &times);
+    let room = points.len().max(keyframes.len());
+    let mut memory = StopsMemory::new(room, tolerance(spec, settings, &tracks(baked)));
+    let easing = motion_easing(baked, settings, &points, &mut memory);
+    let easing_len = easing.as_ref().map_or(0, |e| e.max_len());
+    let registers = !custom_properties(baked, settings).is_empty();
+    let capacity = module_capacity(baked, &targets, unit, decimals, keyframes.len());
+    let mut out = Vec::with_capacity(capacity + easing_len);
+    let line = |out: &mut Vec<u8>, s: &str| {
+        out.extend_from_slice(s.as_bytes());
+        out.push(b'\n');
+    };
+    out.extend_from_slice(b"// ");
+    out.extend_from_slice(spec.name.as_bytes());
+    out.extend_from_slice(b": ");
+    out.extend_from_slice(spec.model.kind().as_bytes());
+    out.extend_from_slice(b" on ");
+    out.extend_from_slice(spec.property.name().as_bytes());
+    out.extend_from_slice(format!(", {frames} frames").as_bytes());
+    out.push(b'\n');
+    line(
+        &mut out,
+        "// Generated by curvebake: do not edit; edit the curve file and bake again.\n\
+         // Play it with `element.animate(keyframes, timing)` or `animate(element)`.\n",
+    );
+    let constant = |out: &mut Vec<u8>, doc: &str, name: &str, value: &dyn Fn(&mut Vec<u8>)| {
+        out.extend_from_slice(b"/** ");
+        out.extend_from_slice(doc.as_bytes());
+        out.extend_from_slice(b" */\nexport const ");
+        out.extend_from_slice(name.as_bytes());
+        out.extend_from_slice(b" = ");
+        value(out);
+        out.extend_from_slice(b";\n");
+    };
+    constant(&mut out, "Motion name.", "name", &|o| string(o, &spec.name));
+    constant(
+        &mut out,
+        "Motion kind: spring, friction, gravity, decay, inertia, sequence or explosion-ring.",
+        "kind",
+        &|o| string(o, spec.model.kind()),
+    );
+    constant(
+        &mut out,
+        "The property as written in the curve file; null for a ring, which animates `customProperties`.",
+        "property",
+        &|o| match spec.model {
+            Model::Ring(_) => o.extend_from_slice(b"null"),
+            _ => string(o, spec.property.name()),
+        },
+    );
+    constant(
+        &mut out,
+        "Unit of the keyframe values (may be empty; a ring's radii are lengths, px by default).",
+        "unit",
+        &|o| string(o, unit),
+    );
+    constant(&mut out, "Frames per second.", "fps", &|o| {
+        write_json_f64(o, spec.fps)
+    });
+    constant(&mut out, "Duration in seconds.", "duration", &|o| {
+        write_json_f64(o, baked.duration)
+    });
+    constant(&mut out, "Duration in milliseconds.", "durationMs", &|o| {
+        write_json_f64(o, baked.duration * 1000.0)
+    });
+    constant(
+        &mut out,
+        "The motion's progress as a CSS `linear()` easing (for transitions between any two \
+         values), or null for a motion without an end value.",
+        "easing",
+        // A JSON string: `linear(...)` is digits, signs, points, commas, spaces and `%`,
+        // none of which JSON escapes.
+        &|o| match &easing {
+            Some(easing) => {
+                o.push(b'"');
+                easing.write(o);
+                o.push(b'"');
+            }
+            None => o.extend_from_slice(b"null"),
+        },
+    );
+    constant(
+        &mut out,
+        "What `prefers-reduced-motion: reduce` does: jump, fade or keep.",
+        "reducedMotion",
+        &|o| string(o, spec.reduced_motion.name()),
+    );
+    constant(
+        &mut out,
+        "Frame count: frame i is at min(i / fps, duration) seconds.",
+        "frames",
+        &|o| o.extend_from_slice(frames.to_string().as_bytes()),
+    );
+    constant(
+        &mut out,
+        "Custom properties the keyframes animate, as given to CSS.registerProperty.",
+        "customProperties",
+        &|o| {
+            o.push(b'[');
+            for (i, p) in custom_properties(baked, settings).iter().enumerate() {
+                if i > 0 {
+                    o.extend_from_slice(b", ");
+                }
+                o.extend_from_slice(b"{name: ");
+                string(o, &p.name);
+                o.extend_from_slice(b", syntax: ");
+                string(o, p.syntax);
+                o.extend_from_slice(b", inherits: false, initialValue: ");
+                string(o, p.initial_value);
+                o.push(b'}');
+            }
+            o.push(b']');
+        },
+    );
+    line(
+        &mut out,
+        "/** Position per frame, per track (`value`; `inner` and `outer` for a ring): float32, \
+         or float64 where float32 would move a value by more than the keyframes' rounding. */",
+    );
+    line(&mut out, "export const tracks = {");
+    for track in &baked.tracks {
+        out.extend_from_slice(b"  ");
+        out.extend_from_slice(track.name.as_bytes());
+        let wide = needs_float64(&track.position, unit);
+        out.extend_from_slice(if wide {
+            b": /* @__PURE__ */ new Float64Array(["
+        } else {
+            b": /* @__PURE__ */ new Float32Array(["
+        });
+        write_list(
+            &mut out,
+            &track.position,
+            if wide { json_text } else { f32_text },
+        );
+        out.extend_from_slice(b"]),\n");
+    }
+    line(&mut out, "};");
+    line(
+        &mut out,
+        "/** Registers `customProperties`; a property already registered is left as it is. */\n\
+         export function registerProperties() {\n\
+         \x20 if (typeof CSS === \"undefined\" || typeof CSS.registerProperty !== \"function\") return;\n\
+         \x20 for (const p of customProperties) {\n\
+         \x20   try {\n\
+         \x20     CSS.registerProperty(p);\n\
+         \x20   } catch (e) {\n\
+         \x20     if (!(e && e.name === \"InvalidModificationError\")) throw e;\n\
+         \x20   }\n\
+         \x20 }\n\
+         }",
+    );
+    if registers {
+        line(
+            &mut out,
+            "/** The keyframes, once `customProperties` are registered (so that they interpolate). */\n\
+             function registered(keyframes) {\n\
+             \x20 registerProperties();\n\
+             \x20 return keyframes;\n\
+             }",
+        );
+    }
+    line(
+        &mut out,
+        "/** Web Animations API keyframes: one per kept frame (every frame without a tolerance) \
+         and one at each exact join (a hand-off, a bound hit, a track's end), linear in \
+         between. */",
+    );
+    line(
+        &mut out,
+        if registers {
+            "export const keyframes = /* @__PURE__ */ registered(["
+        } else {
+            "export const keyframes = ["
+        },
+    );
+    for &i in kept_frames(baked, settings, &keyframes, &mut memory) {
+        keyframe(&mut out, baked, &targets, (&keyframes, i), decimals);
+        out.extend_from_slice(b",\n");
+    }
+    line(&mut out, if registers { "]);" } else { "];" });
+    line(
+        &mut out,
+        "/** Timing that plays the keyframes as baked, holding the first and last frame. */\n\
+         export const timing = {duration: durationMs, easing: \"linear\", fill: \"both\"};\n\
+         \n\
+         /** Plays the motion on `element`; `options` add to or override `timing`. Under\n\
+         \x20* `prefers-reduced-motion: reduce` it follows `reducedMotion`: \"jump\" shows the end at\n\
+         \x20* once (duration 0), \"fade\" does that and fades the element in, \"keep\" plays it as is. */\n\
+         export function animate(element, options) {\n\
+         \x20 const reduce = reducedMotion !== \"keep\" && typeof matchMedia === \"function\" &&\n\
+         \x20   matchMedia(\"(prefers-reduced-motion: reduce)\").matches;\n\
+         \x20 if (!reduce) return element.animate(keyframes, {...timing, ...options});\n\
+         \x20 const a = element.animate(keyframes, {...timing, ...options, duration: 0});\n\
+         \x20 if (reducedMotion === \"fade\") element.animate({opacity: [0, 1]}, {duration: 200, easing: \"ease-out\"});\n\
+         \x20 return a;\n\
+         }\n\
+         \n\
+         export default {name, kind, property, unit, fps, duration, durationMs, frames, \
+         customProperties, tracks, keyframes, timing, easing, reducedMotion, registerProperties, animate};",
+    );
+    out
+}
+
+/// The type declarations of one motion's module: its constants with literal types where they
+/// are fixed, and the default export as the shared [`MOTION_TYPES_PATH`] `Motion`.
+pub fn types(baked: &Baked) -> Vec<u8> {
+    let spec = baked.spec;
+    let literal = |s: &str| serde_json::to_string(s).expect("a string serializes");
+    let array = |t: &curvebake_model::bake::Track| {
+        if needs_float64(&t.position, value_unit(baked)) {
+            "Float64Array"
+        } else {
+            "Float32Array"
+        }
+    };
+    let tracks: Vec<String> = baked
+        .tracks
+        .iter()
+        .map(|t| format!("readonly {}: {}", t.name, array(t)))
+        .collect();
+    let track_names: Vec<String> = baked.tracks.iter().map(|t| literal(t.name)).collect();
+    let property = match spec.model {
+        Model::Ring(_) => "null".to_owned(),
+        _ => literal(spec.property.name()),
+    };
+    let text = format!(
+        "// Types of {name}.js, generated by curvebake.\n\
+         \n\
+         import type {{ CustomProperty, Motion, ReducedMotion }} from \"./motion.js\";\n\
+         export type {{ CustomProperty, Motion, ReducedMotion }};\n\
+         \n\
+         /** Motion name. */\n\
+         export declare const name: {name_literal};\n\
+         /** Motion kind. */\n\
+         export declare const kind: {kind};\n\
+         /** The property as written in the curve file; null for a ring. */\n\
+         export declare const property: {property};\n\
+         /** Unit of the keyframe values (may be empty; a ring's radii are lengths, px by default). */\n\
+         export declare const unit: {unit};\n\
+         /** Frames per second. */\n\
+         export declare const fps: number;\n\
+         /** Duration in seconds. */\n\
+         export declare const duration: number;\n\
+         /** Duration in milliseconds. */\n\
+         export declare const durationMs: number;\n\
+         /** Frame count: frame i is at min(i / fps, duration) seconds. */\n\
+         export declare const frames: number;\n\
+         /** The progress as a CSS `linear()` easing, or null for a motion without an end value. */\n\
+         export declare const easing: {easing};\n\
+         /** What `prefers-reduced-motion: reduce` does in `animate()`. */\n\
+         export declare const reducedMotion: {reduced};\n\
+         /** Custom properties the keyframes animate. */\n\
+         export declare const customProperties: readonly CustomProperty[];\n\
+         /** Position per frame, per track. */\n\
+         export declare const tracks: {{ {tracks} }};\n\
+         /** Web Animations API keyframes: one per kept frame and join, linear in between. */\n\
+         export declare const keyframes: Keyframe[];\n\
+         /** Timing that plays the keyframes as baked. */\n\
+         export declare const timing: Motion[\"timing\"];\n\
+         /** Registers `customProperties`; a property already registered is left as it is. */\n\
+         export declare function registerProperties(): void;\n\
+         /** Plays the motion on `element`; `options` add to or override `timing`. */\n\
+         export declare function animate(element: Element, options?: KeyframeAnimationOptions): Animation;\n\
+         \n\
+         declare const motion: Motion<{name_literal}, {track_names}> & {{\n\
+         \x20 readonly kind: typeof kind;\n\
+         \x20 readonly property: typeof property;\n\
+         \x20 readonly unit: typeof unit;\n\
+         \x20 readonly tracks: typeof tracks;\n\
+         }};\n\
+         export default motion;\n",
+        name = spec.name,
+        name_literal = literal(&spec.name),
+        kind = literal(spec.model.kind()),
+        unit = literal(value_unit(baked)),
+        easing = if easing_endpoints(baked).is_some() {
+            "string"
+        } else {
+            "null"
+        },
+        reduced = literal(spec.reduced_motion.name()),
+        tracks = tracks.join("; "),
+        track_names = track_names.join(" | "),
+    );
+    text.into_bytes()
+}
+
+/// The shared types of every module (`js/motion.d.ts`).
+pub const MOTION_TYPES: &str = r#"// Types shared by the modules curvebake generates.
+
+/** A custom property the keyframes animate, as given to CSS.registerProperty. */
+export interface CustomProperty {
+  readonly name: string;
+  readonly syntax: "<length>" | "<angle>" | "<percentage>" | "<number>";
+  readonly inherits: false;
+  readonly initialValue: string;
+}
+
+/** What `prefers-reduced-motion: reduce` does in `animate()`. */
+export type ReducedMotion = "jump" | "fade" | "keep";
+
+/** One baked motion: what every module exports, and its default export. */
+export interface Motion<Name extends string = string, Track extends string = string> {
+  /** Motion name. */
+  readonly name: Name;
+  /** Motion kind (spring, friction, gravity, decay, inertia, sequence, explosion-ring; each
+   * module's own declarations give its literal). */
+  readonly kind: string;
+  /** The property as written in the curve file; null for a ring. */
+  readonly property: string | null;
+  /** Unit of the keyframe values. */
+  readonly unit: string;
+  /** Frames per second. */
+  readonly fps: number;
+  /** Duration in seconds. */
+  readonly duration: number;
+  /** Duration in milliseconds. */
+  readonly durationMs: number;
+  /** Frame count: frame i is at min(i / fps, duration) seconds. */
+  readonly frames: number;
+  /** The progress as a CSS `linear()` easing, or null for a motion without an end value. */
+  readonly easing: string | null;
+  /** What `prefers-reduced-motion: reduce` does in `animate()`. */
+  readonly reducedMotion: ReducedMotion;
+  /** Custom properties the keyframes animate. */
+  readonly customProperties: readonly CustomProperty[];
+  /** Position per frame, per track (float32, or float64 where values need it). */
+  readonly tracks: { readonly [K in Track]: Float32Array | Float64Array };
+  /** Web Animations API keyframes, linear in between. */
+  readonly keyframes: Keyframe[];
+  /** Timing that plays the keyframes as baked. */
+  readonly timing: { readonly duration: number; readonly easing: "linear"; readonly fill: "both" };
+  /** Registers `customProperties`; a property already registered is left as it is. */
+  readonly registerProperties: () => void;
+  /** Plays the motion on `element`; `options` add to or override `timing`. */
+  readonly animate: (element: Element, options?: KeyframeAnimationOptions) => Animation;
+}
+"#;
+
+/// `js/package.json`: ES modules without side effects for bundlers (a module's only effect,
+/// registering its custom properties, comes with its `keyframes`), the index as `.` and each
+/// motion as `./<name>` (or `./<name>.js`), with their types.
+pub const PACKAGE_JSON: &str = r#"{
+  "name": "curvebake-motions",
+  "private": true,
+  "type": "module",
+  "sideEffects": false,
+  "types": "./index.d.ts",
+  "exports": {
+    ".": { "types": "./index.d.ts", "default": "./index.js" },
+    "./package.json": "./package.json",
+    "./*.js": { "types": "./*.d.ts", "default": "./*.js" },
+    "./*": { "types": "./*.d.ts", "default": "./*.js" }
+  }
+}
+"#;
+
+/// The JavaScript name of a motion in the index: its name in camelCase (`card-drop` is
+/// `cardDrop`), with `_2`, `_3`... after a name an earlier motion already took.
+fn identifiers(digests: &[Digest]) -> Vec<String> {
+    let mut taken = std::collections::HashSet::new();
+    digests
+        .iter()
+        .map(|d| {
+            let mut id = String::with_capacity(d.name.len());
+            let mut upper = false;
+            for c in d.name.chars() {
+                if c == '-' {
+                    upper = true;
+                } else if upper {
+                    id.push(c.to_ascii_uppercase());
+                    upper = false;
+                } else {
+                    id.push(c);
+                }
+            }
+            let mut unique = id.clone();
+            let mut k = 1;
+            while !taken.insert(unique.clone()) {
+                k += 1;
+                unique = format!("{id}_{k}");
+            }
+            unique
+        })
+        .collect()
+}
+
+/// `js/index.js` and `js/index.d.ts`: every motion's module as a namespace, in input order.
+fn index(digests: &[Digest]) -> (String, String) {
+    let mut js = String::from(
+        "// Every motion's module, generated by curvebake. Import one namespace, or one module\n\
+         // directly; bundlers keep only what is used (package.json: sideEffects false).\n",
+    );
+    let mut dts = String::from("// Types of index.js, generated by curvebake.\n\nexport type { CustomProperty, Motion, ReducedMotion } from \"./motion.js\";\n");
+    for (d, id) in digests.iter().zip(identifiers(digests)) {
+        js.push_str(&format!("export * as {id} from \"./{}.js\";\n", d.name));
+        dts.push_str(&format!("export * as {id} from \"./{}.js\";\n", d.name));
+    }
+    (js, dts)
+}
+
+impl Exporter for Js {
+    fn format(&self) -> Format {
+        Format::Js
+    }
+
+    fn shape(&self) -> &Shape {
+        &self.shape
+    }
+
+    fn motion(&self, baked: &Baked, _: &[String], _: &dyn Buffers) -> MotionOutput {
+        if self.shape.files.is_empty() {
+            return MotionOutput::default();
+        }
+        MotionOutput {
+            files: vec![module(baked, &self.settings), types(baked)],
+            ..Default::default()
+        }
+    }
+
+    fn summary(&self, digests: &[Digest]) -> Vec<OutputFile> {
+        if self.shape.summary == Summary::None {
+            return Vec::new();
+        }
+        let (js, dts) = index(digests);
+        [
+            (PACKAGE_PATH, PACKAGE_JSON.to_owned()),
+            (MOTION_TYPES_PATH, MOTION_TYPES.to_owned()),
+            (INDEX_PATH, js),
+            (INDEX_TYPES_PATH, dts),
+        ]
+        .into_iter()
+        .map(|(path, text)| OutputFile {
+            path: path.to_owned(),
+            bytes: text.into_bytes(),
+        })
+        .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exporter::New;
+    use curvebake_model::source::parse_bytes;
+    use curvebake_model::spec::{MotionSpec, Overrides};
+    use std::path::Path;
+
+    fn spec(ron: &str) -> MotionSpec {
+        let file = &parse_bytes(Path::new("t.ron"), ron.as_bytes()).unwrap()[0];
+        MotionSpec::from_file(file, Overrides::default()).unwrap()
+    }
+
+    fn text(ron: &str) -> String {
+        let spec = spec(ron);
+        let baked = curvebake_model::bake::bake(&spec).unwrap();
+        String::from_utf8(module(&baked, &ExportSettings::default())).unwrap()
+    }
+
+    #[test]
+    fn a_translate_has_one_keyframe_per_frame_from_offset_0_to_1() {
+        let js = text(
+            r#"(name: "slide", duration: 0.05, motion: Gravity(from: 0, velocity: 100, acceleration: 0))"#,
+        );
+        assert!(js.contains("{offset: 0, translate: \"0px\"},\n"), "{js}");
+        assert!(js.contains("{offset: 0.333333, translate: \"1.6667px\"},\n"));
+        assert!(js.contains("{offset: 1, translate: \"5px\"},\n"));
+        assert!(js.contains("export const frames = 4;"));
+        assert!(js.contains("export const durationMs = 50.0;"), "{js}");
+        assert!(
+            js.contains("value: /* @__PURE__ */ new Float32Array([0,1.6666666,3.3333333,5]),"),
+            "{js}"
+        );
+        assert!(js.contains("export const customProperties = [];"));
+    }
+
+    #[test]
+    fn a_ring_animates_and_registers_two_custom_properties() {
+        let js = text(
+            r#"(name: "boom", duration: 0.1, motion: ExplosionRing(inner: (from: 0, to: 10, end_velocity: 1), outer: (from: 1, to: 20, end_velocity: 1)))"#,
+        );
+        assert!(js.contains(r#"export const customProperties = [{name: "--boom-inner", syntax: "<length>", inherits: false, initialValue: "0px"}, {name: "--boom-outer", syntax: "<length>", inherits: false, initialValue: "0px"}];"#), "{js}");
+        assert!(js.contains(r#"{offset: 1, "--boom-inner": "10px", "--boom-outer": "20px"}"#));
+        assert!(js.contains("  inner: /* @__PURE__ */ new Float32Array(["));
+        assert!(js.contains("  outer: /* @__PURE__ */ new Float32Array(["));
+        // Registration comes with the keyframes, so a bundler drops both together.
+        assert!(js.contains("export const keyframes = /* @__PURE__ */ registered([\n"));
+        assert!(js.contains("export const property = null;"));
+        assert!(!js.contains("\nregisterProperties();"));
+    }
+
+    #[test]
+    fn unitless_values_keep_six_decimals_and_opacity_is_a_plain_number() {
+        let js = text(
+            r#"(name: "fade", property: "opacity", duration: 0.3, motion: Decay(from: 0, to: 1, end_velocity: 0.5))"#,
+        );
+        assert!(js.contains("{offset: 1, opacity: \"1\"}"), "{js}");
+        let k = js
+            .lines()
+            .find(|l| l.starts_with("{offset: 0.0555556,"))
+            .unwrap();
+        let value = k.split('"').nth(1).unwrap();
+        assert_eq!(value.split('.').nth(1).unwrap().len(), 6, "{k}");
+    }
+
+    #[test]
+    fn longer_bakes_get_more_offset_decimals() {
+        assert_eq!(offset_decimals(0.05), 6);
+        assert_eq!(offset_decimals(0.2), 6);
+        assert_eq!(offset_decimals(0.5), 7);
+        assert_eq!(offset_decimals(10.0), 8);
+        assert_eq!(offset_decimals(1e9), 16);
+        assert_eq!(offset_decimals(1e12), 17);
+        for d in [0.01, 0.3, 1.0, 2.75, 10.0, 600.0] {
+            let shift = 0.5 * 10f64.powi(-(offset_decimals(d) as i32)) * d;
+            assert!(shift <= OFFSET_MAX_SHIFT * (1.0 + 1e-12), "{d}: {shift}");
+        }
+    }
+
+    #[test]
+    fn a_ring_without_a_length_unit_is_in_px_and_large_units_get_six_decimals() {
+        let js = text(
+            r#"(name: "dots", property: "scale", duration: 0.1, motion: ExplosionRing(inner: (from: 0, to: 1, end_velocity: 1), outer: (from: 0.5, to: 2, end_velocity: 1)))"#,
+        );
+        assert!(js.contains(r#"syntax: "<length>", inherits: false, initialValue: "0px"}"#));
+        assert!(js.contains(r#"{offset: 1, "--dots-inner": "1px", "--dots-outer": "2px"}"#));
+        assert!(js.contains("export const unit = \"px\";"), "{js}");
+        let js = text(
+            r#"(name: "spin", property: "rotate", unit: "turn", duration: 0.1, motion: Gravity(from: 0, velocity: 1, acceleration: 0))"#,
+        );
+        assert!(js.contains("rotate: \"0.016667turn\"}"), "{js}");
+    }
+
+    #[test]
+    fn the_module_buffer_is_allocated_once() {
+        for ron in [
+            r#"(name: "a", duration: 2, motion: Gravity(from: 0, velocity: 5e8, acceleration: -2e8))"#,
+            r#"(name: "b", property: "--a-rather-long-custom-property-name-for-the-test", duration: 1, motion: Decay(from: -1e-300, velocity: 1e-290, lambda: 1))"#,
+            r#"(name: "c-name-that-is-rather-long-as-well-to-stretch-the-ring-keys", fps: 1000, duration: 1, motion: ExplosionRing(inner: (from: 0, to: 150, end_velocity: 30), outer: (from: 8, to: 180, end_velocity: 15)))"#,
+            r#"(name: "d", property: "opacity", fps: 1000, duration: 5, motion: Decay(from: 0, to: 1, end_velocity: 0.5))"#,
+            // A hand-off between two frames: a keyframe of its own.
+            r#"(name: "e", duration: 0.3, motion: Sequence([(motion: Spring(from: 0, to: 1e8, stiffness: 300, damping: 20), duration: 0.105), (motion: Spring(to: -1e8, stiffness: 170, damping: 26))]))"#,
+        ] {
+            let spec = spec(ron);
+            let baked = curvebake_model::bake::bake(&spec).unwrap();
+            let unit = value_unit(&baked);
+            let decimals = (offset_decimals(baked.duration), value_decimals(unit));
+            let times: Vec<f64> = (0..baked.frames()).map(|i| baked.time(i)).collect();
+            let bound = module_capacity(
+                &baked,
+                &targets(&baked, &ExportSettings::default()),
+                unit,
+                decimals,
+                keyframe_points(&baked, &times).len(),
+            );
+            let len = module(&baked, &ExportSettings::default()).len();
+            assert!(len <= bound, "{}: {len} bytes > {bound}", spec.name);
+        }
+    }
+
+    #[test]
+    fn tables_use_float32_digits_unless_float32_would_move_a_value() {
+        let mut out = Vec::new();
+        for x in [0.0, -0.0, 0.1, 1.0, -240.0, 1e-7, 123456.789] {
+            out.clear();
+            write_list(&mut out, &[x], f32_text);
+            let text = std::str::from_utf8(&out).unwrap();
+            let back: f32 = text.parse().unwrap();
+            assert_eq!(back, x as f32, "{x} -> {text}");
+            assert!(!text.ends_with(".0"), "{text}");
+        }
+        assert!(!needs_float64(&[0.0, 0.5, 999.9], "px"));
+        assert!(needs_float64(&[0.0, 16_777_217.0], "px"));
+        assert!(!needs_float64(&[0.25, 0.75], ""));
+        assert!(needs_float64(&[16_777_217.0], ""));
+        let js = text(
+            r#"(name: "far", duration: 0.1, motion: Gravity(from: 5000.123, velocity: 100, acceleration: 0))"#,
+        );
+        assert!(
+            js.contains("value: /* @__PURE__ */ new Float64Array([5000.123,"),
+            "{js}"
+        );
+    }
+
+    #[test]
+    fn a_tolerance_thins_the_keyframes_and_the_easing() {
+        let spec = spec(
+            r#"(name: "drop", rest_delta: 0.01, rest_speed: 0.1, motion: Spring(from: -240, to: 0, stiffness: 220, damping: 18))"#,
+        );
+        let baked = curvebake_model::bake::bake(&spec).unwrap();
+        let times: Vec<f64> = (0..baked.frames()).map(|i| baked.time(i)).collect();
+        let points = keyframe_points(&baked, &times);
+        let mut memory = StopsMemory::default();
+        let all = kept_frames(&baked, &ExportSettings::default(), &points, &mut memory).to_vec();
+        assert_eq!(all.len(), baked.frames());
+        let settings = ExportSettings {
+            css_tolerance: 0.05,
+            ..ExportSettings::default()
+        };
+        let kept = kept_frames(&baked, &settings, &points, &mut memory);
+        assert!(
+            kept.len() * 3 < all.len() * 2,
+            "{} of {}",
+            kept.len(),
+            all.len()
+        );
+        assert_eq!((kept[0], *kept.last().unwrap()), (0, baked.frames() - 1));
+        let thin = String::from_utf8(module(&baked, &settings)).unwrap();
+        let full = String::from_utf8(module(&baked, &ExportSettings::default())).unwrap();
+        let count = |js: &str| js.lines().filter(|l| l.starts_with("{offset: ")).count();
+        assert_eq!(count(&thin), kept.len());
+        assert_eq!(count(&full), baked.frames());
+        let easing = |js: &str| {
+            js.lines()
+                .find(|l| l.starts_with("export const easing"))
+                .unwrap()
+                .len()
+        };
+        assert!(easing(&thin) < easing(&full));
+    }
+
+    #[test]
+    fn a_join_between_frames_is_a_keyframe_at_its_closed_form() {
+        let spec = spec(
+            r#"(name: "s", motion: Sequence([
+                (motion: Spring(from: 0, to: 100, stiffness: 300, damping: 20), duration: 0.105),
+                (motion: Spring(to: 40, stiffness: 170, damping: 26)),
+            ]))"#,
+        );
+        let baked = curvebake_model::bake::bake(&spec).unwrap();
+        let exact = spec.model.single().unwrap().position(0.105);
+        let offset = 0.105 / baked.duration;
+        let settings = ExportSettings {
+            css_tolerance: 3.0,
+            ..ExportSettings::default()
+        };
+        for settings in [ExportSettings::default(), settings] {
+            let js = String::from_utf8(module(&baked, &settings)).unwrap();
+            let keyframe = js
+                .lines()
+                .filter_map(|l| l.strip_prefix("{offset: "))
+                .find(|l| {
+                    let o: f64 = l.split(',').next().unwrap().parse().unwrap();
+                    (o - offset).abs() * baked.duration <= OFFSET_MAX_SHIFT
+                })
+                .unwrap_or_else(|| panic!("no keyframe at {offset}: {js}"));
+            let value: f64 = keyframe
+                .split('"')
+                .nth(1)
+                .unwrap()
+                .trim_end_matches("px")
+                .parse()
+                .unwrap();
+            assert!((value - exact).abs() <= 5e-5, "{keyframe} vs {exact}");
+        }
+    }
+
+    #[test]
+    fn index_names_are_camel_case_and_unique() {
+        let digest = |name: &str| {
+            let spec = spec(&format!(
+                r#"(name: "{name}", duration: 0.1, motion: Gravity(from: 0, acceleration: 1))"#
+            ));
+            Digest::of(&curvebake_model::bake::bake(&spec).unwrap(), false)
+        };
+        let digests = [digest("card-drop"), digest("cardDrop"), digest("a_b-c")];
+        assert_eq!(identifiers(&digests), ["cardDrop", "cardDrop_2", "a_bC"]);
+        let (js, dts) = index(&digests);
+        assert!(js.contains("export * as cardDrop from \"./card-drop.js\";\n"));
+        assert!(js.contains("export * as cardDrop_2 from \"./cardDrop.js\";\n"));
+        assert!(dts.contains("export * as a_bC from \"./a_b-c.js\";\n"));
+        let package: serde_json::Value = serde_json::from_str(PACKAGE_JSON).unwrap();
+        assert_eq!(package["type"], "module");
+        assert_eq!(package["sideEffects"], false);
+        assert_eq!(package["exports"]["."]["default"], "./index.js");
+    }
+
+    #[test]
+    fn a_bundle_gets_no_modules() {
+        let spec = spec(r#"(name: "a", duration: 0.1, motion: Gravity(from: 0, acceleration: 1))"#);
+        let baked = curvebake_model::bake::bake(&spec).unwrap();
+        let settings = ExportSettings::default();
+        assert_eq!(
+            Js::new(Layout::Bundle, &settings).motion(&baked, &[], &New),
+            MotionOutput::default()
+        );
+        assert!(Js::new(Layout::Bundle, &settings).summary(&[]).is_empty());
+        let js = Js::new(Layout::PerMotion, &settings);
+        let files = js.motion(&baked, &[], &New).files;
+        let paths: Vec<_> = js.shape().files.iter().map(|f| f.of("a")).collect();
+        assert_eq!(paths, ["js/a.js", "js/a.d.ts"]);
+        assert_eq!(files.len(), paths.len());
+        let summary: Vec<_> = js.summary(&[]).into_iter().map(|f| f.path).collect();
+        assert_eq!(
+            summary,
+            [
+                PACKAGE_PATH,
+                MOTION_TYPES_PATH,
+                INDEX_PATH,
+                INDEX_TYPES_PATH
+            ]
+        );
+    }
+}

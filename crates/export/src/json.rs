@@ -1,0 +1,224 @@
+//! JSON lookup tables: `json/<name>.json` per motion (position and velocity per frame) and
+//! the index `curves.json`; with `--bundle`, `curves.json` holds every table instead.
+//!
+//! Floats are written shortest-round-trip, so every f64 reads back exactly. A motion made of
+//! several closed forms lists where they join under `joins` (seconds).
+
+use crate::exporter::{Buffers, Bundle, Exporter, FilePath, MotionOutput, Shape, Summary};
+use crate::settings::{Format, Layout};
+use curvebake_model::bake::Baked;
+use curvebake_model::number::{json_text, write_json_f64, write_json_f64s};
+use curvebake_model::spec::ParamGroup;
+
+/// The JSON exporter.
+#[derive(Debug, Clone)]
+pub struct Json {
+    layout: Layout,
+    shape: Shape,
+}
+
+impl Json {
+    /// The exporter for `layout`: a table per motion and `curves.json` as their index, or
+    /// (`--bundle`) every table in `curves.json`.
+    pub fn new(layout: Layout) -> Self {
+        let files: &[FilePath] = match layout {
+            Layout::PerMotion => &[TABLE],
+            Layout::Bundle => &[],
+        };
+        Self {
+            layout,
+            shape: Shape {
+                files,
+                bundle: Some(Bundle {
+                    path: INDEX_PATH.into(),
+                    header: b"{\"motions\":[\n".to_vec(),
+                    separator: b",\n".to_vec(),
+                    footer: b"\n]}\n".to_vec(),
+                }),
+                summary: Summary::None,
+            },
+        }
+    }
+}
+
+/// Path of the index (per-motion layout) or of the bundle.
+pub const INDEX_PATH: &str = "curves.json";
+
+/// Where one motion's table goes.
+const TABLE: FilePath = FilePath {
+    folder: "json",
+    suffix: ".json",
+};
+
+/// Path of one motion's table.
+pub fn table_path(name: &str) -> String {
+    TABLE.of(name)
+}
+
+fn string(out: &mut Vec<u8>, s: &str) {
+    serde_json::to_writer(&mut *out, s).expect("writing a string into a Vec cannot fail");
+}
+
+/// Writes `"k":`. Keys are the tool's own identifiers (field, parameter and track names),
+/// which JSON never needs to escape.
+fn key(out: &mut Vec<u8>, k: &'static str) {
+    debug_assert!(
+        k.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'),
+        "{k}"
+    );
+    out.push(b'"');
+    out.extend_from_slice(k.as_bytes());
+    out.extend_from_slice(b"\":");
+}
+
+fn number_array(out: &mut Vec<u8>, values: &[f64]) {
+    out.push(b'[');
+    write_json_f64s(out, values);
+    out.push(b']');
+}
+
+/// `{...}`: the values of the unnamed group at the top level, then each named group as a
+/// nested object under its name.
+fn params(out: &mut Vec<u8>, groups: &[ParamGroup]) {
+    let own = groups.iter().filter(|g| g.name.is_none());
+    let mut first = true;
+    out.push(b'{');
+    fields(out, &mut first, own.flat_map(|g| &g.values));
+    for group in groups {
+        if let Some(name) = group.name {
+            separate(out, &mut first);
+            key(out, name);
+            out.push(b'{');
+            fields(out, &mut true, &group.values);
+            out.push(b'}');
+        }
+    }
+    out.push(b'}');
+}
+
+/// Writes `"name":value` for each of `values`, each after a comma unless it is the `first`
+/// member of its object.
+fn fields<'a>(
+    out: &mut Vec<u8>,
+    first: &mut bool,
+    values: impl IntoIterator<Item = &'a (&'static str, f64)>,
+) {
+    for (name, v) in values {
+        // Printed before the key is written, so that its text is not read back at once
+        // (see `write_list`).
+        let mut buf = zmij::Buffer::new();
+        let text = json_text(&mut buf, *v);
+        separate(out, first);
+        key(out, name);
+        out.extend_from_slice(text.as_bytes());
+    }
+}
+
+/// A comma before every member of an object but the `first`.
+fn separate(out: &mut Vec<u8>, first: &mut bool) {
+    if !std::mem::take(first) {
+        out.push(b',');
+    }
+}
+
+/// One motion's table: name, kind, property, unit, fps, duration, frames, params, tracks.
+pub fn table(baked: &Baked, out: &mut Vec<u8>) {
+    let spec = baked.spec;
+    out.extend_from_slice(b"{\n");
+    for (k, v) in [
+        ("name", spec.name.as_str()),
+        ("motion", spec.model.kind()),
+        ("property", spec.property.name()),
+        ("unit", &spec.unit),
+    ] {
+        key(out, k);
+        string(out, v);
+        out.extend_from_slice(b",\n");
+    }
+    key(out, "fps");
+    write_json_f64(out, spec.fps);
+    out.extend_from_slice(b",\n");
+    key(out, "duration");
+    write_json_f64(out, baked.duration);
+    out.extend_from_slice(b",\n");
+    key(out, "frames");
+    out.extend_from_slice(itoa::Buffer::new().format(baked.frames()).as_bytes());
+    out.extend_from_slice(b",\n");
+    key(out, "params");
+    params(out, &spec.model.params());
+    out.extend_from_slice(b",\n");
+    // Where one closed form hands over to the next (sequences, an inertia's bound hit).
+    let joins = spec.model.joins_until(baked.duration);
+    if !joins.is_empty() {
+        key(out, "joins");
+        number_array(out, &joins);
+        out.extend_from_slice(b",\n");
+    }
+    key(out, "tracks");
+    out.push(b'{');
+    for (i, track) in baked.tracks.iter().enumerate() {
+        out.extend_from_slice(if i > 0 { b",\n" } else { b"\n" });
+        key(out, track.name);
+        out.extend_from_slice(b"{\n");
+        key(out, "position");
+        number_array(out, &track.position);
+        out.extend_from_slice(b",\n");
+        key(out, "velocity");
+        number_array(out, &track.velocity);
+        out.extend_from_slice(b"}");
+    }
+    out.extend_from_slice(b"}\n}");
+}
+
+impl Exporter for Json {
+    fn format(&self) -> Format {
+        Format::Json
+    }
+
+    /// `curves.json` is the index (per motion its name, kind, duration, frames and files) in
+    /// the per-motion layout, every table with `--bundle`.
+    fn shape(&self) -> &Shape {
+        &self.shape
+    }
+
+    fn motion(&self, baked: &Baked, files: &[String], buffers: &dyn Buffers) -> MotionOutput {
+        let mut bytes = buffers.buffer(64 * baked.frames() * baked.tracks.len() + 512);
+        table(baked, &mut bytes);
+        match self.layout {
+            Layout::Bundle => MotionOutput {
+                chunk: Some(bytes),
+                ..Default::default()
+            },
+            Layout::PerMotion => {
+                bytes.push(b'\n');
+                MotionOutput {
+                    files: vec![bytes],
+                    chunk: Some(index_entry(baked, files, buffers)),
+                    ..Default::default()
+                }
+            }
+        }
+    }
+}
+
+/// A motion's entry in the index: its name, kind, duration, frames and files.
+fn index_entry(baked: &Baked, files: &[String], buffers: &dyn Buffers) -> Vec<u8> {
+    let mut out = buffers.buffer(256);
+    out.push(b'{');
+    key(&mut out, "name");
+    string(&mut out, &baked.spec.name);
+    out.push(b',');
+    key(&mut out, "motion");
+    string(&mut out, baked.spec.model.kind());
+    out.push(b',');
+    key(&mut out, "duration");
+    write_json_f64(&mut out, baked.duration);
+    out.push(b',');
+    key(&mut out, "frames");
+    out.extend_from_slice(itoa::Buffer::new().format(baked.frames()).as_bytes());
+    out.push(b',');
+    key(&mut out, "files");
+    serde_json::to_writer(&mut out, files).expect("writing into a Vec cannot fail");
+    out.push(b'}');
+    out
+}

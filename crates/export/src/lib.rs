@@ -1,0 +1,95 @@
+//! curvebake's exporters: one per output format, each pure, turning a baked motion (or the
+//! digests of a whole bake) into bytes ([`Exporter`]). None of them touches the file system;
+//! the `curvebake` crate's output folder is the one place that does.
+//!
+//! Formats: [`json`] tables, [`css`] (keyframes, `linear()` easings, ready classes), [`js`]
+//! ES modules, [`html`] the review page, [`png`] plots (behind the `plots` feature). Shared by
+//! several: [`timeline`] (the kept points of a motion), [`easing`] (the `linear()` text),
+//! [`done`] (when a motion looks done).
+
+pub mod css;
+pub mod done;
+pub mod easing;
+pub mod exporter;
+pub mod html;
+pub mod js;
+pub mod json;
+#[cfg(feature = "plots")]
+mod plot;
+pub mod png;
+pub mod settings;
+pub mod timeline;
+
+pub use exporter::{
+    preview_picks, Buffers, Bundle, Digest, Exporter, FilePath, MotionOutput, Name, New,
+    OutputFile, Shape, Summary,
+};
+pub use settings::{ExportSettings, Format, Layout};
+
+/// The exporters for `formats` in `layout`, in the order of [`Format::ALL`], leaving out those
+/// this build lacks ([`Format::is_built`]; [`crate::Bake`] refuses to run with them).
+pub fn exporters(
+    formats: &[Format],
+    layout: Layout,
+    settings: &ExportSettings,
+) -> Vec<Box<dyn Exporter>> {
+    let mut formats = formats.to_vec();
+    formats.sort();
+    formats.dedup();
+    formats
+        .into_iter()
+        .filter(|f| f.is_built())
+        .map(|f| -> Box<dyn Exporter> {
+            match f {
+                Format::Json => Box::new(json::Json::new(layout)),
+                Format::Css => Box::new(css::Css::new(layout, settings)),
+                #[cfg(feature = "plots")]
+                Format::Png => Box::new(png::Png::new(layout, settings)),
+                #[cfg(not(feature = "plots"))]
+                Format::Png => unreachable!("png is not built without the plots feature"),
+                Format::Html => Box::new(html::Html::new(layout, settings)),
+                Format::Js => Box::new(js::Js::new(layout, settings)),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use curvebake_model::bake::bake;
+    use curvebake_model::source::parse_bytes;
+    use curvebake_model::spec::{MotionSpec, Overrides};
+    use std::path::Path;
+
+    /// Every format, in both layouts, returns the bytes of exactly the files its shape
+    /// declares, and declares paths under its own folder.
+    #[test]
+    fn each_format_fills_the_files_its_shape_declares() {
+        let ron = r#"(name: "a", duration: 0.1, motion: Gravity(from: 0, acceleration: 1))"#;
+        let file = &parse_bytes(Path::new("t.ron"), ron.as_bytes()).unwrap()[0];
+        let spec = MotionSpec::from_file(file, Overrides::default()).unwrap();
+        let baked = bake(&spec).unwrap();
+        for layout in [Layout::PerMotion, Layout::Bundle] {
+            let all = exporters(&Format::ALL, layout, &ExportSettings::default());
+            assert_eq!(all.len(), Format::built().len());
+            for (e, format) in all.iter().zip(Format::built()) {
+                assert_eq!(e.format(), format);
+                let shape = e.shape();
+                let output = e.motion(&baked, &[], &New);
+                assert_eq!(
+                    output.files.len(),
+                    shape.files.len(),
+                    "{format:?} {layout:?}"
+                );
+                assert_eq!(output.chunk.is_some(), shape.bundle.is_some(), "{format:?}");
+                for path in shape.files.iter().map(|p| p.of("a")) {
+                    assert!(path.starts_with(&format!("{}/a.", format.name())), "{path}");
+                }
+                if layout == Layout::Bundle {
+                    assert!(shape.files.is_empty() && shape.summary == Summary::None);
+                }
+            }
+        }
+    }
+}

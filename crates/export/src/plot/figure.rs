@@ -1,0 +1,795 @@
+//! The plot of one motion: title band, legend, position and velocity panels, and for an
+//! explosion ring a filmstrip of the ring itself.
+
+use super::text::{self, Align, Baseline, Texts};
+use super::{
+    format_number, line, thick_path, value_range, Area, DrawResult, Scale, Ticks, AXIS, BAND,
+    BORDER, DONE, FRAMES, GRID, INNER, JOIN, MUTED, OUTER, POSITION, REST, RING_FILL, TEXT,
+    VELOCITY,
+};
+use crate::done::looks_done;
+use curvebake_model::bake::Baked;
+use curvebake_model::spec::{Ending, Model, ParamGroup};
+use curvebake_motion::Motion;
+use plotters::coord::types::RangedCoordf64;
+use plotters::prelude::*;
+use std::ops::Range;
+
+type Chart<'a, 'b> =
+    ChartContext<'a, BitMapBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// Pictures of the ring in the filmstrip.
+const FILMSTRIP_CELLS: usize = 6;
+
+/// Separator between items of the title lines.
+const DOT: &str = "  ·  ";
+
+/// One track of a motion, sampled for drawing.
+struct TrackData<'a> {
+    /// The closed form.
+    motion: &'a dyn Motion,
+    /// (t, position, velocity) from the closed form, densely.
+    exact: Vec<(f64, f64, f64)>,
+    /// Baked positions.
+    position: &'a [f64],
+    /// Baked velocities.
+    velocity: &'a [f64],
+    /// Where the track rests or arrives, if anywhere.
+    end: Option<f64>,
+}
+
+/// What the panels of one picture share, so that their plotting areas line up.
+struct Frame {
+    s: Scale,
+    x: Range<f64>,
+    x_ticks: Ticks,
+    /// Width of the y label area (tick labels and the axis description).
+    left: i32,
+}
+
+/// Draws the plot of `baked` on `root`; text goes to `texts`.
+pub fn draw(root: &Area, texts: &mut Texts, baked: &Baked) -> DrawResult {
+    let spec = baked.spec;
+    let (width, height) = root.dim_in_pixel();
+    let s = Scale::of((width, height));
+    let (width, height) = (width as i32, height as i32);
+
+    let ring = matches!(spec.model, Model::Ring(_));
+    // On screen a larger translateY is lower: its position panel is drawn with values negated
+    // and labelled back, so that down points down.
+    let down = !ring && spec.property.name() == "translateY";
+    let up = if down { -1.0 } else { 1.0 };
+    let done = looks_done(baked);
+    let rests = spec.ending == Ending::Rests;
+    let duration = baked.duration;
+    let samples = (2 * width as usize).max(1000);
+    let end_values = spec.model.end_values();
+    // Where one closed form hands over to the next: a dashed vertical line in both panels.
+    let joins = spec.model.joins_until(duration);
+    let tracks: Vec<TrackData> = spec
+        .model
+        .tracks()
+        .into_iter()
+        .zip(&baked.tracks)
+        .enumerate()
+        .map(|(k, ((_, motion), track))| TrackData {
+            motion,
+            exact: (0..=samples)
+                .map(|j| {
+                    let t = duration * j as f64 / samples as f64;
+                    let (x, v) = motion.state(t);
+                    (t, x, v)
+                })
+                .collect(),
+            position: &track.position,
+            velocity: &track.velocity,
+            end: end_values.get(k).copied(),
+        })
+        .collect();
+    let times: Vec<f64> = (0..baked.frames()).map(|i| baked.time(i)).collect();
+    let unit = if spec.unit.is_empty() {
+        "unitless"
+    } else {
+        spec.unit.as_str()
+    };
+    let speed_unit = if spec.unit.is_empty() {
+        "1/s".to_owned()
+    } else {
+        format!("{}/s", spec.unit)
+    };
+
+    // Title band: name, then kind and timing, then the resolved parameters.
+    let pad = s.px(20.0);
+    let text_max = (width - 2 * pad) as f32;
+    let mut y = s.px(12.0);
+    let title = s.font(24.0);
+    texts.add(
+        text::fit(&spec.name, title, text_max),
+        (pad, y),
+        title,
+        TEXT,
+        (Align::Start, Baseline::Top),
+    );
+    y += s.line(24.0);
+    let body = s.font(14.0);
+    let ending = match spec.ending {
+        Ending::Rests => "comes to rest",
+        Ending::Arrives(_) => "arrives at its end value",
+        Ending::Fixed(_) => "fixed length",
+    };
+    let meta = [
+        spec.model.kind().to_owned(),
+        if ring {
+            format!("radii ({unit})")
+        } else {
+            format!("{} ({unit})", spec.property.name())
+        },
+        format!("duration {} s", format_number(duration)),
+        format!(
+            "{} frames at {} fps",
+            baked.frames(),
+            format_number(spec.fps)
+        ),
+        ending.to_owned(),
+    ];
+    let mut lines = wrap("", &meta, body, text_max);
+    let meta_lines = lines.len();
+    let params = spec.model.params();
+    let is_equivalent = |g: &&ParamGroup| {
+        g.name.is_some_and(|n| {
+            curvebake_motion::SPRING_PLATFORMS
+                .iter()
+                .any(|(p, _)| *p == n)
+        })
+    };
+    for group in params.iter().filter(|g| !is_equivalent(g)) {
+        let (lead, items) = param_items(group);
+        lines.extend(wrap(&lead, &items, body, text_max));
+    }
+    // A spring's equivalents in the other platforms' forms: one wrapped paragraph, not a line
+    // each, so the plot keeps its height.
+    let equivalents: Vec<String> = params
+        .iter()
+        .filter(is_equivalent)
+        .map(|g| {
+            let (_, items) = param_items(g);
+            format!(
+                "{} ({})",
+                g.name.unwrap_or_default().replace('_', "."),
+                items.join(", ")
+            )
+        })
+        .collect();
+    if !equivalents.is_empty() {
+        lines.extend(wrap("as:  ", &equivalents, body, text_max));
+    }
+
+    // Legend.
+    let mut keys = Vec::new();
+    let (radius, dense) = dot_radius(width - s.px(160.0), baked.frames(), s);
+    let frames_label = if dense {
+        format!("baked frames ({}, dense: under the curve)", baked.frames())
+    } else {
+        format!("baked frames ({})", baked.frames())
+    };
+    if ring {
+        keys.push((Key::Line(INNER), "inner radius".to_owned()));
+        keys.push((Key::Line(OUTER), "outer radius".to_owned()));
+        keys.push((Key::Swatch(BAND), "band".to_owned()));
+        keys.push((Key::Dot(FRAMES), frames_label));
+        keys.push((Key::Dashed(REST), "end radii".to_owned()));
+    } else {
+        keys.push((Key::Line(POSITION), "position (closed form)".to_owned()));
+        keys.push((Key::Line(VELOCITY), "velocity (closed form)".to_owned()));
+        keys.push((Key::Dot(FRAMES), frames_label));
+        if let Some(end) = tracks[0].end {
+            let what = match spec.ending {
+                Ending::Rests => "rests at",
+                Ending::Arrives(_) => "arrives at",
+                Ending::Fixed(_) => "rest value",
+            };
+            let unit = if spec.unit.is_empty() { "" } else { unit };
+            keys.push((
+                Key::Dashed(REST),
+                format!("{what} {} {unit}", format_number(end))
+                    .trim_end()
+                    .to_owned(),
+            ));
+        }
+        if !joins.is_empty() {
+            let what = match spec.model {
+                Model::Inertia(_) => "hits the bound",
+                _ => "hand-offs",
+            };
+            keys.push((Key::Dashed(JOIN), what.to_owned()));
+        }
+    }
+    if let Some(done) = done {
+        let within = if spec.unit == "px" {
+            "0.5 px"
+        } else {
+            "0.1 % of range"
+        };
+        keys.push((
+            Key::Dashed(DONE),
+            format!("looks done {} s (within {within})", format_number(done)),
+        ));
+    }
+    if rests {
+        keys.push((
+            Key::Dashed(AXIS),
+            format!("at rest (proved) {} s", format_number(duration)),
+        ));
+    }
+
+    // What fits in the top 30% (small plots drop the parameters, then the legend): the
+    // first line of kind and timing, the legend, then the other lines in order.
+    let budget = (f64::from(height) * 0.3) as i32 - y - s.px(14.0);
+    let legend_height = legend_rows(&keys, s, width - 2 * pad) * legend_row(s);
+    let line_height = s.line(14.0);
+    let first = lines.len().min(meta_lines).min(1);
+    let with_legend = first as i32 * line_height + legend_height <= budget;
+    let room = budget - if with_legend { legend_height } else { 0 };
+    let shown = ((room / line_height).max(0) as usize).min(lines.len());
+    for l in lines.into_iter().take(shown) {
+        texts.add(l, (pad, y), body, MUTED, (Align::Start, Baseline::Top));
+        y += line_height;
+    }
+    y += s.px(8.0);
+    if with_legend {
+        y = legend(root, texts, s, (pad, width - pad), y, &keys)?;
+    }
+    y += s.px(6.0);
+    line(root, (pad, y), (width - pad, y), &GRID)?;
+    y += 1;
+
+    // Panels.
+    let rest_height = height - y;
+    let (_, rest) = root.split_vertically(y);
+    // A filmstrip needs room for its pictures; a short plot goes without.
+    let filmstrip_fits = f64::from(rest_height) * 0.29 >= 110.0 * s.0;
+    let ring_strip = ring && filmstrip_fits;
+    let position_height = (f64::from(rest_height) * if ring_strip { 0.44 } else { 0.58 }) as i32;
+    let (position_area, rest) = rest.split_vertically(position_height);
+    let (velocity_area, strip_area) = if ring_strip {
+        let (v, f) = rest.split_vertically((f64::from(rest_height) * 0.27) as i32);
+        (v, Some(f))
+    } else {
+        (rest, None)
+    };
+
+    let position_range = value_range(
+        tracks
+            .iter()
+            .flat_map(|t| {
+                t.exact
+                    .iter()
+                    .map(|e| e.1)
+                    .chain(t.position.iter().copied())
+                    .chain(t.end)
+            })
+            .chain(ring.then_some(0.0))
+            .map(|v| up * v),
+    );
+    let velocity_range = value_range(
+        tracks
+            .iter()
+            .flat_map(|t| {
+                t.exact
+                    .iter()
+                    .map(|e| e.2)
+                    .chain(t.velocity.iter().copied())
+            })
+            .chain([0.0]),
+    );
+    let label = s.font(13.0);
+    let y_ticks = |range: &Range<f64>, area: &Area| {
+        let h = f64::from(area.dim_in_pixel().1) - f64::from(s.px(40.0));
+        fitting_ticks(range, h, f64::from(s.line(13.0)) * 1.8)
+    };
+    let position_ticks = y_ticks(&position_range, &position_area);
+    let position_ticks = if down {
+        position_ticks.negated()
+    } else {
+        position_ticks
+    };
+    let velocity_ticks = y_ticks(&velocity_range, &velocity_area);
+    let left = s.px(16.0)
+        + s.line(14.0)
+        + s.px(10.0)
+        + position_ticks
+            .widest(label)
+            .max(velocity_ticks.widest(label))
+            .ceil() as i32
+        + s.px(12.0);
+    let x = 0.0..duration.max(f64::MIN_POSITIVE);
+    let plot_width = f64::from(width - left - s.px(28.0));
+    let x_ticks = {
+        let mut max = (plot_width / (90.0 * s.0)) as usize;
+        loop {
+            let t = Ticks::new(&x, max.max(2));
+            let spacing = plot_width * t.step() / (x.end - x.start);
+            if max <= 2 || f64::from(t.widest(label)) + 14.0 * s.0 < spacing {
+                break t;
+            }
+            max -= 1;
+        }
+    };
+    let frame = Frame {
+        s,
+        x,
+        x_ticks,
+        left,
+    };
+    let position_desc = if ring {
+        format!("radius ({unit})")
+    } else if down {
+        format!("translateY ({unit}), down ↓")
+    } else {
+        format!("position ({unit})")
+    };
+    let velocity_desc = if down {
+        format!("velocity ({speed_unit}), + is down")
+    } else {
+        format!("velocity ({speed_unit})")
+    };
+
+    // Position panel.
+    let mut chart = panel(
+        root,
+        &position_area,
+        texts,
+        &frame,
+        (position_range.clone(), &position_ticks),
+        &position_desc,
+        false,
+    )?;
+    if ring {
+        // The band, one pixel column at a time (solid spans are plotters' fastest fill).
+        let outer = to_pixels(&chart, tracks[1].exact.iter().map(|e| (e.0, e.1)));
+        let inner = to_pixels(&chart, tracks[0].exact.iter().map(|e| (e.0, e.1)));
+        let mut spans: Vec<(i32, i32, i32)> = Vec::new();
+        for (&(x, a), &(_, b)) in outer.iter().zip(&inner) {
+            let (top, low) = (a.min(b), a.max(b));
+            match spans.last_mut() {
+                Some(last) if last.0 == x => {
+                    last.1 = last.1.min(top);
+                    last.2 = last.2.max(low);
+                }
+                _ => spans.push((x, top, low)),
+            }
+        }
+        for (x, top, low) in spans {
+            line(root, (x, top), (x, low), &BAND)?;
+        }
+    }
+    for t in &tracks {
+        if let Some(end) = t.end {
+            chart.draw_series(DashedLineSeries::new(
+                [(frame.x.start, up * end), (frame.x.end, up * end)],
+                s.px(9.0),
+                s.px(6.0),
+                REST.stroke_width(s.px(2.0) as u32),
+            ))?;
+        }
+    }
+    // When it looks done, and when it provably rests (the end of a bake that rests).
+    let marks = [done.map(|t| (t, DONE)), rests.then_some((duration, AXIS))];
+    for (t, color) in marks.into_iter().flatten() {
+        chart.draw_series(DashedLineSeries::new(
+            [(t, position_range.start), (t, position_range.end)],
+            s.px(7.0),
+            s.px(5.0),
+            color.stroke_width(s.px(2.0) as u32),
+        ))?;
+    }
+    draw_joins(&mut chart, &joins, s)?;
+    let colors: &[RGBColor] = if ring { &[INNER, OUTER] } else { &[POSITION] };
+    for (t, color) in tracks.iter().zip(colors) {
+        let curve = to_pixels(&chart, t.exact.iter().map(|e| (e.0, up * e.1)));
+        let frames = times
+            .iter()
+            .copied()
+            .zip(t.position.iter().map(|&x| up * x));
+        curve_with_frames(root, &mut chart, &curve, color, frames, radius, dense)?;
+    }
+    drop(chart);
+
+    // Velocity panel.
+    let mut chart = panel(
+        root,
+        &velocity_area,
+        texts,
+        &frame,
+        (velocity_range.clone(), &velocity_ticks),
+        &velocity_desc,
+        strip_area.is_none(),
+    )?;
+    draw_joins(&mut chart, &joins, s)?;
+    if velocity_range.start < 0.0 && velocity_range.end > 0.0 {
+        let zero = to_pixels(
+            &chart,
+            [(frame.x.start, 0.0), (frame.x.end, 0.0)].into_iter(),
+        );
+        line(root, zero[0], zero[1], &AXIS)?;
+    }
+    let colors: &[RGBColor] = if ring { &[INNER, OUTER] } else { &[VELOCITY] };
+    let small = radius.saturating_sub(1).max(1);
+    for (t, color) in tracks.iter().zip(colors) {
+        let curve = to_pixels(&chart, t.exact.iter().map(|e| (e.0, e.2)));
+        let frames = times.iter().copied().zip(t.velocity.iter().copied());
+        curve_with_frames(root, &mut chart, &curve, color, frames, small, dense)?;
+    }
+    drop(chart);
+
+    if let (Some(strip), [inner, outer]) = (strip_area, &tracks[..]) {
+        filmstrip(&strip, texts, &frame, duration, (inner, outer), unit)?;
+    }
+    Ok(())
+}
+
+/// A dashed vertical line at each join time, across the whole panel.
+fn draw_joins<DB: DrawingBackend>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    joins: &[f64],
+    s: Scale,
+) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    let (low, high) = {
+        let range = chart.y_range();
+        (range.start, range.end)
+    };
+    for &t in joins {
+        chart.draw_series(DashedLineSeries::new(
+            [(t, low), (t, high)],
+            s.px(5.0),
+            s.px(5.0),
+            JOIN.stroke_width(s.px(1.5).max(1) as u32),
+        ))?;
+    }
+    Ok(())
+}
+
+/// Ticks for `range` over `pixels`, as many as fit with labels at least `gap` pixels apart
+/// (at most 10).
+fn fitting_ticks(range: &Range<f64>, pixels: f64, gap: f64) -> Ticks {
+    let max = ((pixels / gap) as usize).clamp(2, 10);
+    Ticks::new(range, max)
+}
+
+/// Parameters of one group as `name value` items, with the group name to lead its line.
+fn param_items(group: &ParamGroup) -> (String, Vec<String>) {
+    let lead = group.name.map(|n| format!("{n}:  ")).unwrap_or_default();
+    let items = group
+        .values
+        .iter()
+        .map(|(k, v)| format!("{} {}", k.replace('_', " "), format_number(*v)))
+        .collect();
+    (lead, items)
+}
+
+/// Greedy wrap of `items` joined by [`DOT`] into lines at most `max` wide; `lead` starts the
+/// first line.
+fn wrap(lead: &str, items: &[String], size: f32, max: f32) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut current = lead.to_owned();
+    let mut fresh = true;
+    for item in items {
+        let candidate = if fresh {
+            format!("{current}{item}")
+        } else {
+            format!("{current}{DOT}{item}")
+        };
+        if !fresh && text::width(&candidate, size) > max {
+            lines.push(std::mem::replace(&mut current, item.clone()));
+        } else {
+            current = candidate;
+        }
+        fresh = false;
+    }
+    lines.push(current);
+    lines
+        .into_iter()
+        .map(|l| text::fit(&l, size, max))
+        .collect()
+}
+
+/// A legend entry's marker.
+enum Key {
+    Line(RGBColor),
+    Dot(RGBColor),
+    Dashed(RGBColor),
+    Swatch(RGBColor),
+}
+
+/// Height of one legend row.
+fn legend_row(s: Scale) -> i32 {
+    s.line(13.0) + s.px(4.0)
+}
+
+/// Width of one legend entry (marker and label), without the gap after it.
+fn legend_item(label: &str, s: Scale) -> i32 {
+    s.px(26.0) + s.px(8.0) + text::width(label, s.font(13.0)).ceil() as i32
+}
+
+/// Rows the legend takes in `width` pixels.
+fn legend_rows(keys: &[(Key, String)], s: Scale, width: i32) -> i32 {
+    let (mut rows, mut x) = (1, 0);
+    for (_, label) in keys {
+        let item = legend_item(label, s);
+        if x > 0 && x + item > width {
+            rows += 1;
+            x = 0;
+        }
+        x += item + s.px(28.0);
+    }
+    rows
+}
+
+/// Draws the legend from `y` between `x0` and `x1`, wrapping onto more rows as
+/// [`legend_rows`] counts them; returns the y below it.
+fn legend(
+    root: &Area,
+    texts: &mut Texts,
+    s: Scale,
+    (x0, x1): (i32, i32),
+    mut y: i32,
+    keys: &[(Key, String)],
+) -> DrawResult<i32> {
+    let size = s.font(13.0);
+    let row = legend_row(s);
+    let glyph = s.px(26.0);
+    let mut x = x0;
+    let mut mid = y + row / 2;
+    for (key, label) in keys {
+        let item = legend_item(label, s);
+        if x > x0 && x + item > x1 {
+            x = x0;
+            y += row;
+            mid = y + row / 2;
+        }
+        match key {
+            Key::Line(c) => thick_path(root, &[(x, mid), (x + glyph, mid)], c, 2)?,
+            Key::Dot(c) => root.draw(&Circle::new(
+                (x + glyph / 2, mid),
+                s.px(3.5) as u32,
+                c.filled(),
+            ))?,
+            Key::Dashed(c) => {
+                let (dash, gap) = (s.px(7.0), s.px(5.0));
+                let mut a = x;
+                while a < x + glyph {
+                    let b = (a + dash).min(x + glyph);
+                    thick_path(root, &[(a, mid), (b, mid)], c, 2)?;
+                    a = b + gap;
+                }
+            }
+            Key::Swatch(c) => root.draw(&Rectangle::new(
+                [(x, mid - s.px(6.0)), (x + glyph, mid + s.px(6.0))],
+                c.filled(),
+            ))?,
+        }
+        texts.add(
+            label.clone(),
+            (x + glyph + s.px(8.0), mid),
+            size,
+            TEXT,
+            (Align::Start, Baseline::Middle),
+        );
+        x += item + s.px(28.0);
+    }
+    Ok(y + row)
+}
+
+/// Builds one panel on `area`: grid, axes, tick labels and descriptions.
+fn panel<'a, 'b>(
+    root: &Area,
+    area: &'a Area<'b>,
+    texts: &mut Texts,
+    frame: &Frame,
+    (y, y_ticks): (Range<f64>, &Ticks),
+    y_desc: &str,
+    bottom: bool,
+) -> DrawResult<Chart<'a, 'b>> {
+    let s = frame.s;
+    let label = s.font(13.0);
+    let (tick, gap) = (s.px(5.0), s.px(4.0));
+    let x_labels = tick + gap + s.line(13.0) + if bottom { s.line(14.0) + s.px(8.0) } else { 0 };
+    let chart = ChartBuilder::on(area)
+        .margin_top(s.px(12.0))
+        .margin_right(s.px(28.0))
+        .margin_bottom(s.px(4.0))
+        .x_label_area_size(x_labels)
+        .y_label_area_size(frame.left)
+        .build_cartesian_2d(frame.x.clone(), y.clone())?;
+    let (xr, yr) = chart.plotting_area().get_pixel_range();
+    let (left, right, top, low) = (xr.start, xr.end - 1, yr.start, yr.end - 1);
+    for &t in &frame.x_ticks.points {
+        let px = chart.backend_coord(&(t, y.start)).0;
+        line(root, (px, top), (px, low), &GRID)?;
+        line(root, (px, low), (px, low + tick), &AXIS)?;
+        texts.add(
+            frame.x_ticks.label(t),
+            (px, low + tick + gap),
+            label,
+            TEXT,
+            (Align::Center, Baseline::Top),
+        );
+    }
+    for &v in &y_ticks.points {
+        let py = chart.backend_coord(&(frame.x.start, v)).1;
+        line(root, (left, py), (right, py), &GRID)?;
+        line(root, (left - tick, py), (left, py), &AXIS)?;
+        texts.add(
+            y_ticks.label(v),
+            (left - tick - gap, py),
+            label,
+            TEXT,
+            (Align::End, Baseline::Middle),
+        );
+    }
+    line(root, (left, top), (left, low), &AXIS)?;
+    line(root, (left, low), (right, low), &AXIS)?;
+    let (base_x, _) = area.get_base_pixel();
+    texts.add_vertical(
+        text::fit(y_desc, s.font(14.0), (low - top) as f32),
+        (base_x + s.px(16.0), (top + low) / 2),
+        s.font(14.0),
+        TEXT,
+        (Align::Center, Baseline::Top),
+    );
+    if bottom {
+        texts.add(
+            "time (s)",
+            (
+                (left + right) / 2,
+                low + tick + gap + s.line(13.0) + s.px(4.0),
+            ),
+            s.font(14.0),
+            TEXT,
+            (Align::Center, Baseline::Top),
+        );
+    }
+    Ok(chart)
+}
+
+/// Maps finite points into the chart's pixels.
+fn to_pixels(chart: &Chart, points: impl Iterator<Item = (f64, f64)>) -> Vec<(i32, i32)> {
+    points
+        .filter(|(t, y)| t.is_finite() && y.is_finite())
+        .map(|p| chart.backend_coord(&p))
+        .collect()
+}
+
+/// Radius of frame dots: about a quarter of their spacing, 1 to 3.5 pixels at the default
+/// size; `dense` when neighbours nearly touch, in which case the curve is drawn over the dots
+/// instead of under them.
+fn dot_radius(plot_width: i32, frames: usize, s: Scale) -> (u32, bool) {
+    let spacing = f64::from(plot_width) / frames.max(1) as f64;
+    let r = (spacing * 0.25).clamp(1.0, 3.5 * s.0);
+    (r.round() as u32, spacing < 3.0 * r)
+}
+
+/// The exact curve and the baked frames as dots on it.
+fn curve_with_frames(
+    root: &Area,
+    chart: &mut Chart,
+    curve: &[(i32, i32)],
+    color: &RGBColor,
+    frames: impl Iterator<Item = (f64, f64)>,
+    radius: u32,
+    dense: bool,
+) -> DrawResult {
+    let dots = frames.map(|p| Circle::new(p, radius, FRAMES.filled()));
+    if dense {
+        chart.draw_series(dots)?;
+        thick_path(root, curve, color, 2)?;
+    } else {
+        thick_path(root, curve, color, 2)?;
+        chart.draw_series(dots)?;
+    }
+    Ok(())
+}
+
+/// A row of the ring itself at evenly spaced times, all at one scale, under the panels.
+fn filmstrip(
+    area: &Area,
+    texts: &mut Texts,
+    frame: &Frame,
+    duration: f64,
+    (inner, outer): (&TrackData, &TrackData),
+    unit: &str,
+) -> DrawResult {
+    let s = frame.s;
+    let (width, height) = area.dim_in_pixel();
+    let (base_x, base_y) = area.get_base_pixel();
+    let (x0, x1) = (base_x + frame.left, base_x + width as i32 - s.px(28.0));
+    let top = base_y + s.px(6.0);
+    let label = s.font(13.0);
+    let small = s.font(12.0);
+    let caption = s.line(13.0) + s.px(4.0);
+    let under = s.px(6.0) + s.line(13.0) + s.line(12.0);
+    let cell_width = (x1 - x0) / FILMSTRIP_CELLS as i32;
+    let cell_top = top + caption;
+    let cell_height = (base_y + height as i32 - s.px(6.0) - under - cell_top).max(4);
+    let diameter = (cell_width - s.px(12.0))
+        .min(cell_height - s.px(8.0))
+        .max(2);
+    let widest = outer
+        .exact
+        .iter()
+        .chain(&inner.exact)
+        .map(|e| e.1.abs())
+        .fold(0.0, f64::max)
+        .max(f64::MIN_POSITIVE);
+    let px_per_unit = f64::from(diameter / 2) / widest;
+    texts.add(
+        format!(
+            "the ring at {FILMSTRIP_CELLS} times, drawn to scale ({} pixels per {unit})",
+            format_number(px_per_unit)
+        ),
+        (x0, top),
+        label,
+        MUTED,
+        (Align::Start, Baseline::Top),
+    );
+    for k in 0..FILMSTRIP_CELLS {
+        let t = duration * k as f64 / (FILMSTRIP_CELLS - 1) as f64;
+        let (r_in, r_out) = (inner.motion.position(t), outer.motion.position(t));
+        let cell_x = x0 + cell_width * k as i32;
+        let (cx, cy) = (cell_x + cell_width / 2, cell_top + cell_height / 2);
+        area.draw(&Rectangle::new(
+            [
+                (cell_x + s.px(4.0) - base_x, cell_top - base_y),
+                (
+                    cell_x + cell_width - s.px(4.0) - base_x,
+                    cell_top + cell_height - base_y,
+                ),
+            ],
+            BORDER.stroke_width(1),
+        ))?;
+        let to_px = |r: f64| (r.max(0.0) * px_per_unit).round() as u32;
+        let (p_in, p_out) = (to_px(r_in), to_px(r_out));
+        let centre = (cx - base_x, cy - base_y);
+        if p_out > 0 {
+            area.draw(&Circle::new(centre, p_out, RING_FILL.filled()))?;
+            area.draw(&Circle::new(centre, p_out, OUTER.stroke_width(1)))?;
+        }
+        if p_in > 0 {
+            area.draw(&Circle::new(centre, p_in, super::BACKGROUND.filled()))?;
+            area.draw(&Circle::new(centre, p_in, INNER.stroke_width(1)))?;
+        }
+        let arm = s.px(3.0);
+        let (ax, ay) = centre;
+        area.draw(&PathElement::new(
+            vec![(ax - arm, ay), (ax + arm, ay)],
+            AXIS.stroke_width(1),
+        ))?;
+        area.draw(&PathElement::new(
+            vec![(ax, ay - arm), (ax, ay + arm)],
+            AXIS.stroke_width(1),
+        ))?;
+        let below = cell_top + cell_height + s.px(6.0);
+        texts.add(
+            format!("t = {} s", format_number(t)),
+            (cx, below),
+            label,
+            TEXT,
+            (Align::Center, Baseline::Top),
+        );
+        texts.add(
+            format!(
+                "r {} to {} {unit}",
+                format_number(r_in),
+                format_number(r_out)
+            ),
+            (cx, below + s.line(13.0)),
+            small,
+            MUTED,
+            (Align::Center, Baseline::Top),
+        );
+    }
+    Ok(())
+}

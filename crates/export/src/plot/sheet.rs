@@ -1,0 +1,145 @@
+//! The contact sheet: every motion's position curve as a small multiple, from the digests'
+//! bounded previews.
+
+use super::text::{self, Align, Baseline, Texts};
+use super::{
+    format_number, thick_path, value_range, Area, DrawResult, BORDER, INNER, MUTED, OUTER, PANEL,
+    POSITION, TEXT,
+};
+use crate::exporter::Digest;
+use plotters::prelude::*;
+
+/// Margin around the grid, in pixels.
+const MARGIN: u32 = 16;
+/// Height of the heading above the grid.
+const HEADER: u32 = 52;
+
+/// The grid of a sheet: columns, rows and cell size for a number of motions.
+#[derive(Debug, Clone, Copy)]
+pub struct Grid {
+    /// Motions drawn.
+    pub count: usize,
+    columns: u32,
+    rows: u32,
+    cell: (u32, u32),
+}
+
+impl Grid {
+    /// A grid about 1.5 times wider than tall in cells; cells shrink from 320 to 180
+    /// pixels wide as columns are added.
+    pub fn new(count: usize) -> Self {
+        let n = count.max(1);
+        let columns = ((n as f64 * 1.5).sqrt().ceil() as usize).clamp(1, n) as u32;
+        let rows = n.div_ceil(columns as usize) as u32;
+        let cell_width = (3600 / columns).clamp(180, 320);
+        Self {
+            count,
+            columns,
+            rows,
+            cell: (cell_width, cell_width * 5 / 8),
+        }
+    }
+
+    /// Picture size in pixels.
+    pub fn size(&self) -> (u32, u32) {
+        (
+            self.columns * self.cell.0 + 2 * MARGIN,
+            self.rows * self.cell.1 + HEADER + MARGIN,
+        )
+    }
+}
+
+/// Draws the first `grid.count` of `digests` (the heading counts them all).
+pub fn draw(root: &Area, texts: &mut Texts, grid: &Grid, digests: &[Digest]) -> DrawResult {
+    let mut heading = format!(
+        "curvebake  ·  {} motion{}  ·  position against time",
+        digests.len(),
+        if digests.len() == 1 { "" } else { "s" }
+    );
+    if grid.count < digests.len() {
+        heading.push_str(&format!("  ·  the first {} shown", grid.count));
+    }
+    texts.add(
+        heading,
+        (MARGIN as i32 + 4, 14),
+        20.0,
+        TEXT,
+        (Align::Start, Baseline::Top),
+    );
+    let (w, h) = (grid.cell.0 as i32, grid.cell.1 as i32);
+    for (i, d) in digests[..grid.count].iter().enumerate() {
+        let x0 = (MARGIN + (i as u32 % grid.columns) * grid.cell.0) as i32;
+        let y0 = (HEADER + (i as u32 / grid.columns) * grid.cell.1) as i32;
+        root.draw(&Rectangle::new(
+            [(x0 + 3, y0 + 3), (x0 + w - 4, y0 + h - 4)],
+            BORDER.stroke_width(1),
+        ))?;
+        let text_max = (w - 22) as f32;
+        texts.add(
+            text::fit(&d.name, 14.0, text_max),
+            (x0 + 11, y0 + 10),
+            14.0,
+            TEXT,
+            (Align::Start, Baseline::Top),
+        );
+        let unit = if d.unit.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", d.unit)
+        };
+        let property = if d.kind == "explosion-ring" {
+            "radii"
+        } else {
+            d.property.as_str()
+        };
+        let meta = format!(
+            "{}  ·  {property}{unit}  ·  {} s  ·  {} frames",
+            d.kind,
+            format_number(d.duration),
+            d.frames
+        );
+        texts.add(
+            text::fit(&meta, 11.0, text_max),
+            (x0 + 11, y0 + 30),
+            11.0,
+            MUTED,
+            (Align::Start, Baseline::Top),
+        );
+        let (left, top, right, bottom) = (x0 + 11, y0 + 50, x0 + w - 12, y0 + h - 12);
+        root.draw(&Rectangle::new(
+            [(left, top), (right, bottom)],
+            PANEL.filled(),
+        ))?;
+        let (left, top, right, bottom) = (left + 6, top + 4, right - 6, bottom - 4);
+        let range = value_range(
+            d.preview
+                .iter()
+                .flat_map(|(_, points)| points.iter().map(|p| p.1)),
+        );
+        let duration = d.duration.max(f64::MIN_POSITIVE);
+        let to_px = |&(t, v): &(f64, f64)| {
+            let fx = (t / duration).clamp(0.0, 1.0);
+            let fy = ((v - range.start) / (range.end - range.start)).clamp(0.0, 1.0);
+            (
+                left + (fx * f64::from(right - left)).round() as i32,
+                bottom - (fy * f64::from(bottom - top)).round() as i32,
+            )
+        };
+        let colors = if d.kind == "explosion-ring" {
+            [INNER, OUTER]
+        } else {
+            [POSITION, POSITION]
+        };
+        for ((_, points), color) in d.preview.iter().zip(colors) {
+            let pixels: Vec<(i32, i32)> = points
+                .iter()
+                .filter(|p| p.0.is_finite() && p.1.is_finite())
+                .map(to_px)
+                .collect();
+            if !pixels.is_empty() {
+                thick_path(root, &pixels, &color, 2)?;
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,114 @@
+//! What the exporters are asked for: the formats (`--formats`), their settings and the layout
+//! of the output folder.
+
+/// An output format, as named by `--formats`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Format {
+    /// JSON lookup tables.
+    Json,
+    /// CSS @keyframes and easings.
+    Css,
+    /// PNG plots.
+    Png,
+    /// The HTML review page.
+    Html,
+    /// ES modules for the Web Animations API.
+    Js,
+}
+
+impl Format {
+    /// Every format, in the order they are exported.
+    pub const ALL: [Format; 5] = [
+        Format::Json,
+        Format::Css,
+        Format::Png,
+        Format::Html,
+        Format::Js,
+    ];
+
+    /// The name used by `--formats`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Json => "json",
+            Self::Css => "css",
+            Self::Png => "png",
+            Self::Html => "html",
+            Self::Js => "js",
+        }
+    }
+
+    /// Whether this build can write the format: PNG plots need the `plots` feature.
+    pub fn is_built(self) -> bool {
+        self != Self::Png || cfg!(feature = "plots")
+    }
+
+    /// Every format this build can write: the default of a bake.
+    pub fn built() -> Vec<Format> {
+        Self::ALL.into_iter().filter(|f| f.is_built()).collect()
+    }
+
+    /// Whether the bundle layout writes this format (as `curves.json` or `curves.css`).
+    pub fn has_bundle(self) -> bool {
+        matches!(self, Self::Json | Self::Css)
+    }
+
+    /// Parses a `--formats` name.
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|f| f.name() == name)
+    }
+}
+
+/// Settings of the exporters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExportSettings {
+    /// CSS stops may be dropped while linear interpolation stays within this (0: keep all).
+    pub css_tolerance: f64,
+    /// Plot size in pixels (width, height).
+    pub plot_size: (u32, u32),
+    /// Put before every name the CSS and JS make global: classes, `@keyframes`, the
+    /// `--<name>-duration` and `--<name>-easing` variables, and registered custom properties
+    /// (`--glow` becomes `--<prefix>glow`, a ring's radii `--<prefix><name>-inner`). Empty by
+    /// default; checked like a name's start ([`curvebake_model::spec::check_prefix`]).
+    pub prefix: String,
+    /// Write per-frame `@keyframes` with `linear` timing for every motion, instead of two
+    /// stops timed by the `linear()` easing: the fallback for browsers without `linear()`
+    /// (before Chrome 113, Firefox 112, Safari 17.2). The easing variables are still written.
+    pub css_frames: bool,
+}
+
+impl Default for ExportSettings {
+    fn default() -> Self {
+        Self {
+            css_tolerance: 0.0,
+            plot_size: (1200, 800),
+            prefix: String::new(),
+            css_frames: false,
+        }
+    }
+}
+
+impl ExportSettings {
+    /// The global name of motion `name`: the prefix, then the name.
+    pub fn global_name(&self, name: &str) -> String {
+        let mut out = String::with_capacity(self.prefix.len() + name.len());
+        out.push_str(&self.prefix);
+        out.push_str(name);
+        out
+    }
+
+    /// A custom property `--name` as written: `--<prefix>name`.
+    pub fn custom_property(&self, property: &str) -> String {
+        let bare = property.strip_prefix("--").unwrap_or(property);
+        format!("--{}{bare}", self.prefix)
+    }
+}
+
+/// How outputs are laid out under the output folder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Layout {
+    /// One file per motion and format (`json/<name>.json`, `css/<name>.css`, ...), plus indexes.
+    #[default]
+    PerMotion,
+    /// Only `curves.json` and `curves.css`, each holding every motion in input order.
+    Bundle,
+}

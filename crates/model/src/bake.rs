@@ -1,0 +1,265 @@
+//! Sampling a validated motion at a fixed frame rate.
+//!
+//! Frame i is at t_i = min(i/fps, D), i = 0 ..= ceil(D·fps), with D the bake length. A motion
+//! that ends at rest gets D = the first frame time from which its decay envelope proves it
+//! stays within `rest_delta` of rest with speed below `rest_speed`; its last frame is exactly
+//! the rest value. Every other frame is the exact closed form.
+
+use crate::spec::{Ending, MotionSpec};
+use curvebake_motion::frame_time;
+
+/// Most frames a motion may have.
+pub const MAX_FRAMES: usize = 1_000_000;
+
+/// Largest position magnitude baked (in the motion's unit). Browsers cannot lay out lengths
+/// anywhere near it (Chromium's layout stops at about 3.4e7 px), a `Float32Array` holds it,
+/// and it bounds the digits of every number written: an output's size is at most its frames
+/// times a small constant.
+pub const MAX_POSITION: f64 = 1e9;
+/// Largest speed baked (units per second), for the same reasons: 1000 times [`MAX_POSITION`]
+/// per second.
+pub const MAX_SPEED: f64 = 1e12;
+
+/// D·fps within this of an integer counts as that integer, so that a duration of 0.1 s at
+/// 60 fps is 6 frame intervals, not 7 with a last one of a femtosecond.
+const FRAME_COUNT_SLACK: f64 = 1e-9;
+
+/// One sampled quantity: position and velocity per frame.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Track {
+    /// `value` for one-dimensional motions; `inner` or `outer` for a ring.
+    pub name: &'static str,
+    /// Position per frame.
+    pub position: Vec<f64>,
+    /// Velocity per frame.
+    pub velocity: Vec<f64>,
+}
+
+/// A motion sampled at its frame rate.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Baked<'a> {
+    /// What was baked.
+    pub spec: &'a MotionSpec,
+    /// Bake length D in seconds.
+    pub duration: f64,
+    /// The tracks, each with `frames()` samples.
+    pub tracks: Vec<Track>,
+}
+
+impl Baked<'_> {
+    /// Number of frames (samples per track).
+    pub fn frames(&self) -> usize {
+        self.tracks[0].position.len()
+    }
+    /// Time of frame i: min(i/fps, D).
+    pub fn time(&self, i: usize) -> f64 {
+        frame_time(i, self.spec.fps, self.duration)
+    }
+}
+
+/// Why a motion cannot be baked.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum BakeError {
+    /// Motion never rests and has no duration.
+    #[error("never comes to rest (rest_delta {rest_delta}, rest_speed {rest_speed}); give it a `duration`")]
+    NeverRests {
+        /// Rest distance threshold.
+        rest_delta: f64,
+        /// Rest speed threshold.
+        rest_speed: f64,
+    },
+    /// Too many frames.
+    #[error("needs {} frames ({} s at {fps} fps), more than the limit of {MAX_FRAMES}; shorten `duration`, lower `fps` or raise rest_delta/rest_speed", Rounded(*frames), Rounded(*seconds))]
+    TooManyFrames {
+        /// Frames it would need (rounded to a float).
+        frames: f64,
+        /// Bake length.
+        seconds: f64,
+        /// Frame rate.
+        fps: f64,
+    },
+    /// A sample is not finite (a growing decay that overflows).
+    #[error("{track} {quantity} is not finite at t = {time} s (the motion overflows); shorten `duration`")]
+    NotFinite {
+        /// Track name.
+        track: &'static str,
+        /// `position` or `velocity`.
+        quantity: &'static str,
+        /// Time of the frame.
+        time: f64,
+    },
+    /// A sample beyond [`MAX_POSITION`] or [`MAX_SPEED`].
+    #[error("{track} {quantity} reaches {value:e} at t = {} s, beyond the limit of ±{limit:e} (no browser lays out such values, and their digits would swell every output); use smaller values or a shorter `duration`", Seconds(*time))]
+    TooLarge {
+        /// Track name.
+        track: &'static str,
+        /// `position` or `velocity`.
+        quantity: &'static str,
+        /// The first sample beyond the limit.
+        value: f64,
+        /// Its time.
+        time: f64,
+        /// The limit.
+        limit: f64,
+    },
+}
+
+/// A time written readably: as is from 0.0001 s on, in exponent form below.
+struct Seconds(f64);
+
+impl std::fmt::Display for Seconds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.0 == 0.0 || self.0.abs() >= 1e-4 {
+            write!(f, "{}", self.0)
+        } else {
+            write!(f, "{:e}", self.0)
+        }
+    }
+}
+
+/// A large number written readably: whole below 1e15, in exponent form above.
+struct Rounded(f64);
+
+impl std::fmt::Display for Rounded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.0.abs() < 1e15 {
+            write!(f, "{}", (self.0 * 1000.0).round() / 1000.0)
+        } else {
+            write!(f, "{:.3e}", self.0)
+        }
+    }
+}
+
+/// How a motion is sampled: frames `0 ..= intervals` at min(i/fps, `duration`), the last one
+/// snapped to the end value when the motion `snaps` (it rests or arrives).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FramePlan {
+    /// ceil(D·fps): the frames less one.
+    pub intervals: usize,
+    /// The bake length D, seconds.
+    pub duration: f64,
+    /// Whether the last frame is the end value.
+    pub snaps: bool,
+}
+
+impl FramePlan {
+    /// Frames of the bake.
+    pub fn frames(&self) -> usize {
+        self.intervals + 1
+    }
+}
+
+/// The frame plan of a motion (cheap: its rest time, no sampling).
+pub fn frame_plan(spec: &MotionSpec) -> Result<FramePlan, BakeError> {
+    let fps = spec.fps;
+    let (seconds, snaps) = match spec.ending {
+        Ending::Fixed(d) => (d, false),
+        Ending::Arrives(d) => (d, true),
+        Ending::Rests => {
+            let settle = spec
+                .model
+                .settle_time(spec.rest_delta, spec.rest_speed)
+                .ok_or(BakeError::NeverRests {
+                    rest_delta: spec.rest_delta,
+                    rest_speed: spec.rest_speed,
+                })?;
+            // D is a frame time: the first one at or after the settle time (at least one frame on).
+            let intervals = intervals(settle * fps).max(1.0);
+            (intervals / fps, true)
+        }
+    };
+    let intervals = intervals(seconds * fps).max(1.0);
+    if !(intervals < MAX_FRAMES as f64) {
+        return Err(BakeError::TooManyFrames {
+            frames: intervals + 1.0,
+            seconds,
+            fps,
+        });
+    }
+    Ok(FramePlan {
+        intervals: intervals as usize,
+        duration: seconds,
+        snaps,
+    })
+}
+
+fn intervals(frames: f64) -> f64 {
+    let nearest = frames.round();
+    if (frames - nearest).abs() <= FRAME_COUNT_SLACK * nearest.max(1.0) {
+        nearest
+    } else {
+        frames.ceil()
+    }
+}
+
+/// Samples every track of a motion. The last frame of a motion that rests or arrives is its
+/// exact end value with velocity as the model gives it (0 at rest).
+pub fn bake(spec: &MotionSpec) -> Result<Baked<'_>, BakeError> {
+    bake_planned(spec, frame_plan(spec)?)
+}
+
+/// [`bake`] with the motion's [`frame_plan`] already made (a bake makes it when it reads the
+/// motion, to size its windows).
+pub fn bake_planned(spec: &MotionSpec, plan: FramePlan) -> Result<Baked<'_>, BakeError> {
+    let FramePlan {
+        intervals,
+        duration,
+        snaps,
+    } = plan;
+    let end_values = spec.model.end_values();
+    let resting = spec.ending == Ending::Rests;
+    let mut tracks = Vec::new();
+    for (k, (name, motion)) in spec.model.tracks().into_iter().enumerate() {
+        let (mut position, mut velocity) = (Vec::new(), Vec::new());
+        motion.sample(
+            spec.fps,
+            duration,
+            intervals + 1,
+            &mut position,
+            &mut velocity,
+        );
+        if snaps {
+            if let Some(&end) = end_values.get(k) {
+                position[intervals] = end;
+                if resting {
+                    velocity[intervals] = 0.0;
+                }
+            }
+        }
+        let quantities = [
+            ("position", &position, MAX_POSITION),
+            ("velocity", &velocity, MAX_SPEED),
+        ];
+        for (quantity, values, limit) in quantities {
+            // `!(|x| <= limit)` also catches NaN.
+            if let Some(i) = values.iter().position(|x| !(x.abs() <= limit)) {
+                let (value, time) = (values[i], frame_time(i, spec.fps, duration));
+                return Err(if value.is_finite() {
+                    BakeError::TooLarge {
+                        track: name,
+                        quantity,
+                        value,
+                        time,
+                        limit,
+                    }
+                } else {
+                    BakeError::NotFinite {
+                        track: name,
+                        quantity,
+                        time,
+                    }
+                });
+            }
+        }
+        tracks.push(Track {
+            name,
+            position,
+            velocity,
+        });
+    }
+    Ok(Baked {
+        spec,
+        duration,
+        tracks,
+    })
+}

@@ -1,0 +1,174 @@
+//! Reading curve files into validated motions: each file is found, read and parsed by
+//! [`crate::source`], each motion checked into a [`MotionSpec`] by [`crate::spec`] and planned
+//! by [`crate::bake`], every error collected. Names must be unique across files ([`Names`]).
+
+use crate::bake::{frame_plan, FramePlan};
+use crate::error::{InputError, Problem};
+use crate::source::schema::MotionFile;
+use crate::source::{parse_motions, read_source};
+use crate::spec::{MotionSpec, Overrides};
+use rayon::prelude::*;
+use std::collections::hash_map::{Entry, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// A validated motion and the file it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Input {
+    /// The source file (shared by the motions of one file).
+    pub file: Arc<Path>,
+    /// The motion.
+    pub spec: MotionSpec,
+    /// How it will be sampled (`None` if it cannot be baked: the bake says why).
+    pub plan: Option<FramePlan>,
+}
+
+impl Input {
+    /// Frames it will be baked as (one if it cannot be baked: the bake says why).
+    pub fn frames(&self) -> usize {
+        self.plan.map_or(1, |plan| plan.frames())
+    }
+}
+/// Reads and validates every file; returns the valid motions (in file order, then in order
+/// within a file) and every error. Names must be unique across files (see [`Names`]).
+pub fn load_all(files: &[PathBuf], overrides: Overrides) -> (Vec<Input>, Vec<InputError>) {
+    use rayon::prelude::*;
+    let parsed: Vec<_> = files.par_iter().map(|f| load_file(f, overrides)).collect();
+    let mut inputs = Vec::new();
+    let mut errors = Vec::new();
+    let mut names = Names::default();
+    for (valid, mut errs) in parsed {
+        errors.append(&mut errs);
+        for input in valid {
+            match names.admit(&input) {
+                Ok(()) => inputs.push(input),
+                Err(e) => errors.push(e),
+            }
+        }
+    }
+    (inputs, errors)
+}
+
+/// The motion names taken so far, each with its file. Names are compared ignoring ASCII case:
+/// outputs named `Card.css` and `card.css` would clash on case-insensitive file systems.
+/// Holds a name and a shared path per motion, nothing else.
+#[derive(Debug, Default)]
+pub struct Names {
+    taken: HashMap<Caseless, Arc<Path>>,
+}
+
+impl Names {
+    /// Takes `input`'s name, or says which file already has it.
+    pub fn admit(&mut self, input: &Input) -> Result<(), InputError> {
+        let name = Caseless(input.spec.name.as_str().into());
+        let (first, file) = match self.taken.entry(name) {
+            Entry::Vacant(slot) => {
+                slot.insert(Arc::clone(&input.file));
+                return Ok(());
+            }
+            Entry::Occupied(taken) => (taken.key().0.clone(), Arc::clone(taken.get())),
+        };
+        // Say so when the names differ only in case: they look different.
+        let case = if *first == *input.spec.name {
+            String::new()
+        } else {
+            format!(
+                " (as {first:?}; names that differ only in case would clash on case-insensitive file systems)"
+            )
+        };
+        Err(InputError::new(
+            &input.file,
+            Problem::Field {
+                motion: input.spec.name.clone(),
+                message: format!(
+                    "name is already used by a motion in {}{case}",
+                    file.display()
+                ),
+            },
+        ))
+    }
+
+    /// Whether a motion has exactly this name.
+    pub fn contains(&self, name: &str) -> bool {
+        self.taken
+            .get_key_value(&Caseless(name.into()))
+            .is_some_and(|(taken, _)| *taken.0 == *name)
+    }
+}
+
+/// A name that hashes and compares ignoring ASCII case.
+#[derive(Debug)]
+struct Caseless(Box<str>);
+
+impl PartialEq for Caseless {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.eq_ignore_ascii_case(&other.0)
+    }
+}
+
+impl Eq for Caseless {}
+
+impl std::hash::Hash for Caseless {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        for byte in self.0.bytes() {
+            state.write_u8(byte.to_ascii_lowercase());
+        }
+        state.write_u8(0xff);
+    }
+}
+
+/// Reads one file: its valid motions and its errors.
+pub fn load_file(file: &Path, overrides: Overrides) -> (Vec<Input>, Vec<InputError>) {
+    match read_source(file) {
+        Ok(bytes) => load_bytes(file, &bytes, overrides),
+        Err(e) => (Vec::new(), vec![e]),
+    }
+}
+
+/// Parses and validates the bytes of `file`: its valid motions and its errors. The parsing is
+/// one pass over the text; the motions are then checked and planned in parallel (which is
+/// most of the work), so that one large file keeps every core busy.
+pub fn load_bytes(
+    file: &Path,
+    bytes: &[u8],
+    overrides: Overrides,
+) -> (Vec<Input>, Vec<InputError>) {
+    let (motions, mut errors) = parse_motions(file, bytes);
+    let shared: Arc<Path> = Arc::from(file);
+    let checked: Vec<Result<Input, InputError>> = motions
+        .par_iter()
+        .map(
+            |(index, motion)| match MotionSpec::from_file(motion, overrides) {
+                Ok(spec) => Ok(Input {
+                    file: Arc::clone(&shared),
+                    plan: frame_plan(&spec).ok(),
+                    spec,
+                }),
+                Err(e) => Err(InputError::new(
+                    file,
+                    Problem::Field {
+                        motion: motion_label(motion, *index),
+                        message: e.to_string(),
+                    },
+                )),
+            },
+        )
+        .collect();
+    let mut valid = Vec::with_capacity(checked.len());
+    for motion in checked {
+        match motion {
+            Ok(input) => valid.push(input),
+            Err(e) => errors.push(e),
+        }
+    }
+    (valid, errors)
+}
+
+/// The motion's name when it is a valid one, else its position in the file.
+fn motion_label(motion: &MotionFile, index: usize) -> String {
+    if crate::spec::check_name(&motion.name).is_ok() {
+        motion.name.clone()
+    } else {
+        format!("motion #{}", index + 1)
+    }
+}

@@ -1,0 +1,248 @@
+//! Multi-track motions: several properties (or x and y) on one timeline.
+//!
+//! Each track is a one-value motion of its own property, unit, rest thresholds and length
+//! L_k (its `duration`, arrival or provable rest, as a motion alone would end). The timeline
+//! is D = max_k L_k (or the motion's `duration`); frame i is at min(i/fps, D) for every track,
+//! and a track that has ended holds its end value with velocity 0:
+//! x_k(t) = x_k(L_k) (its rest or arrival value) and v_k(t) = 0 for t >= L_k. Tracks keep the
+//! order written, except that translateX and translateY come first, in that order.
+
+use super::{property_and_unit_of, resolve, Ending, FieldError, Model, Property};
+use crate::source::schema::{MotionKind, TrackFile};
+use curvebake_motion::Motion;
+
+/// One property's motion within a multi-track motion.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Track {
+    /// The animated property.
+    pub property: Property,
+    /// Unit of its values.
+    pub unit: String,
+    /// Its motion (one value).
+    pub model: Model,
+    /// How it ends on its own.
+    pub ending: Ending,
+    /// L_k: when it ends (seconds).
+    pub length: f64,
+    /// The value it holds from L_k on: its rest or arrival value, else x(L_k).
+    pub end_value: f64,
+    /// Distance from rest that counts as resting.
+    pub rest_delta: f64,
+    /// Speed that counts as resting.
+    pub rest_speed: f64,
+}
+
+impl Motion for Track {
+    fn position(&self, t: f64) -> f64 {
+        self.state(t).0
+    }
+    fn velocity(&self, t: f64) -> f64 {
+        self.state(t).1
+    }
+    fn state(&self, t: f64) -> (f64, f64) {
+        if t >= self.length {
+            (self.end_value, 0.0)
+        } else {
+            self.model.single().expect("tracks have one value").state(t)
+        }
+    }
+}
+
+impl Track {
+    /// Where this track's closed forms join on a timeline `end` long, in time order: its own
+    /// motion's joins before L_k ([`Model::joins`]), then L_k itself if the track ends before
+    /// `end` (from there it holds its end value).
+    pub fn joins(&self, end: f64) -> Vec<f64> {
+        let mut joins = self.model.joins();
+        joins.retain(|&t| t < self.length);
+        if self.length < end {
+            joins.push(self.length);
+        }
+        joins
+    }
+}
+
+/// Tracks on one timeline.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tracks {
+    tracks: Vec<Track>,
+}
+
+impl Tracks {
+    /// The tracks, in the order written.
+    pub fn tracks(&self) -> &[Track] {
+        &self.tracks
+    }
+    /// Track `k` alone (for a plot panel), still on this timeline.
+    pub fn only(&self, k: usize) -> Self {
+        Self {
+            tracks: vec![self.tracks[k].clone()],
+        }
+    }
+    /// D = the latest end of any track.
+    pub fn length(&self) -> f64 {
+        self.tracks.iter().map(|t| t.length).fold(0.0, f64::max)
+    }
+}
+
+/// The static name of a built-in property (track names are `'static`).
+fn static_name(property: &Property) -> Option<&'static str> {
+    Some(match property {
+        Property::TranslateX => "translateX",
+        Property::TranslateY => "translateY",
+        Property::Scale => "scale",
+        Property::Rotate => "rotate",
+        Property::Opacity => "opacity",
+        Property::Custom(_) => return None,
+    })
+}
+
+impl Tracks {
+    /// (name, motion) per track, for sampling: the name is the property's.
+    pub fn named(&self) -> Vec<(&'static str, &dyn Motion)> {
+        self.tracks
+            .iter()
+            .map(|t| {
+                let name = static_name(&t.property).expect("validated built-in");
+                (name, t as &dyn Motion)
+            })
+            .collect()
+    }
+}
+
+/// Validates `tracks:` into a [`Model::Tracks`] and how the whole ends: the motion's
+/// `duration` if given, else as its longest track ends.
+pub(super) fn resolve_tracks(
+    files: &[TrackFile],
+    duration: Option<f64>,
+) -> Result<(Model, Ending), FieldError> {
+    if files.is_empty() {
+        return Err(FieldError::new("tracks", "needs at least one track"));
+    }
+    let mut tracks: Vec<Track> = Vec::with_capacity(files.len());
+    for (i, file) in files.iter().enumerate() {
+        let at = |e: FieldError| FieldError {
+            field: format!("tracks[{i}].{}", e.field),
+            message: e.message,
+        };
+        let (property, unit) =
+            property_and_unit_of(Some(&file.property), file.unit.as_deref()).map_err(at)?;
+        if static_name(&property).is_none() {
+            return Err(at(FieldError::new(
+                "property",
+                "must be translateX, translateY, scale, rotate or opacity in a track (a custom property animates alone)",
+            )));
+        }
+        if let Some(j) = tracks.iter().position(|t| t.property == property) {
+            return Err(at(FieldError::new(
+                "property",
+                format!("{:?} is animated by track {j} already", property.name()),
+            )));
+        }
+        if let MotionKind::ExplosionRing { .. } = file.motion {
+            return Err(at(FieldError::new(
+                "motion",
+                "cannot be an ExplosionRing: a ring has two radii, a track one value",
+            )));
+        }
+        let own = super::optional_positive("duration", file.duration).map_err(at)?;
+        let defaults = super::rest_defaults(&unit);
+        let rest_delta = super::optional_positive("rest_delta", file.rest_delta)
+            .map_err(at)?
+            .unwrap_or(defaults.0);
+        let rest_speed = super::optional_positive("rest_speed", file.rest_speed)
+            .map_err(at)?
+            .unwrap_or(defaults.1);
+        let (model, ending) = resolve(&file.motion, own, (rest_delta, rest_speed)).map_err(at)?;
+        let length = match ending {
+            Ending::Fixed(d) | Ending::Arrives(d) => Some(d),
+            Ending::Rests => model.settle_time(rest_delta, rest_speed),
+        };
+        // A track that never rests runs to the motion's duration: it is cut there, like a
+        // track with its own `duration`, and holds the position it reached.
+        let (length, cut) = match (length, duration) {
+            (Some(l), _) => (l, matches!(ending, Ending::Fixed(_))),
+            (None, Some(d)) => (d, true),
+            (None, None) => {
+                return Err(at(FieldError::new(
+                    "motion",
+                    "never ends (it never comes to rest): give the track or the whole motion a `duration`",
+                )))
+            }
+        };
+        let motion = model.single().expect("not a ring");
+        let end_value = if cut {
+            motion.position(length)
+        } else {
+            model
+                .end_values()
+                .first()
+                .copied()
+                .unwrap_or_else(|| motion.position(length))
+        };
+        tracks.push(Track {
+            property,
+            unit,
+            model,
+            ending,
+            length,
+            end_value,
+            rest_delta,
+            rest_speed,
+        });
+    }
+    // translateX right before translateY, both first, the rest in the order written: the
+    // JS keyframes write the pair as one `translate: "X Y"`.
+    tracks.sort_by_key(|t| match t.property {
+        Property::TranslateX => 0,
+        Property::TranslateY => 1,
+        _ => 2,
+    });
+    let tracks = Tracks { tracks };
+    let longest = tracks
+        .tracks
+        .iter()
+        .max_by(|a, b| a.length.total_cmp(&b.length))
+        .expect("at least one track");
+    let ending = match (duration, longest.ending) {
+        (Some(d), _) => Ending::Fixed(d),
+        (None, Ending::Rests) => Ending::Rests,
+        (None, _) => Ending::Arrives(tracks.length()),
+    };
+    Ok((Model::Tracks(tracks), ending))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::plain_ron;
+
+    fn tracks(text: &str) -> Tracks {
+        let file = &plain_ron::parse(text).expect("plain RON")[0];
+        let (model, _) = resolve_tracks(file.tracks.as_deref().unwrap(), file.duration).unwrap();
+        let Model::Tracks(t) = model else { panic!() };
+        t
+    }
+
+    /// An undamped spring never rests, so it runs to the motion's duration D; from D on it
+    /// holds x(D), where it is, not its `to` (found by the composite reference: the last
+    /// frame jumped from 91.95 to 50).
+    #[test]
+    fn a_track_cut_by_the_motions_duration_holds_the_position_it_reached() {
+        let t = tracks(
+            r#"(name: "u", duration: 1.0, tracks: [
+                (property: "translateY", motion: Spring(from: 0, to: 50, stiffness: 100, damping: 0)),
+                (property: "scale", motion: Spring(from: 0.5, to: 1, stiffness: 300, damping: 30)),
+            ])"#,
+        );
+        let (spring, settling) = (&t.tracks()[0], &t.tracks()[1]);
+        assert_eq!(spring.length, 1.0);
+        let reached = spring.model.single().unwrap().position(1.0);
+        assert!((reached - 50.0).abs() > 40.0, "{reached}");
+        assert_eq!(spring.end_value, reached);
+        assert_eq!(spring.state(1.0), (reached, 0.0));
+        // A track that rests before D still holds its rest value.
+        assert!(settling.length < 1.0);
+        assert_eq!(settling.end_value, 1.0);
+    }
+}

@@ -1,0 +1,77 @@
+//! Closed-form motions: position and velocity at any time t >= 0, never integrated step by
+//! step, and the solvers that turn the parameters people write into physical ones.
+//!
+//! Every constructor validates its input and returns a [`MotionError`] naming the parameter;
+//! no function here panics. Times are seconds; positions and velocities are in the caller's
+//! unit (px, deg, ...) and that unit per second.
+
+mod decay;
+mod envelope;
+mod error;
+mod friction;
+mod gravity;
+mod inertia;
+mod numeric;
+mod ring;
+mod spring;
+mod spring_forms;
+
+pub use decay::{Branch, Decay, SolvedDecay};
+pub use envelope::Envelope;
+pub use error::number;
+pub use error::{MotionError, Result, Unsolvable};
+pub use friction::Friction;
+pub use gravity::{Bounce, Gravity};
+pub use inertia::{
+    Inertia, InertiaCase, InertiaParams, DEFAULT_BOUNCE_DAMPING, DEFAULT_BOUNCE_STIFFNESS,
+};
+pub use numeric::hex;
+pub use ring::{ExplosionRing, RadiusEnd};
+pub use spring::{perceptual_parameters, Spring};
+pub use spring_forms::{Equivalents, SpringForm, PLATFORMS as SPRING_PLATFORMS};
+
+/// A one-dimensional motion known in closed form.
+pub trait Motion {
+    /// Position x(t) for a finite t >= 0.
+    fn position(&self, t: f64) -> f64;
+    /// Velocity v(t) = x'(t) for a finite t >= 0.
+    fn velocity(&self, t: f64) -> f64;
+    /// Both at once (some motions share the work).
+    fn state(&self, t: f64) -> (f64, f64) {
+        (self.position(t), self.velocity(t))
+    }
+    /// Appends `frames` samples at t_i = min(i/fps, duration) to `position` and `velocity`.
+    /// One call per motion: the loop is compiled for each motion type, so a bake pays no
+    /// dynamic dispatch per frame.
+    fn sample(
+        &self,
+        fps: f64,
+        duration: f64,
+        frames: usize,
+        position: &mut Vec<f64>,
+        velocity: &mut Vec<f64>,
+    ) {
+        position.reserve(frames);
+        velocity.reserve(frames);
+        for i in 0..frames {
+            let (x, v) = self.state(frame_time(i, fps, duration));
+            position.push(x);
+            velocity.push(v);
+        }
+    }
+}
+
+/// Time of frame i at `fps` in a bake of length `duration`: min(i/fps, duration).
+pub fn frame_time(i: usize, fps: f64, duration: f64) -> f64 {
+    (i as f64 / fps).min(duration)
+}
+
+/// A motion that may come to rest.
+pub trait Settle: Motion {
+    /// The position it rests at, if it ever does.
+    fn rest_position(&self) -> Option<f64>;
+    /// The earliest time from which the motion provably stays within `rest_delta` of its
+    /// rest position with speed at most `rest_speed` (a bound from its decay envelope, not a
+    /// scan), or `None` if it never rests.
+    fn settle_time(&self, rest_delta: f64, rest_speed: f64) -> Option<f64>;
+}
