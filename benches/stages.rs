@@ -18,7 +18,8 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use curvebake::export::{ExportSettings, Format, Layout};
 use curvebake::internals::bake::bake;
 use curvebake::internals::export::{exporters, MotionOutput};
-use curvebake::internals::load::{find_inputs, load_all};
+use curvebake::internals::intake::read_all;
+use curvebake::internals::load::find_inputs;
 use curvebake::internals::manifest::SpecHasher;
 use curvebake::internals::pool::Pool;
 use curvebake::internals::spec::Overrides;
@@ -36,7 +37,7 @@ fn stages(c: &mut Criterion) {
     let curves = scratch.path().join("curves");
     write_curves(&curves, MOTIONS, Mix::AllKinds);
     let files = find_inputs(&[curves]).unwrap();
-    let (inputs, errors) = load_all(&files, Overrides::default());
+    let (inputs, errors) = read_all(&files, Overrides::default());
     assert!(errors.is_empty() && inputs.len() == MOTIONS, "{errors:?}");
     let baked: Vec<_> = inputs.iter().map(|i| bake(&i.spec).unwrap()).collect();
     let exporters = exporters(
@@ -51,7 +52,7 @@ fn stages(c: &mut Criterion) {
     group.throughput(Throughput::Elements(MOTIONS as u64));
     group.sample_size(20);
     group.bench_function("read and check", |b| {
-        b.iter(|| load_all(black_box(&files), Overrides::default()))
+        b.iter(|| read_all(black_box(&files), Overrides::default()))
     });
     group.bench_function("hash the spec", |b| {
         b.iter(|| {

@@ -45,7 +45,7 @@ use crate::run::{run, FatalError, Report};
 use curvebake_export::{Format, Layout};
 use curvebake_model::bake::{bake, BakeError, Baked};
 use curvebake_model::error::{InputError, Problem};
-use curvebake_model::source::parse_bytes;
+use curvebake_model::load::load_bytes;
 use curvebake_model::spec::{MotionSpec, Overrides};
 use curvebake_motion::Motion;
 use std::fmt;
@@ -263,29 +263,13 @@ impl Curve {
 
     /// Every motion in `text` (one motion or a list), validated; all errors if any is invalid.
     pub fn all_from_ron(text: &str) -> Result<Vec<Self>, RonError> {
-        let file = Path::new(TEXT_FILE);
-        let motions =
-            parse_bytes(file, text.as_bytes()).map_err(|e| RonError { errors: vec![e] })?;
-        let mut curves = Vec::new();
-        let mut errors = Vec::new();
-        for (i, m) in motions.iter().enumerate() {
-            match MotionSpec::from_file(m, Overrides::default()) {
-                Ok(spec) => curves.push(Self { spec }),
-                Err(e) => errors.push(InputError::new(
-                    file,
-                    Problem::Field {
-                        motion: if curvebake_model::spec::check_name(&m.name).is_ok() {
-                            m.name.clone()
-                        } else {
-                            format!("motion #{}", i + 1)
-                        },
-                        message: e.to_string(),
-                    },
-                )),
-            }
-        }
+        let (inputs, errors) =
+            load_bytes(Path::new(TEXT_FILE), text.as_bytes(), Overrides::default());
         if errors.is_empty() {
-            Ok(curves)
+            Ok(inputs
+                .into_iter()
+                .map(|input| Self { spec: input.spec })
+                .collect())
         } else {
             Err(RonError { errors })
         }
@@ -387,5 +371,26 @@ mod tests {
         );
         let err = Curve::from_ron("[]").unwrap_err();
         assert!(err.to_string().contains("holds 0 motions"), "{err}");
+    }
+
+    /// Every motion of a list is read, as a bake reads a file: a typo in one and a bad value
+    /// in another are both reported, and nothing stops at the first.
+    #[test]
+    fn all_from_ron_reports_every_motion_as_the_bake_does() {
+        let err = Curve::all_from_ron(
+            r#"[
+    (name: "typo", motion: Sprung(from: 0, to: 1, stiffness: 1, damping: 1)),
+    (name: "good", motion: Spring(from: 0, to: 1, stiffness: 1, damping: 1)),
+    (name: "bad", motion: Spring(from: 0, to: 1, stiffness: 1, damping: -1)),
+]"#,
+        )
+        .unwrap_err();
+        assert_eq!(err.errors.len(), 2, "{err}");
+        assert!(err.errors[0].to_string().starts_with("<ron>:2:"), "{err}");
+        assert!(
+            err.to_string()
+                .contains("bad: motion.Spring.damping must be >= 0"),
+            "{err}"
+        );
     }
 }

@@ -120,9 +120,10 @@ fn check_plots(out: &Path, (width, height): (u32, u32), count: usize) -> BTreeMa
 /// The plot of each multi-track motion of `curves/` (by its path) and its panels: one per
 /// track.
 fn panels() -> BTreeMap<String, u32> {
-    use curvebake::internals::load::{find_inputs, load_all};
+    use curvebake::internals::intake::read_all;
+    use curvebake::internals::load::find_inputs;
     use curvebake::internals::spec::{Model, Overrides};
-    let (specs, errors) = load_all(&find_inputs(&[curves_dir()]).unwrap(), Overrides::default());
+    let (specs, errors) = read_all(&find_inputs(&[curves_dir()]).unwrap(), Overrides::default());
     assert!(errors.is_empty(), "{errors:?}");
     specs
         .iter()

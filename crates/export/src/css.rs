@@ -1428,7 +1428,7 @@ mod tests {
     use curvebake_model::bake::bake;
     use curvebake_model::spec::{MotionSpec, Overrides};
     use curvebake_model::{
-        load::load_all,
+        intake::read_all,
         source::{find_inputs, parse_bytes},
     };
     use std::path::{Path, PathBuf};
@@ -1986,7 +1986,7 @@ mod tests {
 
     fn examples() -> Vec<MotionSpec> {
         let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("curves");
-        let (inputs, errors) = load_all(&find_inputs(&[dir]).unwrap(), Overrides::default());
+        let (inputs, errors) = read_all(&find_inputs(&[dir]).unwrap(), Overrides::default());
         assert!(errors.is_empty(), "{errors:?}");
         assert!(inputs.len() >= 10);
         inputs.into_iter().map(|i| i.spec).collect()

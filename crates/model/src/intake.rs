@@ -66,6 +66,19 @@ pub struct Intake<'a> {
     read: usize,
 }
 
+/// Every valid motion of `files` (in file order, then in order within a file) and every
+/// error, read as a bake reads them (an [`Intake`]'s windows, drained): for tools and tests
+/// that want them all at once.
+pub fn read_all(files: &[PathBuf], overrides: Overrides) -> (Vec<Input>, Vec<InputError>) {
+    let mut intake = Intake::new(files, overrides, RunHasher::new(b""));
+    let (mut inputs, mut errors) = (Vec::new(), Vec::new());
+    while let Some(mut window) = intake.next_window() {
+        inputs.append(&mut window.inputs);
+        errors.append(&mut window.errors);
+    }
+    (inputs, errors)
+}
+
 /// One file read: its digest (if it could be read), valid motions, errors.
 type FileRead = (Option<SourceDigest>, Vec<Input>, Vec<InputError>);
 

@@ -9,7 +9,7 @@ use crate::source::{parse_motions, read_source};
 use crate::spec::{MotionSpec, Overrides};
 use rayon::prelude::*;
 use std::collections::hash_map::{Entry, HashMap};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 /// A validated motion and the file it came from.
@@ -28,25 +28,6 @@ impl Input {
     pub fn frames(&self) -> usize {
         self.plan.map_or(1, |plan| plan.frames())
     }
-}
-/// Reads and validates every file; returns the valid motions (in file order, then in order
-/// within a file) and every error. Names must be unique across files (see [`Names`]).
-pub fn load_all(files: &[PathBuf], overrides: Overrides) -> (Vec<Input>, Vec<InputError>) {
-    use rayon::prelude::*;
-    let parsed: Vec<_> = files.par_iter().map(|f| load_file(f, overrides)).collect();
-    let mut inputs = Vec::new();
-    let mut errors = Vec::new();
-    let mut names = Names::default();
-    for (valid, mut errs) in parsed {
-        errors.append(&mut errs);
-        for input in valid {
-            match names.admit(&input) {
-                Ok(()) => inputs.push(input),
-                Err(e) => errors.push(e),
-            }
-        }
-    }
-    (inputs, errors)
 }
 
 /// The motion names taken so far, each with its file. Names are compared ignoring ASCII case:

@@ -3,7 +3,8 @@
 //! reads of it, the bound its readings must meet, and the page script that reads them.
 
 use super::readout::sample_times;
-use curvebake::internals::load::{find_inputs, load_all};
+use curvebake::internals::intake::read_all;
+use curvebake::internals::load::find_inputs;
 use curvebake::internals::spec::{unit_kind, Model, MotionSpec, Overrides, UnitKind};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -220,7 +221,7 @@ fn own_joins(
 /// The table of every motion under `inputs` from the per-motion bake in `out`, in input
 /// order, each with its spec.
 pub fn read_tables(inputs: &[PathBuf], out: &Path) -> Vec<(MotionSpec, Table)> {
-    let (specs, errors) = load_all(&find_inputs(inputs).unwrap(), Overrides::default());
+    let (specs, errors) = read_all(&find_inputs(inputs).unwrap(), Overrides::default());
     assert!(errors.is_empty(), "{errors:?}");
     specs
         .into_iter()
