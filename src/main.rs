@@ -39,8 +39,7 @@ const EXIT_OUTPUT: u8 = 3;
 /// of up to 32 MiB from the heap rather than each from a fresh mapping, and up to 64 MiB of
 /// free heap kept rather than handed back. A page the process touches for the first time
 /// costs a fault, and a bake frees and allocates its windows' inputs and outputs over and
-/// over: a bundle bake of 10,000 springs took 5,100 page faults with glibc's defaults and
-/// 3,600 with these (its peak memory, 19 MB, is the same).
+/// over (measured: benches/README.md, "Tuning decisions").
 fn keep_freed_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: `mallopt` only sets the allocator's parameters, before any thread is started.

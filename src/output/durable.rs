@@ -18,9 +18,7 @@ use std::sync::{Arc, Mutex};
 const FEW_FILES: usize = 32;
 
 /// Bytes a streamed file is written between two starts of its write-back: what the final
-/// flush may still have to wait for, per file. (A bundle bake of 10,000 springs, 37 MB in
-/// three files, waited 6.5 ms for its flushes with 4 MiB steps, 2 ms with 1 MiB, 1.1 ms with
-/// 256 KiB, for the same CPU time.)
+/// flush may still have to wait for, per file (measured: benches/README.md, "Tuning decisions").
 pub const WRITEBACK_STEP: u64 = 256 << 10;
 
 /// The files an output folder has written so far (shared by its streamed files).

@@ -14,9 +14,7 @@ use std::collections::VecDeque;
 use std::path::PathBuf;
 
 /// Most motions in one window: enough to keep every core busy, few enough that memory is
-/// bounded by the window, not by the number of motions. (A bundle bake of 10,000 springs took
-/// about 5 % less time with windows of 256 than of 128, in two sets of 15 alternating runs,
-/// for 2 MB more memory at its peak; windows of 512 were slower again.)
+/// bounded by the window, not by the number of motions (measured: benches/README.md, "Tuning decisions").
 pub const WINDOW: usize = 256;
 /// Most frames in one window (a window holds at least one motion): bounds memory when motions
 /// are long, since a window's outputs are held until they are written.
@@ -31,10 +29,9 @@ pub const LONG_MOTION_SECONDS: f64 = 10.0;
 const FILES_AT_ONCE: usize = 8;
 /// Bytes of source read at once, unless one file is larger. Small, so that the first window
 /// is baked soon after the bake starts and the rest is read a little at a time beside the
-/// baking (handing a batch's motions out is not parallel). A bundle bake of 10,000 springs in
-/// files of 144 KB starts its first window 2 ms after it starts reading, with batches of 8
-/// files 11 ms. Decided by the files' sizes, not the thread count, so that errors come with
-/// the same windows whatever the thread count.
+/// baking (handing a batch's motions out is not parallel; measured: benches/README.md, "Tuning decisions"). Decided by
+/// the files' sizes, not the thread count, so that errors come with the same windows whatever
+/// the thread count.
 const BYTES_AT_ONCE: u64 = 256 << 10;
 /// Motions read ahead of the next window: while fewer are ready, each window's baking reads
 /// another batch beside it, so that the next window is ready when it is due.

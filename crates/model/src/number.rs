@@ -57,8 +57,7 @@ pub fn write_json_f64s(out: &mut Vec<u8>, values: &[f64]) {
 ///
 /// Each number's text is copied out only after the next one has been printed (into a second
 /// buffer). Copied at once, the text is read back while the narrow stores that wrote it are
-/// still in flight, which a wide load has to wait for: a table of 200 numbers took 22.8 ns a
-/// number that way, 15.7 ns this way, what printing alone takes.
+/// still in flight, which a wide load has to wait for (measured: benches/README.md, "Tuning decisions").
 pub fn write_list(
     out: &mut Vec<u8>,
     values: &[f64],

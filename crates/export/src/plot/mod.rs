@@ -202,9 +202,8 @@ fn register_fonts() {
     });
 }
 
-/// Encodes an RGB buffer as PNG with fixed settings: fast deflate with the Paeth filter
-/// (measured on a 1200x800 plot: about 4.8 ms and 110 KB, against 3.3 ms and 213 KB with
-/// `Up`, and 60 KB but 22 ms or more with the default deflate level).
+/// Encodes an RGB buffer as PNG with fixed settings: fast deflate with the Paeth filter, the
+/// best balance of time and size measured (benches/README.md, "Tuning decisions").
 fn encode(rgb: &[u8], (width, height): (u32, u32)) -> Vec<u8> {
     let mut out = Vec::with_capacity(rgb.len() / 16);
     PngEncoder::new_with_quality(&mut out, CompressionType::Fast, FilterType::Paeth)

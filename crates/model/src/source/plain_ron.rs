@@ -1,8 +1,8 @@
 //! A fast reader for curve files written in plain RON: the form of every example, of every file
 //! `curvebake new` writes, and of most files people write by hand.
 //!
-//! The `ron` crate is general and careful, and it spends about 1,700 instructions on each
-//! number: a fifth of a large bake's CPU went to parsing. This reader takes a strict subset of
+//! The `ron` crate is general and careful, and costly per number: a large part of a large
+//! bake's CPU went to parsing (measured: benches/README.md, "Tuning decisions"). This reader takes a strict subset of
 //! RON and gives up (returns `None`) at the first thing outside it; `ron` then parses the file,
 //! so an error is always reported by `ron`, as before, and RON this reader does not know still
 //! works. Within the subset it yields exactly what `ron` yields (a property test and the fuzz
