@@ -16,6 +16,7 @@ mod error_corpus;
 mod everyday;
 mod examples;
 mod faults;
+mod fixtures;
 mod incremental;
 mod js_package;
 mod live_review;
