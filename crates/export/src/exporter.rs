@@ -1,7 +1,6 @@
 //! The exporter interface: what a format declares ([`Shape`]), what it makes of one motion
-//! ([`MotionOutput`]) and of the whole bake (from [`Digest`]s), and [`exporters`], which makes
-//! them for a bake. Crate-private: the binary, tests and benches reach it through
-//! `curvebake::internals::export`.
+//! ([`MotionOutput`]) and of the whole bake (from [`Digest`]s). [`crate::exporters`] makes
+//! them for a bake.
 
 use crate::done;
 use crate::settings::Format;

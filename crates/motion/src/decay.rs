@@ -182,7 +182,7 @@ impl Branch {
 /// the root of hex(ρ) = D/(T·vT), found through the Lambert W function.
 ///
 /// ```
-/// use curvebake::motion::{Decay, Motion};
+/// use curvebake_motion::{Decay, Motion};
 /// let solved = Decay::solve(0.0, 300.0, 20.0, 0.8).unwrap();
 /// assert!((solved.position(0.8) - 300.0).abs() < 1e-9);
 /// assert!((solved.velocity(0.8) - 20.0).abs() < 1e-9);

@@ -11,7 +11,7 @@ use super::{Motion, Settle};
 /// `x0 + v0·f^t/ln f - v0/ln f` would cancel. It rests at x0 - v0/ln f (never if f = 1).
 ///
 /// ```
-/// use curvebake::motion::{Friction, Motion, Settle};
+/// use curvebake_motion::{Friction, Motion, Settle};
 /// let fling = Friction::new(0.0, 1000.0, 0.1).unwrap();
 /// let rest = fling.rest_position().unwrap();
 /// assert!((rest - 1000.0 / 10f64.ln()).abs() < 1e-9);

@@ -7,7 +7,7 @@ use super::{Motion, Settle};
 /// Uniform acceleration: x = x0 + v0·t + a·t²/2, v = v0 + a·t.
 ///
 /// ```
-/// use curvebake::motion::{Gravity, Motion};
+/// use curvebake_motion::{Gravity, Motion};
 /// let ball = Gravity::new(0.0, 0.0, 980.0).unwrap();
 /// assert_eq!(ball.position(1.0), 490.0);
 /// assert_eq!(ball.time_to(490.0), Some(1.0));

@@ -120,7 +120,7 @@ enum Pieces {
 /// A fling with bounds and snap points; see the module documentation.
 ///
 /// ```
-/// use curvebake::motion::{Inertia, InertiaParams, Motion};
+/// use curvebake_motion::{Inertia, InertiaParams, Motion};
 /// let scroll = Inertia::new(InertiaParams {
 ///     from: 0.0, velocity: 2000.0, friction: 0.05, min: Some(0.0), max: Some(300.0),
 ///     bounce_stiffness: 500.0, bounce_damping: 10.0, snap: vec![],

@@ -31,7 +31,7 @@ const SINC_SWITCH: f64 = 1e-3;
 /// beyond exact.
 ///
 /// ```
-/// use curvebake::motion::{Motion, Spring};
+/// use curvebake_motion::{Motion, Spring};
 /// let spring = Spring::new(0.0, 100.0, 0.0, 1.0, 170.0, 26.0).unwrap();
 /// assert_eq!(spring.position(0.0), 0.0);
 /// assert!((spring.position(5.0) - 100.0).abs() < 1e-3);
