@@ -40,7 +40,7 @@ pub use curvebake_model::error::{InputError, Problem};
 pub use curvebake_model::spec;
 /// Every motion in closed form: the `curvebake-motion` crate.
 pub use curvebake_motion as motion;
-pub use options::{BakeOptions, OptionError};
+pub use options::{BakeOptions, OptionError, MAX_JOBS, PLOT_SIDES};
 pub use run::{FatalError, Report};
 
 /// The formats a bake writes, their settings and the layout of the output folder.

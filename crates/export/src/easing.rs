@@ -71,7 +71,7 @@ pub struct Inputs<'a> {
 
 /// Appends `linear(p0,p1,...)` for the points `stops` (the first and the last among them)
 /// of `values`. It allocates nothing: which inputs are written is decided stop by stop
-/// as they are written ([`WrittenInputs`]).
+/// as they are written (`WrittenInputs`).
 pub fn write_linear(
     out: &mut Vec<u8>,
     progress: &Progress,

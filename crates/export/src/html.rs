@@ -9,7 +9,7 @@
 //! links files that the bake wrote: a motion's PNG plot (`png/<name>.png`) and stylesheet
 //! (`css/<name>.css`) are used when they are among its files, so the page works with any
 //! `--formats`. It works from `file://`: no server, no external asset; its own CSS
-//! ([`STYLE`], `html/page.css`) and script ([`SCRIPT`], `html/page.js`) are inline. The plots
+//! (`html/page.css`) and script (`html/page.js`) are inline. The plots
 //! in the page are SVG drawn by the script from each card's data (the digest's picked frames),
 //! so their text is page text at the page's size; the PNG stays the full plot, linked.
 //!

@@ -27,7 +27,7 @@ pub use exporter::{
 pub use settings::{ExportSettings, Format, Layout};
 
 /// The exporters for `formats` in `layout`, in the order of [`Format::ALL`], leaving out those
-/// this build lacks ([`Format::is_built`]; [`crate::Bake`] refuses to run with them).
+/// this build lacks ([`Format::is_built`]; `curvebake::Bake` refuses to run with them).
 pub fn exporters(
     formats: &[Format],
     layout: Layout,

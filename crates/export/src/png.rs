@@ -1,5 +1,5 @@
 //! PNG plots: `png/<name>.png` per motion and the contact sheet `png/all.png`. The paths are
-//! named here, always (the review page links them); the drawing is [`super::plot`], behind
+//! named here, always (the review page links them); the drawing is the private `plot` module, behind
 //! the `plots` feature, which a build script baking JSON and CSS can leave out.
 
 #[cfg(feature = "plots")]

@@ -108,7 +108,7 @@ impl<'a> Intake<'a> {
         }
     }
 
-    /// Reads one more batch of files if fewer than [`READ_AHEAD`] motions (and fewer than
+    /// Reads one more batch of files if fewer than `READ_AHEAD` motions (and fewer than
     /// twice [`WINDOW_FRAMES`] frames) are ready: what a window's baking does beside it.
     pub fn read_ahead(&mut self) {
         if self.ready.len() < READ_AHEAD
