@@ -149,7 +149,7 @@ impl Bake {
         self
     }
 
-    /// Plot size in pixels, each side in [`PLOT_SIDES`].
+    /// Plot size in pixels, each side in [`PLOT_SIDES`](crate::PLOT_SIDES).
     pub fn plot_size(mut self, width: u32, height: u32) -> Self {
         self.options.settings.plot_size = (width, height);
         self
