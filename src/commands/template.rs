@@ -85,11 +85,12 @@ pub fn template(kind: Kind, name: &str) -> String {
         Kind::Spring => (
             "A spring: settles on `to` with the feel set by its duration and bounce.",
             r#"    // Without `duration` the bake ends once the spring provably rests: within rest_delta
-    // of `to` (default 0.01, or 0.0001 without a unit) and slower than rest_speed (default
-    // 0.1, or 0.001 without a unit) per second.
+    // of `to` (default 0.25 in px and deg, 0.001 without a unit, 0.01 in other units) and
+    // slower than rest_speed per second (default 2 in px and deg, 0.01 without a unit, 0.1
+    // in other units).
     // duration: 1.0,
-    // rest_delta: 0.01,
-    // rest_speed: 0.1,
+    // rest_delta: 0.25,
+    // rest_speed: 2,
 "#,
             r#"    motion: Spring(
         from: 0,
@@ -112,8 +113,8 @@ pub fn template(kind: Kind, name: &str) -> String {
         ),
         Kind::Friction => (
             "A fling slowed by friction: starts fast and glides to a stop.",
-            r#"    // The bake ends once the fling provably rests (see rest_delta and rest_speed in the
-    // README); or give it a `duration`.
+            r#"    // The bake ends once the fling provably rests (see rest_delta and rest_speed in
+    // curvebake's docs/guide/curves.md); or give it a `duration`.
     // duration: 1.0,
 "#,
             r#"    motion: Friction(
@@ -236,7 +237,7 @@ pub fn template(kind: Kind, name: &str) -> String {
     format!(
         "// {name}: {intro}\n\
          // Made by `curvebake new {kind}`. Bake it with `curvebake bake`, look at it with\n\
-         // `curvebake inspect {name}`. Every field is described in the README.\n\
+         // `curvebake inspect {name}`. Every field: curvebake's docs/guide/curves.md.\n\
          (\n    name: {name_literal},\n{property}{unit}{FPS}{timing}{motion})\n",
         kind = kind.name(),
         property = if matches!(kind, Kind::Ring | Kind::Tracks) {
@@ -355,6 +356,32 @@ mod tests {
                 .unwrap_or_else(|e| panic!("{kind:?}: {e}"));
             assert_eq!(spec.name, "my-motion");
             curvebake_model::bake::bake(&spec).unwrap_or_else(|e| panic!("{kind:?}: {e}"));
+        }
+    }
+
+    #[test]
+    fn the_spring_template_names_the_default_rest_thresholds() {
+        use crate::spec::{REST_FOR_PIXELS, REST_FOR_UNITLESS, REST_FOR_UNITS};
+        // Comments are joined into one line, as they read.
+        let text: String = template(Kind::Spring, "my-motion")
+            .lines()
+            .map(|l| l.trim().trim_start_matches("//").trim())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let (px, unitless, units) = (REST_FOR_PIXELS, REST_FOR_UNITLESS, REST_FOR_UNITS);
+        for expected in [
+            format!(
+                "rest_delta of `to` (default {} in px and deg, {} without a unit, {} in other units)",
+                px.0, unitless.0, units.0
+            ),
+            format!(
+                "rest_speed per second (default {} in px and deg, {} without a unit, {} in other units)",
+                px.1, unitless.1, units.1
+            ),
+            // The template's unit is px.
+            format!("rest_delta: {}, rest_speed: {},", px.0, px.1),
+        ] {
+            assert!(text.contains(&expected), "{expected:?} not in:\n{text}");
         }
     }
 
