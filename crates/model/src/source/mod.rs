@@ -12,7 +12,7 @@ use schema::MotionFile;
 use std::path::{Path, PathBuf};
 
 /// Largest input file accepted: 32 MiB, room for a generated design system (10,000 motions in
-/// the README's style take 1.5 MB) while bounding what one file can make a bake hold. A file
+/// the guide's style take about 1.5 MB) while bounding what one file can make a bake hold. A file
 /// is read with this cap, whatever its size claims to be.
 pub const MAX_INPUT_BYTES: u64 = 32 << 20;
 
