@@ -46,7 +46,7 @@ use crate::export::{Format, Layout};
 use crate::input::load::parse_bytes;
 use crate::motion::Motion;
 use crate::run::{run, BakeOptions, FatalError, Report, MAX_JOBS};
-use crate::spec::{MotionSpec, Overrides, MAX_FPS};
+use crate::spec::{check_fps, MotionSpec, Overrides};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -221,9 +221,7 @@ pub fn check_options(o: &BakeOptions) -> Result<(), (&'static str, String)> {
         ));
     }
     if let Some(fps) = o.fps {
-        if !(fps > 0.0 && fps <= MAX_FPS) {
-            return Err(("fps", format!("must be in (0, {MAX_FPS}], got {fps}")));
-        }
+        check_fps(fps).map_err(|m| ("fps", m))?;
     }
     match o.jobs {
         Some(0) => return Err(("jobs", "must be at least 1, got 0".into())),

@@ -285,7 +285,7 @@ mod tests {
     fn out_of_range_values_are_reported_at_their_key_in_the_bakes_words() {
         let (line, col, message) = syntax(read("out = \"o\"\nfps = 5000\n").unwrap_err());
         assert_eq!((line, col), (2, 7));
-        assert!(message.starts_with("fps must be in (0, 1000]"), "{message}");
+        assert!(message.starts_with("fps must be in [1, 1000]"), "{message}");
         let (line, _, message) = syntax(read("\n\nplot_size = [10, 800]").unwrap_err());
         assert_eq!(line, 3);
         assert!(

@@ -2,7 +2,7 @@
 //! they are.
 
 use crate::input::load::{find_inputs, load_file};
-use crate::spec::{check_name, Overrides};
+use crate::spec::{check_motion_name, Overrides};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -283,7 +283,7 @@ pub enum NewError {
 /// motion in a `.ron` file under `dir` or under any of `inputs` (the project's curve folders),
 /// since the bake would reject it. Returns the path.
 pub fn create(kind: Kind, name: &str, dir: &Path, inputs: &[PathBuf]) -> Result<PathBuf, NewError> {
-    check_name(name).map_err(NewError::Name)?;
+    check_motion_name(name).map_err(NewError::Name)?;
     let path = dir.join(format!("{name}.ron"));
     if path.exists() {
         return Err(NewError::Exists(path));
