@@ -128,6 +128,7 @@ impl Css {
                     footer: Vec::new(),
                 }),
                 summary: Summary::None,
+                summaries: &[],
             },
         }
     }

@@ -108,6 +108,9 @@ pub struct Shape {
     pub bundle: Option<Bundle>,
     /// What [`Exporter::summary`] needs of the digests.
     pub summary: Summary,
+    /// Every path [`Exporter::summary`] may write (so that a bake knows them before it
+    /// writes anything).
+    pub summaries: &'static [&'static str],
 }
 
 /// Where an exporter takes the buffers it fills: the run lends the buffers of outputs already
@@ -290,6 +293,17 @@ mod tests {
                 for path in shape.files.iter().map(|p| p.of("a")) {
                     assert!(path.starts_with(&format!("{}/a.", format.name())), "{path}");
                 }
+                for summary in e.summary(&[]) {
+                    assert!(
+                        shape.summaries.contains(&summary.path.as_str()),
+                        "{format:?}"
+                    );
+                }
+                assert_eq!(
+                    shape.summaries.is_empty(),
+                    shape.summary == Summary::None,
+                    "{format:?} {layout:?}"
+                );
                 if layout == Layout::Bundle {
                     assert!(shape.files.is_empty() && shape.summary == Summary::None);
                 }

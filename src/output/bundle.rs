@@ -11,7 +11,7 @@ use crate::export::Bundle;
 use crate::output::hash::ContentHasher;
 use crate::output::manifest::{BundleStamp, Manifest};
 use crate::output::pool::Pool;
-use crate::output::write::{Outcome, OutputDir, StreamedFile, WriteError};
+use crate::output::write::{open_regular, Outcome, OutputDir, StreamedFile, WriteError};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 
@@ -62,7 +62,7 @@ impl OpenBundle {
             .iter()
             .position(|s| s.path == bundle.path)
             .filter(|&k| !dry_run && old.describes(&old.bundles[k], &path))
-            .and_then(|k| Some((File::open(&path).ok()?, k)));
+            .and_then(|k| Some((open_regular(&path).ok()?, k)));
         let mut file = out.stream(&bundle.path, dry_run)?;
         file.append(&bundle.header)?;
         let mut hasher = ContentHasher::new();

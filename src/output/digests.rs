@@ -14,7 +14,7 @@ use crate::export::{preview_picks, Digest, Name};
 use crate::motion::frame_time;
 use crate::output::hash::ContentHasher;
 use crate::output::manifest::{BundleStamp, Entry, Manifest};
-use crate::output::write::{OutputDir, StreamedFile, WriteError};
+use crate::output::write::{open_regular, OutputDir, StreamedFile, WriteError};
 use crate::spec::ParamGroup;
 use serde::{Deserialize, Serialize};
 use std::io::{Read, Seek, SeekFrom};
@@ -235,7 +235,7 @@ pub fn kept(out: &OutputDir, old: &Manifest, entries: &[Entry]) -> Vec<Option<(D
     if !old.describes(stamp, &path) {
         return none();
     }
-    let Ok(mut file) = std::fs::File::open(&path) else {
+    let Ok(mut file) = open_regular(&path) else {
         return none();
     };
     let mut read = |[start, len]: [u64; 2]| -> Option<Vec<u8>> {

@@ -3,7 +3,8 @@
 //! [`lock`] lets one bake at a time write a folder, [`manifest`] records what the last bake
 //! wrote so the next one can skip or remove it (and [`claims`] what a bake in progress is
 //! about to write), and [`digests`] is its annex: what each motion adds to the review page
-//! and the contact sheet; [`hash`] says whether a file or a motion changed.
+//! and the contact sheet; [`hash`] says whether a file or a motion changed; [`owned`] which
+//! files a bake may replace.
 
 pub mod bundle;
 pub mod claims;
@@ -12,5 +13,6 @@ pub mod durable;
 pub mod hash;
 pub mod lock;
 pub mod manifest;
+pub mod owned;
 pub mod pool;
 pub mod write;

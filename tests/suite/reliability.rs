@@ -345,7 +345,7 @@ fn a_hand_edited_manifest_falls_back_to_a_full_bake() {
     let dir = project(&[("cards.ron", &list)]);
     let root = dir.path();
     let manifest = root.join("out/.curvebake-manifest.json");
-    let edits: [(&str, &Edit); 3] = [
+    let edits: [(&str, &Edit); 2] = [
         ("a huge chunk length", &|m| {
             m["motions"][1]["chunks"][0][1] = serde_json::json!(u64::MAX / 2);
         }),
@@ -359,7 +359,6 @@ fn a_hand_edited_manifest_falls_back_to_a_full_bake() {
             m["motions"][2]["chunks"][0] =
                 serde_json::json!([sa + lb + (b[0][0].as_u64().unwrap() - sa - la), la]);
         }),
-        ("garbage", &|m| *m = serde_json::json!({"motions": 7})),
     ];
     for (what, edit) in edits {
         let _ = fs::remove_dir_all(root.join("out"));
@@ -384,6 +383,16 @@ fn a_hand_edited_manifest_falls_back_to_a_full_bake() {
             "{what}: the outputs differ from a fresh bake"
         );
     }
+    // A manifest that is not one names no file as ours: the bake replaces none (issue 27,
+    // item 3) until told to with `--force`, which then bakes everything afresh.
+    fs::write(&manifest, "{\"motions\": 7}").unwrap();
+    let refused = curvebake(root, &["bake", "--formats", "json,css"]);
+    assert_eq!(refused.status.code(), Some(3), "{}", stderr(&refused));
+    assert!(stderr(&refused).contains("--force"), "{}", stderr(&refused));
+    let forced = curvebake(root, &["bake", "--formats", "json,css", "--force"]);
+    assert!(forced.status.success(), "{}", stderr(&forced));
+    let _ = fs::remove_dir_all(root.join("ref"));
+    assert!(common::project::outputs(&root.join("out")) == fresh(root, "ref", "json,css"));
 }
 
 /// Item 8: what a crash can leave (the record of a bake in progress in place, outputs cut to
@@ -1101,4 +1110,179 @@ fn the_server_answers_others_while_a_client_does_not_read() {
         );
     }
     drop(stalled);
+}
+
+/// Issue 27, item 3: the first bake into a folder that holds the user's own files (a site's
+/// `index.html`, `js/package.json`, a stylesheet named like a motion) replaces none of them:
+/// it stops before writing anything, names the file and says how to go on (exit 3);
+/// `--force` replaces them, and after that they are ours.
+#[test]
+fn a_bake_refuses_to_replace_files_it_did_not_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    fs::create_dir_all(root.join("site/curves")).unwrap();
+    fs::create_dir_all(root.join("site/js")).unwrap();
+    fs::create_dir_all(root.join("site/css")).unwrap();
+    fs::write(root.join("site/curves/card.ron"), CARD).unwrap();
+    let mine = [
+        ("site/index.html", "<h1>my site</h1>"),
+        ("site/js/package.json", "{\"name\": \"my-site\"}"),
+        ("site/css/card.css", ".card { color: red }"),
+    ];
+    for (path, text) in mine {
+        fs::write(root.join(path), text).unwrap();
+    }
+    let before = listing(&root.join("site"));
+    for formats in ["json,css,js,html", "css", "js", "html"] {
+        let baked = curvebake(
+            root,
+            &["bake", "site/curves", "--out", "site", "--formats", formats],
+        );
+        let text = stderr(&baked);
+        assert_eq!(baked.status.code(), Some(3), "{formats}: {text}");
+        assert!(
+            text.contains("a file curvebake did not write") && text.contains("--force"),
+            "{formats}: {text}"
+        );
+        for (path, mine) in mine {
+            assert_eq!(
+                fs::read_to_string(root.join(path)).unwrap(),
+                mine,
+                "{formats}"
+            );
+        }
+    }
+    let css = curvebake(
+        root,
+        &["bake", "site/curves", "--out", "site", "--formats", "css"],
+    );
+    assert!(
+        stderr(&css).contains("site/css/card.css"),
+        "{}",
+        stderr(&css)
+    );
+    let html = curvebake(
+        root,
+        &["bake", "site/curves", "--out", "site", "--formats", "html"],
+    );
+    assert!(
+        stderr(&html).contains("site/index.html"),
+        "{}",
+        stderr(&html)
+    );
+    let ours = |p: &String| !p.starts_with(".curvebake-");
+    let after: Vec<String> = listing(&root.join("site"))
+        .into_iter()
+        .filter(ours)
+        .collect();
+    assert_eq!(
+        after, before,
+        "nothing written but the folder's bookkeeping"
+    );
+
+    let forced = curvebake(root, &["bake", "site/curves", "--out", "site", "--force"]);
+    assert!(forced.status.success(), "{}", stderr(&forced));
+    assert_ne!(
+        fs::read_to_string(root.join("site/index.html")).unwrap(),
+        "<h1>my site</h1>"
+    );
+    fs::write(
+        root.join("site/curves/card.ron"),
+        CARD.replace("200", "210"),
+    )
+    .unwrap();
+    let again = curvebake(root, &["bake", "site/curves", "--out", "site"]);
+    assert!(again.status.success(), "{}", stderr(&again));
+}
+
+/// Issue 27, item 5: files of formats a later bake leaves out stay owned by the manifest, so
+/// that when their motion is gone they are removed with its other files, and `--check` sees
+/// them; also after `--bundle`.
+#[test]
+fn files_of_formats_left_out_are_removed_with_their_motion() {
+    let gone = CARD.replace("\"card\"", "\"gone\"");
+    for later in [&["--formats", "json"][..], &["--bundle"][..]] {
+        let dir = project(&[("card.ron", CARD), ("gone.ron", &gone)]);
+        let root = dir.path();
+        let bake = |args: &[&str]| {
+            let mut all = vec!["bake"];
+            all.extend(args);
+            let baked = curvebake(root, &all);
+            assert!(baked.status.success(), "{args:?}: {}", stderr(&baked));
+        };
+        bake(&[]);
+        bake(later);
+        fs::remove_file(root.join("curves/gone.ron")).unwrap();
+        let check = curvebake(root, &["bake", "--check"]);
+        assert_eq!(
+            check.status.code(),
+            Some(1),
+            "{later:?}: {}",
+            stderr(&check)
+        );
+        bake(later);
+        bake(&[]);
+        let left: Vec<String> = listing(&root.join("out"))
+            .into_iter()
+            .filter(|p| p.contains("gone"))
+            .collect();
+        assert!(left.is_empty(), "{later:?}: {left:?}");
+        let check = curvebake(root, &["bake", "--check"]);
+        assert!(check.status.success(), "{later:?}: {}", stderr(&check));
+    }
+}
+
+/// Runs `curvebake args` in `dir`, killing it if it has not ended after a minute (a guard
+/// against a hang, not a measurement): its exit code, `None` if it hung.
+#[cfg(unix)]
+fn run_or_kill(dir: &Path, args: &[&str]) -> Option<i32> {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_curvebake"))
+        .current_dir(dir)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    for _ in 0..600 {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status.code();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
+
+/// Issue 27, item 8: a FIFO in the output folder, at an output file, the manifest, the claims
+/// or the lock, hangs neither `bake` nor `bake --check`: an output or the claims are
+/// replaced, a lock that is not a file is an error naming it.
+#[cfg(unix)]
+#[test]
+fn fifos_in_the_output_folder_hang_nothing() {
+    let cases = [
+        ("json/card.json", 0),
+        (".curvebake-claims", 0),
+        (".curvebake-lock", 3),
+        (".curvebake-manifest.json", 3),
+    ];
+    for (at, code) in cases {
+        let dir = project(&[("card.ron", CARD), ("fade.ron", FADE)]);
+        let root = dir.path();
+        let baked = curvebake(root, &["bake", "--formats", "json"]);
+        assert!(baked.status.success(), "{}", stderr(&baked));
+        fs::write(root.join("curves/card.ron"), CARD.replace("200", "300")).unwrap();
+        let fifo = root.join("out").join(at);
+        let _ = fs::remove_file(&fifo);
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let check = run_or_kill(root, &["bake", "--formats", "json", "--check"]);
+        assert_eq!(check, Some(1), "{at}: --check");
+        let bake = run_or_kill(root, &["bake", "--formats", "json"]);
+        assert_eq!(bake, Some(code), "{at}: bake");
+    }
 }
