@@ -3,7 +3,7 @@
 
 use curvebake_model::load::load_file;
 use curvebake_model::source::find_inputs;
-use curvebake_model::spec::{check_name, Overrides};
+use curvebake_model::spec::{check_motion_name, Overrides};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -285,7 +285,7 @@ pub enum NewError {
 /// motion in a `.ron` file under `dir` or under any of `inputs` (the project's curve folders),
 /// since the bake would reject it. Returns the path.
 pub fn create(kind: Kind, name: &str, dir: &Path, inputs: &[PathBuf]) -> Result<PathBuf, NewError> {
-    check_name(name).map_err(NewError::Name)?;
+    check_motion_name(name).map_err(NewError::Name)?;
     let path = dir.join(format!("{name}.ron"));
     if path.exists() {
         return Err(NewError::Exists(path));
@@ -361,7 +361,7 @@ mod tests {
 
     #[test]
     fn the_spring_template_names_the_default_rest_thresholds() {
-        use crate::spec::{REST_FOR_PIXELS, REST_FOR_UNITLESS, REST_FOR_UNITS};
+        use curvebake_model::spec::{REST_FOR_PIXELS, REST_FOR_UNITLESS, REST_FOR_UNITS};
         // Comments are joined into one line, as they read.
         let text: String = template(Kind::Spring, "my-motion")
             .lines()

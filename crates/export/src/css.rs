@@ -126,6 +126,7 @@ impl Css {
                     footer: Vec::new(),
                 }),
                 summary: Summary::None,
+                summaries: &[],
             },
         }
     }
@@ -1985,7 +1986,7 @@ mod tests {
     }
 
     fn examples() -> Vec<MotionSpec> {
-        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("curves");
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../curves");
         let (inputs, errors) = read_all(&find_inputs(&[dir]).unwrap(), Overrides::default());
         assert!(errors.is_empty(), "{errors:?}");
         assert!(inputs.len() >= 10);

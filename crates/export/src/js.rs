@@ -52,15 +52,25 @@ impl Js {
     /// nothing with `--bundle`. The tolerance of `settings` thins the keyframes as it thins
     /// the CSS.
     pub fn new(layout: Layout, settings: &ExportSettings) -> Self {
-        let (files, summary): (&[FilePath], _) = match layout {
-            Layout::PerMotion => (&[MODULE, TYPES], Summary::Digests),
-            Layout::Bundle => (&[], Summary::None),
+        let (files, summary, summaries): (&[FilePath], _, &[&str]) = match layout {
+            Layout::PerMotion => (
+                &[MODULE, TYPES],
+                Summary::Digests,
+                &[
+                    PACKAGE_PATH,
+                    MOTION_TYPES_PATH,
+                    INDEX_PATH,
+                    INDEX_TYPES_PATH,
+                ],
+            ),
+            Layout::Bundle => (&[], Summary::None, &[]),
         };
         Self {
             shape: Shape {
                 files,
                 bundle: None,
                 summary,
+                summaries,
             },
             settings: settings.clone(),
         }

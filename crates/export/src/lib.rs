@@ -86,6 +86,17 @@ mod tests {
                 for path in shape.files.iter().map(|p| p.of("a")) {
                     assert!(path.starts_with(&format!("{}/a.", format.name())), "{path}");
                 }
+                for summary in e.summary(&[]) {
+                    assert!(
+                        shape.summaries.contains(&summary.path.as_str()),
+                        "{format:?}"
+                    );
+                }
+                assert_eq!(
+                    shape.summaries.is_empty(),
+                    shape.summary == Summary::None,
+                    "{format:?} {layout:?}"
+                );
                 if layout == Layout::Bundle {
                     assert!(shape.files.is_empty() && shape.summary == Summary::None);
                 }

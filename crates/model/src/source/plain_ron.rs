@@ -17,13 +17,19 @@
 //!   any order, a trailing comma allowed, a missing required field or an unknown one gives up;
 //! - strings `"..."` without `\`; decimal numbers `-12`, `0.5`, `1e-3` (no `+` before, no `_`,
 //!   no `inf` or `NaN`); optional fields written bare, as `ron`'s implicit `Some` reads them
-//!   (`Some(...)` and `None` give up).
+//!   (`Some(...)` and `None` give up);
+//! - a `Sequence` inside a step nests at most [`MAX_SEQUENCE_DEPTH`] deep (deeper gives up,
+//!   and `ron`'s recursion limit refuses it), so no file can exhaust the stack.
 
 use crate::source::schema::{MotionFile, MotionKind, RadiusFile, StepFile, TrackFile};
 
 /// The motions of `text` if it is written in the plain subset, exactly as `ron` reads them.
 pub fn parse(text: &str) -> Option<Vec<MotionFile>> {
-    let mut reader = Reader { text, at: 0 };
+    let mut reader = Reader {
+        text,
+        at: 0,
+        sequences: 0,
+    };
     reader.skip_blanks()?;
     let motions = if reader.eat(b'[') {
         let mut motions = Vec::new();
@@ -39,10 +45,17 @@ pub fn parse(text: &str) -> Option<Vec<MotionFile>> {
     (reader.at == text.len()).then_some(motions)
 }
 
+/// Most `Sequence`s this reader reads inside one another (a valid motion has one; validation
+/// refuses a nested one with a message, and a file nested deeper goes to `ron`, whose
+/// recursion limit refuses it).
+pub const MAX_SEQUENCE_DEPTH: usize = 4;
+
 /// A position in the text being read.
 struct Reader<'a> {
     text: &'a str,
     at: usize,
+    /// `Sequence`s open around the position.
+    sequences: usize,
 }
 
 impl<'a> Reader<'a> {
@@ -349,6 +362,10 @@ impl<'a> Reader<'a> {
                 }
             }
             "Sequence" => {
+                if self.sequences == MAX_SEQUENCE_DEPTH {
+                    return None;
+                }
+                self.sequences += 1;
                 self.skip_blanks()?;
                 self.expect(b'[')?;
                 let mut steps = Vec::new();
@@ -358,6 +375,7 @@ impl<'a> Reader<'a> {
                 })?;
                 self.skip_blanks()?;
                 self.expect(b')')?;
+                self.sequences -= 1;
                 MotionKind::Sequence(steps)
             }
             "ExplosionRing" => {

@@ -3,9 +3,11 @@
 
 mod sequence;
 mod tracks;
+mod variables;
 
 pub use sequence::{Sequence, Step, MAX_STEPS};
 pub use tracks::{Track, Tracks};
+pub use variables::{Clash, Use, Variables};
 
 use crate::source::schema::{MotionFile, MotionKind, RadiusFile};
 use curvebake_motion::{
@@ -18,8 +20,31 @@ use curvebake_motion::{
 pub const DEFAULT_FPS: f64 = 60.0;
 /// Highest accepted frame rate.
 pub const MAX_FPS: f64 = 1000.0;
-/// Motion names that would clash with files describing the whole bake (`png/all.png`).
-pub const RESERVED_NAMES: &[&str] = &["all"];
+/// Lowest accepted frame rate: a frame a second. (Below it a tiny rate times a huge
+/// duration made a bake of few frames whose numbers ran to hundreds of digits.)
+pub const MIN_FPS: f64 = 1.0;
+/// Longest accepted `duration`, in seconds (a motion's, a step's or a track's): at
+/// [`MIN_FPS`] no longer bake fits in `bake::MAX_FRAMES` frames anyway.
+pub const MAX_DURATION_SECONDS: f64 = 1e6;
+/// Motion names that would clash with files the bake writes besides each motion's, each with
+/// that file: their outputs would be overwritten, or would overwrite them.
+pub const RESERVED_NAMES: &[(&str, &str)] = &[
+    ("all", "png/all.png is the contact sheet of every motion"),
+    (
+        "index",
+        "js/index.js re-exports every motion of the JS package",
+    ),
+    (
+        "motion",
+        "js/motion.d.ts holds the type every JS module shares",
+    ),
+];
+/// Names Windows gives to devices, whatever the extension (`con.css` is the console): a
+/// folder holding a file so named cannot be checked out there.
+pub const WINDOWS_DEVICE_NAMES: &[&str] = &[
+    "con", "prn", "aux", "nul", "com0", "com1", "com2", "com3", "com4", "com5", "com6", "com7",
+    "com8", "com9", "lpt0", "lpt1", "lpt2", "lpt3", "lpt4", "lpt5", "lpt6", "lpt7", "lpt8", "lpt9",
+];
 /// Longest accepted name.
 pub const MAX_NAME_LEN: usize = 64;
 /// Rest thresholds for px and deg, chosen for people: within 0.25 px (a quarter of a CSS
@@ -627,6 +652,29 @@ pub fn check_name(name: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// Checks a motion's name: [`check_name`], and none of the [`RESERVED_NAMES`] or the
+/// [`WINDOWS_DEVICE_NAMES`] (ignoring ASCII case, as file systems may).
+pub fn check_motion_name(name: &str) -> Result<(), String> {
+    check_name(name)?;
+    if let Some((_, file)) = RESERVED_NAMES
+        .iter()
+        .find(|(r, _)| r.eq_ignore_ascii_case(name))
+    {
+        return Err(format!(
+            "{name:?} is reserved: {file}, and a motion so named would write over it (names that differ only in case clash on case-insensitive file systems)"
+        ));
+    }
+    if let Some(device) = WINDOWS_DEVICE_NAMES
+        .iter()
+        .find(|d| d.eq_ignore_ascii_case(name))
+    {
+        return Err(format!(
+            "{name:?} is reserved: Windows reads a file named {device}.<anything> as a device, so the outputs could not be checked out there"
+        ));
+    }
+    Ok(())
+}
+
 /// Words a name may not be (ASCII case-insensitively): keywords of the `animation` shorthand,
 /// CSS-wide keywords and the words `@keyframes` names exclude. A motion so named would not
 /// animate (`animation: ease 1s linear both` runs keyframes named `linear`).
@@ -737,6 +785,33 @@ fn rest_defaults(unit: &str) -> (f64, f64) {
     }
 }
 
+/// Checks a frame rate: within [[`MIN_FPS`], [`MAX_FPS`]].
+pub fn check_fps(fps: f64) -> Result<f64, String> {
+    if (MIN_FPS..=MAX_FPS).contains(&fps) {
+        Ok(fps)
+    } else {
+        Err(format!(
+            "must be in [{MIN_FPS}, {MAX_FPS}] frames per second, got {}",
+            number(fps)
+        ))
+    }
+}
+
+/// An optional `duration`: > 0 and at most [`MAX_DURATION_SECONDS`].
+fn optional_duration(field: &str, value: Option<f64>) -> Result<Option<f64>, FieldError> {
+    match optional_positive(field, value)? {
+        Some(d) if d > MAX_DURATION_SECONDS => Err(FieldError::new(
+            field,
+            format!(
+                "must be at most {} s, got {}",
+                number(MAX_DURATION_SECONDS),
+                number(d)
+            ),
+        )),
+        d => Ok(d),
+    }
+}
+
 fn optional_positive(field: &str, value: Option<f64>) -> Result<Option<f64>, FieldError> {
     match value {
         Some(v) if !(v.is_finite() && v > 0.0) => Err(FieldError::new(
@@ -750,36 +825,21 @@ fn optional_positive(field: &str, value: Option<f64>) -> Result<Option<f64>, Fie
 impl MotionSpec {
     /// Validates one motion. Errors name the field.
     pub fn from_file(file: &MotionFile, overrides: Overrides) -> Result<Self, FieldError> {
-        check_name(&file.name).map_err(|m| FieldError::new("name", m))?;
-        if let Some(reserved) = RESERVED_NAMES
-            .iter()
-            .find(|r| r.eq_ignore_ascii_case(&file.name))
-        {
-            return Err(FieldError::new(
-                "name",
-                format!(
-                    "{:?} is reserved: png/{reserved}.png is the contact sheet of every motion (and names that differ only in case clash on case-insensitive file systems)",
-                    file.name
-                ),
-            ));
-        }
+        check_motion_name(&file.name).map_err(|m| FieldError::new("name", m))?;
         let (property, unit) = property_and_unit(file)?;
         let fps = match overrides.fps {
             Some(fps) => fps,
             None => file.fps.unwrap_or(DEFAULT_FPS),
         };
-        if !(fps > 0.0 && fps <= MAX_FPS) {
+        check_fps(fps).map_err(|m| {
             let field = if overrides.fps.is_some() {
                 "--fps"
             } else {
                 "fps"
             };
-            return Err(FieldError::new(
-                field,
-                format!("must be in (0, {MAX_FPS}], got {}", number(fps)),
-            ));
-        }
-        let duration = optional_positive("duration", file.duration)?;
+            FieldError::new(field, m)
+        })?;
+        let duration = optional_duration("duration", file.duration)?;
         let defaults = rest_defaults(&unit);
         let rest_delta = optional_positive("rest_delta", file.rest_delta)?.unwrap_or(defaults.0);
         let rest_speed = optional_positive("rest_speed", file.rest_speed)?.unwrap_or(defaults.1);
