@@ -373,33 +373,46 @@ impl<'a> Plot<'a> {
     /// The range of the position panel, as drawn: the closed forms, the frames, the end values
     /// and, for a ring, zero.
     fn position_range(&self) -> Range<f64> {
-        value_range(
-            self.tracks
-                .iter()
-                .flat_map(|t| {
-                    t.exact
-                        .iter()
-                        .map(|e| e.1)
-                        .chain(t.position.iter().copied())
-                        .chain(t.end)
-                })
-                .chain(self.ring.then_some(0.0))
-                .map(|v| self.up * v),
+        self.range(
+            |t| {
+                t.exact
+                    .iter()
+                    .map(|e| e.1)
+                    .chain(t.position.iter().copied())
+                    .chain(t.end)
+            },
+            self.ring.then_some(0.0),
+            self.up,
         )
     }
 
     /// The range of the velocity panel: the closed forms, the frames and zero.
     fn velocity_range(&self) -> Range<f64> {
+        self.range(
+            |t| {
+                t.exact
+                    .iter()
+                    .map(|e| e.2)
+                    .chain(t.velocity.iter().copied())
+            },
+            Some(0.0),
+            1.0,
+        )
+    }
+
+    /// The range of `values` over the tracks in turn, then of `extra`, each times `factor`.
+    fn range<'t, I: Iterator<Item = f64>>(
+        &'t self,
+        values: impl Fn(&'t TrackData<'a>) -> I,
+        extra: Option<f64>,
+        factor: f64,
+    ) -> Range<f64> {
         value_range(
             self.tracks
                 .iter()
-                .flat_map(|t| {
-                    t.exact
-                        .iter()
-                        .map(|e| e.2)
-                        .chain(t.velocity.iter().copied())
-                })
-                .chain([0.0]),
+                .flat_map(values)
+                .chain(extra)
+                .map(|v| factor * v),
         )
     }
 
