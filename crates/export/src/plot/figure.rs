@@ -24,6 +24,14 @@ const FILMSTRIP_CELLS: usize = 6;
 /// Separator between items of the title lines.
 const DOT: &str = "  ·  ";
 
+/// What a panel shows of a track: the value of a closed-form sample (t, position, velocity),
+/// the baked frames of it, and a factor both are drawn times.
+type Values = (
+    fn(&(f64, f64, f64)) -> f64,
+    for<'t> fn(&TrackData<'t>) -> &'t [f64],
+    f64,
+);
+
 /// One track of a motion, sampled for drawing.
 struct TrackData<'a> {
     /// The closed form.
@@ -502,22 +510,8 @@ impl<'a> Plot<'a> {
             ))?;
         }
         draw_joins(&mut chart, &self.joins, s)?;
-        let colors: &[RGBColor] = if self.ring {
-            &[INNER, OUTER]
-        } else {
-            &[POSITION]
-        };
-        let (radius, dense) = self.dots;
-        for (t, color) in self.tracks.iter().zip(colors) {
-            let curve = to_pixels(&chart, t.exact.iter().map(|e| (e.0, up * e.1)));
-            let frames = self
-                .times
-                .iter()
-                .copied()
-                .zip(t.position.iter().map(|&x| up * x));
-            curve_with_frames(root, &mut chart, &curve, color, frames, radius, dense)?;
-        }
-        Ok(())
+        let positions: Values = (|e| e.1, |t| t.position, up);
+        self.curves(root, &mut chart, POSITION, positions, self.dots.0)
     }
 
     /// Draws the velocity panel on `area`: the joins, zero where it is inside, and each track's
@@ -555,17 +549,35 @@ impl<'a> Plot<'a> {
             );
             line(root, zero[0], zero[1], &AXIS)?;
         }
+        let small = self.dots.0.saturating_sub(1).max(1);
+        let velocities: Values = (|e| e.2, |t| t.velocity, 1.0);
+        self.curves(root, &mut chart, VELOCITY, velocities, small)
+    }
+
+    /// Draws each track's closed form (in `color`, a ring's radii in theirs) and its baked
+    /// frames on it as dots of `radius`, the values `(of_sample, of_frames, factor)` picks.
+    fn curves(
+        &self,
+        root: &Area,
+        chart: &mut Chart,
+        color: RGBColor,
+        (of_sample, of_frames, factor): Values,
+        radius: u32,
+    ) -> DrawResult {
+        let radii = [INNER, OUTER];
         let colors: &[RGBColor] = if self.ring {
-            &[INNER, OUTER]
+            &radii
         } else {
-            &[VELOCITY]
+            std::slice::from_ref(&color)
         };
-        let (radius, dense) = self.dots;
-        let small = radius.saturating_sub(1).max(1);
         for (t, color) in self.tracks.iter().zip(colors) {
-            let curve = to_pixels(&chart, t.exact.iter().map(|e| (e.0, e.2)));
-            let frames = self.times.iter().copied().zip(t.velocity.iter().copied());
-            curve_with_frames(root, &mut chart, &curve, color, frames, small, dense)?;
+            let curve = to_pixels(chart, t.exact.iter().map(|e| (e.0, factor * of_sample(e))));
+            let frames = self
+                .times
+                .iter()
+                .copied()
+                .zip(of_frames(t).iter().map(|&x| factor * x));
+            curve_with_frames(root, chart, &curve, color, frames, radius, self.dots.1)?;
         }
         Ok(())
     }
