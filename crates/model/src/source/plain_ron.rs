@@ -256,141 +256,165 @@ impl<'a> Reader<'a> {
         })
     }
 
-    /// A motion variant: `Spring(...)`, `Friction(...)`, `Gravity(...)`, `Decay(...)` or
-    /// `ExplosionRing(inner: (...), outer: (...))`.
+    /// A motion variant: `Spring(...)`, `Friction(...)`, `Gravity(...)`, `Decay(...)`,
+    /// `Inertia(...)`, `Sequence([...])` or `ExplosionRing(inner: (...), outer: (...))`.
     fn kind(&mut self) -> Option<MotionKind> {
         let variant = self.identifier();
         self.skip_blanks()?;
         self.expect(b'(')?;
-        Some(match variant {
-            "Spring" => {
-                let [from, to, velocity, mass, stiffness, damping, perceptual_duration, bounce, response, damping_fraction, damping_ratio, visual_duration, origami_tension, origami_friction] =
-                    self.numbers([
-                        "from",
-                        "to",
-                        "velocity",
-                        "mass",
-                        "stiffness",
-                        "damping",
-                        "perceptual_duration",
-                        "bounce",
-                        "response",
-                        "damping_fraction",
-                        "damping_ratio",
-                        "visual_duration",
-                        "origami_tension",
-                        "origami_friction",
-                    ])?;
-                MotionKind::Spring {
-                    from,
-                    to: to?,
-                    velocity,
-                    mass,
-                    stiffness,
-                    damping,
-                    perceptual_duration,
-                    bounce,
-                    response,
-                    damping_fraction,
-                    damping_ratio,
-                    visual_duration,
-                    origami_tension,
-                    origami_friction,
-                }
+        match variant {
+            "Spring" => self.spring(),
+            "Friction" => self.friction(),
+            "Gravity" => self.gravity(),
+            "Decay" => self.decay(),
+            "Inertia" => self.inertia(),
+            "Sequence" => self.sequence(),
+            "ExplosionRing" => self.explosion_ring(),
+            _ => None,
+        }
+    }
+
+    /// `Spring(...)` after its `(`: `to` and any of the physical, perceptual and platform
+    /// parameters.
+    fn spring(&mut self) -> Option<MotionKind> {
+        let [from, to, velocity, mass, stiffness, damping, perceptual_duration, bounce, response, damping_fraction, damping_ratio, visual_duration, origami_tension, origami_friction] =
+            self.numbers([
+                "from",
+                "to",
+                "velocity",
+                "mass",
+                "stiffness",
+                "damping",
+                "perceptual_duration",
+                "bounce",
+                "response",
+                "damping_fraction",
+                "damping_ratio",
+                "visual_duration",
+                "origami_tension",
+                "origami_friction",
+            ])?;
+        Some(MotionKind::Spring {
+            from,
+            to: to?,
+            velocity,
+            mass,
+            stiffness,
+            damping,
+            perceptual_duration,
+            bounce,
+            response,
+            damping_fraction,
+            damping_ratio,
+            visual_duration,
+            origami_tension,
+            origami_friction,
+        })
+    }
+
+    /// `Friction(...)` after its `(`: the fields `from`, `velocity`, `friction`, `to`.
+    fn friction(&mut self) -> Option<MotionKind> {
+        let [from, velocity, friction, to] =
+            self.numbers(["from", "velocity", "friction", "to"])?;
+        Some(MotionKind::Friction {
+            from,
+            velocity,
+            friction,
+            to,
+        })
+    }
+
+    /// `Gravity(...)` after its `(`: `acceleration`, and any of `from`, `velocity`, `to`,
+    /// `restitution`.
+    fn gravity(&mut self) -> Option<MotionKind> {
+        let [from, velocity, acceleration, to, restitution] =
+            self.numbers(["from", "velocity", "acceleration", "to", "restitution"])?;
+        Some(MotionKind::Gravity {
+            from,
+            velocity,
+            acceleration: acceleration?,
+            to,
+            restitution,
+        })
+    }
+
+    /// `Decay(...)` after its `(`: the fields `from`, `velocity`, `lambda`, `to`, `end_velocity`.
+    fn decay(&mut self) -> Option<MotionKind> {
+        let [from, velocity, lambda, to, end_velocity] =
+            self.numbers(["from", "velocity", "lambda", "to", "end_velocity"])?;
+        Some(MotionKind::Decay {
+            from,
+            velocity,
+            lambda,
+            to,
+            end_velocity,
+        })
+    }
+
+    /// `Inertia(...)` after its `(`: `friction`, any of `from`, `velocity`, `min`, `max` and the
+    /// bounce spring's, and `snap: [number, ...]`.
+    fn inertia(&mut self) -> Option<MotionKind> {
+        const NAMES: [&str; 7] = [
+            "from",
+            "velocity",
+            "friction",
+            "min",
+            "max",
+            "bounce_stiffness",
+            "bounce_damping",
+        ];
+        let mut values = [None; 7];
+        let mut snap = None;
+        self.separated(b')', |r| match r.field_name()? {
+            "snap" => fill(&mut snap, r.number_list()?),
+            name => {
+                let k = NAMES.iter().position(|&n| n == name)?;
+                fill(&mut values[k], r.number()?)
             }
-            "Friction" => {
-                let [from, velocity, friction, to] =
-                    self.numbers(["from", "velocity", "friction", "to"])?;
-                MotionKind::Friction {
-                    from,
-                    velocity,
-                    friction,
-                    to,
-                }
-            }
-            "Gravity" => {
-                let [from, velocity, acceleration, to, restitution] =
-                    self.numbers(["from", "velocity", "acceleration", "to", "restitution"])?;
-                MotionKind::Gravity {
-                    from,
-                    velocity,
-                    acceleration: acceleration?,
-                    to,
-                    restitution,
-                }
-            }
-            "Decay" => {
-                let [from, velocity, lambda, to, end_velocity] =
-                    self.numbers(["from", "velocity", "lambda", "to", "end_velocity"])?;
-                MotionKind::Decay {
-                    from,
-                    velocity,
-                    lambda,
-                    to,
-                    end_velocity,
-                }
-            }
-            "Inertia" => {
-                const NAMES: [&str; 7] = [
-                    "from",
-                    "velocity",
-                    "friction",
-                    "min",
-                    "max",
-                    "bounce_stiffness",
-                    "bounce_damping",
-                ];
-                let mut values = [None; 7];
-                let mut snap = None;
-                self.separated(b')', |r| match r.field_name()? {
-                    "snap" => fill(&mut snap, r.number_list()?),
-                    name => {
-                        let k = NAMES.iter().position(|&n| n == name)?;
-                        fill(&mut values[k], r.number()?)
-                    }
-                })?;
-                let [from, velocity, friction, min, max, bounce_stiffness, bounce_damping] = values;
-                MotionKind::Inertia {
-                    from,
-                    velocity,
-                    friction: friction?,
-                    min,
-                    max,
-                    bounce_stiffness,
-                    bounce_damping,
-                    snap: snap.unwrap_or_default(),
-                }
-            }
-            "Sequence" => {
-                if self.sequences == MAX_SEQUENCE_DEPTH {
-                    return None;
-                }
-                self.sequences += 1;
-                self.skip_blanks()?;
-                self.expect(b'[')?;
-                let mut steps = Vec::new();
-                self.separated(b']', |r| {
-                    steps.push(r.step()?);
-                    Some(())
-                })?;
-                self.skip_blanks()?;
-                self.expect(b')')?;
-                self.sequences -= 1;
-                MotionKind::Sequence(steps)
-            }
-            "ExplosionRing" => {
-                let (mut inner, mut outer) = (None, None);
-                self.separated(b')', |r| match r.field_name()? {
-                    "inner" => fill(&mut inner, r.radius()?),
-                    "outer" => fill(&mut outer, r.radius()?),
-                    _ => None,
-                })?;
-                MotionKind::ExplosionRing {
-                    inner: inner?,
-                    outer: outer?,
-                }
-            }
-            _ => return None,
+        })?;
+        let [from, velocity, friction, min, max, bounce_stiffness, bounce_damping] = values;
+        Some(MotionKind::Inertia {
+            from,
+            velocity,
+            friction: friction?,
+            min,
+            max,
+            bounce_stiffness,
+            bounce_damping,
+            snap: snap.unwrap_or_default(),
+        })
+    }
+
+    /// `Sequence([step, ...])` after its `(`.
+    fn sequence(&mut self) -> Option<MotionKind> {
+        if self.sequences == MAX_SEQUENCE_DEPTH {
+            return None;
+        }
+        self.sequences += 1;
+        self.skip_blanks()?;
+        self.expect(b'[')?;
+        let mut steps = Vec::new();
+        self.separated(b']', |r| {
+            steps.push(r.step()?);
+            Some(())
+        })?;
+        self.skip_blanks()?;
+        self.expect(b')')?;
+        self.sequences -= 1;
+        Some(MotionKind::Sequence(steps))
+    }
+
+    /// `ExplosionRing(inner: (...), outer: (...))` after its `(`.
+    fn explosion_ring(&mut self) -> Option<MotionKind> {
+        let (mut inner, mut outer) = (None, None);
+        self.separated(b')', |r| match r.field_name()? {
+            "inner" => fill(&mut inner, r.radius()?),
+            "outer" => fill(&mut outer, r.radius()?),
+            _ => None,
+        })?;
+        Some(MotionKind::ExplosionRing {
+            inner: inner?,
+            outer: outer?,
         })
     }
 
