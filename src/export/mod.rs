@@ -5,6 +5,7 @@ pub(crate) mod css;
 pub(crate) mod done;
 pub(crate) mod easing;
 pub(crate) mod exporter;
+pub mod fit;
 pub(crate) mod html;
 pub(crate) mod js;
 pub(crate) mod json;
