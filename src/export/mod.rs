@@ -3,7 +3,6 @@
 
 pub(crate) mod css;
 pub(crate) mod done;
-pub(crate) mod easing;
 pub(crate) mod exporter;
 pub mod fit;
 pub(crate) mod html;
@@ -13,7 +12,6 @@ pub(crate) mod number;
 #[cfg(feature = "plots")]
 mod plot;
 pub(crate) mod png;
-pub(crate) mod timeline;
 
 pub(crate) use exporter::*;
 

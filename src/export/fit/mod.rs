@@ -86,6 +86,10 @@ pub const MAX_DECIMALS: u32 = 12;
 /// `99.999999%`.
 const REST_STEP_DECIMALS: u32 = 6;
 
+/// Most stops of a fit: past it a piece ends in one segment (only a tolerance far below the
+/// rounding of the values gets there).
+pub const MAX_STOPS: usize = 100_000;
+
 /// Most candidate lengths tried for one segment.
 const MAX_TRIES: u32 = 60;
 
@@ -286,8 +290,18 @@ pub fn fit(tracks: &[Track], timing: &Timing) -> Fit {
             continue;
         }
         loop {
-            let (input, b, reach, at_end) =
-                fitter.next_stop(&fit, a, &offsets, piece_end, end, &mut guess);
+            let (input, b, reach, at_end) = if fit.len() < MAX_STOPS {
+                fitter.next_stop(&fit, a, &offsets, piece_end, end, &mut guess)
+            } else {
+                // A tolerance far below what the values can show: the rest of the piece in
+                // one segment, its bound whatever it is.
+                let input = match end {
+                    End::Last => Decimal::HUNDRED,
+                    _ => Decimal::round(100.0 * piece_end / duration, MAX_DECIMALS),
+                };
+                let reach = fitter.segment_anyway(a, piece_end, &offsets);
+                (input, piece_end, reach, true)
+            };
             fit.inputs.push(input);
             fit.times.push(b);
             fit.values.extend_from_slice(&reach.values[..n]);
