@@ -37,8 +37,8 @@
 //!
 //! # Digits
 //!
-//! The duration `D` gets the decimals that keep its rounding times the motion's largest
-//! slope within a tenth of the unit's precision target (at most 0.05 ms); values of `from`
+//! The duration `D` gets the decimals that keep its rounding within 5 ns (and its rounding
+//! times the motion's largest slope within a tenth of the unit's precision target); values of `from`
 //! and `to` keyframes 4 decimals (px, %, deg, pt, mm, grad) or 6 (other units).
 //!
 //! Nothing reaches the CSS but fixed text, validated names (`spec::check_name`), units from
@@ -149,8 +149,8 @@ const CAPACITY_BASE: usize = 2048;
 const CAPACITY_PER_FRAME: usize = 80;
 
 /// Longest a duration's rounding may be, seconds: its rounding moves every stop by at most
-/// that, times the motion's slope.
-const MAX_DURATION_ROUNDING: f64 = 5e-5;
+/// that, times the motion's slope, and the end (where a rest step happens) by that.
+const MAX_DURATION_ROUNDING: f64 = 5e-9;
 
 /// Most decimals of a duration in seconds.
 const MAX_DURATION_DECIMALS: u32 = 12;
