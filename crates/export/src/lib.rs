@@ -4,13 +4,13 @@
 //!
 //! Formats: [`json`] tables, [`css`] (keyframes, `linear()` easings, ready classes), [`js`]
 //! ES modules, [`html`] the review page, [`png`] plots (behind the `plots` feature). Shared by
-//! several: [`timeline`] (the kept points of a motion), [`easing`] (the `linear()` text),
-//! [`done`] (when a motion looks done).
+//! several: [`fit`] (stops placed against the closed form, with a proven bound), [`done`]
+//! (when a motion looks done).
 
 pub mod css;
 pub mod done;
-pub mod easing;
 pub mod exporter;
+pub mod fit;
 pub mod html;
 pub mod js;
 pub mod json;
@@ -18,7 +18,6 @@ pub mod json;
 mod plot;
 pub mod png;
 pub mod settings;
-pub mod timeline;
 
 pub use exporter::{
     preview_picks, Buffers, Bundle, Digest, Exporter, FilePath, MotionOutput, Name, New,
