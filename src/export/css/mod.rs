@@ -249,6 +249,10 @@ pub struct PropertyTrack<'a> {
     pub frame_keyframes: bool,
     /// What `prefers-reduced-motion: reduce` does.
     pub reduced_motion: ReducedMotion,
+    /// Whether the tolerance was asked for (the motion's `tolerance` or `--css-tolerance`):
+    /// only then is an overshoot it removes warned about (a default tolerance is below what
+    /// anyone sees).
+    pub asked_tolerance: bool,
 }
 
 /// What one motion's or property's CSS holds.
@@ -353,6 +357,7 @@ fn motion_css(baked: &Baked, settings: &ExportSettings, out: &mut Vec<u8>) -> Wr
             endpoints: easing_endpoints(baked),
             frame_keyframes: settings.css_frames,
             reduced_motion: spec.reduced_motion,
+            asked_tolerance: spec.tolerance.is_some() || settings.css_tolerance > 0.0,
         },
         out,
     )
@@ -441,6 +446,7 @@ fn tracks_css(
                     endpoints,
                     frame_keyframes: settings.css_frames,
                     reduced_motion: spec.reduced_motion,
+                    asked_tolerance: spec.tolerance.is_some() || settings.css_tolerance > 0.0,
                 },
                 out,
             ),
@@ -513,7 +519,7 @@ pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> Written {
             (0..fit.len()).map(|k| scale.played(fit.value(k, 0))),
             endpoints,
         );
-        if table > rounding && played <= rounding {
+        if track.asked_tolerance && table > rounding && played <= rounding {
             lost.push(LostOvershoot {
                 track: None,
                 table,
