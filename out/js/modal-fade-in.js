@@ -17,7 +17,7 @@ export const duration = 0.3;
 /** Duration in milliseconds. */
 export const durationMs = 300.0;
 /** The motion's progress as a CSS `linear()` easing (for transitions between any two values), or null for a motion without an end value. */
-export const easing = "linear(0,0.16423,0.30274,0.41957,0.51811,0.60122,0.67132,0.73044,0.78031,0.82237,0.85784,0.88776,0.913,0.93428,0.95223,0.96737,0.98014,0.99092,1)";
+export const easing = "linear(0,0.0596 1.9%,0.1213 4%,0.1871 6.4%,0.2531 9%,0.3119 11.5%,0.3767 14.5%,0.4377 17.6%,0.4983 21%,0.5465,0.5907,0.631,0.6677 33%,0.7118,0.7507,0.7851,0.8156 49%,0.8488,0.8773 59%,0.9062,0.9302 71%,0.9532 78%,0.9741 86%,0.9922 95%,1)";
 /** What `prefers-reduced-motion: reduce` does: jump, fade or keep. */
 export const reducedMotion = "keep";
 /** Frame count: frame i is at min(i / fps, duration) seconds. */
@@ -42,23 +42,29 @@ export function registerProperties() {
 /** Web Animations API keyframes: one per kept frame (every frame without a tolerance) and one at each exact join (a hand-off, a bound hit, a track's end), linear in between. */
 export const keyframes = [
 {offset: 0, opacity: "0"},
-{offset: 0.0555556, opacity: "0.164228"},
-{offset: 0.1111111, opacity: "0.302744"},
-{offset: 0.1666667, opacity: "0.419573"},
-{offset: 0.2222222, opacity: "0.518111"},
-{offset: 0.2777778, opacity: "0.601221"},
-{offset: 0.3333333, opacity: "0.671318"},
-{offset: 0.3888889, opacity: "0.730441"},
-{offset: 0.4444444, opacity: "0.780307"},
-{offset: 0.5, opacity: "0.822366"},
-{offset: 0.5555556, opacity: "0.85784"},
-{offset: 0.6111111, opacity: "0.88776"},
-{offset: 0.6666667, opacity: "0.912995"},
-{offset: 0.7222222, opacity: "0.93428"},
-{offset: 0.7777778, opacity: "0.952232"},
-{offset: 0.8333333, opacity: "0.967373"},
-{offset: 0.8888889, opacity: "0.980144"},
-{offset: 0.9444444, opacity: "0.990915"},
+{offset: 0.019, opacity: "0.0596"},
+{offset: 0.04, opacity: "0.1213"},
+{offset: 0.064, opacity: "0.1871"},
+{offset: 0.09, opacity: "0.2531"},
+{offset: 0.115, opacity: "0.3119"},
+{offset: 0.145, opacity: "0.3767"},
+{offset: 0.176, opacity: "0.4377"},
+{offset: 0.21, opacity: "0.4983"},
+{offset: 0.24, opacity: "0.5465"},
+{offset: 0.27, opacity: "0.5907"},
+{offset: 0.3, opacity: "0.631"},
+{offset: 0.33, opacity: "0.6677"},
+{offset: 0.37, opacity: "0.7118"},
+{offset: 0.41, opacity: "0.7507"},
+{offset: 0.45, opacity: "0.7851"},
+{offset: 0.49, opacity: "0.8156"},
+{offset: 0.54, opacity: "0.8488"},
+{offset: 0.59, opacity: "0.8773"},
+{offset: 0.65, opacity: "0.9062"},
+{offset: 0.71, opacity: "0.9302"},
+{offset: 0.78, opacity: "0.9532"},
+{offset: 0.86, opacity: "0.9741"},
+{offset: 0.95, opacity: "0.9922"},
 {offset: 1, opacity: "1"},
 ];
 /** Timing that plays the keyframes as baked, holding the first and last frame. */

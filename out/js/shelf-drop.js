@@ -17,7 +17,7 @@ export const duration = 0.4;
 /** Duration in milliseconds. */
 export const durationMs = 400.0;
 /** The motion's progress as a CSS `linear()` easing (for transitions between any two values), or null for a motion without an end value. */
-export const easing = "linear(0,-0.01823,-0.03125,-0.03906,-0.04167,-0.03906,-0.03125,-0.01823,0,0.02344,0.05208,0.08594,0.125,0.16927,0.21875,0.27344,0.33333,0.39844,0.46875,0.54427,0.625,0.71094,0.80208,0.89844,1)";
+export const easing = "linear(0,-0.014 3%,-0.028 7%,-0.0386 11.9%,-0.042 16%,-0.0393,-0.029,-0.0112,0.014,0.0468,0.087,0.1347,0.19,0.2527,0.323,0.4007,0.486,0.5788,0.679,0.7868,0.902 96%,0.99998 100%,1)";
 /** What `prefers-reduced-motion: reduce` does: jump, fade or keep. */
 export const reducedMotion = "jump";
 /** Frame count: frame i is at min(i / fps, duration) seconds. */
@@ -42,29 +42,26 @@ export function registerProperties() {
 /** Web Animations API keyframes: one per kept frame (every frame without a tolerance) and one at each exact join (a hand-off, a bound hit, a track's end), linear in between. */
 export const keyframes = [
 {offset: 0, translate: "0 -160px"},
-{offset: 0.0416667, translate: "0 -162.9167px"},
-{offset: 0.0833333, translate: "0 -165px"},
-{offset: 0.125, translate: "0 -166.25px"},
-{offset: 0.1666667, translate: "0 -166.6667px"},
-{offset: 0.2083333, translate: "0 -166.25px"},
-{offset: 0.25, translate: "0 -165px"},
-{offset: 0.2916667, translate: "0 -162.9167px"},
-{offset: 0.3333333, translate: "0 -160px"},
-{offset: 0.375, translate: "0 -156.25px"},
-{offset: 0.4166667, translate: "0 -151.6667px"},
-{offset: 0.4583333, translate: "0 -146.25px"},
-{offset: 0.5, translate: "0 -140px"},
-{offset: 0.5416667, translate: "0 -132.9167px"},
-{offset: 0.5833333, translate: "0 -125px"},
-{offset: 0.625, translate: "0 -116.25px"},
-{offset: 0.6666667, translate: "0 -106.6667px"},
-{offset: 0.7083333, translate: "0 -96.25px"},
-{offset: 0.75, translate: "0 -85px"},
-{offset: 0.7916667, translate: "0 -72.9167px"},
-{offset: 0.8333333, translate: "0 -60px"},
-{offset: 0.875, translate: "0 -46.25px"},
-{offset: 0.9166667, translate: "0 -31.6667px"},
-{offset: 0.9583333, translate: "0 -16.25px"},
+{offset: 0.03, translate: "0 -162.24px"},
+{offset: 0.07, translate: "0 -164.48px"},
+{offset: 0.119, translate: "0 -166.18px"},
+{offset: 0.169, translate: "0 -166.73px"},
+{offset: 0.22, translate: "0 -166.05px"},
+{offset: 0.27, translate: "0 -164.16px"},
+{offset: 0.32, translate: "0 -161.08px"},
+{offset: 0.37, translate: "0 -156.8px"},
+{offset: 0.42, translate: "0 -151.32px"},
+{offset: 0.47, translate: "0 -144.65px"},
+{offset: 0.52, translate: "0 -136.77px"},
+{offset: 0.57, translate: "0 -127.69px"},
+{offset: 0.62, translate: "0 -117.4px"},
+{offset: 0.67, translate: "0 -105.93px"},
+{offset: 0.72, translate: "0 -93.25px"},
+{offset: 0.77, translate: "0 -79.36px"},
+{offset: 0.82, translate: "0 -64.28px"},
+{offset: 0.87, translate: "0 -48px"},
+{offset: 0.92, translate: "0 -30.52px"},
+{offset: 0.97, translate: "0 -11.84px"},
 {offset: 1, translate: "0 0px"},
 ];
 /** Timing that plays the keyframes as baked, holding the first and last frame. */
