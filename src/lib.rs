@@ -73,7 +73,7 @@ pub mod internals {
         }
     }
     pub use crate::input::{intake, load, plain_ron, schema};
-    pub use crate::output::{bundle, manifest, pool, write};
+    pub use crate::output::{bundle, folder, manifest, pool, write};
     pub mod pipeline {
         pub use crate::run::*;
     }

@@ -55,6 +55,7 @@ fn keep_freed_memory() {
 
 fn main() -> ExitCode {
     keep_freed_memory();
+    remove_temporary_files_on_signals();
     let cli = Cli::parse();
     let config = match &cli.command {
         // `completions` reads no options.
@@ -110,6 +111,30 @@ fn bake(options: &BakeOptions, quiet: bool) -> ExitCode {
         Err(e) => fatal(&e),
     }
 }
+
+/// On SIGINT or SIGTERM (Ctrl-C, `kill`), removes the temporary files of the bake in
+/// progress, then ends as the signal would have ended it. (Outputs are replaced by renames, so
+/// what is in place is whole; a SIGKILL leaves temporary files for the next bake to remove.)
+#[cfg(unix)]
+fn remove_temporary_files_on_signals() {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) else {
+        return;
+    };
+    let _ = std::thread::Builder::new()
+        .name("curvebake-signals".into())
+        .spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                curvebake::internals::folder::remove_live_temps();
+                let _ = signal_hook::low_level::emulate_default_handler(signal);
+                std::process::exit(128 + signal);
+            }
+        });
+}
+
+/// Elsewhere a signal ends the process at once; the next bake removes what it left.
+#[cfg(not(unix))]
+fn remove_temporary_files_on_signals() {}
 
 /// Prints a bake that could not run; its exit status.
 fn fatal(e: &FatalError) -> ExitCode {

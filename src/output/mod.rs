@@ -10,6 +10,7 @@ pub mod bundle;
 pub mod claims;
 pub mod digests;
 pub mod durable;
+pub mod folder;
 pub mod hash;
 pub mod lock;
 pub mod manifest;
