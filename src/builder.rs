@@ -211,6 +211,18 @@ impl Bake {
 /// Checks the options that have a range: `Err((option, what is wrong))`, worded for both
 /// the builder's usage errors and the project file's (which points at the option's key).
 pub fn check_options(o: &BakeOptions) -> Result<(), (&'static str, String)> {
+    if o.formats.is_empty() {
+        return Err((
+            "formats",
+            "must name at least one format (json, css, png, html, js): a bake of none writes nothing".into(),
+        ));
+    }
+    if o.out.as_os_str().is_empty() {
+        return Err((
+            "out",
+            "must name a folder (\".\" for the current one)".into(),
+        ));
+    }
     if let Some(missing) = o.formats.iter().find(|f| !f.is_built()) {
         return Err((
             "formats",

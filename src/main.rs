@@ -236,7 +236,7 @@ fn inspect(args: &InspectArgs, config: Option<&Config>) -> ExitCode {
         fps: args.fps(config),
     };
     let curves = args.curves(config);
-    let (inputs, mut errors) =
+    let (inputs, mut errors, missing) =
         curvebake::internals::inspect::resolve(&args.targets, &curves, overrides);
     let mut figures = Vec::new();
     for input in &inputs {
@@ -279,10 +279,13 @@ fn inspect(args: &InspectArgs, config: Option<&Config>) -> ExitCode {
             return ExitCode::from(EXIT_OUTPUT);
         }
     }
-    for error in &errors {
+    for error in errors.iter().chain(&missing) {
         say!("error: {error}");
     }
-    if errors.is_empty() {
+    if !missing.is_empty() {
+        // As for `bake`: an input path that does not exist is a usage error.
+        ExitCode::from(EXIT_USAGE)
+    } else if errors.is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(EXIT_INPUT)

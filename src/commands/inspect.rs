@@ -906,15 +906,17 @@ impl Inspection {
 
 /// The motions named by `targets`, each a `.ron` file (all its motions), a folder (every
 /// motion under it) or a motion name looked up in the `.ron` files under `curves`; and every
-/// error met on the way, worded like the bake's. Motions are in target order, without
-/// repeats.
+/// error met on the way, worded like the bake's, and apart from them the errors of paths
+/// given that do not exist (a usage error, as for `bake`). Motions are in target order,
+/// without repeats.
 pub fn resolve(
     targets: &[String],
     curves: &Path,
     overrides: Overrides,
-) -> (Vec<Input>, Vec<InputError>) {
+) -> (Vec<Input>, Vec<InputError>, Vec<InputError>) {
     let mut inputs: Vec<Input> = Vec::new();
     let mut errors = Vec::new();
+    let mut missing = Vec::new();
     // Loaded lazily, once: every motion under `curves`, and the errors of its files.
     let mut library: Option<(Vec<Input>, Vec<InputError>)> = None;
     for target in targets {
@@ -922,6 +924,10 @@ pub fn resolve(
         let found = if path.exists() || target.ends_with(".ron") {
             let files = match find_inputs(&[path.to_owned()]) {
                 Ok(files) => files,
+                Err(e) if !path.exists() => {
+                    missing.push(e);
+                    continue;
+                }
                 Err(e) => {
                     errors.push(e);
                     continue;
@@ -984,5 +990,5 @@ pub fn resolve(
             }
         }
     }
-    (inputs, errors)
+    (inputs, errors, missing)
 }

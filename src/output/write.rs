@@ -451,7 +451,19 @@ impl StreamedFile {
             .map_err(|e| io_error(&path)(e.into_error()))?;
         if sync != Sync::Nothing {
             if sync == Sync::Outputs {
-                self.written.sync(temp.as_file()).map_err(io_error(&path))?;
+                // A failure is the failing output's, not this file's.
+                self.written
+                    .sync(temp.as_file())
+                    .map_err(|(failed, source)| {
+                        let folder = path.parent().unwrap_or(&path).display();
+                        WriteError::Io {
+                            path: failed.map_or_else(
+                                || format!("{folder} (flushing its file system)"),
+                                |f| f.display().to_string(),
+                            ),
+                            source,
+                        }
+                    })?;
             }
             temp.as_file().sync_all().map_err(io_error(&path))?;
         }

@@ -1286,3 +1286,90 @@ fn fifos_in_the_output_folder_hang_nothing() {
         assert_eq!(bake, Some(code), "{at}: bake");
     }
 }
+
+/// Issue 27, item 19: the project file's odd values are errors at their key, a folder given
+/// as `--config` is named as such, and flags undo `layout = "bundle"` and `css_frames = true`.
+#[test]
+fn project_file_values_are_checked_and_flags_undo_its_switches() {
+    let dir = project(&[("card.ron", CARD)]);
+    let root = dir.path();
+    let config = root.join("curvebake.toml");
+    for (text, expected) in [
+        (
+            "plot_size = [1200, 800, 3]\n",
+            "curvebake.toml:1:13: plot_size must be [width, height], got 3 numbers",
+        ),
+        (
+            "formats = []\n",
+            "curvebake.toml:1:11: formats must name at least one format",
+        ),
+        ("out = \"\"\n", "curvebake.toml:1:7: out must name a folder"),
+    ] {
+        fs::write(&config, text).unwrap();
+        let baked = curvebake(root, &["bake"]);
+        assert_eq!(baked.status.code(), Some(2), "{text}: {}", stderr(&baked));
+        assert!(
+            stderr(&baked).contains(expected),
+            "{text}: {}",
+            stderr(&baked)
+        );
+        assert!(!stderr(&baked).contains("manifest"), "{}", stderr(&baked));
+    }
+    let folder = curvebake(root, &["bake", "--config", "curves"]);
+    assert_eq!(folder.status.code(), Some(2), "{}", stderr(&folder));
+    assert!(
+        stderr(&folder).contains("curves: a folder, not a project file"),
+        "{}",
+        stderr(&folder)
+    );
+
+    fs::write(
+        &config,
+        "layout = \"bundle\"\ncss_frames = true\nformats = [\"css\"]\n",
+    )
+    .unwrap();
+    let bundled = curvebake(root, &["bake"]);
+    assert!(bundled.status.success(), "{}", stderr(&bundled));
+    assert!(!root.join("out/css/card.css").exists());
+    let per_motion = curvebake(root, &["bake", "--no-bundle", "--no-css-frames"]);
+    assert!(per_motion.status.success(), "{}", stderr(&per_motion));
+    let css = fs::read_to_string(root.join("out/css/card.css")).unwrap();
+    assert!(css.contains("--card-easing: linear("), "{css}");
+}
+
+/// Issue 27, item 20: `inspect` of a missing file is a usage error as in `bake`; `--out`
+/// under a file is a usage error naming `--out`; two file names that differ only in Unicode
+/// normalisation are told apart in the duplicate-name error.
+#[test]
+fn missing_inputs_paths_under_files_and_lookalike_names_are_said_plainly() {
+    let dir = project(&[("card.ron", CARD)]);
+    let root = dir.path();
+    let inspected = curvebake(root, &["inspect", "missing.ron"]);
+    assert_eq!(inspected.status.code(), Some(2), "{}", stderr(&inspected));
+    let baked = curvebake(root, &["bake", "missing.ron"]);
+    assert_eq!(baked.status.code(), Some(2), "{}", stderr(&baked));
+
+    fs::write(root.join("notes.txt"), "notes").unwrap();
+    for args in [&["bake", "--check"][..], &["bake"][..]] {
+        let mut args = args.to_vec();
+        args.extend(["--out", "notes.txt/site"]);
+        let under = curvebake(root, &args);
+        let text = stderr(&under);
+        assert_eq!(under.status.code(), Some(2), "{args:?}: {text}");
+        assert!(
+            text.contains("notes.txt/site: --out lies under the file notes.txt"),
+            "{text}"
+        );
+    }
+
+    let composed = CARD.replace("\"card\"", "\"cafe\"");
+    fs::write(root.join("curves/caf\u{e9}.ron"), &composed).unwrap();
+    fs::write(root.join("curves/cafe\u{301}.ron"), &composed).unwrap();
+    let twice = curvebake(root, &["bake", "--formats", "json"]);
+    let text = stderr(&twice);
+    assert_eq!(twice.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("caf\\u{e9}.ron") && text.contains("cafe\\u{301}.ron"),
+        "{text}"
+    );
+}
