@@ -1373,3 +1373,52 @@ fn missing_inputs_paths_under_files_and_lookalike_names_are_said_plainly() {
         "{text}"
     );
 }
+
+/// Issue 27, item 4: baking `b/` into an output folder last baked from `a/` says that the
+/// folder was baked from other inputs, names them and what goes (also in `--check`); a
+/// motion deleted from the same inputs is no such news.
+#[test]
+fn baking_other_inputs_into_a_folder_says_whose_outputs_go() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    for (folder, name) in [("a", "card"), ("b", "fade")] {
+        fs::create_dir(root.join(folder)).unwrap();
+        let text = if name == "card" { CARD } else { FADE };
+        fs::write(root.join(folder).join(format!("{name}.ron")), text).unwrap();
+    }
+    fs::write(
+        root.join("a/more.ron"),
+        CARD.replace("\"card\"", "\"more\""),
+    )
+    .unwrap();
+    let first = curvebake(root, &["bake", "a", "--formats", "json"]);
+    assert!(first.status.success(), "{}", stderr(&first));
+    let check = curvebake(root, &["bake", "b", "--formats", "json", "--check"]);
+    assert!(
+        stderr(&check).contains("a bake would remove the outputs of their 2 motions (2 files)"),
+        "{}",
+        stderr(&check)
+    );
+    let second = curvebake(root, &["bake", "b", "--formats", "json"]);
+    let text = stderr(&second);
+    assert!(second.status.success(), "{text}");
+    let a = root.join("a").canonicalize().unwrap();
+    assert!(
+        text.contains(&format!(
+            "warning: out was last baked from other inputs as well: {}; removing the outputs of their 2 motions (2 files)",
+            a.display()
+        )),
+        "{text}"
+    );
+    fs::write(root.join("b/card.ron"), CARD).unwrap();
+    assert!(curvebake(root, &["bake", "b", "--formats", "json"])
+        .status
+        .success());
+    fs::remove_file(root.join("b/card.ron")).unwrap();
+    let deleted = curvebake(root, &["bake", "b", "--formats", "json"]);
+    assert!(
+        !stderr(&deleted).contains("other inputs"),
+        "{}",
+        stderr(&deleted)
+    );
+}
