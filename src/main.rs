@@ -319,6 +319,7 @@ fn watch(args: &WatchArgs, config: Option<&Config>) -> ExitCode {
     let result = curvebake::internals::watch::watch(
         &Bake::from(options.clone()),
         Duration::from_millis(args.debounce),
+        config.map(|c| c.path.as_path()),
         |event| {
             match event {
                 WatchEvent::Baked { changed, result } => {
@@ -342,6 +343,10 @@ fn watch(args: &WatchArgs, config: Option<&Config>) -> ExitCode {
                     }
                 }
                 WatchEvent::Trouble(message) => say!("warning: watching: {message}"),
+                WatchEvent::ProjectFileChanged(path) => say!(
+                    "warning: {} changed; watch keeps the options it started with: restart it to use the new ones",
+                    shorten(&path)
+                ),
             }
             if !started {
                 started = true;

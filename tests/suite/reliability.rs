@@ -1422,3 +1422,75 @@ fn baking_other_inputs_into_a_folder_says_whose_outputs_go() {
         stderr(&deleted)
     );
 }
+
+/// Issue 27, item 13: `watch` of a file keeps baking after its folder is deleted and made
+/// again; after `rm -rf curves && mkdir curves` in one step (the inode may come back) the
+/// folder is watched again; `sed -i`'s temporary file is not listed as a change.
+#[cfg(unix)]
+#[test]
+fn watch_survives_its_folders_made_again_and_ignores_sed_temporaries() {
+    use crate::everyday::Watcher;
+    let dir = project(&[("card.ron", CARD)]);
+    let root = dir.path();
+    let mut file = Watcher::start(root, &["curves/card.ron", "--formats", "json"]);
+    file.wait_for("the first bake", |w| w.bakes() >= 1);
+    fs::remove_dir_all(root.join("curves")).unwrap();
+    settle();
+    fs::create_dir(root.join("curves")).unwrap();
+    fs::write(root.join("curves/card.ron"), CARD.replace("200", "210")).unwrap();
+    file.wait_for("a bake of the file made again", |w| w.bakes() >= 2);
+    let before = file.bakes();
+    fs::write(root.join("curves/card.ron"), CARD.replace("200", "220")).unwrap();
+    file.wait_for("a bake after an edit", |w| w.bakes() > before);
+    drop(file);
+
+    let mut folder = Watcher::start(root, &["curves", "--formats", "json"]);
+    folder.wait_for("the first bake", |w| w.bakes() >= 1);
+    let status = std::process::Command::new("sh")
+        .current_dir(root)
+        .args(["-c", "rm -rf curves && mkdir curves"])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    settle();
+    fs::write(root.join("curves/fade.ron"), FADE).unwrap();
+    folder.wait_for("fade baked", |_| root.join("out/json/fade.json").is_file());
+    let before = folder.bakes();
+    fs::write(root.join("curves/card.ron"), CARD).unwrap();
+    folder.wait_for("card baked after that", |w| {
+        w.bakes() > before && root.join("out/json/card.json").is_file()
+    });
+    settle();
+    let before = folder.bakes();
+    let sed = std::process::Command::new("sed")
+        .current_dir(root)
+        .args(["-i", "s/200/230/", "curves/card.ron"])
+        .status()
+        .unwrap();
+    assert!(sed.success());
+    folder.wait_for("the sed edit baked", |w| w.bakes() > before);
+    let line = folder
+        .lines()
+        .into_iter()
+        .rfind(|l| l.starts_with("baked"))
+        .unwrap();
+    assert!(!line.contains("/sed"), "{line}");
+}
+
+/// Issue 27, item 14: `watch` says when its project file changes (it keeps the options it
+/// started with, and says a restart is needed).
+#[test]
+fn watch_says_when_its_project_file_changes() {
+    use crate::everyday::Watcher;
+    let dir = project(&[("card.ron", CARD)]);
+    let root = dir.path();
+    fs::write(root.join("curvebake.toml"), "formats = [\"json\"]\n").unwrap();
+    let mut watch = Watcher::start(root, &[]);
+    watch.wait_for("the first bake", |w| w.bakes() >= 1);
+    fs::write(root.join("curvebake.toml"), "formats = [\"css\"]\n").unwrap();
+    watch.wait_for("the word about the project file", |w| {
+        w.lines()
+            .iter()
+            .any(|l| l.contains("curvebake.toml changed; watch keeps the options it started with"))
+    });
+}
