@@ -1004,6 +1004,18 @@ fn custom_properties_that_clash_are_refused_with_both_motions() {
         "{text}"
     );
     assert!(!text.contains("glow-em"), "{text}");
+    // A motion's own property named like its own duration.
+    fs::write(
+        root.join("curves/8.ron"),
+        "(name: \"own\", property: \"--own-duration\", motion: Spring(from: 0, to: 1))",
+    )
+    .unwrap();
+    let own = curvebake(root, &["bake", "--formats", "css"]);
+    assert!(
+        stderr(&own).contains("curves/8.ron: own: property \"--own-duration\" as a number clashes with motion \"own\", which makes it (its duration)"),
+        "{}",
+        stderr(&own)
+    );
     assert!(root.join("out/css/glow-em.css").is_file());
     assert!(!root.join("out/css/b.css").exists());
 }
