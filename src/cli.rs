@@ -85,8 +85,11 @@ pub struct BakeArgs {
     #[arg(long, short)]
     pub quiet: bool,
     /// Write only curves.json and curves.css, each holding every motion.
-    #[arg(long)]
+    #[arg(long, overrides_with = "no_bundle")]
     pub bundle: bool,
+    /// Write each motion's own files, although the project file says `layout = "bundle"`.
+    #[arg(long)]
+    pub no_bundle: bool,
     /// Output formats, comma-separated: json, css, png, html, js [default: all]
     #[arg(long, value_delimiter = ',', value_parser = parse_format)]
     pub formats: Option<Vec<Format>>,
@@ -101,8 +104,11 @@ pub struct BakeArgs {
     pub prefix: Option<String>,
     /// Per-frame CSS keyframes (linear timing) instead of two stops timed by the linear()
     /// easing: for browsers without linear() (before Chrome 113, Firefox 112, Safari 17.2)
-    #[arg(long)]
+    #[arg(long, overrides_with = "no_css_frames")]
     pub css_frames: bool,
+    /// Two CSS stops timed by linear(), although the project file says `css_frames = true`.
+    #[arg(long)]
+    pub no_css_frames: bool,
     /// Bake and export every motion again, ignoring the manifest of the output folder.
     #[arg(long)]
     pub force: bool,
@@ -244,6 +250,9 @@ impl BakeArgs {
         if self.bundle {
             options.layout = Layout::Bundle;
         }
+        if self.no_bundle {
+            options.layout = Layout::PerMotion;
+        }
         options.jobs = self.jobs.or(options.jobs);
         if let Some(formats) = &self.formats {
             options.formats = formats.clone();
@@ -256,6 +265,9 @@ impl BakeArgs {
         }
         if self.css_frames {
             options.settings.css_frames = true;
+        }
+        if self.no_css_frames {
+            options.settings.css_frames = false;
         }
         if let Some(size) = self.plot_size {
             options.settings.plot_size = size;
