@@ -79,6 +79,46 @@ pub enum FatalError {
     Write(#[from] WriteError),
 }
 
+/// A folder that no bake has recorded (no manifest) but that holds files where this bake
+/// writes may hold a bake that came from elsewhere: a fresh checkout's committed `out/`. A
+/// comparison first (a `--check`, which writes nothing) tells whether every file there that
+/// the bake would write already holds exactly its bytes. If so, nothing of anyone's would be
+/// replaced, and the bake goes on as with `--force` (returned as the options to run); if a
+/// file there would get other bytes, it is the user's, and the bake stops before writing
+/// anything, naming it. `None`: the bake runs as asked.
+fn adopts_a_recorded_bake(
+    options: &BakeOptions,
+    threads: &rayon::ThreadPool,
+    pool: &Pool,
+) -> Result<Option<BakeOptions>, FatalError> {
+    let unrecorded = !options
+        .out
+        .join(crate::output::manifest::MANIFEST_PATH)
+        .exists();
+    let holds_files = std::fs::read_dir(&options.out).is_ok_and(|mut d| d.next().is_some());
+    if options.check || options.force || !unrecorded || !holds_files {
+        return Ok(None);
+    }
+    let compare = BakeOptions {
+        check: true,
+        ..options.clone()
+    };
+    let compared = threads.install(|| run_in_pool(&compare, pool, &|_, _| {}))?;
+    let replaced = (compared.written.iter().chain(&compared.removed))
+        .find(|path| std::fs::symlink_metadata(options.out.join(path)).is_ok());
+    if let Some(path) = replaced {
+        // The first file the bake would replace with other bytes: the user's.
+        return Err(FatalError::Write(WriteError::NotOurs {
+            path: options.out.join(path).display().to_string(),
+            root: options.out.display().to_string(),
+        }));
+    }
+    Ok(Some(BakeOptions {
+        force: true,
+        ..options.clone()
+    }))
+}
+
 /// Runs a bake. `progress(done, total)` is called as motions finish, with `total` the motions
 /// read so far (files are read as the bake goes, so it grows until the last is read).
 pub fn run(
@@ -105,6 +145,8 @@ pub fn run(
         .map_err(|e| FatalError::Usage(format!("--jobs: cannot start threads: {e}")))?;
     // The output buffers kept for reuse within this bake (freed with it).
     let pool = Pool::default();
+    let adopting = adopts_a_recorded_bake(options, &threads, &pool)?;
+    let options = &adopting.unwrap_or_else(|| options.clone());
     let mut report = threads.install(|| run_in_pool(options, &pool, progress))?;
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)

@@ -1506,3 +1506,62 @@ fn watch_says_when_its_project_file_changes() {
             .any(|l| l.contains("curvebake.toml changed; watch keeps the options it started with"))
     });
 }
+
+/// Issue 27, item 3, with a fresh checkout: a committed `out/` comes without its manifest
+/// (the manifest is not committed), and the README's first command bakes into it. Its files
+/// hold exactly what the bake writes, so they are adopted: nothing is replaced, the bake
+/// succeeds and records them. One file that differs (the user's) still stops the bake
+/// before anything is written.
+#[test]
+fn a_committed_bake_without_its_manifest_is_adopted_and_a_differing_file_is_not() {
+    let dir = project(&[("card.ron", CARD), ("fade.ron", FADE)]);
+    let root = dir.path();
+    let formats = "json,css,js,html";
+    let committed = fresh(root, "out", formats);
+    let bookkeeping = |root: &Path| {
+        for entry in fs::read_dir(root.join("out")).unwrap() {
+            let path = entry.unwrap().path();
+            if path
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with(".curvebake-")
+            {
+                fs::remove_file(path).unwrap();
+            }
+        }
+    };
+    bookkeeping(root);
+    let first = curvebake(root, &["bake", "--formats", formats]);
+    assert!(first.status.success(), "{}", stderr(&first));
+    assert!(
+        stderr(&first).contains(" 0 files written"),
+        "{}",
+        stderr(&first)
+    );
+    assert!(common::project::outputs(&root.join("out")) == committed);
+    assert!(root.join("out/.curvebake-manifest.json").is_file());
+
+    bookkeeping(root);
+    fs::write(root.join("out/css/card.css"), ".card { color: red }").unwrap();
+    let before = listing(&root.join("out"));
+    let refused = curvebake(root, &["bake", "--formats", formats]);
+    assert_eq!(refused.status.code(), Some(3), "{}", stderr(&refused));
+    assert!(
+        stderr(&refused).contains("css/card.css"),
+        "{}",
+        stderr(&refused)
+    );
+    assert_eq!(
+        fs::read_to_string(root.join("out/css/card.css")).unwrap(),
+        ".card { color: red }"
+    );
+    let after: Vec<String> = listing(&root.join("out"))
+        .into_iter()
+        .filter(|p| !p.starts_with(".curvebake-"))
+        .collect();
+    assert_eq!(
+        after, before,
+        "nothing written but the folder's bookkeeping"
+    );
+}
