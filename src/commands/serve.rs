@@ -20,7 +20,7 @@
 //! Every answer says `Cache-Control: no-store`, so a reload never shows an old bake, and
 //! `X-Content-Type-Options: nosniff`, so a browser takes each file as its `Content-Type` says.
 //!
-//! Requests are answered by [`WORKERS`] threads at once, and each connection reads and writes
+//! Requests are answered by [`WORKERS`] threads at once, and each connection writes
 //! with [`SOCKET_TIMEOUT`]: a client that asks for a large file and does not read it holds
 //! one worker, for at most that long, while the others answer the page's polling.
 
@@ -42,9 +42,9 @@ pub const DEFAULT_PORT: u16 = 8419;
 /// Requests answered at once.
 pub const WORKERS: usize = 8;
 
-/// How long a connection may wait to read a request or to write an answer before it is
-/// closed: far longer than a page on this machine takes, short enough that a client that
-/// stopped reading lets its worker go.
+/// How long a connection may wait to write an answer before it is closed: far longer than a
+/// page on this machine takes, short enough that a client that stopped reading lets its
+/// worker go.
 pub const SOCKET_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(20);
 
 /// Why a request target does not name a file to serve.
@@ -276,8 +276,12 @@ fn host_is_local(host: &str, port: u16) -> bool {
     matches!(name.as_str(), "127.0.0.1" | "localhost")
 }
 
-/// Sets the read and write timeouts of `listener`'s socket, which the connections it accepts
-/// inherit on Linux and the BSDs (tiny_http does not expose the sockets it accepts).
+/// Sets the write timeout of `listener`'s socket, which the connections it accepts inherit on
+/// Linux and the BSDs (tiny_http does not expose the sockets it accepts). Not the read
+/// timeout: on a listening socket that also times `accept` out, and tiny_http's accept loop
+/// ends for good at the first error, so a server left idle that long stopped answering. A
+/// client that sends its request slowly holds only its own connection's thread (tiny_http
+/// reads each connection on a thread of its own), not a worker.
 #[cfg(unix)]
 fn set_timeouts(listener: &std::net::TcpListener, timeout: std::time::Duration) -> io::Result<()> {
     use std::os::fd::AsRawFd;
@@ -285,20 +289,18 @@ fn set_timeouts(listener: &std::net::TcpListener, timeout: std::time::Duration) 
         tv_sec: timeout.as_secs() as libc::time_t,
         tv_usec: timeout.subsec_micros() as libc::suseconds_t,
     };
-    for option in [libc::SO_RCVTIMEO, libc::SO_SNDTIMEO] {
-        // SAFETY: the descriptor is open and `value` is a `timeval` of the size given.
-        let done = unsafe {
-            libc::setsockopt(
-                listener.as_raw_fd(),
-                libc::SOL_SOCKET,
-                option,
-                std::ptr::from_ref(&value).cast(),
-                std::mem::size_of::<libc::timeval>() as libc::socklen_t,
-            )
-        };
-        if done != 0 {
-            return Err(io::Error::last_os_error());
-        }
+    // SAFETY: the descriptor is open and `value` is a `timeval` of the size given.
+    let done = unsafe {
+        libc::setsockopt(
+            listener.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_SNDTIMEO,
+            std::ptr::from_ref(&value).cast(),
+            std::mem::size_of::<libc::timeval>() as libc::socklen_t,
+        )
+    };
+    if done != 0 {
+        return Err(io::Error::last_os_error());
     }
     Ok(())
 }
