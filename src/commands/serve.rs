@@ -428,6 +428,12 @@ fn answer(
 /// Answers a tuning request (`what`: the path after [`super::tune::TUNE_PREFIX`]) with JSON:
 /// the answer, or `{"error": reason}` with the refusal's status.
 fn tune_answer(mut request: tiny_http::Request, tune: &Tuner, what: &str, addr: SocketAddr) {
+    if what == super::tune::PAGE_SCRIPT.0 && *request.method() == tiny_http::Method::Get {
+        let script = tiny_http::Response::from_string(super::tune::PAGE_SCRIPT.1)
+            .with_header(header("Content-Type", "text/javascript; charset=utf-8"));
+        let _ = respond(request, script);
+        return;
+    }
     let headers: Vec<(String, String)> = (request.headers().iter())
         .map(|h| (h.field.as_str().to_string(), h.value.as_str().to_owned()))
         .collect();

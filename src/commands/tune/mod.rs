@@ -47,6 +47,10 @@ pub const SECRET_HEADER: &str = "X-Curvebake-Secret";
 /// The `<meta name>` through which the served page carries the secret.
 pub const SECRET_META: &str = "curvebake-tune";
 
+/// The tuning script the served page loads (`GET` under [`TUNE_PREFIX`], no secret: it is
+/// code, and useless without the secret of the page that loads it).
+pub const PAGE_SCRIPT: (&str, &str) = ("page.js", include_str!("page.js"));
+
 /// Largest request body read: a motion's values are a few hundred bytes.
 pub const MAX_BODY: usize = 64 * 1024;
 
@@ -202,11 +206,11 @@ impl Tuner {
     }
 
     /// The review page as served: `html` with the secret in a `<meta>` at the top of its
-    /// `<head>` (the file on disk never holds it).
+    /// `<head>`, and the tuning script (the file on disk holds neither).
     pub fn page_with_secret(&self, html: &[u8]) -> Vec<u8> {
         let meta = format!(
-            "<head>\n<meta name=\"{SECRET_META}\" content=\"{}\">",
-            self.secret
+            "<head>\n<meta name=\"{SECRET_META}\" content=\"{}\">\n<script src=\"{TUNE_PREFIX}{}\" defer></script>",
+            self.secret, PAGE_SCRIPT.0
         );
         match html.windows(6).position(|w| w == b"<head>") {
             Some(at) => [&html[..at], meta.as_bytes(), &html[at + 6..]].concat(),

@@ -240,7 +240,7 @@ fn the_served_page_carries_the_secret() {
         .page_with_secret(b"<!doctype html>\n<html><head>\n<title>x</title>");
     let page = String::from_utf8(page).unwrap();
     assert!(page.contains(&format!(
-        "<head>\n<meta name=\"curvebake-tune\" content=\"{}\">\n<title>",
+        "<head>\n<meta name=\"curvebake-tune\" content=\"{}\">\n<script src=\"/_curvebake/tune/page.js\" defer></script>\n<title>",
         p.tuner.secret()
     )));
     assert_eq!(p.tuner.secret().len(), 32);

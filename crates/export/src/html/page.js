@@ -151,6 +151,8 @@
     }
     const cursor = node("line", { class: "cursor", x1: m.l, x2: m.l, y1: m.t, y2: m.t + h, visibility: "hidden" }, svg);
     svg.plotTime = { left: m.l, width: w, duration: D, cursor };
+    // Time and value from a point of the drawing, for what is dragged on it.
+    svg.plotScale = { X, Y, t: (x) => ((x - m.l) / w) * D, v: (y) => (spec.down ? lo + ((y - m.t) / h) * (hi - lo) : hi - ((y - m.t) / h) * (hi - lo)) };
     moveCursor(svg);
   };
   // A legend under a plot: [{text, color, style}] with a key line drawn like the plot's.
@@ -205,27 +207,29 @@
       };
     });
   };
-  const drawCards = () => {
-    document.querySelectorAll("article[data-motion]").forEach((card) => {
-      const d = motions.get(card.dataset.motion);
-      const box = card.querySelector(".plot-box");
-      if (!d || !box) return;
-      const panels = cardPanels(d);
-      // One svg per panel: the markup has the first; more are added for more tracks.
-      while (box.querySelectorAll("svg").length < panels.length) box.appendChild(box.querySelector("svg").cloneNode(false));
-      box.querySelectorAll("svg").forEach((svg, i) => drawPlot(svg, panels[i]));
-      let list = card.querySelector(".plot-legend");
-      if (!list) {
-        list = document.createElement("ul");
-        list.className = "plot-legend";
-        box.after(list);
-      }
-      const tracks = d.tracks.length > 1 && panels.length === 1
-        ? panels[0].series.map((s, k) => ({ text: d.tracks[k].name, color: s.color })) : [];
-      // Every panel marks the same times: each is named once.
-      const marks = panels.flatMap(markItems).filter((m, i, all) => all.findIndex((o) => o.text === m.text) === i);
-      legend(list, [...tracks, ...marks]);
-    });
+  // Called with a card after its plot is drawn (the tuning script's handles draw over it).
+  const drawnHooks = [];
+  const drawCards = () => document.querySelectorAll("article[data-motion]").forEach(drawCard);
+  const drawCard = (card) => {
+    const d = motions.get(card.dataset.motion);
+    const box = card.querySelector(".plot-box");
+    if (!d || !box) return;
+    const panels = cardPanels(d);
+    // One svg per panel: the markup has the first; more are added for more tracks.
+    while (box.querySelectorAll("svg").length < panels.length) box.appendChild(box.querySelector("svg").cloneNode(false));
+    box.querySelectorAll("svg").forEach((svg, i) => drawPlot(svg, panels[i]));
+    let list = card.querySelector(".plot-legend");
+    if (!list) {
+      list = document.createElement("ul");
+      list.className = "plot-legend";
+      box.after(list);
+    }
+    const tracks = d.tracks.length > 1 && panels.length === 1
+      ? panels[0].series.map((s, k) => ({ text: d.tracks[k].name, color: s.color })) : [];
+    // Every panel marks the same times: each is named once.
+    const marks = panels.flatMap(markItems).filter((m, i, all) => all.findIndex((o) => o.text === m.text) === i);
+    legend(list, [...tracks, ...marks]);
+    drawnHooks.forEach((f) => f(card, d));
   };
 
   // ---- Comparison on one time axis -------------------------------------------------------
@@ -297,6 +301,7 @@
     }
     document.querySelectorAll(".plot-svg").forEach(moveCursor);
   };
+  const initHooks = [];
   const setScrub = (t) => {
     state.scrub = t === null ? null : Math.min(Math.max(t, 0), Number(scrub.max));
     if (state.scrub !== null) scrub.value = String(state.scrub);
@@ -451,6 +456,7 @@
 
   const init = () => {
     readData();
+    initHooks.forEach((f) => f());
     fitAll();
     drawCards();
     restorePicks();
@@ -466,5 +472,9 @@
     if (innerWidth !== width) { width = innerWidth; drawCards(); drawCompare(); }
   });
   if (location.protocol === "http:" || location.protocol === "https:") poll();
-  window.curvebakeReview = { state, setScrub, refresh };
+  // What the tuning script of `curvebake watch --serve` builds on.
+  window.curvebakeReview = {
+    state, setScrub, refresh, motions: () => motions, fit, drawCard, drawCompare, seekAll,
+    onInit: (f) => initHooks.push(f), onDrawn: (f) => drawnHooks.push(f),
+  };
 })();
