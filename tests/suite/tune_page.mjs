@@ -181,6 +181,7 @@ if (scenario === "person") {
     await baked(a, name, n);
   }
   out.inputToUpdateMs = await a.evaluate(() => window.curvebakeTune.timings);
+  out.parts = await a.evaluate(() => window.curvebakeTune.parts);
   out.saveMs = [];
   out.saveToRebakedPageMs = [];
   for (let k = 0; k < 5; k++) {

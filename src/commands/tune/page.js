@@ -13,8 +13,10 @@
   // Per motion: file, the file's hash when read, params [{key, name, value, text}], the saved
   // values and the current ones (by key), and the state of its bake requests.
   const tuned = new Map();
-  const timings = [];
-  window.curvebakeTune = { tuned, timings };
+  // From an input to its card updated, in ms, and that time's two parts: the request (the
+  // server's bake and the way there and back) and the page's update.
+  const timings = [], parts = [];
+  window.curvebakeTune = { tuned, timings, parts };
 
   const ask = async (what, body) => {
     const response = await fetch(BASE + what, {
@@ -198,8 +200,10 @@
     e.started = null;
     ask("bake", { file: e.file, motion: name, values: e.current })
       .then((answer) => {
+        const fetched = performance.now();
         apply(name, answer);
         timings.push(performance.now() - t0);
+        parts.push({ request: fetched - t0, page: performance.now() - fetched });
         // A file changed on disk stays said (with its offer to reload) until reloaded.
         if (!e.stale) say(name, dirty(e) ? "changed, not saved" : "");
       })
@@ -223,7 +227,9 @@
       style.dataset.tuned = name;
     }
     style.textContent = answer.css || "";
-    document.head.appendChild(style); // last, so it wins over the baked stylesheet
+    // Last, so it wins over the baked stylesheet (moved only when it is not: a move restyles
+    // the whole page).
+    if (document.head.lastElementChild !== style) document.head.appendChild(style);
     const detail = fresh.querySelector(".detail");
     if (detail) card.querySelector(".detail").replaceWith(detail);
     const data = fresh.querySelector("script.motion-data").textContent;
@@ -243,8 +249,10 @@
     const parts = [];
     if (f.looks_done !== null) parts.push(`looks done ${short(f.looks_done)} s`);
     if (f.rests !== null) parts.push(`at rest ${short(f.rests)} s`);
+    // An overshoot is worth saying for a spring (0 % is news there), elsewhere when it happens.
+    const spring = ((card.querySelector(".kind") || {}).textContent || "").startsWith("spring");
     for (const t of f.tracks) {
-      if (t.overshoot_fraction === null) continue;
+      if (t.overshoot_fraction === null || (!spring && !(t.overshoot_fraction > 0))) continue;
       const at = t.peak_time !== null ? ` at ${short(t.peak_time)} s` : "";
       const which = f.tracks.length > 1 ? `${t.name} ` : "";
       parts.push(`${which}overshoot ${short(t.overshoot_fraction * 100)} %${at}`);
