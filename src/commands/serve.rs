@@ -208,7 +208,7 @@ impl Server {
     }
 
     /// Serves `options.out` as [`Server::start_on`] does, and answers the review page's
-    /// tuning requests for the motions of `options.inputs` (see [`super::tune`]).
+    /// tuning requests for the motions of `options.inputs` (see the `tune` module).
     pub fn start_tuning(options: &BakeOptions, port: Option<u16>) -> io::Result<Self> {
         let tune = Arc::new(Tuner::new(options.clone())?);
         let root = &options.out;

@@ -393,6 +393,25 @@ fn a_person_tunes_a_spring_in_the_page_and_saves_it_into_the_file() {
         .contains("changed on disk"));
     assert_eq!(&seen["bReloaded"]["values"], a);
 
+    // Another form: a perceptual duration of 0.5 s is the stiffness (2π/0.5)² = 157.9 (four
+    // significant digits) in the file's form, with the damping ratio kept.
+    let other = &seen["otherForm"]["values"];
+    let (k, c) = (
+        other["motion.stiffness"].as_f64().unwrap(),
+        other["motion.damping"].as_f64().unwrap(),
+    );
+    assert_eq!(k, 157.9, "{other}");
+    let before = &seen["beforeOtherForm"]["values"];
+    let (k0, c0) = (
+        before["motion.stiffness"].as_f64().unwrap(),
+        before["motion.damping"].as_f64().unwrap(),
+    );
+    let ratio = |k: f64, c: f64| c / (2.0 * k.sqrt());
+    assert!(
+        (ratio(k, c) / ratio(k0, c0) - 1.0).abs() < 1e-3,
+        "{before} {other}"
+    );
+
     // Edited on disk in between: A's save refused, the hand edit kept.
     assert!(seen["aRefused"]["status"]
         .as_str()
