@@ -167,7 +167,6 @@ if (scenario === "person") {
   await baked(a, "card-drop", n);
   await card(a, "card-drop").locator(".card-head").scrollIntoViewIfNeeded();
   await a.evaluate(() => scrollBy(0, -90));
-  if (process.env.CURVEBAKE_TUNE_SCREENSHOT) await a.screenshot({ path: process.env.CURVEBAKE_TUNE_SCREENSHOT });
   // 6. The spring in another platform's form: SwiftUI's perceptual duration, written back as
   //    the file's stiffness and damping.
   await quiet(a);
@@ -177,6 +176,9 @@ if (scenario === "person") {
   await card(a, "card-drop").getByRole("spinbutton", { name: "perceptual_duration", exact: true }).fill("0.5");
   await baked(a, "card-drop", n);
   out.otherForm = await look(a, "card-drop", 0);
+  await card(a, "card-drop").locator(".card-head").scrollIntoViewIfNeeded();
+  await a.evaluate(() => scrollBy(0, -90));
+  if (process.env.CURVEBAKE_TUNE_SCREENSHOT) await a.screenshot({ path: process.env.CURVEBAKE_TUNE_SCREENSHOT });
 } else if (scenario === "measure") {
   const a = await open();
   const name = await a.evaluate(() => document.querySelector("article[data-motion]").dataset.motion);

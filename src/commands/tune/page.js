@@ -632,6 +632,7 @@ article { content-visibility: auto; contain-intrinsic-size: auto 1200px; }
 .tune-file { font-weight: normal; font-size: 12px; color: var(--muted); font-family: ui-monospace, "DejaVu Sans Mono", monospace; }
 .tune-group { display: grid; grid-template-columns: max-content minmax(0, 1fr) 10ch; align-items: center; gap: 4px 10px; margin: 0 0 6px; padding: 4px 8px 6px; border: 1px solid var(--line); border-radius: 4px; }
 div.tune-group { border: 0; padding: 0; }
+.tune-group[hidden] { display: none; }
 .tune-group legend { font-size: 13px; color: var(--muted); padding: 0 4px; }
 .tune-param { display: contents; font-size: 14px; }
 .tune-group legend { grid-column: 1 / -1; }
