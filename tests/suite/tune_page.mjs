@@ -196,6 +196,7 @@ if (scenario === "person") {
   out.saveMs = [];
   out.saveToRebakedPageMs = [];
   for (let k = 0; k < 5; k++) {
+    await quiet(a);
     await slider.focus();
     const n = await bakes(a);
     await a.keyboard.press("ArrowRight");
