@@ -176,6 +176,19 @@ if (scenario === "person") {
   await card(a, "card-drop").getByRole("spinbutton", { name: "perceptual_duration", exact: true }).fill("0.5");
   await baked(a, "card-drop", n);
   out.otherForm = await look(a, "card-drop", 0);
+  // 7. A fling's rest position dragged up the plot: the velocity that rests there.
+  await quiet(a);
+  const rest = card(a, "fling").locator('circle.tune-handle[aria-label^="rest position"]');
+  await rest.scrollIntoViewIfNeeded();
+  const rb = await rest.boundingBox();
+  n = await bakes(a);
+  await a.mouse.move(rb.x + rb.width / 2, rb.y + rb.height / 2);
+  await a.mouse.down();
+  await a.mouse.move(rb.x + rb.width / 2, rb.y + rb.height / 2 - 40, { steps: 4 });
+  await a.mouse.up();
+  await baked(a, "fling", n);
+  out.fling = await look(a, "fling", 0);
+  out.flingEnd = await a.evaluate(() => window.curvebakeReview.motions().get("fling").ends[0]);
   await card(a, "card-drop").locator(".card-head").scrollIntoViewIfNeeded();
   await a.evaluate(() => scrollBy(0, -90));
   if (process.env.CURVEBAKE_TUNE_SCREENSHOT) await a.screenshot({ path: process.env.CURVEBAKE_TUNE_SCREENSHOT });

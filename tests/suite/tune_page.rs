@@ -412,6 +412,16 @@ fn a_person_tunes_a_spring_in_the_page_and_saves_it_into_the_file() {
         "{before} {other}"
     );
 
+    // The fling's rest dragged further: its velocity is the one that rests there,
+    // v = (rest - from)·λ with λ = -ln(0.05) (the velocity written with four digits).
+    let velocity = seen["fling"]["values"]["motion.velocity"].as_f64().unwrap();
+    let end = seen["flingEnd"].as_f64().unwrap();
+    assert!(velocity > 1500.0, "{}", seen["fling"]);
+    assert!(
+        (end * -(0.05f64.ln()) / velocity - 1.0).abs() < 1e-3,
+        "{velocity} {end}"
+    );
+
     // Edited on disk in between: A's save refused, the hand edit kept.
     assert!(seen["aRefused"]["status"]
         .as_str()
