@@ -286,7 +286,7 @@ fn watch(args: &WatchArgs, config: Option<&Config>) -> ExitCode {
         .collect();
     let server = match args.serve {
         None => None,
-        Some(port) => match Server::start_on(&options.out, port) {
+        Some(port) => match Server::start_tuning(&options, port) {
             Ok(server) => Some(server),
             Err(e) => {
                 say!("error: --serve: cannot listen on 127.0.0.1: {e}");

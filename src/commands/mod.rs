@@ -7,4 +7,6 @@ pub mod inspect;
 pub mod serve;
 pub mod template;
 #[cfg(feature = "watch")]
+pub mod tune;
+#[cfg(feature = "watch")]
 pub mod watch;

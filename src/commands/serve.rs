@@ -24,6 +24,8 @@
 //! with [`SOCKET_TIMEOUT`]: a client that asks for a large file and does not read it holds
 //! one worker, for at most that long, while the others answer the page's polling.
 
+use super::tune::Tuner;
+use crate::options::BakeOptions;
 use crate::run::{FatalError, Report};
 use curvebake_model::error::Problem;
 use std::io;
@@ -189,6 +191,7 @@ pub struct Server {
     status: Arc<Mutex<Status>>,
     http: Arc<tiny_http::Server>,
     threads: Vec<JoinHandle<()>>,
+    tune: Option<Arc<Tuner>>,
 }
 
 impl std::fmt::Debug for Server {
@@ -201,6 +204,22 @@ impl Server {
     /// Serves `root` on `127.0.0.1:port` (`0`: a free port the system picks). `root` need not
     /// exist yet (a first bake makes it): it is resolved on each request.
     pub fn start(root: &Path, port: u16) -> io::Result<Self> {
+        Self::start_with(root, port, None)
+    }
+
+    /// Serves `options.out` as [`Server::start_on`] does, and answers the review page's
+    /// tuning requests for the motions of `options.inputs` (see the `tune` module).
+    pub fn start_tuning(options: &BakeOptions, port: Option<u16>) -> io::Result<Self> {
+        let tune = Arc::new(Tuner::new(options.clone())?);
+        let root = &options.out;
+        match port {
+            Some(p) => Self::start_with(root, p, Some(Arc::clone(&tune))),
+            None => Self::start_with(root, DEFAULT_PORT, Some(Arc::clone(&tune)))
+                .or_else(|_| Self::start_with(root, 0, Some(tune))),
+        }
+    }
+
+    fn start_with(root: &Path, port: u16, tune: Option<Arc<Tuner>>) -> io::Result<Self> {
         let listener = std::net::TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, port)))?;
         set_timeouts(&listener, SOCKET_TIMEOUT)?;
         let http = tiny_http::Server::from_listener(listener, None).map_err(io::Error::other)?;
@@ -217,11 +236,12 @@ impl Server {
         let threads = (0..WORKERS)
             .map(|_| {
                 let (http, status, root) = (Arc::clone(&http), Arc::clone(&status), root.clone());
+                let tune = tune.clone();
                 std::thread::Builder::new()
                     .name("curvebake-serve".into())
                     .spawn(move || {
                         for request in http.incoming_requests() {
-                            answer(request, &root, addr, &status);
+                            answer(request, &root, addr, &status, tune.as_deref());
                         }
                     })
             })
@@ -231,6 +251,7 @@ impl Server {
             status,
             http,
             threads,
+            tune,
         })
     }
 
@@ -246,6 +267,11 @@ impl Server {
     /// The address served (always on 127.0.0.1).
     pub fn addr(&self) -> SocketAddr {
         self.addr
+    }
+
+    /// The secret the served page carries for tuning (`None` without tuning).
+    pub fn tune_secret(&self) -> Option<&str> {
+        self.tune.as_deref().map(Tuner::secret)
     }
 
     /// Records a finished bake: the generation moves on and the status holds its errors.
@@ -268,7 +294,7 @@ impl Drop for Server {
 }
 
 /// Whether a `Host` header names this server (on loopback, by address or `localhost`).
-fn host_is_local(host: &str, port: u16) -> bool {
+pub(crate) fn host_is_local(host: &str, port: u16) -> bool {
     let name = host
         .strip_suffix(&format!(":{port}"))
         .unwrap_or(host)
@@ -317,8 +343,21 @@ fn header(name: &str, value: &str) -> tiny_http::Header {
 }
 
 /// Answers one request (failures to send are the client's business: it went away).
-fn answer(request: tiny_http::Request, root: &Path, addr: SocketAddr, status: &Mutex<Status>) {
+fn answer(
+    request: tiny_http::Request,
+    root: &Path,
+    addr: SocketAddr,
+    status: &Mutex<Status>,
+    tune: Option<&Tuner>,
+) {
     use tiny_http::{Method, Response};
+    if let Some(tune) = tune {
+        if let Some(what) = request.url().strip_prefix(super::tune::TUNE_PREFIX) {
+            let what = what.to_owned();
+            tune_answer(request, tune, &what, addr);
+            return;
+        }
+    }
     let plain = |code: u16, text: &str| {
         Response::from_string(format!("{text}\n"))
             .with_status_code(code)
@@ -361,6 +400,14 @@ fn answer(request: tiny_http::Request, root: &Path, addr: SocketAddr, status: &M
         return;
     };
     let response = match resolve(&root, &url) {
+        Ok(path) if tune.is_some() && path.file_name() == Some("index.html".as_ref()) => {
+            match (std::fs::read(&path), tune) {
+                (Ok(html), Some(tune)) => Response::from_data(tune.page_with_secret(&html))
+                    .with_header(header("Content-Type", content_type(&path)))
+                    .boxed(),
+                _ => plain(404, "not found").boxed(),
+            }
+        }
         Ok(path) => match std::fs::File::open(&path) {
             Ok(file) => Response::from_file(file)
                 .with_header(header("Content-Type", content_type(&path)))
@@ -377,6 +424,32 @@ fn answer(request: tiny_http::Request, root: &Path, addr: SocketAddr, status: &M
         )
         .boxed(),
     };
+    let _ = respond(request, response);
+}
+
+/// Answers a tuning request (`what`: the path after [`super::tune::TUNE_PREFIX`]) with JSON:
+/// the answer, or `{"error": reason}` with the refusal's status.
+fn tune_answer(mut request: tiny_http::Request, tune: &Tuner, what: &str, addr: SocketAddr) {
+    if what == super::tune::PAGE_SCRIPT.0 && *request.method() == tiny_http::Method::Get {
+        let script = tiny_http::Response::from_string(super::tune::PAGE_SCRIPT.1)
+            .with_header(header("Content-Type", "text/javascript; charset=utf-8"));
+        let _ = respond(request, script);
+        return;
+    }
+    let headers: Vec<(String, String)> = (request.headers().iter())
+        .map(|h| (h.field.as_str().to_string(), h.value.as_str().to_owned()))
+        .collect();
+    let method = request.method().as_str().to_owned();
+    let (code, body) = match tune.answer(what, &method, &headers, request.as_reader(), addr) {
+        Ok(value) => (200, value),
+        Err(refusal) => (
+            refusal.status,
+            serde_json::json!({ "error": refusal.reason }),
+        ),
+    };
+    let response = tiny_http::Response::from_string(body.to_string())
+        .with_status_code(code)
+        .with_header(header("Content-Type", "application/json"));
     let _ = respond(request, response);
 }
 

@@ -29,3 +29,4 @@ mod reference;
 mod reliability;
 mod review_page;
 mod tracks;
+mod tune_page;

@@ -65,6 +65,9 @@ addEventListener("load", () => {
       return svgs.length > 0 && svgs.every((svg) => svg.querySelector("path.curve"));
     }).length,
     panels: document.querySelectorAll("article .plot-svg").length,
+    // A motion of translateX and translateY also draws its path on screen, with time marks.
+    paths: [...document.querySelectorAll("article .path-svg")].map((svg) =>
+      [svg.closest("article").dataset.motion, svg.querySelectorAll("path.curve").length, svg.querySelectorAll(".path-mark").length > 2]),
     pngLinks: document.querySelectorAll("article figcaption a[href$='.png']").length,
     cards: document.querySelectorAll("article").length,
     animated: animated.length,
@@ -152,6 +155,11 @@ fn review_page_loads_with_every_image_and_animation() {
     // a panel per motion, and per track of a multi-track motion.
     assert_eq!(report["plots"], motions, "{report}");
     assert_eq!(report["panels"], panels(&out), "{report}");
+    assert_eq!(
+        report["paths"],
+        serde_json::json!([["toss-2d", 1, true]]),
+        "{report}"
+    );
     assert_eq!(report["pngLinks"], motions, "{report}");
     assert_eq!(report["images"], 0, "{report}");
     assert_eq!(report["animated"], motions, "{report}");

@@ -198,6 +198,14 @@ pub fn page(digests: &[Digest], settings: &ExportSettings) -> String {
     out
 }
 
+/// One motion's card as the page writes it (`curvebake watch --serve` sends it to the page
+/// when a motion is tuned, so a tuned card is drawn by the same code as a baked one).
+pub fn card(d: &Digest, settings: &ExportSettings) -> String {
+    let mut out = String::with_capacity(6144);
+    motion_card(&mut out, d, settings);
+    out
+}
+
 /// One motion's card: title, the plot (SVG drawn by the page's script from the card's data;
 /// the PNG as the no-script fallback, and linked), the preview, the numbers, the files, and
 /// the data.

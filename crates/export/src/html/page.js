@@ -151,6 +151,8 @@
     }
     const cursor = node("line", { class: "cursor", x1: m.l, x2: m.l, y1: m.t, y2: m.t + h, visibility: "hidden" }, svg);
     svg.plotTime = { left: m.l, width: w, duration: D, cursor };
+    // Time and value from a point of the drawing, for what is dragged on it.
+    svg.plotScale = { X, Y, t: (x) => ((x - m.l) / w) * D, v: (y) => (spec.down ? lo + ((y - m.t) / h) * (hi - lo) : hi - ((y - m.t) / h) * (hi - lo)) };
     moveCursor(svg);
   };
   // A legend under a plot: [{text, color, style}] with a key line drawn like the plot's.
@@ -205,27 +207,95 @@
       };
     });
   };
-  const drawCards = () => {
-    document.querySelectorAll("article[data-motion]").forEach((card) => {
-      const d = motions.get(card.dataset.motion);
-      const box = card.querySelector(".plot-box");
-      if (!d || !box) return;
-      const panels = cardPanels(d);
-      // One svg per panel: the markup has the first; more are added for more tracks.
-      while (box.querySelectorAll("svg").length < panels.length) box.appendChild(box.querySelector("svg").cloneNode(false));
-      box.querySelectorAll("svg").forEach((svg, i) => drawPlot(svg, panels[i]));
-      let list = card.querySelector(".plot-legend");
-      if (!list) {
-        list = document.createElement("ul");
-        list.className = "plot-legend";
-        box.after(list);
-      }
-      const tracks = d.tracks.length > 1 && panels.length === 1
-        ? panels[0].series.map((s, k) => ({ text: d.tracks[k].name, color: s.color })) : [];
-      // Every panel marks the same times: each is named once.
-      const marks = panels.flatMap(markItems).filter((m, i, all) => all.findIndex((o) => o.text === m.text) === i);
-      legend(list, [...tracks, ...marks]);
-    });
+  // A motion of translateX and translateY tracks: its path on screen, x to the right and y
+  // down as on screen, one scale on both axes (so the path has its true shape), with a dot
+  // and its time at round times (interpolated between the picked frames).
+  const PATH_MARKS = 6;
+  const drawPath = (svg, d, kx, ky) => {
+    const tx = d.tracks[kx], ty = d.tracks[ky];
+    const W = Math.max(260, Math.round(svg.parentElement.clientWidth || 520)), H = Math.round(Math.min(300, Math.max(200, W * 0.5)));
+    svg.replaceChildren();
+    svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+    svg.setAttribute("width", W);
+    svg.setAttribute("height", H);
+    const m = { l: 62, r: 16, t: 12, b: 40 }, w = W - m.l - m.r, h = H - m.t - m.b;
+    const span = (x) => [Math.min(...x), Math.max(...x)];
+    let [xlo, xhi] = span(tx.x), [ylo, yhi] = span(ty.x);
+    const k = Math.min(w / Math.max(xhi - xlo, 1e-9), h / Math.max(yhi - ylo, 1e-9));
+    // Centred: the spare room of the tighter axis is shared on both sides.
+    const xmid = (xlo + xhi) / 2, ymid = (ylo + yhi) / 2;
+    xlo = xmid - w / k / 2; xhi = xmid + w / k / 2; ylo = ymid - h / k / 2; yhi = ymid + h / k / 2;
+    const X = (v) => m.l + (v - xlo) * k, Y = (v) => m.t + (v - ylo) * k;
+    const xt = ticks(xlo, xhi, Math.max(2, Math.floor(w / 64))), yt = ticks(ylo, yhi, Math.max(2, Math.floor(h / 34)));
+    for (const v of xt.points) {
+      node("line", { class: "grid", x1: X(v), x2: X(v), y1: m.t, y2: m.t + h }, svg);
+      node("text", { class: "tick", x: X(v), y: m.t + h + 15, "text-anchor": "middle" }, svg, xt.label(v));
+    }
+    for (const v of yt.points) {
+      node("line", { class: "grid", x1: m.l, x2: m.l + w, y1: Y(v), y2: Y(v) }, svg);
+      node("text", { class: "tick", x: m.l - 6, y: Y(v), "text-anchor": "end", "dominant-baseline": "middle" }, svg, yt.label(v));
+    }
+    node("rect", { class: "axis", x: m.l, y: m.t, width: w, height: h, fill: "none" }, svg);
+    node("text", { x: m.l + w / 2, y: H - 5, "text-anchor": "middle" }, svg, `translateX (${trackUnit(d, kx) || "unitless"})`);
+    node("text", { x: 0, y: 0, "text-anchor": "middle", transform: `translate(14 ${m.t + h / 2}) rotate(-90)` }, svg, `translateY (${trackUnit(d, ky) || "unitless"}) ↓ down`);
+    const path = tx.t.map((_, i) => `${i ? "L" : "M"}${X(tx.x[i]).toFixed(1)} ${Y(ty.x[i]).toFixed(1)}`).join("");
+    node("path", { class: "curve", d: path, stroke: COLORS[0] }, svg);
+    const at = (tr, t) => {
+      const i = tr.t.findIndex((u) => u >= t);
+      if (i <= 0) return tr.x[i < 0 ? tr.x.length - 1 : 0];
+      const f = (t - tr.t[i - 1]) / (tr.t[i] - tr.t[i - 1] || 1);
+      return tr.x[i - 1] + f * (tr.x[i] - tr.x[i - 1]);
+    };
+    // Every mark gets its dot; a label that would overlap the last one drawn is left out
+    // (a motion near rest puts its last marks on one spot).
+    const times = ticks(0, d.duration, PATH_MARKS);
+    let last = null;
+    for (const t of times.points) {
+      const x = X(at(tx, t)), y = Y(at(ty, t));
+      node("circle", { class: "path-mark", cx: x, cy: y, r: 3.5 }, svg);
+      if (last && Math.abs(x - last[0]) < 40 && Math.abs(y - last[1]) < 16) continue;
+      node("text", { class: "tick", x: x + 6, y: y - 6 }, svg, `${times.label(t)} s`);
+      last = [x, y];
+    }
+  };
+  const drawPathPanel = (card, d) => {
+    const names = d.tracks.map((tr) => tr.name);
+    const kx = names.indexOf("translateX"), ky = names.indexOf("translateY");
+    let box = card.querySelector(".path-box");
+    if (kx < 0 || ky < 0 || d.ring) { if (box) box.remove(); return; }
+    if (!box) {
+      box = document.createElement("div");
+      box.className = "plot-box path-box";
+      const svg = node("svg", { class: "path-svg", role: "img", "aria-label": `Path of ${d.name} on screen, x against y, with times` });
+      box.appendChild(svg);
+      card.querySelector(".plot-legend").after(box);
+    }
+    drawPath(box.querySelector("svg"), d, kx, ky);
+  };
+  // Called with a card after its plot is drawn (the tuning script's handles draw over it).
+  const drawnHooks = [];
+  const drawCards = () => document.querySelectorAll("article[data-motion]").forEach(drawCard);
+  const drawCard = (card) => {
+    const d = motions.get(card.dataset.motion);
+    const box = card.querySelector(".plot-box");
+    if (!d || !box) return;
+    const panels = cardPanels(d);
+    // One svg per panel: the markup has the first; more are added for more tracks.
+    while (box.querySelectorAll("svg").length < panels.length) box.appendChild(box.querySelector("svg").cloneNode(false));
+    box.querySelectorAll("svg").forEach((svg, i) => drawPlot(svg, panels[i]));
+    let list = card.querySelector(".plot-legend");
+    if (!list) {
+      list = document.createElement("ul");
+      list.className = "plot-legend";
+      box.after(list);
+    }
+    const tracks = d.tracks.length > 1 && panels.length === 1
+      ? panels[0].series.map((s, k) => ({ text: d.tracks[k].name, color: s.color })) : [];
+    // Every panel marks the same times: each is named once.
+    const marks = panels.flatMap(markItems).filter((m, i, all) => all.findIndex((o) => o.text === m.text) === i);
+    legend(list, [...tracks, ...marks]);
+    drawPathPanel(card, d);
+    drawnHooks.forEach((f) => f(card, d));
   };
 
   // ---- Comparison on one time axis -------------------------------------------------------
@@ -297,6 +367,7 @@
     }
     document.querySelectorAll(".plot-svg").forEach(moveCursor);
   };
+  const initHooks = [];
   const setScrub = (t) => {
     // A preview that finished and handed its property back has no animation left to seek:
     // starting to scrub starts every preview again (paused at once by the seek).
@@ -458,6 +529,7 @@
 
   const init = () => {
     readData();
+    initHooks.forEach((f) => f());
     fitAll();
     drawCards();
     restorePicks();
@@ -473,5 +545,9 @@
     if (innerWidth !== width) { width = innerWidth; drawCards(); drawCompare(); }
   });
   if (location.protocol === "http:" || location.protocol === "https:") poll();
-  window.curvebakeReview = { state, setScrub, refresh };
+  // What the tuning script of `curvebake watch --serve` builds on.
+  window.curvebakeReview = {
+    state, setScrub, refresh, motions: () => motions, fit, drawCard, drawCompare, seekAll,
+    onInit: (f) => initHooks.push(f), onDrawn: (f) => drawnHooks.push(f),
+  };
 })();
