@@ -813,10 +813,10 @@ fn a_motion_that_rests_only_after_a_long_time_is_named_with_a_warning() {
 
 #[test]
 fn a_tolerance_that_removes_an_overshoot_is_warned_about() {
-    // button-release's bounce goes about 0.02 past 1: a tolerance of 0.05 taken as it is
-    // (relative_tolerance 1) flattens it; the default relative bound (0.5 % of the range)
-    // keeps it, and says nothing.
-    let flattened = r#"(name: "release", property: "scale", tolerance: 0.05, relative_tolerance: 1,
+    // button-release's bounce goes about 0.02 past 1: a tolerance of 0.5 taken as it is
+    // (relative_tolerance 1: the whole range, 0.06568) flattens it; the default
+    // relative bound (0.5 % of the range) keeps it, and says nothing.
+    let flattened = r#"(name: "release", property: "scale", tolerance: 0.5, relative_tolerance: 1,
         motion: Spring(from: 0.94, to: 1, perceptual_duration: 0.35, bounce: 0.4))"#;
     let kept = r#"(name: "kept", property: "scale", tolerance: 0.05,
         motion: Spring(from: 0.94, to: 1, perceptual_duration: 0.35, bounce: 0.4))"#;
@@ -829,14 +829,14 @@ fn a_tolerance_that_removes_an_overshoot_is_warned_about() {
     let path = Path::new("curves").join("a.ron");
     assert!(
         warnings[0].starts_with(&format!(
-            "warning: {}: release: the CSS tolerance 0.05 removes its overshoot of 0.0",
+            "warning: {}: release: the CSS tolerance 0.06568 removes its overshoot of 0.0",
             path.display()
         )),
         "{}",
         warnings[0]
     );
     let css = fs::read_to_string(dir.path().join("out/css/release.css")).unwrap();
-    // Within 0.05 of the spring, the played curve never goes past 1: the bounce is gone.
+    // Within 0.5 of the spring, the played curve never goes past 1: the bounce is gone.
     let easing = css.split("--release-easing: linear(").nth(1).unwrap();
     let easing = easing.split(')').next().unwrap();
     assert!(

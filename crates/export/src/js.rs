@@ -22,8 +22,8 @@
 //! values with [`write_json_f64`] (shortest round trip, like the JSON tables).
 
 use super::css::{
-    css_unit, curves, easing, easing_endpoints, keyframes as fit_keyframes, syntax,
-    value_precision, write_linear,
+    css_unit, curves, easing_endpoints, easing_into, fit_memory, keyframes_into, stops_estimate,
+    syntax, value_precision, write_linear,
 };
 use crate::exporter::{
     Buffers, Digest, Exporter, FilePath, MotionOutput, OutputFile, Shape, Summary,
@@ -304,7 +304,9 @@ fn module_capacity(
     decimals: (u32, u32),
     keyframes: usize,
 ) -> usize {
-    let mut keyframe = "{offset: }, \n".len() + max_fixed_len(1.0, decimals.0);
+    // An offset is a fitted input in hundredths: at most MAX_DECIMALS + 2 decimals.
+    let offset = decimals.0.max(crate::export::fit::MAX_DECIMALS + 2);
+    let mut keyframe = "{offset: }, \n".len() + max_fixed_len(1.0, offset);
     for (track, target) in baked.tracks.iter().zip(targets) {
         let max_abs = track.position.iter().fold(0.0f64, |m, x| m.max(x.abs()));
         let key = match target {
@@ -364,13 +366,16 @@ pub fn module(baked: &Baked, settings: &ExportSettings) -> Vec<u8> {
     let decimals = (offset_decimals(baked.duration), finest);
     // The easing and the keyframes, fitted to the motion as the CSS's are: the easing is
     // the same text as `--<name>-easing`.
+    // One fit's memory for both (the easing is written before the keyframes are fitted), so
+    // a motion allocates as often with an easing as without.
     let curves = curves(baked, settings);
-    let easing =
-        easing_endpoints(baked).map(|endpoints| easing(&curves[0], endpoints, baked.duration).0);
-    let easing_len = easing.as_ref().map_or(0, |e| e.len() * 48 + 16);
-    let (keyframes, _) = fit_keyframes(&curves, baked.duration, true);
+    let memory = std::cell::RefCell::new(fit_memory(&curves, baked.duration));
+    let stops = stops_estimate(&curves, baked.duration);
+    let endpoints = easing_endpoints(baked);
+    // A `linear()` stop: a number and an input, each at most 2 + MAX_DECIMALS + 16 digits.
+    let easing_len = endpoints.map_or(0, |_| stops * 64 + 16);
     let registers = !custom_properties(baked, settings).is_empty();
-    let capacity = module_capacity(baked, &targets, unit, decimals, keyframes.len());
+    let capacity = module_capacity(baked, &targets, unit, decimals, stops);
     let mut out = Vec::with_capacity(capacity + easing_len);
     let line = |out: &mut Vec<u8>, s: &str| {
         out.extend_from_slice(s.as_bytes());
@@ -436,10 +441,12 @@ pub fn module(baked: &Baked, settings: &ExportSettings) -> Vec<u8> {
         "easing",
         // A JSON string: `linear(...)` is digits, signs, points, commas, spaces and `%`,
         // none of which JSON escapes.
-        &|o| match &easing {
-            Some(easing) => {
+        &|o| match endpoints {
+            Some(endpoints) => {
+                let mut fit = memory.borrow_mut();
+                easing_into(&curves[0], endpoints, baked.duration, &mut fit);
                 o.push(b'"');
-                write_linear(o, easing, 0);
+                write_linear(o, &fit, 0);
                 o.push(b'"');
             }
             None => o.extend_from_slice(b"null"),
@@ -539,6 +546,8 @@ pub fn module(baked: &Baked, settings: &ExportSettings) -> Vec<u8> {
             "export const keyframes = ["
         },
     );
+    let mut keyframes = memory.borrow_mut();
+    keyframes_into(&curves, baked.duration, true, &mut keyframes);
     for k in 0..keyframes.len() {
         keyframe(&mut out, baked, &targets, (&keyframes, k));
         out.extend_from_slice(b",\n");
@@ -913,10 +922,11 @@ mod tests {
             let unit = value_unit(&baked);
             let decimals = (offset_decimals(baked.duration), value_decimals(unit));
             let settings = ExportSettings::default();
-            let stops = fit_keyframes(&curves(&baked, &settings), baked.duration, true)
-                .0
-                .len();
-            let bound = module_capacity(&baked, &targets(&baked, &settings), unit, decimals, stops);
+            let stops = stops_estimate(&curves(&baked, &settings), baked.duration);
+            let endpoints = easing_endpoints(&baked);
+            let easing_len = endpoints.map_or(0, |_| stops * 64 + 16);
+            let bound = module_capacity(&baked, &targets(&baked, &settings), unit, decimals, stops)
+                + easing_len;
             let len = module(&baked, &ExportSettings::default()).len();
             assert!(len <= bound, "{}: {len} bytes > {bound}", spec.name);
         }

@@ -117,8 +117,8 @@ impl Exporter for Css {
 
     fn motion(&self, baked: &Baked, _: &[String], buffers: &dyn Buffers) -> MotionOutput {
         // Sized once for the keyframes and the easing, so formatting never grows it per frame.
-        let mut bytes = buffers
-            .buffer(CAPACITY_BASE + baked.frames() * CAPACITY_PER_FRAME * baked.tracks.len());
+        let stops = stops_estimate(&curves(baked, &self.settings), baked.duration);
+        let mut bytes = buffers.buffer(CAPACITY_BASE + stops * CAPACITY_PER_STOP);
         let written = motion_css(baked, &self.settings, &mut bytes);
         // The motion's own file (if it has one) holds the same bytes as its chunk.
         let files = (self.shape.files.iter())
@@ -143,9 +143,9 @@ impl Exporter for Css {
 
 /// Bytes reserved per motion besides its stops (comment, class, registrations).
 const CAPACITY_BASE: usize = 2048;
-/// Bytes reserved per frame and track: a stop is at most about 70 bytes, and there are
-/// rarely more stops than frames (the buffer grows if there are).
-const CAPACITY_PER_FRAME: usize = 80;
+/// Bytes reserved per stop ([`stops_estimate`]) of a track: a keyframe stop is at most
+/// about 70 bytes, a `linear()` one about 25, and a track may have both.
+const CAPACITY_PER_STOP: usize = 112;
 
 /// Longest a duration's rounding may be, seconds: its rounding moves every stop by at most
 /// that, times the motion's slope, and the end (where a rest step happens) by that.
@@ -542,7 +542,7 @@ pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> Written {
         }
         out.extend_from_slice(b"}\n");
     } else {
-        let (fit, _) = keyframes(std::slice::from_ref(&track.curve), track.duration, false);
+        let fit = keyframes(std::slice::from_ref(&track.curve), track.duration, false);
         stops = text::keyframes(out, name, &fit, &[&track.declaration]);
     }
 
@@ -586,7 +586,7 @@ fn ring_css(
     out.extend_from_slice(b"-duration: ");
     write_fixed(out, baked.duration, duration_decimals(unit, times, &tracks));
     out.extend_from_slice(b"s;\n}\n");
-    let (fit, _) = keyframes(curves, baked.duration, false);
+    let fit = keyframes(curves, baked.duration, false);
     let declarations: Vec<&Declaration> = declarations.iter().collect();
     let written = text::keyframes(out, name, &fit, &declarations);
     out.push(b'.');
@@ -660,10 +660,10 @@ mod tests {
   0% { translate: 0px; }
   13% { translate: 0.007px; }
   29% { translate: 0.0406px; }
-  45% { translate: 0.0998px; }
-  61% { translate: 0.1846px; }
-  77% { translate: 0.295px; }
-  94% { translate: 0.4404px; }
+  46% { translate: 0.1044px; }
+  63% { translate: 0.197px; }
+  80% { translate: 0.3186px; }
+  97% { translate: 0.469px; }
   100% { translate: 0.5px; }
 }
 .drop {
@@ -699,7 +699,7 @@ mod tests {
             "/* shelf: gravity on scale, 3 frames at 40 fps */
 :root {
   --shelf-duration: 0.05s;
-  --shelf-easing: linear(0,0.0007 2.9%,0.00422 6.6%,0.00986 10%,0.01863 13.7%,0.02876 17%,0.04271 20.7%,0.05746 24%,0.07659 27.7%,0.09596 31%,0.12027 34.7%,0.14426 38%,0.17375 41.7%,0.20236 45%,0.23703 48.7%,0.27026 52%,0.31011 55.7%,0.34796 59%,0.39299 62.7%,0.43546 66%,0.48567 69.7%,0.53276 73%,0.58815 76.7%,0.63986 80%,0.70043 83.7%,0.75676 87%,0.82251 90.7%,0.88346 94%,0.95634 97.8%,1);
+  --shelf-easing: linear(0,0.00076 3%,0.00435 6.7%,0.00986 10%,0.01676,0.02546,0.03596,0.04826 22%,0.06488,0.08396 29%,0.10679 32.7%,0.12946 36%,0.15826 39.8%,0.18476 43%,0.21146,0.23996 49%,0.27548,0.31346 56%,0.35627 59.7%,0.39676 63%,0.44608 66.8%,0.48986 70%,0.53276,0.57746 76%,0.63188,0.68876 83%,0.75155 86.7%,0.80986 90%,0.8797 93.8%,0.94076 97%,1);
 }
 @keyframes shelf {
   from { scale: -2; }

@@ -161,7 +161,14 @@ pub fn curves<'a>(baked: &'a Baked, settings: &ExportSettings) -> Vec<Curve<'a>>
 
 /// The `linear()` easing of a curve from `from` to `to` played over `duration`: progress
 /// stops within the curve's tolerance of the motion at every instant.
-pub fn easing(curve: &Curve, (from, to): (f64, f64), duration: f64) -> (Fit, Scale) {
+pub fn easing(curve: &Curve, endpoints: (f64, f64), duration: f64) -> (Fit, Scale) {
+    let mut fit = Fit::default();
+    let scale = easing_into(curve, endpoints, duration, &mut fit);
+    (fit, scale)
+}
+
+/// [`easing`] into `fit`, reusing its memory; returns the scale of its numbers.
+pub fn easing_into(curve: &Curve, (from, to): (f64, f64), duration: f64, fit: &mut Fit) -> Scale {
     let scale = Scale::new(from, to - from, curve.tolerance);
     let track = fit::Track {
         motion: curve.motion,
@@ -174,36 +181,62 @@ pub fn easing(curve: &Curve, (from, to): (f64, f64), duration: f64) -> (Fit, Sca
         kinks: &curve.kinks,
         repeat_input: true,
     };
-    (fit::fit(&[track], &timing), scale)
+    fit::fit_into(&[track], &timing, fit);
+    scale
 }
 
 /// Keyframes of some curves on one timeline played over `duration`: shared stops, each
-/// curve's values in its unit. `repeat_input` says whether two keyframes may share an offset
+/// curve's values in its unit (`Scale::new(0, 1, tolerance)`). `repeat_input` says whether two keyframes may share an offset
 /// (Web Animations keyframes may; `@keyframes` selectors may not).
-pub fn keyframes(curves: &[Curve], duration: f64, repeat_input: bool) -> (Fit, Vec<Scale>) {
-    let scales: Vec<Scale> = (curves.iter())
-        .map(|c| Scale::new(0.0, 1.0, c.tolerance))
-        .collect();
-    let tracks: Vec<fit::Track> = (curves.iter().zip(&scales))
-        .map(|(c, &scale)| fit::Track {
+pub fn keyframes(curves: &[Curve], duration: f64, repeat_input: bool) -> Fit {
+    let mut fit = Fit::default();
+    keyframes_into(curves, duration, repeat_input, &mut fit);
+    fit
+}
+
+/// The tracks the keyframes of `curves` fit, on the stack (so that a motion allocates as
+/// often written as keyframes as as an easing), and their joins.
+fn keyframe_tracks<'a>(curves: &[Curve<'a>]) -> ([fit::Track<'a>; fit::MAX_TRACKS], Vec<f64>) {
+    assert!(!curves.is_empty() && curves.len() <= fit::MAX_TRACKS);
+    let track = |j: usize| {
+        let c = &curves[j.min(curves.len() - 1)];
+        fit::Track {
             motion: c.motion,
-            scale,
+            scale: Scale::new(0.0, 1.0, c.tolerance),
             end_value: c.end_value,
             tolerance: c.tolerance,
-        })
-        .collect();
+        }
+    };
     let mut kinks: Vec<f64> = curves
         .iter()
         .flat_map(|c| c.kinks.iter().copied())
         .collect();
     kinks.sort_by(f64::total_cmp);
     kinks.dedup();
+    (std::array::from_fn(track), kinks)
+}
+
+/// [`keyframes`] into `fit`, reusing its memory.
+pub fn keyframes_into(curves: &[Curve], duration: f64, repeat_input: bool, fit: &mut Fit) {
+    let (tracks, kinks) = keyframe_tracks(curves);
     let timing = Timing {
         duration,
         kinks: &kinks,
         repeat_input,
     };
-    (fit::fit(&tracks, &timing), scales)
+    fit::fit_into(&tracks[..curves.len()], &timing, fit);
+}
+
+/// A fit with room for the keyframes of `curves` over `duration` and, reusing it, their
+/// easing ([`fit::capacity`]): it then allocates nothing.
+pub fn fit_memory(curves: &[Curve], duration: f64) -> Fit {
+    let (tracks, kinks) = keyframe_tracks(curves);
+    let timing = Timing {
+        duration,
+        kinks: &kinks,
+        repeat_input: true,
+    };
+    Fit::with_capacity(fit::capacity(&tracks[..curves.len()], &timing), kinks.len())
 }
 
 /// Appends `linear(p0,p1 i1%,...)` for track `j` of `fit`: each stop's written number and,
@@ -212,12 +245,25 @@ pub fn keyframes(curves: &[Curve], duration: f64, repeat_input: bool) -> (Fit, V
 /// 100 %), so an input is left out exactly where its stop is in a run of equal gaps.
 pub fn write_linear(out: &mut Vec<u8>, fit: &Fit, j: usize) {
     out.extend_from_slice(b"linear(");
-    let implied = implied_inputs(&fit.inputs);
-    for (k, &implied) in implied.iter().enumerate() {
+    let n = fit.len();
+    let gap = |k: usize| fit.inputs[k + 1].minus(fit.inputs[k]);
+    // The gap of the run of equal gaps the stop is in (from the last written input on).
+    let mut run = gap(0);
+    for k in 0..n {
         if k > 0 {
             out.push(b',');
         }
         fit.value(k, j).write(out);
+        let implied = if k == 0 {
+            fit.inputs[0] == Decimal::ZERO
+        } else if k == n - 1 {
+            fit.inputs[k] == Decimal::HUNDRED
+        } else if gap(k) == run {
+            true
+        } else {
+            run = gap(k);
+            false
+        };
         if !implied {
             out.push(b' ');
             fit.inputs[k].write(out);
@@ -225,30 +271,6 @@ pub fn write_linear(out: &mut Vec<u8>, fit: &Fit, j: usize) {
         }
     }
     out.push(b')');
-}
-
-/// Which inputs CSS implies: the first (0) and the last (100) when they are that, and those
-/// inside a run of exactly equal gaps between two written ones.
-fn implied_inputs(inputs: &[Decimal]) -> Vec<bool> {
-    let n = inputs.len();
-    let mut implied = vec![false; n];
-    implied[0] = inputs[0] == Decimal::ZERO;
-    implied[n - 1] = inputs[n - 1] == Decimal::HUNDRED;
-    let gap = |k: usize| inputs[k + 1].minus(inputs[k]);
-    // From each anchor (a stop whose input stays), the longest run of equal gaps.
-    let mut anchor = 0;
-    while anchor + 1 < n {
-        let first = gap(anchor);
-        let mut end = anchor + 1;
-        while end + 1 < n && gap(end) == first {
-            end += 1;
-        }
-        for flag in implied.iter_mut().take(end).skip(anchor + 1) {
-            *flag = true;
-        }
-        anchor = end;
-    }
-    implied
 }
 
 /// `duration` as written with `decimals` decimals (what the browser plays), read back.
@@ -259,4 +281,20 @@ pub fn written_duration(duration: f64, decimals: u32) -> f64 {
         .ok()
         .and_then(|t| t.parse().ok())
         .unwrap_or(duration)
+}
+
+/// More stops than the fits of `curves` over `duration` make, summed over the curves
+/// ([`fit::capacity`] of each).
+pub fn stops_estimate(curves: &[Curve], duration: f64) -> usize {
+    (0..curves.len())
+        .map(|j| {
+            let (tracks, kinks) = keyframe_tracks(&curves[j..=j]);
+            let timing = Timing {
+                duration,
+                kinks: &kinks,
+                repeat_input: true,
+            };
+            fit::capacity(&tracks[..1], &timing)
+        })
+        .sum()
 }

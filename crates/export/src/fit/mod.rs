@@ -171,7 +171,7 @@ pub struct Timing<'a> {
 }
 
 /// Stops of one or more tracks on one timeline, and the bound they keep.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Fit {
     /// Each stop's input: percent of `D`.
     pub inputs: Vec<Decimal>,
@@ -194,6 +194,33 @@ pub struct Fit {
 }
 
 impl Fit {
+    /// Room for `stops` stops of up to [`MAX_TRACKS`] tracks and `joins` joins.
+    pub fn with_capacity(stops: usize, joins: usize) -> Self {
+        Self {
+            inputs: Vec::with_capacity(stops),
+            times: Vec::with_capacity(stops),
+            values: Vec::with_capacity(stops * MAX_TRACKS),
+            tracks: 0,
+            bounds: Vec::with_capacity(MAX_TRACKS),
+            segment_bounds: Vec::with_capacity(stops * MAX_TRACKS),
+            joins: Vec::with_capacity(joins),
+            steps: Vec::with_capacity(joins),
+        }
+    }
+
+    /// Empties it for a fit of `tracks` tracks, keeping its memory.
+    fn clear(&mut self, tracks: usize) {
+        self.inputs.clear();
+        self.times.clear();
+        self.values.clear();
+        self.tracks = tracks;
+        self.bounds.clear();
+        self.bounds.resize(tracks, 0.0);
+        self.segment_bounds.clear();
+        self.joins.clear();
+        self.steps.clear();
+    }
+
     /// Number of stops.
     pub fn len(&self) -> usize {
         self.times.len()
@@ -260,35 +287,60 @@ struct Fitter<'a> {
 
 /// Fits `tracks` (at most [`MAX_TRACKS`]) with shared stops: see the module documentation.
 pub fn fit(tracks: &[Track], timing: &Timing) -> Fit {
-    assert!(!tracks.is_empty() && tracks.len() <= MAX_TRACKS);
-    let n = tracks.len();
-    let duration = timing.duration;
+    let mut fit = Fit::default();
+    fit_into(tracks, timing, &mut fit);
+    fit
+}
+
+/// The room tolerances leave for segments, per track.
+fn rooms(tracks: &[Track]) -> [f64; MAX_TRACKS] {
     let mut room = [0.0; MAX_TRACKS];
     for (r, track) in room.iter_mut().zip(tracks) {
         *r = track.tolerance * (1.0 - JOIN_SHARE - FLOAT_SHARE);
     }
+    room
+}
+
+/// More stops than [`fit`] makes of `tracks`: no segment is shorter than a fraction of the
+/// length whose chord error at the largest |x''| over the whole motion fills what leaning
+/// leaves of the room (0.4 of it); each join adds two (a step's second stop).
+pub fn capacity(tracks: &[Track], timing: &Timing) -> usize {
+    let room = rooms(tracks);
+    let duration = timing.duration;
+    let mut stops = 8;
+    for (j, track) in tracks.iter().enumerate() {
+        let (lo, hi) = track.motion.derivative_range(2, 0.0, duration);
+        let bend = lo.abs().max(hi.abs());
+        if bend > 0.0 && room[j] > 0.0 {
+            let shortest = SHRINK * (1.0 - INPUT_SLACK) * (3.2 * room[j] / bend).sqrt();
+            stops = stops.max((duration / shortest).min(MAX_STOPS as f64) as usize + 8);
+        }
+    }
+    stops + 4 * timing.kinks.len()
+}
+
+/// [`fit`] into `fit`, whose memory it reuses: with room for [`capacity`] stops (as
+/// [`Fit::with_capacity`] makes), it allocates nothing.
+pub fn fit_into(tracks: &[Track], timing: &Timing, fit: &mut Fit) {
+    assert!(!tracks.is_empty() && tracks.len() <= MAX_TRACKS);
+    let n = tracks.len();
+    let duration = timing.duration;
+    let room = rooms(tracks);
     let fitter = Fitter {
         tracks,
         room,
         duration,
     };
-    let mut fit = Fit {
-        inputs: vec![Decimal::ZERO],
-        times: vec![0.0],
-        values: Vec::new(),
-        tracks: n,
-        bounds: vec![0.0; n],
-        segment_bounds: Vec::new(),
-        joins: Vec::new(),
-        steps: Vec::new(),
-    };
-    let mut offsets = [0.0; MAX_TRACKS];
-    for (j, track) in tracks.iter().enumerate() {
-        let x = track.motion.position(0.0);
-        let w = track.scale.nearest(x, track.scale.join_decimals);
-        fit.values.push(w);
-        offsets[j] = track.scale.played(w) - x;
-    }
+    let stops = capacity(tracks, timing);
+    fit.clear(n);
+    fit.inputs.reserve(stops);
+    fit.times.reserve(stops);
+    fit.values.reserve(stops * n);
+    fit.segment_bounds.reserve(stops * n);
+    fit.joins.reserve(timing.kinks.len());
+    fit.steps.reserve(timing.kinks.len());
+    fit.inputs.push(Decimal::ZERO);
+    fit.times.push(0.0);
     // The first length: where the chord of the start's curvature reaches the tolerance.
     let mut guess = duration;
     for (j, track) in tracks.iter().enumerate() {
@@ -297,6 +349,13 @@ pub fn fit(tracks: &[Track], timing: &Timing) -> Fit {
         if bend > 0.0 {
             guess = guess.min(GROW * (8.0 * room[j] / bend).sqrt());
         }
+    }
+    let mut offsets = [0.0; MAX_TRACKS];
+    for (j, track) in tracks.iter().enumerate() {
+        let x = track.motion.position(0.0);
+        let w = track.scale.nearest(x, track.scale.join_decimals);
+        fit.values.push(w);
+        offsets[j] = track.scale.played(w) - x;
     }
     let ends = (timing.kinks.iter())
         .filter(|&&t| t > 0.0 && t < duration)
@@ -307,9 +366,11 @@ pub fn fit(tracks: &[Track], timing: &Timing) -> Fit {
         if piece_end <= a {
             continue;
         }
+        let piece_start = a;
         loop {
             let (input, b, reach, at_end) = if fit.len() < MAX_STOPS {
-                fitter.next_stop(&fit, a, &offsets, piece_end, end, &mut guess)
+                let first = fit.times[fit.len() - 1] <= piece_start;
+                fitter.next_stop(fit, a, &offsets, piece_end, end, &mut guess, first)
             } else {
                 // A tolerance far below what the values can show: the rest of the piece in
                 // one segment, its bound whatever it is.
@@ -329,18 +390,17 @@ pub fn fit(tracks: &[Track], timing: &Timing) -> Fit {
             if at_end {
                 if end == End::Join {
                     fit.joins.push(fit.len() - 1);
-                    jump(&mut fit, tracks, &mut offsets);
+                    jump(fit, tracks, &mut offsets);
                 }
                 break;
             }
         }
     }
-    fitter.rest_step(&mut fit, timing.repeat_input);
-    place_joins(&mut fit, tracks, timing.repeat_input);
+    fitter.rest_step(fit, timing.repeat_input);
+    place_joins(fit, tracks, timing.repeat_input);
     for (k, bound) in fit.segment_bounds.iter().enumerate() {
         fit.bounds[k % n] = fit.bounds[k % n].max(*bound);
     }
-    fit
 }
 
 impl Fitter<'_> {
@@ -355,13 +415,20 @@ impl Fitter<'_> {
         piece_end: f64,
         end: End,
         guess: &mut f64,
+        first_of_piece: bool,
     ) -> (Decimal, f64, Reach, bool) {
         let span = piece_end - a;
         let previous = fit.inputs[fit.len() - 1];
         // A length that grows after each valid segment and shrinks after each invalid one:
         // about two tries a stop, each one evaluation of the closed forms at its end (and
         // at the derivative's extrema inside).
-        let mut h = guess.min(span);
+        // The first stop of a piece tries the whole piece (a track that has ended holds its
+        // value in one segment).
+        let mut h = if first_of_piece {
+            span
+        } else {
+            guess.min(span)
+        };
         for _ in 0..MAX_TRIES {
             if h >= span {
                 if let Some(reach) = self.segment(a, piece_end, from, end) {
@@ -373,7 +440,7 @@ impl Fitter<'_> {
                     };
                     return (input, piece_end, reach, true);
                 }
-                h = SHRINK * span;
+                h = guess.min(SHRINK * span);
                 continue;
             }
             if let Some((input, b)) = self.short_input(a, h, previous) {
@@ -433,9 +500,9 @@ impl Fitter<'_> {
                 // Against the bend of the segment (the next one bends the same way, but
                 // about an inflection).
                 End::Free => {
-                    let bend = if lo >= 0.0 {
+                    let bend = if lo >= 0.0 && hi > 0.0 {
                         1.0
-                    } else if hi <= 0.0 {
+                    } else if hi <= 0.0 && lo < 0.0 {
                         -1.0
                     } else {
                         0.0
@@ -602,7 +669,8 @@ fn jump(fit: &mut Fit, tracks: &[Track], offsets: &mut [f64; MAX_TRACKS]) {
 /// [`JOIN_SHARE`] of every track's tolerance, and adds that move to the bounds.
 fn place_joins(fit: &mut Fit, tracks: &[Track], repeat_input: bool) {
     let d = fit.times[fit.len() - 1];
-    for k in fit.joins.clone() {
+    for i in 0..fit.joins.len() {
+        let k = fit.joins[i];
         // A step's second stop `r` moves with the join's.
         let r = if fit.steps.contains(&(k + 1)) {
             k + 1
@@ -625,13 +693,12 @@ fn place_joins(fit: &mut Fit, tracks: &[Track], repeat_input: bool) {
                 continue;
             }
             let t = input.value() / 100.0 * d;
-            let moves: Vec<f64> = (0..fit.tracks)
-                .map(|j| {
-                    let (l0, r0) = slopes(exact, j);
-                    let (l1, r1) = slopes(t, j);
-                    (l0.max(l1) + r0.max(r1)) * (t - exact).abs()
-                })
-                .collect();
+            let mut moves = [0.0; MAX_TRACKS];
+            for (j, m) in moves.iter_mut().enumerate().take(fit.tracks) {
+                let (l0, r0) = slopes(exact, j);
+                let (l1, r1) = slopes(t, j);
+                *m = (l0.max(l1) + r0.max(r1)) * (t - exact).abs();
+            }
             let fits = (moves.iter().zip(tracks)).all(|(m, tr)| *m <= JOIN_SHARE * tr.tolerance);
             if fits || decimals == MAX_DECIMALS {
                 chosen = Some((input, t, moves));
@@ -642,8 +709,11 @@ fn place_joins(fit: &mut Fit, tracks: &[Track], repeat_input: bool) {
             continue;
         };
         let n = fit.tracks;
-        let lefts: Vec<f64> = (0..n).map(|j| slopes(t, j).0).collect();
-        for (j, m) in moves.into_iter().enumerate() {
+        let mut lefts = [0.0; MAX_TRACKS];
+        for (j, left) in lefts.iter_mut().enumerate().take(n) {
+            *left = slopes(t, j).0;
+        }
+        for (j, m) in moves.into_iter().enumerate().take(n) {
             fit.segment_bounds[(k - 1) * n + j] += m;
             fit.segment_bounds[r * n + j] += m;
         }
@@ -657,7 +727,7 @@ fn place_joins(fit: &mut Fit, tracks: &[Track], repeat_input: bool) {
             let scale = input.scale.max(REST_STEP_DECIMALS);
             let earlier = Decimal::new(input.next_up(scale).digits - 2, scale);
             let t_earlier = earlier.value() / 100.0 * d;
-            for (j, left) in lefts.into_iter().enumerate() {
+            for (j, left) in lefts.into_iter().enumerate().take(n) {
                 fit.segment_bounds[(k - 1) * n + j] += left * (t - t_earlier);
             }
             fit.inputs[k] = earlier;
