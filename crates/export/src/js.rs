@@ -305,7 +305,7 @@ fn module_capacity(
     keyframes: usize,
 ) -> usize {
     // An offset is a fitted input in hundredths: at most MAX_DECIMALS + 2 decimals.
-    let offset = decimals.0.max(crate::export::fit::MAX_DECIMALS + 2);
+    let offset = decimals.0.max(crate::fit::MAX_DECIMALS + 2);
     let mut keyframe = "{offset: }, \n".len() + max_fixed_len(1.0, offset);
     for (track, target) in baked.tracks.iter().zip(targets) {
         let max_abs = track.position.iter().fold(0.0f64, |m, x| m.max(x.abs()));
