@@ -4,6 +4,8 @@
 
 pub mod inspect;
 #[cfg(feature = "watch")]
+pub mod loopback;
+#[cfg(feature = "watch")]
 pub mod serve;
 pub mod template;
 #[cfg(feature = "watch")]

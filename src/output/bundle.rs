@@ -7,9 +7,11 @@
 //! being exported again, provided that bundle is still the file the manifest describes: of
 //! the length and content hash of its [`BundleStamp`].
 
-use crate::output::manifest::{BundleStamp, Manifest};
+use crate::output::manifest::Manifest;
 use crate::output::pool::Pool;
-use crate::output::write::{open_regular, Outcome, OutputDir, StreamedFile, WriteError};
+use crate::output::record::BundleStamp;
+use crate::output::regular::open_regular;
+use crate::output::write::{Outcome, OutputDir, StreamedFile, WriteError};
 use curvebake_export::Bundle;
 use curvebake_model::hash::ContentHasher;
 use std::fs::File;
@@ -61,7 +63,7 @@ impl OpenBundle {
             .bundles
             .iter()
             .position(|s| s.path == bundle.path)
-            .filter(|&k| !dry_run && old.describes(&old.bundles[k], &path))
+            .filter(|&k| !dry_run && old.bundles[k].describes(&path))
             .and_then(|k| Some((open_regular(&path).ok()?, k)));
         let mut file = out.stream(&bundle.path, dry_run)?;
         file.append(&bundle.header)?;

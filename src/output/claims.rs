@@ -11,8 +11,9 @@
 //! place. A line cut short by a kill is ignored: its window was not written yet.
 
 use crate::output::durable;
-use crate::output::manifest::Entry;
-use crate::output::write::{read_regular, OutputDir, WriteError};
+use crate::output::record::Entry;
+use crate::output::regular::read_regular;
+use crate::output::write::{OutputDir, WriteError};
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};

@@ -9,8 +9,9 @@
 //! the annex is the file the stamp describes, and only used if it holds as a digest (the
 //! annex is untrusted input like the manifest: see [`SummaryRecord::digest`]).
 
-use crate::output::manifest::{BundleStamp, Entry, Manifest};
-use crate::output::write::{open_regular, OutputDir, StreamedFile, WriteError};
+use crate::output::record::{BundleStamp, Entry};
+use crate::output::regular::open_regular;
+use crate::output::write::{OutputDir, StreamedFile, WriteError};
 use curvebake_export::{preview_picks, Digest, Name};
 use curvebake_model::bake::MAX_FRAMES;
 use curvebake_model::hash::ContentHasher;
@@ -221,18 +222,22 @@ impl DigestsWriter {
 /// The last good digest of each of `entries` (motions kept from the `old` manifest), with its
 /// line to write again: `None` for an entry without one, and for all of them when the annex
 /// in `out` is not the one `old` stamps. The annex is hashed only if some entry has a line.
-pub fn kept(out: &OutputDir, old: &Manifest, entries: &[Entry]) -> Vec<Option<(Digest, Vec<u8>)>> {
+pub fn kept(
+    out: &OutputDir,
+    stamp: Option<&BundleStamp>,
+    entries: &[Entry],
+) -> Vec<Option<(Digest, Vec<u8>)>> {
     let none = || entries.iter().map(|_| None).collect();
     if entries.iter().all(|e| e.digest.is_none()) {
         return none();
     }
-    let Some(stamp) = &old.digests else {
+    let Some(stamp) = stamp else {
         return none();
     };
     let Ok(path) = out.resolve(DIGESTS_PATH) else {
         return none();
     };
-    if !old.describes(stamp, &path) {
+    if !stamp.describes(&path) {
         return none();
     }
     let Ok(mut file) = open_regular(&path) else {

@@ -65,7 +65,7 @@ impl Written {
         for path in &paths {
             let failed = |e| (Some(path.clone()), e);
             // Opened as any file of the output folder is (a FIFO put there cannot hang this).
-            match crate::output::write::open_regular(path) {
+            match crate::output::regular::open_regular(path) {
                 Ok(written) => written.sync_all().map_err(failed)?,
                 // Replaced or removed since (by this bake): its successor is recorded too.
                 // Anything else there now is no file this bake wrote.

@@ -6,14 +6,13 @@
 //! folder halfway through a bake. The lock is the kernel's (`flock`), so it goes with the
 //! process that holds it, however that process ends: no stale lock to clear by hand.
 
-use crate::output::write::{open_regular, OutputDir, WriteError};
+use crate::output::owned::LOCK_PATH;
+use crate::output::regular::open_regular;
+use crate::output::write::{OutputDir, WriteError};
 use std::fs;
 #[cfg(unix)]
 use std::io::Write;
 use std::path::Path;
-
-/// File name of the lock inside the output folder (empty; only its lock matters).
-pub const LOCK_PATH: &str = ".curvebake-lock";
 
 /// A held lock, released when dropped.
 #[derive(Debug)]

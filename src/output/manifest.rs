@@ -14,7 +14,9 @@
 
 use crate::output::claims;
 use crate::output::digests::DigestsWriter;
-use crate::output::write::{open_regular, read_regular, OutputDir, StreamedFile, Sync, WriteError};
+use crate::output::record::{BundleStamp, Entry};
+use crate::output::regular::read_regular;
+use crate::output::write::{OutputDir, StreamedFile, Sync, WriteError};
 use curvebake_model::hash::ContentHasher;
 use curvebake_model::spec::{Ending, MotionSpec};
 use serde::{Deserialize, Serialize};
@@ -49,57 +51,6 @@ pub struct Manifest {
     /// The checksum of the manifest's bytes before this field.
     #[serde(default)]
     pub check: String,
-}
-
-/// A bundle as a bake left it: its path, length and content hash. The chunks the entries
-/// locate in it are copied into the next bundle only while the file is exactly this one.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct BundleStamp {
-    /// Path relative to the output folder.
-    pub path: String,
-    /// Length in bytes.
-    pub len: u64,
-    /// Content hash (hex).
-    pub hash: String,
-}
-
-/// One motion's record.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Entry {
-    /// Motion name.
-    pub name: String,
-    /// Source file: its canonical path (see `source_identity` in the run).
-    pub source: String,
-    /// Content hash of the resolved spec and run settings.
-    pub hash: String,
-    /// Frames baked.
-    pub frames: u64,
-    /// Files written for this motion alone (relative to the output folder).
-    pub files: Vec<String>,
-    /// Where this motion's chunk lies in each bundle (in the order of [`Manifest::bundles`]):
-    /// `[start, length]` in bytes.
-    pub chunks: Vec<[u64; 2]>,
-    /// Where this motion's line lies in the digests annex ([`Manifest::digests`]): what it
-    /// adds to the files describing the whole bake, kept so that a motion whose file fails
-    /// later keeps its place in them, as its chunks keep theirs in the bundles.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub digest: Option<[u64; 2]>,
-    /// What the exporters warned about the motion, said again by a bake that reuses its
-    /// outputs.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub warnings: Vec<KeptWarning>,
-}
-
-/// A warning an exporter gave about a motion (without the file and motion it names).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct KeptWarning {
-    /// The format whose exporter gave it ([`curvebake_export::Format::name`]).
-    pub format: String,
-    /// The warning.
-    pub text: String,
 }
 
 /// The tool's name, version and source fingerprint, part of every hash: a new version, or any
@@ -235,24 +186,6 @@ impl Manifest {
                             },
                         ))
             })
-    }
-
-    /// Whether the bundle at `path` is still the one `stamp` records: of the recorded length
-    /// and content hash.
-    pub fn describes(&self, stamp: &BundleStamp, path: &Path) -> bool {
-        let Ok(file) = open_regular(path) else {
-            return false;
-        };
-        if !file
-            .metadata()
-            .is_ok_and(|m| m.is_file() && m.len() == stamp.len)
-        {
-            return false;
-        }
-        let mut hasher = ContentHasher::new();
-        hasher
-            .update_reader(std::io::Read::take(file, stamp.len))
-            .is_ok_and(|()| hasher.hex() == stamp.hash)
     }
 
     /// Writes the record of a bake in progress in place of the manifest, durably: the old

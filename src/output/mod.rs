@@ -14,4 +14,6 @@ pub mod lock;
 pub mod manifest;
 pub mod owned;
 pub mod pool;
+pub mod record;
+pub mod regular;
 pub mod write;

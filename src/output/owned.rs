@@ -15,6 +15,9 @@ use std::sync::RwLock;
 /// the claims, the lock, temporary files): always ours.
 pub const BOOKKEEPING_PREFIX: &str = ".curvebake-";
 
+/// File name of the folder's lock (`output::lock`) inside the output folder.
+pub const LOCK_PATH: &str = ".curvebake-lock";
+
 /// The files a bake may replace.
 #[derive(Debug, Default)]
 pub struct Owned {

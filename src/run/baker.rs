@@ -3,8 +3,9 @@
 
 use super::plan::Plan;
 use crate::output::digests;
-use crate::output::manifest::{Entry, KeptWarning, SpecHasher};
+use crate::output::manifest::SpecHasher;
 use crate::output::pool::{self, Pool};
+use crate::output::record::{Entry, KeptWarning};
 use arrayvec::ArrayVec;
 use curvebake_export::{Digest, Exporter, Format, OutputFile, Summary};
 use curvebake_model::bake::{bake, bake_planned};
@@ -288,7 +289,7 @@ fn export_one(
     Ok(Exported {
         frames: baked.frames(),
         warnings: (kept_warnings.iter())
-            .map(|w| motion_warning(&input.file, name, &w.text))
+            .map(|w| w.said(&input.file, name))
             .collect(),
         kept_warnings,
         digest: keep_digest.then(|| Digest::of(&baked, with_preview)),
@@ -296,9 +297,4 @@ fn export_one(
         record: None,
         digest_line: None,
     })
-}
-
-/// A warning about motion `name` of `file`, as the report says it.
-pub(super) fn motion_warning(file: &std::path::Path, name: &str, text: &str) -> String {
-    format!("{}: {name}: {text}", file.display())
 }

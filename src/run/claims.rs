@@ -10,7 +10,7 @@
 
 use super::plan::Plan;
 use crate::output::claims::ClaimsWriter;
-use crate::output::manifest::Entry;
+use crate::output::record::Entry;
 use crate::output::write::WriteError;
 use curvebake_export::FilePath;
 use curvebake_model::intake::{Intake, WINDOW};

@@ -9,8 +9,9 @@ use super::{FatalError, Report};
 use crate::output::bundle::{Chunk, OpenBundle};
 use crate::output::claims;
 use crate::output::digests;
-use crate::output::manifest::{BundleStamp, Entry, Manifest};
+use crate::output::manifest::Manifest;
 use crate::output::pool::Pool;
+use crate::output::record::{BundleStamp, Entry};
 use crate::output::write::OutputDir;
 use crate::output::write::WriteError;
 use curvebake_export::{Digest, OutputFile};
@@ -173,7 +174,10 @@ fn keep_last_good(
     }
     let mut lines = vec![None; kept.len()];
     if let Some(digests) = digests {
-        for (line, found) in lines.iter_mut().zip(digests::kept(out, old, kept)) {
+        for (line, found) in lines
+            .iter_mut()
+            .zip(digests::kept(out, old.digests.as_ref(), kept))
+        {
             if let Some((digest, bytes)) = found {
                 digests.push(digest);
                 *line = Some(bytes);

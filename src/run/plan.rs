@@ -1,7 +1,6 @@
 //! The plan of a bake: what it reads, where it writes, what the last bake left there, and
 //! whether anything needs doing at all. Everything decided before the first motion is baked.
 
-use super::baker::motion_warning;
 use super::key::run_key;
 use super::{source_identity, FatalError, Report};
 use crate::options::BakeOptions;
@@ -159,8 +158,7 @@ fn kept_warnings(old: &Manifest, identities: &HashMap<PathBuf, String>) -> Vec<S
             .get(entry.source.as_str())
             .copied()
             .unwrap_or(Path::new(&entry.source));
-        warnings
-            .extend((entry.warnings.iter()).map(|w| motion_warning(file, &entry.name, &w.text)));
+        warnings.extend((entry.warnings.iter()).map(|w| w.said(file, &entry.name)));
     }
     warnings
 }
@@ -187,7 +185,7 @@ fn nothing_changed(old: &Manifest, out: &OutputDir, files: &[PathBuf], run_key: 
         .bundles
         .iter()
         .chain(&old.digests)
-        .all(|stamp| (out.resolve(&stamp.path)).is_ok_and(|path| old.describes(stamp, &path)));
+        .all(|stamp| (out.resolve(&stamp.path)).is_ok_and(|path| stamp.describes(&path)));
     run.finish() == old.run
         && bundles_intact
         && old.summaries.iter().all(|f| out.exists(f))

@@ -4,7 +4,7 @@
 use super::baker::{Done, Exported};
 use super::Report;
 use crate::output::bundle::Chunk;
-use crate::output::manifest::Entry;
+use crate::output::record::Entry;
 use crate::output::write::Outcome;
 use curvebake_export::{Digest, OutputFile};
 use curvebake_model::error::InputError;

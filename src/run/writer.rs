@@ -4,8 +4,9 @@
 use super::plan::Plan;
 use crate::output::bundle::{Chunk, OpenBundle};
 use crate::output::claims;
-use crate::output::manifest::{Entry, ManifestWriter};
+use crate::output::manifest::ManifestWriter;
 use crate::output::pool::Pool;
+use crate::output::record::Entry;
 use crate::output::write::{Outcome, OutputDir, WriteError};
 use curvebake_export::OutputFile;
 use rayon::prelude::*;

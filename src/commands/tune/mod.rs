@@ -277,7 +277,7 @@ impl Tuner {
                 .find(|(k, _)| k.eq_ignore_ascii_case(name))
                 .map(|(_, v)| v.as_str())
         };
-        if !get("Host").is_some_and(|h| super::serve::host_is_local(h, addr.port())) {
+        if !get("Host").is_some_and(|h| super::loopback::host_is_local(h, addr.port())) {
             return Err(refuse(403, "this server answers only to 127.0.0.1"));
         }
         if let Some(origin) = get("Origin") {
