@@ -11,6 +11,7 @@ pub mod css;
 pub mod done;
 pub mod easing;
 pub mod exporter;
+pub mod fit;
 pub mod html;
 pub mod js;
 pub mod json;

@@ -201,7 +201,7 @@ fn round_half_even_exact(x: f64, scale: f64, p: f64) -> i64 {
 /// fraction like `0.004`): no `memcpy` call per number, and no small stores read
 /// back by a wide load. It is at most 19 bytes: `|n| < 2^53` has at most 16
 /// digits and `decimals <= 12`.
-fn write_scaled_integer(out: &mut Vec<u8>, n: i64, decimals: usize) {
+pub fn write_scaled_integer(out: &mut Vec<u8>, n: i64, decimals: usize) {
     let (mut magnitude, mut decimals) = (n.unsigned_abs(), decimals);
     if magnitude == 0 {
         out.push(b'0');

@@ -224,6 +224,13 @@ impl SolvedDecay {
 }
 
 impl Motion for Decay {
+    /// `x⁽ⁿ⁾ = v0·(-λ)^(n-1)·e^(-λt)` is monotone: its range is that of its ends.
+    fn derivative_range(&self, order: u32, a: f64, b: f64) -> (f64, f64) {
+        let scale = (-self.lambda).powi(order.max(1) as i32 - 1);
+        let (x, y) = (scale * self.velocity(a), scale * self.velocity(b));
+        (x.min(y), x.max(y))
+    }
+
     fn position(&self, t: f64) -> f64 {
         self.from + self.velocity * t * hex(-self.lambda * t)
     }
@@ -237,6 +244,10 @@ impl Motion for Decay {
 }
 
 impl Motion for SolvedDecay {
+    fn derivative_range(&self, order: u32, a: f64, b: f64) -> (f64, f64) {
+        self.decay.derivative_range(order, a, b)
+    }
+
     /// The decay's closed form; exactly `to` at t = T, where the closed form equals it.
     fn position(&self, t: f64) -> f64 {
         if t == self.duration {

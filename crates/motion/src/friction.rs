@@ -93,6 +93,10 @@ impl Friction {
 }
 
 impl Motion for Friction {
+    fn derivative_range(&self, order: u32, a: f64, b: f64) -> (f64, f64) {
+        self.decay.derivative_range(order, a, b)
+    }
+
     fn position(&self, t: f64) -> f64 {
         self.decay.position(t)
     }

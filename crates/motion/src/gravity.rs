@@ -50,7 +50,23 @@ impl Gravity {
     }
 }
 
+impl Gravity {
+    /// `x⁽ⁿ⁾`, the same at every time: the acceleration for `n = 2`, 0 above.
+    fn derivative(&self, order: u32) -> f64 {
+        if order == 2 {
+            self.acceleration
+        } else {
+            0.0
+        }
+    }
+}
+
 impl Motion for Gravity {
+    fn derivative_range(&self, order: u32, _: f64, _: f64) -> (f64, f64) {
+        let d = self.derivative(order);
+        (d, d)
+    }
+
     fn position(&self, t: f64) -> f64 {
         self.from + t * (self.velocity + 0.5 * self.acceleration * t)
     }
@@ -212,7 +228,41 @@ impl Bounce {
     }
 }
 
+impl Bounce {
+    /// The impacts strictly between 0 and `end`, in time order: where the velocity jumps
+    /// (each is a join of the motion's parabolas). Bounces shrink geometrically, so a motion
+    /// baked until it rests has finitely many before its end.
+    pub fn impacts_before(&self, end: f64) -> Vec<f64> {
+        let mut impacts = Vec::new();
+        let mut k = 1;
+        while k < i32::MAX - 1 {
+            let t = self.impact_time(k);
+            if !(t < end) || t >= self.end_time() || impacts.last() == Some(&t) {
+                break;
+            }
+            if t > 0.0 {
+                impacts.push(t);
+            }
+            k += 1;
+        }
+        impacts
+    }
+}
+
 impl Motion for Bounce {
+    /// Each piece is a parabola (the fall's acceleration) and the floor from the end of the
+    /// bounces on (0); an interval over the end holds both.
+    fn derivative_range(&self, order: u32, a: f64, b: f64) -> (f64, f64) {
+        let d = self.fall.derivative(order);
+        if b <= self.end_time() {
+            (d, d)
+        } else if a >= self.end_time() {
+            (0.0, 0.0)
+        } else {
+            (d.min(0.0), d.max(0.0))
+        }
+    }
+
     fn position(&self, t: f64) -> f64 {
         self.state_at(t).0
     }

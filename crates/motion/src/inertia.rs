@@ -306,6 +306,26 @@ impl Inertia {
 }
 
 impl Motion for Inertia {
+    /// The range of the piece (or of both pieces) that `[a, b]` overlaps.
+    fn derivative_range(&self, order: u32, a: f64, b: f64) -> (f64, f64) {
+        match &self.pieces {
+            Pieces::Decay(d) => d.derivative_range(order, a, b),
+            Pieces::Spring(s) => s.derivative_range(order, a, b),
+            Pieces::DecayThenSpring { decay, at, spring } => {
+                if b <= *at {
+                    decay.derivative_range(order, a, b)
+                } else if a >= *at {
+                    spring.derivative_range(order, a - at, b - at)
+                } else {
+                    super::numeric::union(
+                        decay.derivative_range(order, a, *at),
+                        spring.derivative_range(order, 0.0, b - at),
+                    )
+                }
+            }
+        }
+    }
+
     fn position(&self, t: f64) -> f64 {
         self.state(t).0
     }

@@ -26,6 +26,7 @@ pub use inertia::{
     Inertia, InertiaCase, InertiaParams, DEFAULT_BOUNCE_DAMPING, DEFAULT_BOUNCE_STIFFNESS,
 };
 pub use numeric::hex;
+pub use numeric::union;
 pub use ring::{ExplosionRing, RadiusEnd};
 pub use spring::{perceptual_parameters, Spring};
 pub use spring_forms::{Equivalents, SpringForm, PLATFORMS as SPRING_PLATFORMS};
@@ -40,6 +41,16 @@ pub trait Motion {
     fn state(&self, t: f64) -> (f64, f64) {
         (self.position(t), self.velocity(t))
     }
+    /// Bounds `(lo, hi)` with `lo <= x⁽ⁿ⁾(t) <= hi` for every `t` in `[a, b]` (`0 <= a < b`,
+    /// `n = order >= 2`), from the closed form: exact extrema (the ends and the interior zeros
+    /// of `x⁽ⁿ⁺¹⁾`, found in closed form) or a derivative that is monotone or constant there.
+    /// Where `[a, b]` spans several closed forms the bounds cover each of them (the one-sided
+    /// derivatives at a join); a caller that needs `x` to be smooth across `[a, b]` keeps
+    /// joins out of it (see `spec::Model::kinks_until`).
+    ///
+    /// This is what the fitting of browser outputs (`export::fit`) proves its bound with: the
+    /// chord of `x` over `[a, b]` is within `(b - a)²/8 · max(|lo|, |hi|)` of it for `n = 2`.
+    fn derivative_range(&self, order: u32, a: f64, b: f64) -> (f64, f64);
     /// Appends `frames` samples at t_i = min(i/fps, duration) to `position` and `velocity`.
     /// One call per motion: the loop is compiled for each motion type, so a bake pays no
     /// dynamic dispatch per frame.

@@ -19,6 +19,11 @@ pub fn hex(z: f64) -> f64 {
     }
 }
 
+/// The smallest range holding both ranges `(lo, hi)`.
+pub fn union(r: (f64, f64), q: (f64, f64)) -> (f64, f64) {
+    (r.0.min(q.0), r.1.max(q.1))
+}
+
 /// sinc(x) = sin(x)/x, with sinc(0) = 1. Finite and smooth for every finite x.
 pub fn sinc(x: f64) -> f64 {
     if x.abs() < SERIES_CUTOFF {

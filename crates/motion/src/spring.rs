@@ -335,7 +335,99 @@ pub(crate) fn finite_rates(
     }
 }
 
+/// Most interior extrema of a derivative looked at over one interval; past it (an interval
+/// of more than about 32 half periods) the bound is the amplitude of the oscillation instead.
+const MAX_EXTREMA: usize = 64;
+
+/// Relative widening of a derivative's range, for the rounding of its evaluation (the state
+/// is exact to about 1e-15 of its scale).
+const RANGE_SLACK: f64 = 1e-9;
+
+impl Spring {
+    /// `(x⁽ⁿ⁾(t), x⁽ⁿ⁺¹⁾(t), x⁽ⁿ⁺²⁾(t))` for `n >= 1`: every derivative of `u` solves the
+    /// same equation, so `d_(k+2) = -2σ·d_(k+1) - ω0²·d_k` from `d_0 = u`, `d_1 = v`.
+    fn derivatives(&self, order: u32, t: f64) -> (f64, f64, f64) {
+        let (u, v) = self.displacement_and_velocity(t);
+        let (mut lo, mut hi) = (u, v);
+        for _ in 1..order {
+            (lo, hi) = (hi, self.next_derivative(lo, hi));
+        }
+        let next = self.next_derivative(lo, hi);
+        (hi, next, self.next_derivative(hi, next))
+    }
+
+    /// `d_(k+2)` from `d_k` and `d_(k+1)`.
+    fn next_derivative(&self, d0: f64, d1: f64) -> f64 {
+        -2.0 * self.sigma * d1 - self.omega0_sq * d0
+    }
+
+    /// The interior zeros `s` in `(0, h)` of `y(s) = c·C(s) + p·S(s)` (a solution of the
+    /// spring's equation with `y(0) = c`, `y'(0) + σ·y(0) = p`), into `zeros`; `false` if
+    /// there are more than [`MAX_EXTREMA`].
+    ///
+    /// - underdamped: `c·cos(ωd·s) + p·sin(ωd·s)/ωd = 0` at `ωd·s = atan(-c·ωd/p) + kπ`;
+    /// - overdamped: `tanh(g·s) = -c·g/p`, one zero at most;
+    /// - critically damped: `c + p·s = 0`.
+    fn zeros(&self, c: f64, p: f64, h: f64, zeros: &mut Vec<f64>) -> bool {
+        let root = self.root;
+        if self.discriminant < 0.0 && root > 0.0 {
+            // atan(-c·ωd/p) in (-π/2, π/2]; the first zero after 0 is that or π later.
+            let mut theta = if p == 0.0 {
+                PI / 2.0
+            } else {
+                (-c * root / p).atan()
+            };
+            if theta <= 0.0 {
+                theta += PI;
+            }
+            while theta / root < h {
+                if zeros.len() == MAX_EXTREMA {
+                    return false;
+                }
+                zeros.push(theta / root);
+                theta += PI;
+            }
+        } else if self.discriminant > 0.0 && root > 0.0 {
+            let r = -c * root / p;
+            if r.abs() < 1.0 {
+                zeros.push(r.atanh() / root);
+            }
+        } else if p != 0.0 {
+            zeros.push(-c / p);
+        }
+        zeros.retain(|&s| s > 0.0 && s < h);
+        true
+    }
+}
+
 impl Motion for Spring {
+    /// The exact extrema of `x⁽ⁿ⁾` on `[a, b]`: its values at the ends and at each interior
+    /// zero of `x⁽ⁿ⁺¹⁾`, which solves the spring's equation from `t = a`
+    /// ([`Spring::zeros`]). A zero found a little off moves the extremum by the square of
+    /// that, far below the widening of the range by [`RANGE_SLACK`]. Past [`MAX_EXTREMA`]
+    /// the amplitude bound `|y(s)| <= sqrt(c² + (p/ωd)²)` of an underdamped solution holds.
+    fn derivative_range(&self, order: u32, a: f64, b: f64) -> (f64, f64) {
+        let order = order.max(1);
+        let (d, next, after) = self.derivatives(order, a);
+        let (end, _, _) = self.derivatives(order, b);
+        let (mut lo, mut hi) = (d.min(end), d.max(end));
+        let mut zeros = Vec::new();
+        let p = after + self.sigma * next;
+        if self.zeros(next, p, b - a, &mut zeros) {
+            for s in zeros {
+                let (x, _, _) = self.derivatives(order, a + s);
+                lo = lo.min(x);
+                hi = hi.max(x);
+            }
+        } else {
+            let q = next + self.sigma * d;
+            let amplitude = d.hypot(q / self.root);
+            (lo, hi) = (-amplitude, amplitude);
+        }
+        let slack = RANGE_SLACK * lo.abs().max(hi.abs());
+        (lo - slack, hi + slack)
+    }
+
     fn position(&self, t: f64) -> f64 {
         self.to + self.displacement_and_velocity(t).0
     }

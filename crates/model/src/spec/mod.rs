@@ -228,6 +228,55 @@ impl Model {
         }
     }
 
+    /// Per track ([`Model::tracks`]), the times strictly between 0 and `end` where its
+    /// motion is not one smooth closed form, in time order: every join of
+    /// [`Model::track_joins`] and also each gravity impact (where the velocity jumps), in
+    /// a sequence's steps too. A fitting of the motion puts a stop at each.
+    pub fn track_kinks(&self, end: f64) -> Vec<Vec<f64>> {
+        match self {
+            Self::Tracks(t) => (t.tracks().iter())
+                .map(|k| {
+                    let mut kinks = k.model.kinks(k.length.min(end));
+                    if k.length < end {
+                        kinks.push(k.length);
+                    }
+                    kinks
+                })
+                .collect(),
+            Self::Ring(_) => vec![Vec::new(); 2],
+            _ => vec![self.kinks(end)],
+        }
+    }
+
+    /// [`Model::track_kinks`] of a one-value model.
+    fn kinks(&self, end: f64) -> Vec<f64> {
+        let mut kinks = match self {
+            Self::Bounce(b) => b.impacts_before(end),
+            Self::Inertia(m) => m.bound_time().into_iter().collect(),
+            Self::Sequence(s) => {
+                let steps = s.steps();
+                let mut kinks = Vec::new();
+                for (k, step) in steps.iter().enumerate() {
+                    let stop = steps.get(k + 1).map_or(end, |next| next.start.min(end));
+                    if step.start >= end {
+                        break;
+                    }
+                    if k > 0 {
+                        kinks.push(step.start);
+                    }
+                    let own = step.model.kinks(stop - step.start);
+                    kinks.extend(own.into_iter().map(|t| t + step.start));
+                }
+                kinks
+            }
+            _ => Vec::new(),
+        };
+        kinks.retain(|&t| t > 0.0 && t < end);
+        kinks.sort_by(f64::total_cmp);
+        kinks.dedup();
+        kinks
+    }
+
     /// Start and end value of a motion that travels from one value to another (spring,
     /// snap friction, solved decay, gravity to a position); `None` otherwise or when they
     /// coincide.

@@ -63,6 +63,29 @@ impl Sequence {
 }
 
 impl Motion for Sequence {
+    /// The union of the ranges of the steps `[a, b]` overlaps, each over its part.
+    fn derivative_range(&self, order: u32, a: f64, b: f64) -> (f64, f64) {
+        let first = self
+            .steps
+            .partition_point(|s| s.start <= a)
+            .saturating_sub(1);
+        let mut range = (f64::INFINITY, f64::NEG_INFINITY);
+        for (k, step) in self.steps.iter().enumerate().skip(first) {
+            if k > first && step.start >= b {
+                break;
+            }
+            let end = self.steps.get(k + 1).map_or(b, |next| next.start.min(b));
+            let start = a.max(step.start);
+            let part = if end > start {
+                single(&step.model).derivative_range(order, start - step.start, end - step.start)
+            } else {
+                single(&step.model).derivative_range(order, start - step.start, start - step.start)
+            };
+            range = curvebake_motion::union(range, part);
+        }
+        range
+    }
+
     fn position(&self, t: f64) -> f64 {
         self.state(t).0
     }

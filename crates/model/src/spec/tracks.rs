@@ -33,6 +33,20 @@ pub struct Track {
 }
 
 impl Motion for Track {
+    /// The motion's range before `L_k`, 0 (a held value) from it on.
+    fn derivative_range(&self, order: u32, a: f64, b: f64) -> (f64, f64) {
+        if a >= self.length {
+            return (0.0, 0.0);
+        }
+        let motion = self.model.single().expect("tracks have one value");
+        let range = motion.derivative_range(order, a, b.min(self.length));
+        if b > self.length {
+            curvebake_motion::union(range, (0.0, 0.0))
+        } else {
+            range
+        }
+    }
+
     fn position(&self, t: f64) -> f64 {
         self.state(t).0
     }

@@ -1,0 +1,553 @@
+//! The fitting core: stops placed against the closed form, with a proven bound.
+//!
+//! A browser plays a `linear()` easing, `@keyframes` with `linear` timing and Web Animations
+//! keyframes the same way: straight between stops. This module chooses those stops against
+//! the motion itself, in continuous time (its position and every derivative are known in
+//! closed form at any `t`), not against its frames, and proves how far the played curve can
+//! be from the motion at any instant.
+//!
+//! # The bound
+//!
+//! Take a segment between stops at `a < b` (`h = b - a`) over which `x` is continuously
+//! differentiable, with `lo <= x''(t) <= hi` on it ([`Motion::derivative_range`]: exact
+//! extrema of the closed forms). Write each stop's value as `y = x(t) + δ` (the offset `δ`
+//! includes the rounding of the written number). The played line is then the chord of `x`
+//! plus the straight interpolation of the offsets, and the chord's error is
+//!
+//! ```text
+//! chord(t) - x(t) = (t - a)(b - t)/2 · x''(ξ)   for some ξ in (a, b),
+//! ```
+//!
+//! with `0 <= (t - a)(b - t)/2 <= h²/8`. So, everywhere on the segment,
+//!
+//! ```text
+//! min(δa, δb) - h²/8·max(0, -lo)  <=  played(t) - x(t)  <=  max(δa, δb) + h²/8·max(0, hi).
+//! ```
+//!
+//! A segment is valid when both sides stay within `ε` (the tolerance less the shares below).
+//! Offsets may lean to the side the curve bends away from (by up to [`LEAN`] of `ε`, against
+//! the sign of `x''` at the stop), which lets a segment over a convex or concave stretch be
+//! about √2 longer than an interpolating one; the bound above holds for any offsets.
+//!
+//! # Stops
+//!
+//! From each stop, the next is the furthest valid one (a bracket on the length, each
+//! candidate one evaluation of the closed forms: the fitting costs O(stops) evaluations),
+//! moved back by at most [`INPUT_SLACK`] of the segment to the time whose input (percent of
+//! the duration) has the fewest digits. A stop's time is then exactly its written input:
+//! nothing is rounded in time.
+//!
+//! Every join (`kinks`: a hand-off, an inertia's bound hit, a track's end, each gravity impact)
+//! is a stop: segments never span one, so each is smooth. A join's time is not a short
+//! decimal; it is written with the digits that keep the move of its stop from `T` to the
+//! written `T'` within [`JOIN_SHARE`] of the tolerance: the played curve moves by at most
+//! `(|s_left| + |s_right|)·|T - T'|`, the slopes of the segments on both sides (the larger of
+//! the two placements). Its value is the motion's there (offset 0, with extra digits), so an
+//! impact reaches the floor within the value's rounding and that move.
+//!
+//! The last stop is at the end `D` with the value held from there on (the rest or arrival
+//! value) when that is within the bound of `x(D)`; otherwise the curve reaches `x(D)` (leaning
+//! towards the rest value) and a second stop at `D` holds the rest value: the rest step, at
+//! most `rest_delta`, happens at `D` and nowhere else.
+//!
+//! [`FLOAT_SHARE`] of the tolerance is kept for the arithmetic of the browser (Gecko holds
+//! `linear()` stops as 32-bit floats: 6e-8 of a value) and of this evaluation.
+
+mod decimal;
+#[cfg(test)]
+mod tests;
+
+pub use decimal::Decimal;
+
+use curvebake_motion::Motion;
+
+/// Share of the tolerance kept for moving each join's stop to its written time.
+pub const JOIN_SHARE: f64 = 0.05;
+
+/// Largest offset of a join's stop from the motion, as a share of the tolerance (the
+/// rounding of its value, [`Scale::join_decimals`]).
+pub const JOIN_VALUE: f64 = 1.0 / 40.0;
+
+/// Share of the tolerance kept for floating-point arithmetic, the browser's and ours.
+pub const FLOAT_SHARE: f64 = 0.01;
+
+/// How far short of the longest valid segment (a fraction of it) a stop may end, for an
+/// input with fewer digits.
+pub const INPUT_SLACK: f64 = 0.15;
+
+/// How far a stop's value leans from the motion towards the side it bends away from, as a
+/// fraction of the tolerance left for segments.
+pub const LEAN: f64 = 0.6;
+
+/// Most decimals of an input (percent) or a value.
+pub const MAX_DECIMALS: u32 = 12;
+
+/// Decimals of the input (percent) of the stop before a rest step without repeated inputs:
+/// `99.999999%`.
+const REST_STEP_DECIMALS: u32 = 6;
+
+/// Most candidate lengths tried for one segment.
+const MAX_TRIES: u32 = 60;
+
+/// How a track's stop values are written: the number `w` (with `decimals` decimals, or
+/// `join_decimals` at a join) plays the value `origin + unit·w`. A `linear()` easing writes
+/// progress (`origin` its start, `unit` its range); keyframes write the value (0 and 1).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Scale {
+    /// The value of the number 0.
+    pub origin: f64,
+    /// The value of the number 1, less `origin` (non-zero).
+    pub unit: f64,
+    /// Decimals of a number.
+    pub decimals: u32,
+    /// Decimals of the number at a join.
+    pub join_decimals: u32,
+}
+
+impl Scale {
+    /// The scale whose rounding is at most an eighth of `tolerance` (and a fortieth at
+    /// joins), with no more digits.
+    pub fn new(origin: f64, unit: f64, tolerance: f64) -> Self {
+        let decimals = |share: f64| {
+            (0..MAX_DECIMALS)
+                .find(|&k| 0.5 * decimal::pow10(k).recip() * unit.abs() <= tolerance * share)
+                .unwrap_or(MAX_DECIMALS)
+        };
+        Self {
+            origin,
+            unit,
+            decimals: decimals(1.0 / 8.0),
+            join_decimals: decimals(JOIN_VALUE / 2.0),
+        }
+    }
+
+    /// The value a written number plays.
+    pub fn played(&self, w: Decimal) -> f64 {
+        self.origin + self.unit * w.value()
+    }
+
+    /// The number with `decimals` decimals nearest to playing `y`.
+    fn nearest(&self, y: f64, decimals: u32) -> Decimal {
+        let digits = ((y - self.origin) / self.unit * decimal::pow10(decimals)).round();
+        Decimal::new(digits as i64, decimals)
+    }
+}
+
+/// One quantity to fit: a motion and how its values are written.
+#[derive(Clone, Copy)]
+pub struct Track<'a> {
+    /// The motion, `x(t)` for `0 <= t <= D`.
+    pub motion: &'a dyn Motion,
+    /// How its values are written.
+    pub scale: Scale,
+    /// The value held from `D` on (its rest or arrival value, else `x(D)`).
+    pub end_value: f64,
+    /// Largest distance from the motion, in its unit, at any instant before `D`.
+    pub tolerance: f64,
+}
+
+/// Where the fit's stops may go in time.
+#[derive(Debug, Clone, Copy)]
+pub struct Timing<'a> {
+    /// `D`, seconds, as the browser plays it (the written duration).
+    pub duration: f64,
+    /// Times strictly inside `(0, D)` where some track is not smooth (ascending).
+    pub kinks: &'a [f64],
+    /// Whether two stops may share an input (a `linear()` easing and Web Animations
+    /// keyframes may; `@keyframes` may not, and a rest step there is taken over the last
+    /// 10⁻⁸ of `D`).
+    pub repeat_input: bool,
+}
+
+/// Stops of one or more tracks on one timeline, and the bound they keep.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fit {
+    /// Each stop's input: percent of `D`.
+    pub inputs: Vec<Decimal>,
+    /// Each stop's time, seconds: its input's.
+    pub times: Vec<f64>,
+    /// Written numbers, stop by stop, each stop a number per track.
+    pub values: Vec<Decimal>,
+    /// Number of tracks.
+    pub tracks: usize,
+    /// Per track, the proven largest distance of the played curve from the motion at any
+    /// instant before `D`.
+    pub bounds: Vec<f64>,
+    /// The same per segment (the one ending at stop `k` is `k - 1`), segment by segment,
+    /// each a bound per track.
+    pub segment_bounds: Vec<f64>,
+    /// Indices of the stops at joins.
+    pub joins: Vec<usize>,
+}
+
+impl Fit {
+    /// Number of stops.
+    pub fn len(&self) -> usize {
+        self.times.len()
+    }
+
+    /// Whether it has no stops (never: a fit has at least two).
+    pub fn is_empty(&self) -> bool {
+        self.times.is_empty()
+    }
+
+    /// The number written for track `j` at stop `k`.
+    pub fn value(&self, k: usize, j: usize) -> Decimal {
+        self.values[k * self.tracks + j]
+    }
+
+    /// What the browser plays for track `j` at time `t` (straight between stops; at a time
+    /// with two stops, the later), given the track's scale.
+    pub fn played(&self, scale: &Scale, j: usize, t: f64) -> f64 {
+        let k = self.times.partition_point(|&s| s <= t);
+        if k == 0 {
+            return scale.played(self.value(0, j));
+        }
+        if k == self.len() {
+            return scale.played(self.value(k - 1, j));
+        }
+        let (a, b) = (k - 1, k);
+        let (ya, yb) = (
+            scale.played(self.value(a, j)),
+            scale.played(self.value(b, j)),
+        );
+        ya + (yb - ya) * (t - self.times[a]) / (self.times[b] - self.times[a])
+    }
+}
+
+/// What a segment's far stop is.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum End {
+    /// An ordinary stop: its value leans against the motion's bend.
+    Free,
+    /// A join: the motion's value there.
+    Join,
+    /// The end `D`: as near the held value as the bound allows.
+    Last,
+}
+
+/// A valid segment's far stop: per track its number and offset, and the segment's bound.
+#[derive(Debug, Clone, Copy)]
+struct Reach {
+    values: [Decimal; MAX_TRACKS],
+    offsets: [f64; MAX_TRACKS],
+    bounds: [f64; MAX_TRACKS],
+}
+
+/// Most tracks fitted together (a multi-track motion's five properties).
+pub const MAX_TRACKS: usize = 5;
+
+/// The fitting of some tracks on one timeline.
+struct Fitter<'a> {
+    tracks: &'a [Track<'a>],
+    /// Per track, the tolerance left for segments.
+    room: [f64; MAX_TRACKS],
+    duration: f64,
+}
+
+/// Fits `tracks` (at most [`MAX_TRACKS`]) with shared stops: see the module documentation.
+pub fn fit(tracks: &[Track], timing: &Timing) -> Fit {
+    assert!(!tracks.is_empty() && tracks.len() <= MAX_TRACKS);
+    let n = tracks.len();
+    let duration = timing.duration;
+    let mut room = [0.0; MAX_TRACKS];
+    for (r, track) in room.iter_mut().zip(tracks) {
+        *r = track.tolerance * (1.0 - JOIN_SHARE - FLOAT_SHARE);
+    }
+    let fitter = Fitter {
+        tracks,
+        room,
+        duration,
+    };
+    let mut fit = Fit {
+        inputs: vec![Decimal::ZERO],
+        times: vec![0.0],
+        values: Vec::new(),
+        tracks: n,
+        bounds: vec![0.0; n],
+        segment_bounds: Vec::new(),
+        joins: Vec::new(),
+    };
+    let mut offsets = [0.0; MAX_TRACKS];
+    for (j, track) in tracks.iter().enumerate() {
+        let x = track.motion.position(0.0);
+        let w = track.scale.nearest(x, track.scale.join_decimals);
+        fit.values.push(w);
+        offsets[j] = track.scale.played(w) - x;
+    }
+    let mut guess = duration;
+    let ends = (timing.kinks.iter())
+        .filter(|&&t| t > 0.0 && t < duration)
+        .map(|&t| (t, End::Join))
+        .chain([(duration, End::Last)]);
+    let mut a = 0.0;
+    for (piece_end, end) in ends {
+        if piece_end <= a {
+            continue;
+        }
+        loop {
+            let (input, b, reach, at_end) =
+                fitter.next_stop(&fit, a, &offsets, piece_end, end, &mut guess);
+            fit.inputs.push(input);
+            fit.times.push(b);
+            fit.values.extend_from_slice(&reach.values[..n]);
+            offsets[..n].copy_from_slice(&reach.offsets[..n]);
+            fit.segment_bounds.extend_from_slice(&reach.bounds[..n]);
+            a = b;
+            if at_end {
+                if end == End::Join {
+                    fit.joins.push(fit.len() - 1);
+                }
+                break;
+            }
+        }
+    }
+    fitter.rest_step(&mut fit, timing.repeat_input);
+    place_joins(&mut fit, tracks);
+    for (k, bound) in fit.segment_bounds.iter().enumerate() {
+        fit.bounds[k % n] = fit.bounds[k % n].max(*bound);
+    }
+    fit
+}
+
+impl Fitter<'_> {
+    /// The next stop from `a` (offsets `from`) towards `piece_end`: its input, time, values
+    /// and whether it is `piece_end`. `guess` carries the last segment's length over.
+    #[allow(clippy::too_many_arguments)]
+    fn next_stop(
+        &self,
+        fit: &Fit,
+        a: f64,
+        from: &[f64; MAX_TRACKS],
+        piece_end: f64,
+        end: End,
+        guess: &mut f64,
+    ) -> (Decimal, f64, Reach, bool) {
+        let span = piece_end - a;
+        if let Some(reach) = self.segment(a, piece_end, from, end) {
+            let input = match end {
+                End::Last => Decimal::HUNDRED,
+                // Written once every stop is known (`place_joins`).
+                _ => Decimal::round(100.0 * piece_end / self.duration, MAX_DECIMALS),
+            };
+            return (input, piece_end, reach, true);
+        }
+        // Bracket the longest valid length: `good` is valid, `bad` is not.
+        let (mut good, mut bad) = (0.0f64, span);
+        let mut h = guess.min(0.5 * span);
+        for _ in 0..MAX_TRIES {
+            if self.segment(a, a + h, from, End::Free).is_some() {
+                good = h;
+            } else {
+                bad = h;
+            }
+            if good > 0.0 && bad <= good * (1.0 + 0.5 * INPUT_SLACK) {
+                break;
+            }
+            h = if good == 0.0 {
+                0.5 * bad
+            } else if bad == span {
+                (2.0 * good).min(0.5 * (good + bad))
+            } else {
+                (good * bad).sqrt()
+            };
+        }
+        *guess = good.max(span * 1e-9);
+        let previous = fit.inputs[fit.len() - 1];
+        let hi = 100.0 * (a + good) / self.duration;
+        let lo = 100.0 * (a + (1.0 - INPUT_SLACK) * good) / self.duration;
+        for decimals in 0..=MAX_DECIMALS {
+            let input = Decimal::floor(hi, decimals);
+            if input.value() < lo.min(hi) || input <= previous {
+                continue;
+            }
+            let b = input.value() / 100.0 * self.duration;
+            if !(b > a && b < piece_end) {
+                continue;
+            }
+            if let Some(reach) = self.segment(a, b, from, End::Free) {
+                return (input, b, reach, false);
+            }
+        }
+        // No valid segment to a short input (a tolerance below the arithmetic's rounding):
+        // the finest input after `a`, its bound whatever it is.
+        let input = Decimal::round(hi, MAX_DECIMALS).max(previous.next_up(MAX_DECIMALS));
+        let b = (input.value() / 100.0 * self.duration).min(piece_end);
+        let reach = self.segment_anyway(a, b, from);
+        (input, b, reach, false)
+    }
+
+    /// The segment from `a` (offsets `from`) to `b`, if valid on every track: the far stop's
+    /// numbers (chosen for `end`) and offsets, and the segment's bound per track.
+    fn segment(&self, a: f64, b: f64, from: &[f64; MAX_TRACKS], end: End) -> Option<Reach> {
+        let mut reach = Reach {
+            values: [Decimal::ZERO; MAX_TRACKS],
+            offsets: [0.0; MAX_TRACKS],
+            bounds: [0.0; MAX_TRACKS],
+        };
+        let quarter = (b - a) * (b - a) / 8.0;
+        for (j, track) in self.tracks.iter().enumerate() {
+            let room = self.room[j];
+            let (lo, hi) = track.motion.derivative_range(2, a, b);
+            let (above, below) = (quarter * hi.max(0.0), quarter * (-lo).max(0.0));
+            // Offsets that keep the segment within `room`.
+            let (min, max) = (-room + below, room - above);
+            if !(min <= from[j] && from[j] <= max) {
+                return None;
+            }
+            let x = track.motion.position(b);
+            let (target, decimals) = match end {
+                End::Free => {
+                    let (bend, _) = track.motion.derivative_range(2, b, b);
+                    (-LEAN * room * bend.signum(), track.scale.decimals)
+                }
+                End::Join => (0.0, track.scale.join_decimals),
+                End::Last => (track.end_value - x, track.scale.join_decimals),
+            };
+            let (min, max) = match end {
+                // A join's stop is the motion's value there, to its rounding.
+                End::Join => (
+                    min.max(-JOIN_VALUE * track.tolerance),
+                    max.min(JOIN_VALUE * track.tolerance),
+                ),
+                _ => (min, max),
+            };
+            if !(min <= max) {
+                return None;
+            }
+            let (w, offset) = pick(
+                &track.scale,
+                x,
+                target.clamp(min, max),
+                decimals,
+                (min, max),
+            )?;
+            reach.values[j] = w;
+            reach.offsets[j] = offset;
+            reach.bounds[j] = (from[j].max(offset) + above).max(below - from[j].min(offset));
+        }
+        Some(reach)
+    }
+
+    /// The segment from `a` to `b` valid or not: its bound as it comes.
+    fn segment_anyway(&self, a: f64, b: f64, from: &[f64; MAX_TRACKS]) -> Reach {
+        let mut reach = Reach {
+            values: [Decimal::ZERO; MAX_TRACKS],
+            offsets: [0.0; MAX_TRACKS],
+            bounds: [0.0; MAX_TRACKS],
+        };
+        let quarter = (b - a) * (b - a) / 8.0;
+        for (j, track) in self.tracks.iter().enumerate() {
+            let (lo, hi) = track.motion.derivative_range(2, a, b);
+            let x = track.motion.position(b);
+            let w = track.scale.nearest(x, MAX_DECIMALS);
+            let offset = track.scale.played(w) - x;
+            let (above, below) = (quarter * hi.max(0.0), quarter * (-lo).max(0.0));
+            reach.values[j] = w;
+            reach.offsets[j] = offset;
+            reach.bounds[j] = (from[j].max(offset) + above).max(below - from[j].min(offset));
+        }
+        reach
+    }
+
+    /// Where the last stop is not the held value, the rest step: a stop at `D` with it (or,
+    /// without repeated inputs, the last stop moved 10⁻⁸ of `D` earlier).
+    fn rest_step(&self, fit: &mut Fit, repeat_input: bool) {
+        let n = fit.tracks;
+        let last = fit.len() - 1;
+        let mut step = false;
+        let mut held = [Decimal::ZERO; MAX_TRACKS];
+        for (j, track) in self.tracks.iter().enumerate() {
+            let w = track
+                .scale
+                .nearest(track.end_value, track.scale.join_decimals);
+            held[j] = w;
+            step |= w != fit.value(last, j);
+        }
+        if !step {
+            return;
+        }
+        if !repeat_input {
+            // The last segment ends 10⁻⁸ of D earlier: its line moves by at most its slope
+            // times that.
+            let input = Decimal::new(100 * 10i64.pow(REST_STEP_DECIMALS) - 1, REST_STEP_DECIMALS);
+            let t = input.value() / 100.0 * self.duration;
+            for (j, track) in self.tracks.iter().enumerate() {
+                let scale = &track.scale;
+                let rise = scale.played(fit.value(last, j)) - scale.played(fit.value(last - 1, j));
+                let slope = rise / (fit.times[last] - fit.times[last - 1]);
+                fit.segment_bounds[(last - 1) * n + j] += slope.abs() * (self.duration - t);
+            }
+            fit.inputs[last] = input;
+            fit.times[last] = t;
+        }
+        fit.inputs.push(Decimal::HUNDRED);
+        fit.times.push(self.duration);
+        fit.values.extend_from_slice(&held[..n]);
+        // The step itself is no segment: from D on the held value is what the motion is.
+        fit.segment_bounds
+            .extend_from_slice(&[0.0; MAX_TRACKS][..n]);
+    }
+}
+
+/// The number nearest `x + target` whose offset from `x` is within `[min, max]`, and that
+/// offset; `None` if the numbers of `decimals` decimals around it are all outside.
+fn pick(
+    scale: &Scale,
+    x: f64,
+    target: f64,
+    decimals: u32,
+    (min, max): (f64, f64),
+) -> Option<(Decimal, f64)> {
+    let w = scale.nearest(x + target, decimals);
+    [0i64, 1, -1]
+        .into_iter()
+        .map(|d| Decimal::new(w.digits + d, decimals))
+        .map(|w| (w, scale.played(w) - x))
+        .find(|&(_, offset)| min <= offset && offset <= max)
+}
+
+/// Writes each join's input with the fewest digits whose move of the stop stays within
+/// [`JOIN_SHARE`] of every track's tolerance, and adds that move to the bounds.
+fn place_joins(fit: &mut Fit, tracks: &[Track]) {
+    for k in fit.joins.clone() {
+        let exact = fit.times[k];
+        let (before, after) = (fit.inputs[k - 1], fit.inputs[k + 1]);
+        let slopes = |t: f64, j: usize| {
+            let scale = &tracks[j].scale;
+            let y = scale.played(fit.value(k, j));
+            let left = (y - scale.played(fit.value(k - 1, j))) / (t - fit.times[k - 1]);
+            let right = (scale.played(fit.value(k + 1, j)) - y) / (fit.times[k + 1] - t);
+            (left.abs(), right.abs())
+        };
+        let mut chosen = None;
+        for decimals in 0..=MAX_DECIMALS {
+            let input = Decimal::round(100.0 * exact / fit.times[fit.len() - 1], decimals);
+            if input <= before || input >= after {
+                continue;
+            }
+            let t = input.value() / 100.0 * fit.times[fit.len() - 1];
+            let moves: Vec<f64> = (0..fit.tracks)
+                .map(|j| {
+                    let (l0, r0) = slopes(exact, j);
+                    let (l1, r1) = slopes(t, j);
+                    (l0.max(l1) + r0.max(r1)) * (t - exact).abs()
+                })
+                .collect();
+            let fits = (moves.iter().zip(tracks)).all(|(m, tr)| *m <= JOIN_SHARE * tr.tolerance);
+            if fits || decimals == MAX_DECIMALS {
+                chosen = Some((input, t, moves));
+                break;
+            }
+        }
+        if let Some((input, t, moves)) = chosen {
+            fit.inputs[k] = input;
+            fit.times[k] = t;
+            let n = fit.tracks;
+            for (j, m) in moves.into_iter().enumerate() {
+                fit.segment_bounds[(k - 1) * n + j] += m;
+                fit.segment_bounds[k * n + j] += m;
+            }
+        }
+    }
+}

@@ -1,0 +1,188 @@
+//! The bound on hard cases: each fit's proven bound is within its tolerance, and a dense scan
+//! of the played curve against the closed form (a test of the proof, not the proof) stays
+//! within the bound.
+
+use super::*;
+use curvebake_motion::{Bounce, Decay, Gravity, Settle, Spring};
+
+/// Samples per segment of the scan, besides the ends and a point a microsecond inside each.
+const SCAN: usize = 400;
+
+/// The largest distance of the played curve from `motion` over `[0, D)`, scanned.
+fn scanned(fit: &Fit, scale: &Scale, motion: &dyn Motion, j: usize) -> f64 {
+    let mut worst = 0.0f64;
+    let d = fit.times[fit.len() - 1];
+    for k in 1..fit.len() {
+        let (a, b) = (fit.times[k - 1], fit.times[k]);
+        let mut ts: Vec<f64> = (0..=SCAN)
+            .map(|i| a + (b - a) * i as f64 / SCAN as f64)
+            .collect();
+        ts.extend([a + 1e-6, b - 1e-6, a + 1e-9, b - 1e-9]);
+        for t in ts {
+            if t < a || t > b || t >= d {
+                continue;
+            }
+            worst = worst.max((fit.played(scale, j, t) - motion.position(t)).abs());
+        }
+    }
+    worst
+}
+
+struct Case<'a> {
+    motion: &'a dyn Motion,
+    kinks: Vec<f64>,
+    duration: f64,
+    end_value: f64,
+    /// The unit of the written numbers (a `linear()` writes progress over the range).
+    unit: f64,
+    tolerance: f64,
+}
+
+/// Fits a case and checks its proof: returns the fit.
+fn proves(case: &Case) -> Fit {
+    let origin = case.motion.position(0.0);
+    let scale = Scale::new(origin, case.unit, case.tolerance);
+    let track = Track {
+        motion: case.motion,
+        scale,
+        end_value: case.end_value,
+        tolerance: case.tolerance,
+    };
+    let fit = fit(
+        &[track],
+        &Timing {
+            duration: case.duration,
+            kinks: &case.kinks,
+            repeat_input: true,
+        },
+    );
+    let bound = fit.bounds[0];
+    assert!(
+        bound <= case.tolerance * (1.0 - FLOAT_SHARE),
+        "bound {bound} over tolerance {}",
+        case.tolerance
+    );
+    let worst = scanned(&fit, &scale, case.motion, 0);
+    assert!(
+        worst <= bound * (1.0 + 1e-9) + 1e-12,
+        "scan {worst} over bound {bound}"
+    );
+    assert!(fit.times.windows(2).all(|w| w[0] <= w[1]));
+    assert!(fit.inputs.windows(2).all(|w| w[0] <= w[1]));
+    // The curve ends on the held value.
+    let last = scale.played(fit.value(fit.len() - 1, 0));
+    assert!((last - case.end_value).abs() <= scale.unit.abs() * 1e-6 + case.tolerance / 40.0);
+    fit
+}
+
+fn spring(ratio: f64, stiffness: f64) -> (Spring, f64) {
+    let damping = 2.0 * ratio * stiffness.sqrt();
+    let s = Spring::new(-240.0, 0.0, 0.0, 1.0, stiffness, damping).unwrap();
+    let d = s.settle_time(0.25, 2.0).unwrap();
+    (s, d)
+}
+
+fn spring_case(s: &Spring, d: f64, tolerance: f64) -> Case<'_> {
+    Case {
+        motion: s,
+        kinks: Vec::new(),
+        duration: d,
+        end_value: 0.0,
+        unit: 240.0,
+        tolerance,
+    }
+}
+
+#[test]
+fn card_drop_is_within_a_tenth_of_a_pixel_in_fewer_stops_than_frames() {
+    let s = Spring::new(-240.0, 0.0, 0.0, 1.0, 220.0, 18.0).unwrap();
+    let fit = proves(&spring_case(&s, 52.0 / 60.0, 0.1));
+    assert!(fit.len() < 53, "{} stops", fit.len());
+}
+
+#[test]
+fn springs_near_no_damping_and_near_critical_damping_keep_the_bound() {
+    for ratio in [0.01, 0.05, 0.3, 1.0 - 1e-9, 1.0, 1.0 + 1e-9, 1.5, 40.0] {
+        let (s, d) = spring(ratio, 300.0);
+        let d = d.min(12.0);
+        proves(&spring_case(&s, d, 0.1));
+        proves(&spring_case(&s, d, 0.01));
+    }
+}
+
+#[test]
+fn stiff_springs_keep_the_bound() {
+    for stiffness in [1e4, 1e6] {
+        let (s, d) = spring(0.4, stiffness);
+        proves(&spring_case(&s, d, 0.1));
+    }
+}
+
+#[test]
+fn each_gravity_impact_is_a_stop_and_the_floor_is_reached() {
+    // A ball dropped 250 px: its first impact at √(500/2400) s, between 60 fps frames. The
+    // second case moves the impact a microsecond from a frame.
+    for from in [-250.0, -(2400.0 / 2.0) * (27.0f64 / 60.0 + 1e-6).powi(2)] {
+        let fall = Gravity::new(from, 0.0, 2400.0).unwrap();
+        let ball = Bounce::new(fall, 0.0, 0.5).unwrap();
+        let d = ball.settle_time(0.25, 2.0).unwrap();
+        let kinks = ball.impacts_before(d);
+        assert!(kinks.len() >= 2);
+        let case = Case {
+            motion: &ball,
+            kinks: kinks.clone(),
+            duration: d,
+            end_value: 0.0,
+            unit: -from,
+            tolerance: 0.1,
+        };
+        let fit = proves(&case);
+        let scale = Scale::new(from, -from, 0.1);
+        assert_eq!(fit.joins.len(), kinks.len());
+        for (&k, &impact) in fit.joins.iter().zip(&kinks) {
+            // Where the motion touches the floor, the played curve is within 0.01 px of it.
+            let played = fit.played(&scale, 0, impact);
+            assert!(played.abs() <= 0.01, "{played} at {impact}");
+            // And its stop there plays the floor.
+            assert!(scale.played(fit.value(k, 0)).abs() <= 0.01 / 4.0);
+        }
+    }
+}
+
+#[test]
+fn decays_shrinking_and_growing_keep_the_bound() {
+    for lambda in [6.0, 0.5, -1.0] {
+        let decay = Decay::new(0.0, 800.0, lambda).unwrap();
+        let d = 1.5;
+        let end = decay.position(d);
+        proves(&Case {
+            motion: &decay,
+            kinks: Vec::new(),
+            duration: d,
+            end_value: end,
+            unit: 1.0,
+            tolerance: 0.1,
+        });
+    }
+}
+
+#[test]
+fn a_rest_step_larger_than_the_tolerance_happens_at_the_end_only() {
+    // Rest thresholds of 2 px: the motion is up to 2 px from rest at D, more than the 0.1 px
+    // tolerance, so the curve reaches x(D) and a second stop at D holds the rest value.
+    let s = Spring::new(-240.0, 0.0, 0.0, 1.0, 220.0, 18.0).unwrap();
+    let d = s.settle_time(2.0, 20.0).unwrap();
+    let fit = proves(&spring_case(&s, d, 0.1));
+    let n = fit.len();
+    assert_eq!(fit.inputs[n - 2], Decimal::HUNDRED);
+    assert_eq!(fit.inputs[n - 1], Decimal::HUNDRED);
+    assert_eq!(fit.value(n - 1, 0), Decimal::new(1, 0));
+}
+
+#[test]
+fn the_fit_is_the_same_every_time() {
+    let s = Spring::new(-240.0, 0.0, 0.0, 1.0, 220.0, 18.0).unwrap();
+    let a = proves(&spring_case(&s, 52.0 / 60.0, 0.1));
+    let b = proves(&spring_case(&s, 52.0 / 60.0, 0.1));
+    assert_eq!(a, b);
+}
