@@ -167,10 +167,10 @@ impl Exporter for Css {
 }
 
 /// Bytes reserved per motion besides its frames (comment, class, registrations).
-const CAPACITY_BASE: usize = 2048;
+pub(crate) const CAPACITY_BASE: usize = 2048;
 /// Bytes reserved per frame and track: a keyframe stop (at most about 70 bytes) and a
 /// `linear()` point (about 25).
-const CAPACITY_PER_FRAME: usize = 112;
+pub(crate) const CAPACITY_PER_FRAME: usize = 112;
 
 /// Precision target (in the unit) and value decimals for a unit: 0.01 unit for px, %, deg,
 /// pt, mm and grad, with 4 decimals (rounding costs 1/200 of it); 0.0001 for unitless values
@@ -372,7 +372,7 @@ impl Digits {
 
 /// Writes one motion's CSS; returns what it holds, over all its properties (for a motion
 /// written as an easing, the stops are those of its `linear()`).
-fn motion_css(baked: &Baked, settings: &ExportSettings, out: &mut Vec<u8>) -> Written {
+pub(crate) fn motion_css(baked: &Baked, settings: &ExportSettings, out: &mut Vec<u8>) -> Written {
     let spec = baked.spec;
     let global = settings.global_name(&spec.name);
     let name = global.as_bytes();
@@ -411,7 +411,7 @@ fn motion_css(baked: &Baked, settings: &ExportSettings, out: &mut Vec<u8>) -> Wr
         return Written {
             points: times.len(),
             stops: ring_css(baked, name, &times, tolerance, out),
-            lost: Vec::new(),
+            ..Written::default()
         };
     }
     if let Model::Tracks(multi) = &spec.model {
@@ -570,6 +570,7 @@ fn tracks_css(
         animation_item(out, name, *eased, *neutral_end);
     }
     out.extend_from_slice(b";\n}\n");
+    written.sets_translate = !translate.is_empty();
     written
 }
 
@@ -606,6 +607,30 @@ pub struct Written {
     pub stops: usize,
     /// Each overshoot its tolerance removed.
     pub lost: Vec<LostOvershoot>,
+    /// The animations its class plays, in order (none for a ring, whose class draws).
+    pub animations: Vec<Animation>,
+    /// Whether its class also sets `translate` (a multi-track motion moving along both axes):
+    /// its animations alone do not move the element.
+    pub sets_translate: bool,
+}
+
+/// One animation of a class's `animation` list: `<name> var(--<name>-duration) <easing>
+/// <fill>`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Animation {
+    /// Its global name (keyframes and variables).
+    pub name: Vec<u8>,
+    /// Whether `--<name>-easing` times it (else `linear` per-frame keyframes).
+    pub eased: bool,
+    /// Whether it ends at its property's neutral value (fill `backwards`, else `both`).
+    pub neutral_end: bool,
+}
+
+impl Animation {
+    /// Appends the item as the class writes it.
+    pub fn write(&self, out: &mut Vec<u8>) {
+        animation_item(out, &self.name, self.eased, self.neutral_end);
+    }
 }
 
 impl Written {
@@ -618,6 +643,7 @@ impl Written {
             ..lost
         });
         self.lost.extend(named);
+        self.animations.extend(other.animations);
     }
 }
 
@@ -754,6 +780,12 @@ pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> Written {
         points: timeline.len(),
         stops: written,
         lost: lost.into_iter().collect(),
+        animations: vec![Animation {
+            name: name.to_vec(),
+            eased: easing.is_some(),
+            neutral_end,
+        }],
+        sets_translate: false,
     }
 }
 
@@ -1985,7 +2017,7 @@ mod tests {
     }
 
     fn examples() -> Vec<MotionSpec> {
-        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("curves");
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../curves");
         let (inputs, errors) = read_all(&find_inputs(&[dir]).unwrap(), Overrides::default());
         assert!(errors.is_empty(), "{errors:?}");
         assert!(inputs.len() >= 10);

@@ -5,7 +5,7 @@
 use crate::bake::{frame_plan, FramePlan};
 use crate::error::{InputError, Problem};
 use crate::source::schema::MotionFile;
-use crate::source::{parse_motions, read_source};
+use crate::source::{motion_texts, parse_motions, read_source};
 use crate::spec::{MotionSpec, Overrides};
 use rayon::prelude::*;
 use std::collections::hash_map::{Entry, HashMap};
@@ -116,15 +116,19 @@ pub fn load_bytes(
 ) -> (Vec<Input>, Vec<InputError>) {
     let (motions, mut errors) = parse_motions(file, bytes);
     let shared: Arc<Path> = Arc::from(file);
+    let texts = motion_texts(bytes).unwrap_or_default();
     let checked: Vec<Result<Input, InputError>> = motions
         .par_iter()
         .map(
             |(index, motion)| match MotionSpec::from_file(motion, overrides) {
-                Ok(spec) => Ok(Input {
-                    file: Arc::clone(&shared),
-                    plan: frame_plan(&spec).ok(),
-                    spec,
-                }),
+                Ok(mut spec) => {
+                    spec.text = texts.get(*index).cloned();
+                    Ok(Input {
+                        file: Arc::clone(&shared),
+                        plan: frame_plan(&spec).ok(),
+                        spec,
+                    })
+                }
                 Err(e) => Err(InputError::new(
                     file,
                     Problem::Field {
