@@ -5,6 +5,7 @@
 
 pub mod plain_ron;
 pub mod schema;
+pub mod tokens;
 
 use crate::error::{InputError, Problem};
 use ron::extensions::Extensions;
@@ -81,10 +82,12 @@ pub fn find_inputs_reporting(
     Ok((files, errors))
 }
 
-/// Whether `path` names a curve file: its extension is `.ron` (in any case).
+/// Whether `path` names a curve file: its extension is `.ron`, or it is a design tokens
+/// file (`.tokens.json`, [`tokens`]), in any case.
 pub fn is_curve_file_name(path: &Path) -> bool {
     path.extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("ron"))
+        || tokens::is_tokens_file_name(path)
 }
 
 /// Whether a name found in an input folder is an editor's or a tool's temporary file or
