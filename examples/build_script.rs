@@ -4,7 +4,7 @@
 //! Run it with `cargo run --example build_script [OUT_DIR]`. In a crate of your own, put
 //! `curvebake = { path = "../curvebake", default-features = false }` (or a `git` dependency)
 //! under `[build-dependencies]` (without the command line's dependencies and the plots) and
-//! the bake in `build.rs`, as README's "In a build script" shows:
+//! the bake in `build.rs`, as `docs/guide/library.md` shows:
 //!
 //! ```ignore
 //! fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -18,6 +18,7 @@
 //! error worded like a curve file's: the file, `line:column`, the key and what is wrong.
 
 use crate::options::BakeOptions;
+use crate::output::write::first_link;
 use curvebake_export::{Format, Layout};
 use curvebake_model::error::InputError;
 use curvebake_model::source::read_source;
@@ -59,7 +60,7 @@ const CONFIG_TEMPLATE: &str = r#"# curvebake's project file: `curvebake bake`, `
 #[serde(deny_unknown_fields)]
 struct Keys {
     inputs: Option<Vec<PathBuf>>,
-    out: Option<PathBuf>,
+    out: Option<Spanned<PathBuf>>,
     formats: Option<Vec<Spanned<String>>>,
     fps: Option<Spanned<f64>>,
     css_tolerance: Option<Spanned<f64>>,
@@ -79,6 +80,8 @@ pub struct Config {
     pub options: BakeOptions,
     /// Whether it names the formats (rather than leaving the default).
     pub sets_formats: bool,
+    /// What is worth saying about it but stops nothing (an `out` outside its folder).
+    pub warnings: Vec<String>,
 }
 
 impl Config {
@@ -112,7 +115,40 @@ impl Config {
         // Paths, given or default, are relative to the file's folder.
         options.inputs = keys.inputs.unwrap_or(options.inputs);
         options.inputs = options.inputs.iter().map(|p| base.join(p)).collect();
-        options.out = base.join(keys.out.unwrap_or(options.out));
+        // The output folder is checked as a bake checks one given relative to the working
+        // folder, but from the file's folder, however the file's path is spelled: no link
+        // planted below that folder may send the outputs elsewhere.
+        let out = keys
+            .out
+            .as_ref()
+            .map_or(&options.out, |o| o.get_ref())
+            .clone();
+        let out_span = keys.out.as_ref().map_or(0..0, |o| o.span());
+        if out.is_relative() {
+            if let Some(link) = first_link(base, &out) {
+                return Err(error_at(
+                    out_span,
+                    format!(
+                        "out: refusing to write through the symbolic link {} (a link in the project could send outputs anywhere); give the output folder's real path",
+                        link.display()
+                    ),
+                ));
+            }
+        }
+        let mut warnings = Vec::new();
+        if out.is_absolute() || leaves(&out) {
+            warnings.push(format!(
+                "{}: out = {:?} is outside the project file's folder{}",
+                path.display(),
+                out.display().to_string(),
+                if base.as_os_str().is_empty() {
+                    String::new()
+                } else {
+                    format!(" {}", base.display())
+                }
+            ));
+        }
+        options.out = base.join(out);
         if let Some(formats) = &keys.formats {
             options.formats = formats
                 .iter()
@@ -185,8 +221,24 @@ impl Config {
             path: path.to_owned(),
             options,
             sets_formats: keys.formats.is_some(),
+            warnings,
         })
     }
+}
+
+/// Whether a relative path climbs above the folder it is relative to (`../site`,
+/// `out/../../x`).
+fn leaves(relative: &Path) -> bool {
+    let mut depth = 0usize;
+    for component in relative.components() {
+        match component {
+            std::path::Component::ParentDir if depth == 0 => return true,
+            std::path::Component::ParentDir => depth -= 1,
+            std::path::Component::Normal(_) => depth += 1,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// The 1-based line and column (in characters) of byte `offset` of `text`.
@@ -289,7 +341,7 @@ mod tests {
     fn out_of_range_values_are_reported_at_their_key_in_the_bakes_words() {
         let (line, col, message) = syntax(read("out = \"o\"\nfps = 5000\n").unwrap_err());
         assert_eq!((line, col), (2, 7));
-        assert!(message.starts_with("fps must be in (0, 1000]"), "{message}");
+        assert!(message.starts_with("fps must be in [1, 1000]"), "{message}");
         let (line, _, message) = syntax(read("\n\nplot_size = [10, 800]").unwrap_err());
         assert_eq!(line, 3);
         assert!(

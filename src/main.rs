@@ -64,6 +64,9 @@ fn main() -> ExitCode {
         },
     };
     let config = config.as_ref();
+    for warning in config.iter().flat_map(|c| &c.warnings) {
+        say!("warning: {warning}");
+    }
     match &cli.command {
         Command::Bake(args) => {
             warn_of_bundle(&args.left_out_of_bundle(config));

@@ -2,7 +2,7 @@
 //! how they are checked, in one place for the builder, the project file and the flags.
 
 use curvebake_export::{ExportSettings, Format, Layout};
-use curvebake_model::spec::MAX_FPS;
+use curvebake_model::spec::check_fps;
 use std::fmt;
 use std::path::PathBuf;
 
@@ -67,12 +67,7 @@ impl BakeOptions {
             ));
         }
         if let Some(fps) = o.fps {
-            if !(fps > 0.0 && fps <= MAX_FPS) {
-                return Err(OptionError::new(
-                    "fps",
-                    format!("must be in (0, {MAX_FPS}], got {fps}"),
-                ));
-            }
+            check_fps(fps).map_err(|m| OptionError::new("fps", m))?;
         }
         match o.jobs {
             Some(0) => return Err(OptionError::new("jobs", "must be at least 1, got 0".into())),

@@ -17,7 +17,7 @@ export const duration = 0.21666666666666667;
 /** Duration in milliseconds. */
 export const durationMs = 216.66666666666669;
 /** The motion's progress as a CSS `linear()` easing (for transitions between any two values), or null for a motion without an end value. */
-export const easing = "linear(0,0.1159,0.3242,0.5207,0.6753,0.7868,0.8631,0.9136,0.9462,0.9668,0.9797,0.9877,0.9926,1)";
+export const easing = "linear(0,0.013 2.5%,0.074 6%,0.2,0.344 16%,0.544,0.699 32%,0.819 41%,0.9 51%,0.954 63%,0.988 81%,1)";
 /** What `prefers-reduced-motion: reduce` does: jump, fade or keep. */
 export const reducedMotion = "jump";
 /** Frame count: frame i is at min(i / fps, duration) seconds. */
@@ -42,18 +42,16 @@ export function registerProperties() {
 /** Web Animations API keyframes: one per kept frame (every frame without a tolerance) and one at each exact join (a hand-off, a bound hit, a track's end), linear in between. */
 export const keyframes = [
 {offset: 0, scale: "1"},
-{offset: 0.0769231, scale: "0.993044"},
-{offset: 0.1538462, scale: "0.98055"},
-{offset: 0.2307692, scale: "0.968758"},
-{offset: 0.3076923, scale: "0.959479"},
-{offset: 0.3846154, scale: "0.952791"},
-{offset: 0.4615385, scale: "0.948213"},
-{offset: 0.5384615, scale: "0.945185"},
-{offset: 0.6153846, scale: "0.94323"},
-{offset: 0.6923077, scale: "0.941991"},
-{offset: 0.7692308, scale: "0.941217"},
-{offset: 0.8461538, scale: "0.940738"},
-{offset: 0.9230769, scale: "0.940445"},
+{offset: 0.025, scale: "0.99922"},
+{offset: 0.06, scale: "0.99558"},
+{offset: 0.11, scale: "0.98801"},
+{offset: 0.16, scale: "0.97937"},
+{offset: 0.24, scale: "0.96733"},
+{offset: 0.32, scale: "0.95808"},
+{offset: 0.4, scale: "0.95156"},
+{offset: 0.5, scale: "0.94637"},
+{offset: 0.62, scale: "0.94297"},
+{offset: 0.78, scale: "0.94097"},
 {offset: 1, scale: "0.94"},
 ];
 /** Timing that plays the keyframes as baked, holding the first and last frame. */

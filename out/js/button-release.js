@@ -17,7 +17,7 @@ export const duration = 0.4666666666666667;
 /** Duration in milliseconds. */
 export const durationMs = 466.6666666666667;
 /** The motion's progress as a CSS `linear()` easing (for transitions between any two values), or null for a motion without an end value. */
-export const easing = "linear(0,0.0396,0.1389,0.2725,0.4202,0.5666,0.7012,0.8175,0.9123,0.9851,1.037,1.0705,1.0887,1.0947,1.0919,1.083,1.0706,1.0567,1.0428,1.0298,1.0186,1.0093,1.0022,0.997,0.9936,0.9917,0.991,0.9912,1)";
+export const easing = "linear(0,0.016 2.4%,0.087 5.6%,0.24 10%,0.442 14.8%,0.652 20%,0.847 25.9%,0.986 32%,1.063,1.095 44%,1.091 52%,1.048 63%,1.002 77%,0.988 96%,0.997 100%,1)";
 /** What `prefers-reduced-motion: reduce` does: jump, fade or keep. */
 export const reducedMotion = "jump";
 /** Frame count: frame i is at min(i / fps, duration) seconds. */
@@ -42,33 +42,20 @@ export function registerProperties() {
 /** Web Animations API keyframes: one per kept frame (every frame without a tolerance) and one at each exact join (a hand-off, a bound hit, a track's end), linear in between. */
 export const keyframes = [
 {offset: 0, scale: "0.94"},
-{offset: 0.0357143, scale: "0.942374"},
-{offset: 0.0714286, scale: "0.948333"},
-{offset: 0.1071429, scale: "0.956353"},
-{offset: 0.1428571, scale: "0.965211"},
-{offset: 0.1785714, scale: "0.973994"},
-{offset: 0.2142857, scale: "0.98207"},
-{offset: 0.25, scale: "0.989048"},
-{offset: 0.2857143, scale: "0.994738"},
-{offset: 0.3214286, scale: "0.999105"},
-{offset: 0.3571429, scale: "1.002222"},
-{offset: 0.3928571, scale: "1.004232"},
-{offset: 0.4285714, scale: "1.00532"},
-{offset: 0.4642857, scale: "1.005683"},
-{offset: 0.5, scale: "1.005512"},
-{offset: 0.5357143, scale: "1.004981"},
-{offset: 0.5714286, scale: "1.004238"},
-{offset: 0.6071429, scale: "1.003403"},
-{offset: 0.6428571, scale: "1.002566"},
-{offset: 0.6785714, scale: "1.00179"},
-{offset: 0.7142857, scale: "1.001114"},
-{offset: 0.75, scale: "1.000559"},
-{offset: 0.7857143, scale: "1.00013"},
-{offset: 0.8214286, scale: "0.99982"},
-{offset: 0.8571429, scale: "0.999618"},
-{offset: 0.8928571, scale: "0.999505"},
-{offset: 0.9285714, scale: "0.999463"},
-{offset: 0.9642857, scale: "0.999473"},
+{offset: 0.024, scale: "0.94093"},
+{offset: 0.058, scale: "0.94559"},
+{offset: 0.1, scale: "0.95446"},
+{offset: 0.15, scale: "0.96705"},
+{offset: 0.2, scale: "0.97914"},
+{offset: 0.259, scale: "0.99079"},
+{offset: 0.31, scale: "0.99803"},
+{offset: 0.369, scale: "1.00319"},
+{offset: 0.43, scale: "1.00553"},
+{offset: 0.51, scale: "1.00558"},
+{offset: 0.63, scale: "1.003"},
+{offset: 0.74, scale: "1.00052"},
+{offset: 0.93, scale: "0.99928"},
+{offset: 1, scale: "0.999804"},
 {offset: 1, scale: "1"},
 ];
 /** Timing that plays the keyframes as baked, holding the first and last frame. */

@@ -17,7 +17,7 @@ export const duration = 0.3;
 /** Duration in milliseconds. */
 export const durationMs = 300.0;
 /** The motion's progress as a CSS `linear()` easing (for transitions between any two values), or null for a motion without an end value. */
-export const easing = "linear(0,0.16423,0.30274,0.41957,0.51811,0.60122,0.67132,0.73044,0.78031,0.82237,0.85784,0.88776,0.913,0.93428,0.95223,0.96737,0.98014,0.99092,1)";
+export const easing = "linear(0,0.0596 1.9%,0.1213 4%,0.1898,0.2531 9%,0.3141 11.6%,0.3746 14.4%,0.4358 17.5%,0.4931 20.7%,0.5466 24%,0.5977,0.6436 31%,0.6882 34.8%,0.7299 38.8%,0.7684 43%,0.8008 47%,0.8348 51.8%,0.8664 57%,0.8924 62%,0.9187,0.9406 74%,0.9616,0.9785 88%,0.9956 97%,1)";
 /** What `prefers-reduced-motion: reduce` does: jump, fade or keep. */
 export const reducedMotion = "keep";
 /** Frame count: frame i is at min(i / fps, duration) seconds. */
@@ -42,23 +42,29 @@ export function registerProperties() {
 /** Web Animations API keyframes: one per kept frame (every frame without a tolerance) and one at each exact join (a hand-off, a bound hit, a track's end), linear in between. */
 export const keyframes = [
 {offset: 0, opacity: "0"},
-{offset: 0.0555556, opacity: "0.164228"},
-{offset: 0.1111111, opacity: "0.302744"},
-{offset: 0.1666667, opacity: "0.419573"},
-{offset: 0.2222222, opacity: "0.518111"},
-{offset: 0.2777778, opacity: "0.601221"},
-{offset: 0.3333333, opacity: "0.671318"},
-{offset: 0.3888889, opacity: "0.730441"},
-{offset: 0.4444444, opacity: "0.780307"},
-{offset: 0.5, opacity: "0.822366"},
-{offset: 0.5555556, opacity: "0.85784"},
-{offset: 0.6111111, opacity: "0.88776"},
-{offset: 0.6666667, opacity: "0.912995"},
-{offset: 0.7222222, opacity: "0.93428"},
-{offset: 0.7777778, opacity: "0.952232"},
-{offset: 0.8333333, opacity: "0.967373"},
-{offset: 0.8888889, opacity: "0.980144"},
-{offset: 0.9444444, opacity: "0.990915"},
+{offset: 0.019, opacity: "0.0596"},
+{offset: 0.04, opacity: "0.1213"},
+{offset: 0.065, opacity: "0.1898"},
+{offset: 0.09, opacity: "0.2531"},
+{offset: 0.116, opacity: "0.3141"},
+{offset: 0.144, opacity: "0.3746"},
+{offset: 0.175, opacity: "0.4358"},
+{offset: 0.207, opacity: "0.4931"},
+{offset: 0.24, opacity: "0.5466"},
+{offset: 0.275, opacity: "0.5977"},
+{offset: 0.31, opacity: "0.6436"},
+{offset: 0.348, opacity: "0.6882"},
+{offset: 0.388, opacity: "0.7299"},
+{offset: 0.43, opacity: "0.7684"},
+{offset: 0.47, opacity: "0.8008"},
+{offset: 0.518, opacity: "0.8348"},
+{offset: 0.57, opacity: "0.8664"},
+{offset: 0.62, opacity: "0.8924"},
+{offset: 0.68, opacity: "0.9187"},
+{offset: 0.74, opacity: "0.9406"},
+{offset: 0.81, opacity: "0.9616"},
+{offset: 0.88, opacity: "0.9785"},
+{offset: 0.97, opacity: "0.9956"},
 {offset: 1, opacity: "1"},
 ];
 /** Timing that plays the keyframes as baked, holding the first and last frame. */

@@ -17,7 +17,7 @@ export const duration = 0.6;
 /** Duration in milliseconds. */
 export const durationMs = 600.0;
 /** The motion's progress as a CSS `linear()` easing (for transitions between any two values), or null for a motion without an end value. */
-export const easing = "linear(0,0.0197,0.0709,0.1431,0.228,0.319,0.411,0.5002,0.5842,0.6611,0.73,0.7904,0.8424,0.8863,0.9227,0.9521,0.9754,0.9933,1.0067,1.0162,1.0225,1.0263,1.0281,1.0283,1.0274,1.0258,1.0236,1.0211,1.0185,1.0159,1.0134,1.0111,1.009,1.0071,1.0054,1.004,1)";
+export const easing = "linear(0,0.0087 2%,0.0526 4.8%,0.1318 8%,0.2549 12%,0.4169 16.8%,0.5796 22%,0.7347 27.9%,0.8385 33%,0.9247 38.9%,0.9813 45%,1.0157 52%,1.0299 61%,1.0239 74%,1.0056 91%,1)";
 /** What `prefers-reduced-motion: reduce` does: jump, fade or keep. */
 export const reducedMotion = "jump";
 /** Frame count: frame i is at min(i / fps, duration) seconds. */
@@ -42,41 +42,20 @@ export function registerProperties() {
 /** Web Animations API keyframes: one per kept frame (every frame without a tolerance) and one at each exact join (a hand-off, a bound hit, a track's end), linear in between. */
 export const keyframes = [
 {offset: 0, scale: "0.85"},
-{offset: 0.0277778, scale: "0.85296"},
-{offset: 0.0555556, scale: "0.860637"},
-{offset: 0.0833333, scale: "0.871471"},
-{offset: 0.1111111, scale: "0.884205"},
-{offset: 0.1388889, scale: "0.897849"},
-{offset: 0.1666667, scale: "0.911646"},
-{offset: 0.1944444, scale: "0.925037"},
-{offset: 0.2222222, scale: "0.937629"},
-{offset: 0.25, scale: "0.949166"},
-{offset: 0.2777778, scale: "0.959499"},
-{offset: 0.3055556, scale: "0.968565"},
-{offset: 0.3333333, scale: "0.976366"},
-{offset: 0.3611111, scale: "0.98295"},
-{offset: 0.3888889, scale: "0.988399"},
-{offset: 0.4166667, scale: "0.992814"},
-{offset: 0.4444444, scale: "0.996308"},
-{offset: 0.4722222, scale: "0.998999"},
-{offset: 0.5, scale: "1.001001"},
-{offset: 0.5277778, scale: "1.002427"},
-{offset: 0.5555556, scale: "1.003377"},
-{offset: 0.5833333, scale: "1.003944"},
-{offset: 0.6111111, scale: "1.00421"},
-{offset: 0.6388889, scale: "1.004247"},
-{offset: 0.6666667, scale: "1.004114"},
-{offset: 0.6944444, scale: "1.003863"},
-{offset: 0.7222222, scale: "1.003535"},
-{offset: 0.75, scale: "1.003163"},
-{offset: 0.7777778, scale: "1.002772"},
-{offset: 0.8055556, scale: "1.002383"},
-{offset: 0.8333333, scale: "1.002009"},
-{offset: 0.8611111, scale: "1.001661"},
-{offset: 0.8888889, scale: "1.001344"},
-{offset: 0.9166667, scale: "1.001062"},
-{offset: 0.9444444, scale: "1.000817"},
-{offset: 0.9722222, scale: "1.000607"},
+{offset: 0.02, scale: "0.8513"},
+{offset: 0.048, scale: "0.8579"},
+{offset: 0.08, scale: "0.8698"},
+{offset: 0.12, scale: "0.8882"},
+{offset: 0.16, scale: "0.9086"},
+{offset: 0.22, scale: "0.9369"},
+{offset: 0.27, scale: "0.957"},
+{offset: 0.32, scale: "0.9731"},
+{offset: 0.38, scale: "0.9871"},
+{offset: 0.44, scale: "0.9961"},
+{offset: 0.51, scale: "1.0019"},
+{offset: 0.6, scale: "1.0044"},
+{offset: 0.73, scale: "1.0037"},
+{offset: 0.9, scale: "1.001"},
 {offset: 1, scale: "1"},
 ];
 /** Timing that plays the keyframes as baked, holding the first and last frame. */

@@ -17,7 +17,7 @@ export const duration = 0.4;
 /** Duration in milliseconds. */
 export const durationMs = 400.0;
 /** The motion's progress as a CSS `linear()` easing (for transitions between any two values), or null for a motion without an end value. */
-export const easing = "linear(0,-0.01823,-0.03125,-0.03906,-0.04167,-0.03906,-0.03125,-0.01823,0,0.02344,0.05208,0.08594,0.125,0.16927,0.21875,0.27344,0.33333,0.39844,0.46875,0.54427,0.625,0.71094,0.80208,0.89844,1)";
+export const easing = "linear(0,-0.0172 3.8%,-0.0328,-0.0408,-0.0414,-0.0344,-0.02,0.002,0.0314,0.0684,0.1128,0.1648,0.2242,0.2912,0.3656,0.4476,0.537,0.634,0.7384,0.8504,0.9698 98.8%,1)";
 /** What `prefers-reduced-motion: reduce` does: jump, fade or keep. */
 export const reducedMotion = "jump";
 /** Frame count: frame i is at min(i / fps, duration) seconds. */
@@ -42,29 +42,27 @@ export function registerProperties() {
 /** Web Animations API keyframes: one per kept frame (every frame without a tolerance) and one at each exact join (a hand-off, a bound hit, a track's end), linear in between. */
 export const keyframes = [
 {offset: 0, translate: "0 -160px"},
-{offset: 0.0416667, translate: "0 -162.9167px"},
-{offset: 0.0833333, translate: "0 -165px"},
-{offset: 0.125, translate: "0 -166.25px"},
-{offset: 0.1666667, translate: "0 -166.6667px"},
-{offset: 0.2083333, translate: "0 -166.25px"},
-{offset: 0.25, translate: "0 -165px"},
-{offset: 0.2916667, translate: "0 -162.9167px"},
-{offset: 0.3333333, translate: "0 -160px"},
-{offset: 0.375, translate: "0 -156.25px"},
-{offset: 0.4166667, translate: "0 -151.6667px"},
-{offset: 0.4583333, translate: "0 -146.25px"},
-{offset: 0.5, translate: "0 -140px"},
-{offset: 0.5416667, translate: "0 -132.9167px"},
-{offset: 0.5833333, translate: "0 -125px"},
-{offset: 0.625, translate: "0 -116.25px"},
-{offset: 0.6666667, translate: "0 -106.6667px"},
-{offset: 0.7083333, translate: "0 -96.25px"},
-{offset: 0.75, translate: "0 -85px"},
-{offset: 0.7916667, translate: "0 -72.9167px"},
-{offset: 0.8333333, translate: "0 -60px"},
-{offset: 0.875, translate: "0 -46.25px"},
-{offset: 0.9166667, translate: "0 -31.6667px"},
-{offset: 0.9583333, translate: "0 -16.25px"},
+{offset: 0.038, translate: "0 -162.75px"},
+{offset: 0.08, translate: "0 -164.92px"},
+{offset: 0.128, translate: "0 -166.36px"},
+{offset: 0.17, translate: "0 -166.72px"},
+{offset: 0.218, translate: "0 -166.09px"},
+{offset: 0.26, translate: "0 -164.63px"},
+{offset: 0.308, translate: "0 -161.93px"},
+{offset: 0.35, translate: "0 -158.66px"},
+{offset: 0.4, translate: "0 -153.66px"},
+{offset: 0.45, translate: "0 -147.46px"},
+{offset: 0.5, translate: "0 -140.06px"},
+{offset: 0.55, translate: "0 -131.46px"},
+{offset: 0.6, translate: "0 -121.66px"},
+{offset: 0.65, translate: "0 -110.66px"},
+{offset: 0.7, translate: "0 -98.46px"},
+{offset: 0.75, translate: "0 -85.06px"},
+{offset: 0.8, translate: "0 -70.46px"},
+{offset: 0.85, translate: "0 -54.66px"},
+{offset: 0.9, translate: "0 -37.66px"},
+{offset: 0.95, translate: "0 -19.46px"},
+{offset: 1, translate: "0 -0.057px"},
 {offset: 1, translate: "0 0px"},
 ];
 /** Timing that plays the keyframes as baked, holding the first and last frame. */

@@ -22,12 +22,12 @@
 //! assert!((figures.tracks[0].overshoot.as_ref().unwrap().percent - 16.4).abs() < 0.2);
 //! ```
 
-use curvebake_model::bake::{bake, Baked};
+use curvebake_model::bake::{bake, Baked, Track};
 use curvebake_model::error::{InputError, Problem};
 use curvebake_model::load::{load_file, Input};
 use curvebake_model::number::format_number;
 use curvebake_model::source::find_inputs;
-use curvebake_model::spec::{Ending, Model, Overrides, ParamGroup};
+use curvebake_model::spec::{Ending, Model, MotionSpec, Overrides, ParamGroup};
 use curvebake_motion::{Decay, Settle, SolvedDecay, Spring};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::f64::consts::PI;
@@ -471,69 +471,15 @@ pub fn inspect(baked: &Baked) -> Inspection {
     // A multi-track motion's tracks are in different units: each sparkline on its own scale.
     let shared = !matches!(spec.model, Model::Tracks(_));
     let lines = sparklines(baked, SPARKLINE_COLUMNS, shared);
-    let rests = spec.ending == Ending::Rests;
     let tracks = baked
         .tracks
         .iter()
         .zip(track_models(model))
         .zip(lines)
         .enumerate()
-        .map(
-            |(k, ((track, (endpoints, resting_value, decay)), sparkline))| {
-                let (mut peak, mut peak_at) = (0.0f64, 0.0);
-                for (i, v) in track.velocity.iter().enumerate() {
-                    if v.abs() > peak {
-                        peak = v.abs();
-                        peak_at = baked.time(i);
-                    }
-                }
-                let rest = *track.position.last().expect("a bake has frames");
-                let (unit, rest_delta, rest_speed) = match &model {
-                    Model::Tracks(multi) => multi
-                        .tracks()
-                        .get(k)
-                        .map(|t| (t.unit.clone(), t.rest_delta, t.rest_speed))
-                        .unwrap_or((spec.unit.clone(), spec.rest_delta, spec.rest_speed)),
-                    _ => (spec.unit.clone(), spec.rest_delta, spec.rest_speed),
-                };
-                let at_rest_from = rests.then(|| {
-                    let settled = |i: usize| {
-                        (track.position[i] - rest).abs() <= rest_delta
-                            && track.velocity[i].abs() <= rest_speed
-                    };
-                    let first = (0..baked.frames())
-                        .rev()
-                        .take_while(|&i| settled(i))
-                        .last()
-                        .unwrap_or(baked.frames() - 1);
-                    baked.time(first)
-                });
-                TrackFigures {
-                    name: track.name,
-                    unit,
-                    rest_delta,
-                    rest_speed,
-                    start: track.position[0],
-                    end: rest,
-                    min: track.position.iter().copied().fold(f64::INFINITY, f64::min),
-                    max: track
-                        .position
-                        .iter()
-                        .copied()
-                        .fold(f64::NEG_INFINITY, f64::max),
-                    resting_value,
-                    overshoot: endpoints.map(|e| overshoot_from_frames(baked, &track.position, e)),
-                    peak_speed: PeakSpeed {
-                        speed: peak,
-                        time: peak_at,
-                        source: FROM_FRAMES,
-                    },
-                    at_rest_from,
-                    decay,
-                    sparkline,
-                }
-            },
-        )
+        .map(|(k, ((track, from_model), sparkline))| {
+            track_figures(baked, k, track, from_model, sparkline)
+        })
         .collect();
     Inspection {
         name: spec.name.clone(),
@@ -579,6 +525,90 @@ pub fn inspect(baked: &Baked) -> Inspection {
     }
 }
 
+/// The figures of track `k` of `baked`: its frames' extremes, overshoot, peak speed and
+/// when they rest, beside what `from_model` (as [`track_models`] gives it) says.
+fn track_figures(
+    baked: &Baked,
+    k: usize,
+    track: &Track,
+    (endpoints, resting_value, decay): TrackModel,
+    sparkline: String,
+) -> TrackFigures {
+    let rest = *track.position.last().expect("a bake has frames");
+    let (unit, rest_delta, rest_speed) = rest_thresholds(baked.spec, k);
+    let at_rest_from = (baked.spec.ending == Ending::Rests)
+        .then(|| at_rest_from(baked, track, rest, (rest_delta, rest_speed)));
+    TrackFigures {
+        name: track.name,
+        unit,
+        rest_delta,
+        rest_speed,
+        start: track.position[0],
+        end: rest,
+        min: track.position.iter().copied().fold(f64::INFINITY, f64::min),
+        max: track
+            .position
+            .iter()
+            .copied()
+            .fold(f64::NEG_INFINITY, f64::max),
+        resting_value,
+        overshoot: endpoints.map(|e| overshoot_from_frames(baked, &track.position, e)),
+        peak_speed: peak_speed(baked, track),
+        at_rest_from,
+        decay,
+        sparkline,
+    }
+}
+
+/// Unit, rest delta and rest speed of track `k`: a multi-track motion's own for each track,
+/// else the motion's.
+fn rest_thresholds(spec: &MotionSpec, k: usize) -> (String, f64, f64) {
+    let motion = || (spec.unit.clone(), spec.rest_delta, spec.rest_speed);
+    match &spec.model {
+        Model::Tracks(multi) => multi
+            .tracks()
+            .get(k)
+            .map(|t| (t.unit.clone(), t.rest_delta, t.rest_speed))
+            .unwrap_or_else(motion),
+        _ => motion(),
+    }
+}
+
+/// The fastest frame of `track`, by |velocity| (the first of equals).
+fn peak_speed(baked: &Baked, track: &Track) -> PeakSpeed {
+    let (mut speed, mut time) = (0.0f64, 0.0);
+    for (i, v) in track.velocity.iter().enumerate() {
+        if v.abs() > speed {
+            speed = v.abs();
+            time = baked.time(i);
+        }
+    }
+    PeakSpeed {
+        speed,
+        time,
+        source: FROM_FRAMES,
+    }
+}
+
+/// The first frame time from which every frame of `track` is within `rest_delta` of `rest`
+/// and slower than `rest_speed` (the last frame's time when only it is).
+fn at_rest_from(
+    baked: &Baked,
+    track: &Track,
+    rest: f64,
+    (rest_delta, rest_speed): (f64, f64),
+) -> f64 {
+    let settled = |i: usize| {
+        (track.position[i] - rest).abs() <= rest_delta && track.velocity[i].abs() <= rest_speed
+    };
+    let first = (0..baked.frames())
+        .rev()
+        .take_while(|&i| settled(i))
+        .last()
+        .unwrap_or(baked.frames() - 1);
+    baked.time(first)
+}
+
 fn gravity_figures(model: &Model) -> Option<GravityFigures> {
     let (g, arrival, bounce) = match model {
         Model::Gravity(g) => (g, None, None),
@@ -606,34 +636,68 @@ impl Inspection {
     /// The text `curvebake inspect` prints: a title line, then one `label  value` row per
     /// figure.
     pub fn to_text(&self) -> String {
-        let unit = |x: f64| {
-            if self.unit.is_empty() {
-                format_number(x)
+        let units = Units(&self.unit);
+        let mut rows = Rows::default();
+        self.motion_rows(&mut rows);
+        if let Some(s) = &self.spring {
+            spring_rows(&mut rows, s);
+        }
+        if let Some(f) = &self.friction {
+            friction_rows(&mut rows, f, units, self.rest_speed);
+        }
+        for (i, step) in self.steps.iter().flatten().enumerate() {
+            rows.push(&format!("step {i}"), step_text(step, units));
+        }
+        if let Some(i) = &self.inertia {
+            rows.push("inertia", inertia_text(i, units));
+        }
+        if let Some(g) = &self.gravity {
+            gravity_rows(&mut rows, g, units);
+        }
+        let many = self.tracks.len() > 1;
+        for track in &self.tracks {
+            self.track_rows(&mut rows, track, many);
+        }
+        if let Some(t) = self.settle_time {
+            rows.push(
+                "settle time",
+                format!(
+                    "{} (envelope bound for rest_delta {}, rest_speed {})",
+                    seconds(t),
+                    units.value(self.rest_delta),
+                    units.per_s(self.rest_speed)
+                ),
+            );
+        }
+        for track in &self.tracks {
+            let label = if many {
+                format!("{} position", track.name)
             } else {
-                format!("{} {}", format_number(x), self.unit)
-            }
+                "position".into()
+            };
+            rows.push(&label, track.sparkline.clone());
+        }
+        let title = match &self.file {
+            Some(file) => format!("{} ({})", self.name, file.display()),
+            None => self.name.clone(),
         };
-        let per_s = |x: f64| {
-            if self.unit.is_empty() {
-                format!("{}/s", format_number(x))
-            } else {
-                format!("{} {}/s", format_number(x), self.unit)
-            }
-        };
-        let seconds = |x: f64| format!("{} s", format_number(x));
-        let mut rows: Vec<(String, String)> = Vec::new();
-        let mut row = |label: &str, value: String| rows.push((label.to_owned(), value));
+        rows.under(&title)
+    }
+
+    /// The `motion` row (kind, property, frames, timing and ending), a row per parameter
+    /// group, and for a spring without a motion.dev form, why it has none.
+    fn motion_rows(&self, rows: &mut Rows) {
         let ending = match self.ending {
-            "rests" => "baked until at rest".to_owned(),
-            "arrives" => "arrives at its end value".to_owned(),
-            _ => "fixed duration".to_owned(),
+            "rests" => "baked until at rest",
+            "arrives" => "arrives at its end value",
+            _ => "fixed duration",
         };
         let unit_note = if self.unit.is_empty() {
             String::new()
         } else {
             format!(" in {}", self.unit)
         };
-        row(
+        rows.push(
             "motion",
             format!(
                 "{} on {}{unit_note}: {} frames at {} fps over {}, {ending}",
@@ -660,249 +724,288 @@ impl Inspection {
                 (Some(name), None) => format!("{name} parameters"),
                 (None, None) => "parameters".into(),
             };
-            row(&label, values.join(", "));
+            rows.push(&label, values.join(", "));
         }
         let motion_dev = self.params.0.iter().any(|g| g.name == Some("motion_dev"));
         if self.spring.is_some() && !motion_dev {
-            row(
+            rows.push(
                 "as motion.dev",
                 "none: motion.dev clamps the damping ratio to [0.05, 1]".into(),
             );
         }
-        if let Some(s) = &self.spring {
-            row(
-                "damping ratio",
-                format!("{} ({})", format_number(s.damping_ratio), s.regime),
-            );
-            let damped = s.damped_frequency.map_or(String::new(), |w| {
-                format!(", damped {} rad/s", format_number(w))
-            });
-            row(
-                "frequency",
-                format!(
-                    "natural {} rad/s ({} Hz){damped}",
-                    format_number(s.natural_frequency),
-                    format_number(s.natural_frequency_hz)
-                ),
-            );
-            row(
-                "period",
-                match s.period {
-                    Some(p) => format!("{} (between overshoots)", seconds(p)),
-                    None => "none: it does not oscillate".into(),
-                },
-            );
-        }
-        if let Some(f) = &self.friction {
-            let rest = f.rest_position.map_or("never (friction 1)".into(), unit);
-            row(
-                "friction",
-                format!(
-                    "keeps {} of its velocity per second, lambda {} /s",
-                    format_number(f.friction),
-                    format_number(f.lambda)
-                ),
-            );
-            row("comes to rest at", rest);
-            if let Some(t) = f.rest_time {
-                row(
-                    "slower than rest",
-                    format!("{} (rest_speed {})", seconds(t), per_s(self.rest_speed)),
-                );
-            }
-        }
-        for (i, step) in self.steps.iter().flatten().enumerate() {
-            let mut v = format!(
-                "{} from {} at {} with {}",
-                step.kind,
-                unit(step.start_state.0),
-                seconds(step.start),
-                per_s(step.start_state.1)
-            );
-            if let Some(t) = step.handoff {
-                let _ = write!(v, ", hands over at {}", seconds(t));
-            }
-            row(&format!("step {i}"), v);
-        }
-        if let Some(i) = &self.inertia {
-            let mut v = i.case.to_owned();
-            if let Some(x) = i.free_rest {
-                let _ = write!(v, "; free rest at {}", unit(x));
-            }
-            if let (Some(t), Some(vb)) = (i.bound_time, i.bound_velocity) {
-                let _ = write!(
-                    v,
-                    "; reaches the bound at {} with {}, then springs back",
-                    seconds(t),
-                    per_s(vb)
-                );
-            }
-            if let Some(x) = i.target {
-                let _ = write!(v, "; rests at {}", unit(x));
-            }
-            row("inertia", v);
-        }
-        if let Some(g) = &self.gravity {
-            row(
-                "acceleration",
-                if self.unit.is_empty() {
-                    format!("{} /s²", format_number(g.acceleration))
-                } else {
-                    format!("{} {}/s²", format_number(g.acceleration), self.unit)
-                },
-            );
-            if let (Some(t), Some(x)) = (g.apex_time, g.apex) {
-                row("turns at", format!("{} at {}", unit(x), seconds(t)));
-            }
-            if let Some(t) = g.arrival {
-                row("arrives", seconds(t));
-            }
-            if let (Some(t), Some(e)) = (g.first_impact, g.restitution) {
-                row(
-                    "bounces",
-                    format!(
-                        "first impact at {}, restitution {}, over at {}",
-                        seconds(t),
-                        format_number(e),
-                        g.bounces_end.map_or("-".into(), seconds)
-                    ),
-                );
-            }
-        }
-        let many = self.tracks.len() > 1;
-        for track in &self.tracks {
-            // A track's own unit (a multi-track motion's tracks differ).
-            let unit = |x: f64| {
-                if track.unit.is_empty() {
-                    format_number(x)
-                } else {
-                    format!("{} {}", format_number(x), track.unit)
-                }
-            };
-            let per_s = |x: f64| {
-                if track.unit.is_empty() {
-                    format!("{}/s", format_number(x))
-                } else {
-                    format!("{} {}/s", format_number(x), track.unit)
-                }
-            };
-            let label = |l: &str| {
-                if many {
-                    format!("{} {l}", track.name)
-                } else {
-                    l.to_owned()
-                }
-            };
-            if let Some(d) = &track.decay {
-                let mut v = format!(
-                    "initial velocity {}, lambda {} /s",
-                    per_s(d.initial_velocity),
-                    format_number(d.lambda)
-                );
-                if let Some(tau) = d.time_constant {
-                    let _ = write!(v, " (time constant {})", seconds(tau));
-                }
-                if let Some(b) = d.branch {
-                    let _ = write!(v, ", Lambert W branch {b}");
-                }
-                if let Some(ve) = d.end_velocity {
-                    let _ = write!(v, ", end velocity {}", per_s(ve));
-                }
-                row(&label("decay"), v);
-            }
-            if let Some(o) = &track.overshoot {
-                let mut v = match o.time {
-                    Some(t) => format!(
-                        "{} % ({}) at {} ({})",
-                        format_number(o.percent),
-                        unit(o.units),
-                        seconds(t),
-                        o.source
-                    ),
-                    None => format!("0 %: never passes its target ({})", o.source),
-                };
-                if let Some(c) = self.spring.as_ref().and_then(|s| s.overshoot.as_ref()) {
-                    let _ = write!(
-                        v,
-                        "; {} % at {} ({})",
-                        format_number(c.percent),
-                        seconds(c.time.unwrap_or(0.0)),
-                        c.source
-                    );
-                }
-                row(&label("overshoot"), v);
-            }
-            row(
-                &label("peak speed"),
-                format!(
-                    "{} at {} ({})",
-                    per_s(track.peak_speed.speed),
-                    seconds(track.peak_speed.time),
-                    track.peak_speed.source
-                ),
-            );
-            row(
-                &label("range"),
-                format!(
-                    "{} -> {}, between {} and {}",
-                    unit(track.start),
-                    unit(track.end),
-                    unit(track.min),
-                    unit(track.max)
-                ),
-            );
-            let resting = match track.resting_value {
-                None => "none: it never comes to rest".into(),
-                Some(x) if self.ending == "rests" => unit(x),
-                Some(x) => format!("{} (if it ran on past its end)", unit(x)),
-            };
-            row(&label("resting value"), resting);
-            // Only worth a row when the frames rest before the bake ends.
-            if let Some(t) = track.at_rest_from.filter(|&t| t < self.duration) {
-                row(
-                    &label("at rest from"),
-                    format!(
-                        "{} (frames within {} of rest, slower than {})",
-                        seconds(t),
-                        unit(track.rest_delta),
-                        per_s(track.rest_speed)
-                    ),
-                );
-            }
-        }
-        if let Some(t) = self.settle_time {
-            row(
-                "settle time",
-                format!(
-                    "{} (envelope bound for rest_delta {}, rest_speed {})",
-                    seconds(t),
-                    unit(self.rest_delta),
-                    per_s(self.rest_speed)
-                ),
-            );
-        }
-        for track in &self.tracks {
-            let label = if many {
-                format!("{} position", track.name)
+    }
+
+    /// The rows of one track, each label led by the track's name when there are `many`:
+    /// decay, overshoot, peak speed, range, resting value, and when the frames rest before the
+    /// bake ends, from when.
+    fn track_rows(&self, rows: &mut Rows, track: &TrackFigures, many: bool) {
+        // A track's own unit (a multi-track motion's tracks differ).
+        let units = Units(&track.unit);
+        let label = |l: &str| {
+            if many {
+                format!("{} {l}", track.name)
             } else {
-                "position".into()
-            };
-            row(&label, track.sparkline.clone());
+                l.to_owned()
+            }
+        };
+        if let Some(d) = &track.decay {
+            rows.push(&label("decay"), decay_text(d, units));
         }
-        let width = rows
+        if let Some(o) = &track.overshoot {
+            let closed_form = self.spring.as_ref().and_then(|s| s.overshoot.as_ref());
+            rows.push(&label("overshoot"), overshoot_text(o, closed_form, units));
+        }
+        let peak = &track.peak_speed;
+        rows.push(
+            &label("peak speed"),
+            format!(
+                "{} at {} ({})",
+                units.per_s(peak.speed),
+                seconds(peak.time),
+                peak.source
+            ),
+        );
+        rows.push(
+            &label("range"),
+            format!(
+                "{} -> {}, between {} and {}",
+                units.value(track.start),
+                units.value(track.end),
+                units.value(track.min),
+                units.value(track.max)
+            ),
+        );
+        let resting = match track.resting_value {
+            None => "none: it never comes to rest".into(),
+            Some(x) if self.ending == "rests" => units.value(x),
+            Some(x) => format!("{} (if it ran on past its end)", units.value(x)),
+        };
+        rows.push(&label("resting value"), resting);
+        // Only worth a row when the frames rest before the bake ends.
+        if let Some(t) = track.at_rest_from.filter(|&t| t < self.duration) {
+            rows.push(
+                &label("at rest from"),
+                format!(
+                    "{} (frames within {} of rest, slower than {})",
+                    seconds(t),
+                    units.value(track.rest_delta),
+                    units.per_s(track.rest_speed)
+                ),
+            );
+        }
+    }
+}
+
+/// The `label  value` rows of [`Inspection::to_text`], in order.
+#[derive(Default)]
+struct Rows(Vec<(String, String)>);
+
+impl Rows {
+    fn push(&mut self, label: &str, value: String) {
+        self.0.push((label.to_owned(), value));
+    }
+
+    /// `title` on a line, then the rows indented, their values lined up after the longest
+    /// label.
+    fn under(self, title: &str) -> String {
+        let width = self
+            .0
             .iter()
             .map(|(l, _)| l.chars().count())
             .max()
             .unwrap_or(0);
-        let mut out = match &self.file {
-            Some(file) => format!("{} ({})\n", self.name, file.display()),
-            None => format!("{}\n", self.name),
-        };
-        for (label, value) in rows {
+        let mut out = format!("{title}\n");
+        for (label, value) in self.0 {
             let _ = writeln!(out, "  {label:<width$}  {value}");
         }
         out
     }
+}
+
+/// Values in one unit, as `inspect` prints them (the unit may be empty).
+#[derive(Clone, Copy)]
+struct Units<'a>(&'a str);
+
+impl Units<'_> {
+    /// `x` in the unit: `12 px`, or `12` without one.
+    fn value(self, x: f64) -> String {
+        if self.0.is_empty() {
+            format_number(x)
+        } else {
+            format!("{} {}", format_number(x), self.0)
+        }
+    }
+
+    /// `x` in the unit per second: `12 px/s`, or `12/s` without one.
+    fn per_s(self, x: f64) -> String {
+        if self.0.is_empty() {
+            format!("{}/s", format_number(x))
+        } else {
+            format!("{} {}/s", format_number(x), self.0)
+        }
+    }
+}
+
+/// `x` seconds: `0.5 s`.
+fn seconds(x: f64) -> String {
+    format!("{} s", format_number(x))
+}
+
+/// A spring's rows: damping ratio and regime, frequencies, period.
+fn spring_rows(rows: &mut Rows, s: &SpringFigures) {
+    rows.push(
+        "damping ratio",
+        format!("{} ({})", format_number(s.damping_ratio), s.regime),
+    );
+    let damped = s.damped_frequency.map_or(String::new(), |w| {
+        format!(", damped {} rad/s", format_number(w))
+    });
+    rows.push(
+        "frequency",
+        format!(
+            "natural {} rad/s ({} Hz){damped}",
+            format_number(s.natural_frequency),
+            format_number(s.natural_frequency_hz)
+        ),
+    );
+    rows.push(
+        "period",
+        match s.period {
+            Some(p) => format!("{} (between overshoots)", seconds(p)),
+            None => "none: it does not oscillate".into(),
+        },
+    );
+}
+
+/// A fling's rows: friction and λ, where it comes to rest, and when it is slower than
+/// `rest_speed`.
+fn friction_rows(rows: &mut Rows, f: &FrictionFigures, units: Units, rest_speed: f64) {
+    let rest = f
+        .rest_position
+        .map_or("never (friction 1)".into(), |x| units.value(x));
+    rows.push(
+        "friction",
+        format!(
+            "keeps {} of its velocity per second, lambda {} /s",
+            format_number(f.friction),
+            format_number(f.lambda)
+        ),
+    );
+    rows.push("comes to rest at", rest);
+    if let Some(t) = f.rest_time {
+        rows.push(
+            "slower than rest",
+            format!("{} (rest_speed {})", seconds(t), units.per_s(rest_speed)),
+        );
+    }
+}
+
+/// A sequence step: its kind, the state it starts with and when, and when it hands over.
+fn step_text(step: &StepFigures, units: Units) -> String {
+    let mut v = format!(
+        "{} from {} at {} with {}",
+        step.kind,
+        units.value(step.start_state.0),
+        seconds(step.start),
+        units.per_s(step.start_state.1)
+    );
+    if let Some(t) = step.handoff {
+        let _ = write!(v, ", hands over at {}", seconds(t));
+    }
+    v
+}
+
+/// What an inertia did: its case, its free rest, when and how fast it reached its bound, and
+/// where it rests.
+fn inertia_text(i: &InertiaFigures, units: Units) -> String {
+    let mut v = i.case.to_owned();
+    if let Some(x) = i.free_rest {
+        let _ = write!(v, "; free rest at {}", units.value(x));
+    }
+    if let (Some(t), Some(vb)) = (i.bound_time, i.bound_velocity) {
+        let _ = write!(
+            v,
+            "; reaches the bound at {} with {}, then springs back",
+            seconds(t),
+            units.per_s(vb)
+        );
+    }
+    if let Some(x) = i.target {
+        let _ = write!(v, "; rests at {}", units.value(x));
+    }
+    v
+}
+
+/// Gravity's rows: acceleration, turning point, arrival and bounces.
+fn gravity_rows(rows: &mut Rows, g: &GravityFigures, units: Units) {
+    rows.push(
+        "acceleration",
+        if units.0.is_empty() {
+            format!("{} /s²", format_number(g.acceleration))
+        } else {
+            format!("{} {}/s²", format_number(g.acceleration), units.0)
+        },
+    );
+    if let (Some(t), Some(x)) = (g.apex_time, g.apex) {
+        rows.push("turns at", format!("{} at {}", units.value(x), seconds(t)));
+    }
+    if let Some(t) = g.arrival {
+        rows.push("arrives", seconds(t));
+    }
+    if let (Some(t), Some(e)) = (g.first_impact, g.restitution) {
+        rows.push(
+            "bounces",
+            format!(
+                "first impact at {}, restitution {}, over at {}",
+                seconds(t),
+                format_number(e),
+                g.bounces_end.map_or("-".into(), seconds)
+            ),
+        );
+    }
+}
+
+/// A decay: initial velocity and λ, time constant, Lambert W branch and end velocity.
+fn decay_text(d: &DecayFigures, units: Units) -> String {
+    let mut v = format!(
+        "initial velocity {}, lambda {} /s",
+        units.per_s(d.initial_velocity),
+        format_number(d.lambda)
+    );
+    if let Some(tau) = d.time_constant {
+        let _ = write!(v, " (time constant {})", seconds(tau));
+    }
+    if let Some(b) = d.branch {
+        let _ = write!(v, ", Lambert W branch {b}");
+    }
+    if let Some(ve) = d.end_velocity {
+        let _ = write!(v, ", end velocity {}", units.per_s(ve));
+    }
+    v
+}
+
+/// An overshoot from the frames, then the `closed_form` one beside it when there is one.
+fn overshoot_text(o: &Overshoot, closed_form: Option<&Overshoot>, units: Units) -> String {
+    let mut v = match o.time {
+        Some(t) => format!(
+            "{} % ({}) at {} ({})",
+            format_number(o.percent),
+            units.value(o.units),
+            seconds(t),
+            o.source
+        ),
+        None => format!("0 %: never passes its target ({})", o.source),
+    };
+    if let Some(c) = closed_form {
+        let _ = write!(
+            v,
+            "; {} % at {} ({})",
+            format_number(c.percent),
+            seconds(c.time.unwrap_or(0.0)),
+            c.source
+        );
+    }
+    v
 }
 
 /// Every motion named by `targets` (as [`resolve`] finds them) baked and inspected, each

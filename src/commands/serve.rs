@@ -17,7 +17,12 @@
 //!   folder (resolved the same way), else `403`, so a link pointing out is refused;
 //! * methods other than `GET` and `HEAD`: `405`.
 //!
-//! Every answer says `Cache-Control: no-store`, so a reload never shows an old bake.
+//! Every answer says `Cache-Control: no-store`, so a reload never shows an old bake, and
+//! `X-Content-Type-Options: nosniff`, so a browser takes each file as its `Content-Type` says.
+//!
+//! Requests are answered by [`WORKERS`] threads at once, and each connection reads and writes
+//! with [`SOCKET_TIMEOUT`]: a client that asks for a large file and does not read it holds
+//! one worker, for at most that long, while the others answer the page's polling.
 
 use crate::run::{FatalError, Report};
 use curvebake_model::error::Problem;
@@ -33,6 +38,14 @@ pub const STATUS_PATH: &str = "/_curvebake/status";
 
 /// The port `--serve` tries when given none; when it is taken, the system picks a free one.
 pub const DEFAULT_PORT: u16 = 8419;
+
+/// Requests answered at once.
+pub const WORKERS: usize = 8;
+
+/// How long a connection may wait to read a request or to write an answer before it is
+/// closed: far longer than a page on this machine takes, short enough that a client that
+/// stopped reading lets its worker go.
+pub const SOCKET_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(20);
 
 /// Why a request target does not name a file to serve.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -150,6 +163,7 @@ pub fn status_json(generation: u64, result: &Result<Report, FatalError>) -> Stri
                         col,
                         message,
                         source_line,
+                        ..
                     } => {
                         entry["line"] = json!(line);
                         entry["col"] = json!(col);
@@ -174,7 +188,7 @@ pub struct Server {
     addr: SocketAddr,
     status: Arc<Mutex<Status>>,
     http: Arc<tiny_http::Server>,
-    thread: Option<JoinHandle<()>>,
+    threads: Vec<JoinHandle<()>>,
 }
 
 impl std::fmt::Debug for Server {
@@ -187,8 +201,9 @@ impl Server {
     /// Serves `root` on `127.0.0.1:port` (`0`: a free port the system picks). `root` need not
     /// exist yet (a first bake makes it): it is resolved on each request.
     pub fn start(root: &Path, port: u16) -> io::Result<Self> {
-        let http = tiny_http::Server::http(SocketAddr::from((Ipv4Addr::LOCALHOST, port)))
-            .map_err(io::Error::other)?;
+        let listener = std::net::TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, port)))?;
+        set_timeouts(&listener, SOCKET_TIMEOUT)?;
+        let http = tiny_http::Server::from_listener(listener, None).map_err(io::Error::other)?;
         let addr = http
             .server_addr()
             .to_ip()
@@ -199,21 +214,23 @@ impl Server {
             json: status_json(0, &Ok(Report::default())),
         }));
         let root = std::path::absolute(root)?;
-        let thread = {
-            let (http, status) = (Arc::clone(&http), Arc::clone(&status));
-            std::thread::Builder::new()
-                .name("curvebake-serve".into())
-                .spawn(move || {
-                    for request in http.incoming_requests() {
-                        answer(request, &root, addr, &status);
-                    }
-                })?
-        };
+        let threads = (0..WORKERS)
+            .map(|_| {
+                let (http, status, root) = (Arc::clone(&http), Arc::clone(&status), root.clone());
+                std::thread::Builder::new()
+                    .name("curvebake-serve".into())
+                    .spawn(move || {
+                        for request in http.incoming_requests() {
+                            answer(request, &root, addr, &status);
+                        }
+                    })
+            })
+            .collect::<io::Result<_>>()?;
         Ok(Self {
             addr,
             status,
             http,
-            thread: Some(thread),
+            threads,
         })
     }
 
@@ -241,8 +258,10 @@ impl Server {
 
 impl Drop for Server {
     fn drop(&mut self) {
-        self.http.unblock();
-        if let Some(thread) = self.thread.take() {
+        for _ in &self.threads {
+            self.http.unblock();
+        }
+        for thread in self.threads.drain(..) {
             let _ = thread.join();
         }
     }
@@ -257,6 +276,39 @@ fn host_is_local(host: &str, port: u16) -> bool {
     matches!(name.as_str(), "127.0.0.1" | "localhost")
 }
 
+/// Sets the read and write timeouts of `listener`'s socket, which the connections it accepts
+/// inherit on Linux and the BSDs (tiny_http does not expose the sockets it accepts).
+#[cfg(unix)]
+fn set_timeouts(listener: &std::net::TcpListener, timeout: std::time::Duration) -> io::Result<()> {
+    use std::os::fd::AsRawFd;
+    let value = libc::timeval {
+        tv_sec: timeout.as_secs() as libc::time_t,
+        tv_usec: timeout.subsec_micros() as libc::suseconds_t,
+    };
+    for option in [libc::SO_RCVTIMEO, libc::SO_SNDTIMEO] {
+        // SAFETY: the descriptor is open and `value` is a `timeval` of the size given.
+        let done = unsafe {
+            libc::setsockopt(
+                listener.as_raw_fd(),
+                libc::SOL_SOCKET,
+                option,
+                std::ptr::from_ref(&value).cast(),
+                std::mem::size_of::<libc::timeval>() as libc::socklen_t,
+            )
+        };
+        if done != 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+/// Elsewhere connections have no timeouts; the workers still answer side by side.
+#[cfg(not(unix))]
+fn set_timeouts(_: &std::net::TcpListener, _: std::time::Duration) -> io::Result<()> {
+    Ok(())
+}
+
 fn header(name: &str, value: &str) -> tiny_http::Header {
     tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes())
         .expect("header names and values here are ASCII")
@@ -269,11 +321,12 @@ fn answer(request: tiny_http::Request, root: &Path, addr: SocketAddr, status: &M
         Response::from_string(format!("{text}\n"))
             .with_status_code(code)
             .with_header(header("Content-Type", "text/plain; charset=utf-8"))
-            .with_header(header("Cache-Control", "no-store"))
     };
     if !matches!(request.method(), Method::Get | Method::Head) {
-        let _ = request
-            .respond(plain(405, "only GET and HEAD").with_header(header("Allow", "GET, HEAD")));
+        let _ = respond(
+            request,
+            plain(405, "only GET and HEAD").with_header(header("Allow", "GET, HEAD")),
+        );
         return;
     }
     let host = request
@@ -282,7 +335,7 @@ fn answer(request: tiny_http::Request, root: &Path, addr: SocketAddr, status: &M
         .find(|h| h.field.equiv("Host"))
         .map(|h| h.value.as_str().to_owned());
     if host.is_some_and(|h| !host_is_local(&h, addr.port())) {
-        let _ = request.respond(plain(403, "this server answers only to 127.0.0.1"));
+        let _ = respond(request, plain(403, "this server answers only to 127.0.0.1"));
         return;
     }
     let url = request.url().to_owned();
@@ -292,23 +345,25 @@ fn answer(request: tiny_http::Request, root: &Path, addr: SocketAddr, status: &M
             .unwrap_or_else(|e| e.into_inner())
             .json
             .clone();
-        let _ = request.respond(
-            Response::from_string(json)
-                .with_header(header("Content-Type", "application/json"))
-                .with_header(header("Cache-Control", "no-store")),
+        let _ = respond(
+            request,
+            Response::from_string(json).with_header(header("Content-Type", "application/json")),
         );
         return;
     }
     let Ok(root) = root.canonicalize() else {
-        let _ = request.respond(plain(404, "the output folder does not exist (yet)"));
+        let _ = respond(
+            request,
+            plain(404, "the output folder does not exist (yet)"),
+        );
         return;
     };
     let response = match resolve(&root, &url) {
-        Ok(path) => match std::fs::read(&path) {
-            Ok(bytes) => Response::from_data(bytes)
+        Ok(path) => match std::fs::File::open(&path) {
+            Ok(file) => Response::from_file(file)
                 .with_header(header("Content-Type", content_type(&path)))
-                .with_header(header("Cache-Control", "no-store")),
-            Err(_) => plain(404, "not found"),
+                .boxed(),
+            Err(_) => plain(404, "not found").boxed(),
         },
         Err(refusal) => plain(
             refusal.status(),
@@ -317,9 +372,22 @@ fn answer(request: tiny_http::Request, root: &Path, addr: SocketAddr, status: &M
                 Refusal::Forbidden => "outside the output folder",
                 Refusal::NotFound => "not found",
             },
-        ),
+        )
+        .boxed(),
     };
-    let _ = request.respond(response);
+    let _ = respond(request, response);
+}
+
+/// Sends `response` with the headers every answer has: no caching, no sniffing.
+fn respond<R: io::Read>(
+    request: tiny_http::Request,
+    response: tiny_http::Response<R>,
+) -> io::Result<()> {
+    request.respond(
+        response
+            .with_header(header("Cache-Control", "no-store"))
+            .with_header(header("X-Content-Type-Options", "nosniff")),
+    )
 }
 
 #[cfg(test)]

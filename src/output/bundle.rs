@@ -9,7 +9,7 @@
 
 use crate::output::manifest::{BundleStamp, Manifest};
 use crate::output::pool::Pool;
-use crate::output::write::{Outcome, OutputDir, StreamedFile, WriteError};
+use crate::output::write::{open_regular, Outcome, OutputDir, StreamedFile, WriteError};
 use curvebake_export::Bundle;
 use curvebake_model::hash::ContentHasher;
 use std::fs::File;
@@ -62,7 +62,7 @@ impl OpenBundle {
             .iter()
             .position(|s| s.path == bundle.path)
             .filter(|&k| !dry_run && old.describes(&old.bundles[k], &path))
-            .and_then(|k| Some((File::open(&path).ok()?, k)));
+            .and_then(|k| Some((open_regular(&path).ok()?, k)));
         let mut file = out.stream(&bundle.path, dry_run)?;
         file.append(&bundle.header)?;
         let mut hasher = ContentHasher::new();

@@ -12,7 +12,7 @@
 
 use crate::output::durable;
 use crate::output::manifest::Entry;
-use crate::output::write::{OutputDir, WriteError};
+use crate::output::write::{read_regular, OutputDir, WriteError};
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -24,7 +24,7 @@ pub const CLAIMS_PATH: &str = ".curvebake-claims";
 /// when there are none (no bake was interrupted since the last one completed). Lines that do
 /// not parse as entries (one cut short by a kill, a hand edit) end what is read.
 pub fn read(out: &Path) -> Option<Vec<Entry>> {
-    let bytes = fs::read(out.join(CLAIMS_PATH)).ok()?;
+    let bytes = read_regular(&out.join(CLAIMS_PATH)).ok()?;
     Some(
         bytes
             .split(|&b| b == b'\n')

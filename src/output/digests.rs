@@ -10,7 +10,7 @@
 //! annex is untrusted input like the manifest: see [`SummaryRecord::digest`]).
 
 use crate::output::manifest::{BundleStamp, Entry, Manifest};
-use crate::output::write::{OutputDir, StreamedFile, WriteError};
+use crate::output::write::{open_regular, OutputDir, StreamedFile, WriteError};
 use curvebake_export::{preview_picks, Digest, Name};
 use curvebake_model::bake::MAX_FRAMES;
 use curvebake_model::hash::ContentHasher;
@@ -235,7 +235,7 @@ pub fn kept(out: &OutputDir, old: &Manifest, entries: &[Entry]) -> Vec<Option<(D
     if !old.describes(stamp, &path) {
         return none();
     }
-    let Ok(mut file) = std::fs::File::open(&path) else {
+    let Ok(mut file) = open_regular(&path) else {
         return none();
     };
     let mut read = |[start, len]: [u64; 2]| -> Option<Vec<u8>> {

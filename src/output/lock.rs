@@ -6,7 +6,7 @@
 //! folder halfway through a bake. The lock is the kernel's (`flock`), so it goes with the
 //! process that holds it, however that process ends: no stale lock to clear by hand.
 
-use crate::output::write::{OutputDir, WriteError};
+use crate::output::write::{open_regular, OutputDir, WriteError};
 use std::fs;
 #[cfg(unix)]
 use std::io::Write;
@@ -30,13 +30,18 @@ impl OutputLock {
             path: path.display().to_string(),
             source,
         };
-        let file = fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)
-            .map_err(io)?;
+        let mut options = fs::OpenOptions::new();
+        options.read(true).write(true).create(true).truncate(false);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            options.custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW);
+        }
+        let file = options.open(&path).map_err(io)?;
+        if !file.metadata().map_err(io)?.is_file() {
+            let other = "not a regular file: remove it, a bake makes its lock file itself";
+            return Err(io(std::io::Error::other(other)));
+        }
         lock(&file, true, out.root()).map_err(io)?;
         Ok(Self { _file: file })
     }
@@ -45,7 +50,7 @@ impl OutputLock {
     /// waits while a bake holds it. Creates nothing.
     pub fn shared(out: &OutputDir) -> Option<Self> {
         let path = out.resolve(LOCK_PATH).ok()?;
-        let file = fs::File::open(path).ok()?;
+        let file = open_regular(&path).ok()?;
         lock(&file, false, out.root()).ok()?;
         Some(Self { _file: file })
     }

@@ -14,7 +14,7 @@
 
 use crate::output::claims;
 use crate::output::digests::DigestsWriter;
-use crate::output::write::{OutputDir, StreamedFile, Sync, WriteError};
+use crate::output::write::{open_regular, read_regular, OutputDir, StreamedFile, Sync, WriteError};
 use curvebake_model::hash::ContentHasher;
 use curvebake_model::spec::{Ending, MotionSpec};
 use serde::{Deserialize, Serialize};
@@ -127,7 +127,7 @@ impl Manifest {
 
     /// [`Manifest::read`], without the claims.
     fn read_alone(out: &Path) -> Self {
-        let Ok(bytes) = std::fs::read(out.join(MANIFEST_PATH)) else {
+        let Ok(bytes) = read_regular(&out.join(MANIFEST_PATH)) else {
             return Self::default();
         };
         let Ok(manifest) = serde_json::from_slice::<Manifest>(&bytes) else {
@@ -168,14 +168,20 @@ impl Manifest {
 
     /// Only which files are ours: no hash, no bundle, no digest, no run can be trusted, so
     /// every motion is baked and exported again, and the files of motions that are gone are
-    /// still removed.
+    /// still removed. The bundles' paths are kept among the summaries: files that are ours.
     pub fn ownership(self) -> Self {
+        let mut summaries = self.summaries;
+        for bundle in self.bundles {
+            if !summaries.contains(&bundle.path) {
+                summaries.push(bundle.path);
+            }
+        }
         Self {
             tool: tool(),
             run: String::new(),
             bundles: Vec::new(),
             digests: None,
-            summaries: self.summaries,
+            summaries,
             motions: (self.motions.into_iter())
                 .map(|e| Entry {
                     hash: String::new(),
@@ -187,6 +193,14 @@ impl Manifest {
                 .collect(),
             check: String::new(),
         }
+    }
+
+    /// Every file it names: its motions' files, its summaries and its bundles (the files a
+    /// bake may replace, see `output::owned`).
+    pub fn files(&self) -> impl Iterator<Item = &String> {
+        (self.motions.iter().flat_map(|e| &e.files))
+            .chain(&self.summaries)
+            .chain(self.bundles.iter().map(|b| &b.path))
     }
 
     /// Whether every entry locates one chunk per bundle (or none, for a motion kept from a
@@ -226,7 +240,7 @@ impl Manifest {
     /// Whether the bundle at `path` is still the one `stamp` records: of the recorded length
     /// and content hash.
     pub fn describes(&self, stamp: &BundleStamp, path: &Path) -> bool {
-        let Ok(file) = std::fs::File::open(path) else {
+        let Ok(file) = open_regular(path) else {
             return false;
         };
         if !file

@@ -3,7 +3,7 @@
 //! [`lock`] lets one bake at a time write a folder, [`manifest`] records what the last bake
 //! wrote so the next one can skip or remove it (and [`claims`] what a bake in progress is
 //! about to write), and [`digests`] is its annex: what each motion adds to the review page
-//! and the contact sheet.
+//! and the contact sheet; [`owned`] which files a bake may replace.
 
 pub mod bundle;
 pub mod claims;
@@ -11,5 +11,6 @@ pub mod digests;
 pub mod durable;
 pub mod lock;
 pub mod manifest;
+pub mod owned;
 pub mod pool;
 pub mod write;

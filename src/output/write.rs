@@ -12,6 +12,7 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::RwLock;
 
 use crate::output::durable::{self, Written};
+use crate::output::owned::Owned;
 
 /// What happened to one output file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,6 +46,14 @@ pub enum WriteError {
         /// The first component of it that is a symbolic link.
         link: String,
     },
+    /// A file the bake would replace that curvebake did not write (see `output::owned`).
+    #[error("{path}: a file curvebake did not write (no manifest or claim of {root} names it): refusing to replace it; move it away, bake into another --out, or pass --force to replace it")]
+    NotOurs {
+        /// The file.
+        path: String,
+        /// The output folder.
+        root: String,
+    },
     /// An I/O error.
     #[error("{path}: {source}")]
     Io {
@@ -72,6 +81,8 @@ pub struct OutputDir {
     folders: RwLock<HashSet<PathBuf>>,
     /// What this bake has written, for [`Sync::Outputs`].
     written: Written,
+    /// The files it may replace.
+    owned: Owned,
 }
 
 impl OutputDir {
@@ -80,15 +91,11 @@ impl OutputDir {
     /// not go through a symbolic link. Nothing inside the folder may be one.
     pub fn create(root: &Path) -> Result<Self, WriteError> {
         if root.is_relative() {
-            let mut prefix = PathBuf::new();
-            for component in root.components() {
-                prefix.push(component);
-                if fs::symlink_metadata(&prefix).is_ok_and(|m| m.file_type().is_symlink()) {
-                    return Err(WriteError::LinkedRoot {
-                        root: root.display().to_string(),
-                        link: prefix.display().to_string(),
-                    });
-                }
+            if let Some(link) = first_link(Path::new(""), root) {
+                return Err(WriteError::LinkedRoot {
+                    root: root.display().to_string(),
+                    link: link.display().to_string(),
+                });
             }
         }
         if fs::metadata(root).is_ok_and(|m| !m.is_dir()) {
@@ -105,6 +112,41 @@ impl OutputDir {
             root: root.to_owned(),
             folders: RwLock::default(),
             written: Written::default(),
+            owned: Owned::default(),
+        }
+    }
+
+    /// From now on replaces only files that are ours: `paths` (relative), the bookkeeping
+    /// files and those [`OutputDir::claim`]ed (see `output::owned`).
+    pub fn guard(&mut self, paths: impl IntoIterator<Item = String>) {
+        self.owned.guard(paths);
+    }
+
+    /// Records `relative` paths as ours, before anything is written there: an error naming
+    /// the first that holds something that is not ours already.
+    pub fn claim<'a>(
+        &self,
+        relative: impl IntoIterator<Item = &'a str> + Clone,
+    ) -> Result<(), WriteError> {
+        for path in relative.clone() {
+            self.may_replace(path, &self.resolve(path)?)?;
+        }
+        self.owned.adopt(relative);
+        Ok(())
+    }
+
+    /// Whether the file at `relative` (resolved to `path`) may be replaced: it is ours, or
+    /// no file is there (a folder in the way is no file of the user's that could be lost: the
+    /// rename onto it fails).
+    fn may_replace(&self, relative: &str, path: &Path) -> Result<(), WriteError> {
+        let file_there = fs::symlink_metadata(path).is_ok_and(|m| !m.is_dir());
+        if self.owned.contains(relative) || !file_there {
+            Ok(())
+        } else {
+            Err(WriteError::NotOurs {
+                path: path.display().to_string(),
+                root: self.root.display().to_string(),
+            })
         }
     }
 
@@ -186,6 +228,7 @@ impl OutputDir {
         if same_contents(&path, bytes).map_err(io_error(&path))? {
             return Ok(Outcome::Unchanged);
         }
+        self.may_replace(relative, &path)?;
         let dir = path.parent().unwrap_or(&self.root);
         if !self.known_folder(dir) {
             fs::create_dir_all(dir).map_err(io_error(dir))?;
@@ -223,6 +266,20 @@ impl OutputDir {
             Err(e) => Err(io_error(&path)(e)),
         }
     }
+}
+
+/// The first path `base/<the first components of relative>` that is a symbolic link, if any:
+/// where a relative output folder would leave the folder it is relative to (the working
+/// folder, or a project file's) for wherever a link planted there points.
+pub fn first_link(base: &Path, relative: &Path) -> Option<PathBuf> {
+    let mut prefix = base.to_owned();
+    for component in relative.components() {
+        prefix.push(component);
+        if fs::symlink_metadata(&prefix).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Some(prefix);
+        }
+    }
+    None
 }
 
 /// A file written in pieces (a bundle), streamed into a temporary file beside its destination
@@ -355,12 +412,13 @@ impl OutputDir {
         let temp = if dry_run {
             None
         } else {
+            self.may_replace(relative, &path)?;
             let dir = path.parent().unwrap_or(&self.root);
             fs::create_dir_all(dir).map_err(io_error(dir))?;
             let temp = temp_in(dir).map_err(io_error(dir))?;
             Some(io::BufWriter::with_capacity(1 << 16, temp))
         };
-        let existing = fs::File::open(&path)
+        let existing = open_regular(&path)
             .ok()
             .map(|f| io::BufReader::with_capacity(1 << 16, f));
         Ok(StreamedFile {
@@ -389,6 +447,12 @@ fn write_all_vectored(writer: &mut impl Write, pieces: &[&[u8]]) -> io::Result<(
     }
     Ok(())
 }
+
+/// What opening a symbolic link with `O_NOFOLLOW` fails with.
+#[cfg(unix)]
+const ELOOP: i32 = libc::ELOOP;
+#[cfg(not(unix))]
+const ELOOP: i32 = -1;
 
 /// Prefix of the temporary files renamed into place (a killed run may leave some behind).
 pub const TEMP_PREFIX: &str = ".curvebake-tmp-";
@@ -443,11 +507,44 @@ fn temp_in(dir: &Path) -> io::Result<tempfile::NamedTempFile> {
     builder.tempfile_in(dir)
 }
 
-/// Compares a file with `bytes` without reading more than it must.
+/// Opens a file of the output folder for reading as inputs are opened: without blocking (on
+/// Unix), so that a FIFO put there cannot hang a bake or `--check`, without following a
+/// symbolic link there, and only if it is a regular file (else an error of kind
+/// `InvalidInput`). A file of the output folder that is not a regular one is no output.
+pub fn open_regular(path: &Path) -> io::Result<fs::File> {
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW);
+    }
+    let file = options.open(path)?;
+    if file.metadata()?.is_file() {
+        Ok(file)
+    } else {
+        Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ))
+    }
+}
+
+/// The bytes of a regular file of the output folder ([`open_regular`]).
+pub fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    open_regular(path)?.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// Compares a file with `bytes` without reading more than it must. Anything there that is
+/// not a regular file differs.
 fn same_contents(path: &Path, bytes: &[u8]) -> io::Result<bool> {
-    let mut file = match fs::File::open(path) {
+    let mut file = match open_regular(path) {
         Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(false),
+        Err(e) if e.kind() == io::ErrorKind::InvalidInput => return Ok(false),
+        Err(e) if e.raw_os_error() == Some(ELOOP) => return Ok(false),
         Err(e) => return Err(e),
     };
     if file.metadata()?.len() != bytes.len() as u64 {

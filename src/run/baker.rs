@@ -72,6 +72,21 @@ impl<'a> Baker<'a> {
         })
     }
 
+    /// Adds to a motion's new record the files its old record names that this bake does not
+    /// write and that are still there (those of formats left out this time, `--formats json`
+    /// after a bake of every format): the manifest owns them until the motion is gone, when
+    /// they are removed with its other files.
+    fn keep_owning(&self, record: &mut Entry) {
+        let Some(old) = self.old_entries.get(record.name.as_str()) else {
+            return;
+        };
+        let kept: Vec<String> = (old.files.iter())
+            .filter(|f| !record.files.contains(f) && self.plan.out.exists(f))
+            .cloned()
+            .collect();
+        record.files.extend(kept);
+    }
+
     /// Bakes and exports a window's motions in parallel, reporting `progress` with `read`
     /// motions read so far. Each motion's spec is dropped by the thread that baked it: the
     /// writer frees as little as possible of what other threads allocated (glibc's arenas
@@ -97,6 +112,9 @@ impl<'a> Baker<'a> {
                     Ok(mut exported) => {
                         let source = self.plan.source_of(&input.file);
                         exported.settle(source, input.spec.name, hash, reused, self.records);
+                        if let Some(record) = &mut exported.record {
+                            self.keep_owning(record);
+                        }
                         Ok(exported)
                     }
                     Err(e) => Err((input.spec.name, e)),

@@ -89,6 +89,11 @@ impl<'a> Claims<'a> {
         claims.extend(entries(self.plan, &self.owned, &self.patterns, ready));
         self.claimed = self.handed + intake.ready().len();
         self.ahead = (self.ahead * 2).min(MOST_AHEAD);
+        // A file claimed is one no manifest names: anything already there is the user's.
+        let files = claims
+            .iter()
+            .flat_map(|c| c.files.iter().map(String::as_str));
+        self.plan.out.claim(files)?;
         writer.claim(&self.plan.out, &claims)
     }
 

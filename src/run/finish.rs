@@ -9,7 +9,7 @@ use super::{FatalError, Report};
 use crate::output::bundle::{Chunk, OpenBundle};
 use crate::output::claims;
 use crate::output::digests;
-use crate::output::manifest::{Entry, Manifest};
+use crate::output::manifest::{BundleStamp, Entry, Manifest};
 use crate::output::pool::Pool;
 use crate::output::write::OutputDir;
 use crate::output::write::WriteError;
@@ -66,7 +66,8 @@ pub(super) fn finish(
         record(&mut report, stamp.path.clone(), outcome);
         stamps.push(stamp);
     }
-    let summary_paths = write_summaries(plan, check, pool, digests, &mut report)?;
+    let mut summary_paths = write_summaries(plan, check, pool, digests, &mut report)?;
+    summary_paths.extend(still_ours(plan, &stamps, &summary_paths));
 
     if let Some(mut manifest) = manifest {
         for (entry, line) in kept.into_iter().zip(kept_lines) {
@@ -133,6 +134,20 @@ fn keep_last_good(
         }
     }
     Ok(lines)
+}
+
+/// The files of the whole bake that the old manifest names (its summaries and bundles) and
+/// that this bake does not write, when they are still there (those of formats left out this
+/// time): the new manifest keeps owning them, so that a later bake may replace them.
+fn still_ours(plan: &Plan, stamps: &[BundleStamp], written: &[String]) -> Vec<String> {
+    let old = &plan.old;
+    (old.summaries.iter())
+        .chain(old.bundles.iter().map(|b| &b.path))
+        .filter(|f| {
+            !written.contains(f) && !stamps.iter().any(|s| &s.path == *f) && plan.out.exists(f)
+        })
+        .cloned()
+        .collect()
 }
 
 /// Writes (or compares) the files describing the whole bake from the motions' `digests`;

@@ -60,7 +60,7 @@ impl Plan {
             .par_iter()
             .map(|f| (f.clone(), source_identity(f)))
             .collect();
-        let out = if options.check {
+        let mut out = if options.check {
             OutputDir::existing(&options.out)
         } else {
             OutputDir::create(&options.out)?
@@ -83,6 +83,20 @@ impl Plan {
         // touch.
         old.motions
             .retain(|e| e.files.iter().all(|f| out.resolve(f).is_ok()));
+        if !options.check && !options.force {
+            // Only files of ours are replaced: those the manifest names, and the files of
+            // the whole bake if nothing of the user's is there (checked before anything is
+            // written; each motion's new files are checked as they are claimed).
+            out.guard(old.files().cloned());
+            let whole_bake = (exporters.iter())
+                .flat_map(|e| {
+                    let shape = e.shape();
+                    (shape.bundle.iter().map(|b| b.path.as_str()))
+                        .chain(shape.summaries.iter().copied())
+                })
+                .collect::<Vec<_>>();
+            out.claim(whole_bake)?;
+        }
         let run_key = run_key(options);
         if !options.check
             && folder_errors.is_empty()

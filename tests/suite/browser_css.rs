@@ -59,7 +59,7 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-/// The tolerance of the second run.
+/// The tolerance of the second run (`--css-tolerance`: distance from the motion).
 const TOLERANCE: f64 = 0.05;
 /// Motion whose control element runs with `ease`.
 const CONTROL: &str = "card-drop";
@@ -559,7 +559,7 @@ fn keyframes_and_easings_land_on_the_tables_in_every_engine() {
         "curves.css is not the per-motion files in order"
     );
     let all = report.stats["css_stops_before"];
-    assert_eq!(report.stats["css_stops_after"], all);
+    let default_stops = report.stats["css_stops_after"];
 
     write_page(&exact_dir, &tables);
     let mut failures = Vec::new();
@@ -584,7 +584,12 @@ fn keyframes_and_easings_land_on_the_tables_in_every_engine() {
     );
     eprintln!("--css-tolerance {TOLERANCE}: {before} stops -> {after}");
     assert_eq!(before, all);
-    assert!(after < before / 2);
+    // Half the default distance for px and deg asks for more stops (a unitless motion's
+    // tolerance stays 0.5 % of its range, looser than the default 5e-4).
+    assert!(
+        after > default_stops,
+        "{after} stops at {TOLERANCE}, {default_stops} by default"
+    );
     write_page(&tolerant_dir, &tables);
     for engine in &engines {
         let tally = check_in_engine(engine, &inputs, &tables, &tolerant_dir, TOLERANCE);

@@ -86,7 +86,7 @@ fn a_bad_project_file_is_reported_like_a_curve_file_and_nothing_is_baked() {
         assert_eq!(run.status.code(), Some(2), "{args:?}");
         let err = stderr(&run);
         assert!(
-            err.contains("curvebake.toml:2:7: fps must be in (0, 1000], got 0"),
+            err.contains("curvebake.toml:2:7: fps must be in [1, 1000] frames per second, got 0"),
             "{args:?}: {err}"
         );
         assert!(err.contains("2 | fps = 0"), "the line and its caret: {err}");

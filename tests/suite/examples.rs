@@ -1,6 +1,22 @@
-//! Every example command of `--help` runs as written, in a fresh copy of the project's
+//! Every example of `--help` and of the docs runs as written, in a fresh copy of the project's
 //! `curves/`: each subcommand's examples in order, in one folder, the way a reader tries them.
 //! `watch` examples run until their first bake; redirections to `~` go to a scratch home.
+//!
+//! The docs are README.md, CONTRIBUTING.md and every Markdown file under `docs/` (the guide).
+//! In their fenced blocks:
+//! - each `curvebake` line of an `sh` block runs and must succeed;
+//! - a block that starts with `$ curvebake ...` is a transcript: each command runs, and what it
+//!   prints must be the lines shown (`...` stands for any text);
+//! - a block right below `<!-- example file: PATH -->` must be the file PATH, `...` standing
+//!   for any text, whitespace not compared: PATH under `out/` as a bake of `curves/` writes it
+//!   (`curvebake bake`, default options), any other PATH as it is in the project;
+//! - every `ron` block is a curve file that bakes, or a list of motion values, one a line, each
+//!   of which bakes as a motion (with a `duration` where its comment names one);
+//! - `<!-- example setup: SHELL -->` right above a block runs first.
+//!
+//! Figures the prose states about the examples' bake (durations, sizes, thresholds) are checked
+//! against a bake by `every_figure_the_docs_state_is_the_bakes`, and every relative link of the
+//! docs must lead to a file (and heading) that exists.
 
 use std::fs;
 use std::io::{BufRead, BufReader};
@@ -139,43 +155,125 @@ fn every_help_example_runs_as_written() {
     }
 }
 
-/// A fenced block of README.md: its info string, its lines, and the setup in an HTML comment
-/// right above it (`<!-- example setup: SHELL -->`), if any.
+/// The docs whose examples run: README.md, CONTRIBUTING.md and every Markdown file under
+/// `docs/`, as paths relative to the project.
+fn doc_files() -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec!["README.md".to_owned(), "CONTRIBUTING.md".to_owned()];
+    let mut folders = vec![root.join("docs")];
+    let mut found = Vec::new();
+    while let Some(folder) = folders.pop() {
+        for entry in fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|e| e == "md") {
+                let relative = path.strip_prefix(root).unwrap();
+                found.push(relative.to_str().unwrap().to_owned());
+            }
+        }
+    }
+    found.sort();
+    files.extend(found);
+    assert!(files.len() >= 5, "the guide is missing: {files:?}");
+    files
+}
+
+fn read_doc(file: &str) -> String {
+    fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(file))
+        .unwrap_or_else(|e| panic!("{file}: {e}"))
+}
+
+/// A fenced block of the docs: where it is, its info string, its lines, and the HTML comment
+/// right above it: a setup (`<!-- example setup: SHELL -->`) or the file it shows
+/// (`<!-- example file: PATH -->`), if any.
 struct Block {
+    file: String,
     lang: String,
     line: usize,
     setup: Option<String>,
+    shows: Option<String>,
     lines: Vec<String>,
 }
 
-fn readme_blocks() -> Vec<Block> {
-    let text = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+impl Block {
+    /// Where the block starts, as `file line N`.
+    fn place(&self) -> String {
+        format!("{} line {}", self.file, self.line)
+    }
+}
+
+/// Every fenced block of every doc.
+fn doc_blocks() -> Vec<Block> {
     let mut blocks = Vec::new();
-    let mut open: Option<Block> = None;
-    let mut previous = "";
-    for (i, line) in text.lines().enumerate() {
-        if let Some(info) = line.strip_prefix("```") {
-            match open.take() {
-                Some(block) => blocks.push(block),
-                None => {
-                    let setup = previous
-                        .strip_prefix("<!-- example setup: ")
-                        .and_then(|s| s.strip_suffix(" -->"))
-                        .map(str::to_owned);
-                    open = Some(Block {
-                        lang: info.to_owned(),
-                        line: i + 1,
-                        setup,
-                        lines: Vec::new(),
-                    });
+    for file in doc_files() {
+        let text = read_doc(&file);
+        let mut open: Option<Block> = None;
+        let mut previous = "";
+        for (i, line) in text.lines().enumerate() {
+            if let Some(info) = line.trim_start().strip_prefix("```") {
+                match open.take() {
+                    Some(block) => blocks.push(block),
+                    None => {
+                        let comment = |kind: &str| {
+                            previous
+                                .strip_prefix(kind)
+                                .and_then(|s| s.strip_suffix(" -->"))
+                                .map(str::to_owned)
+                        };
+                        open = Some(Block {
+                            file: file.clone(),
+                            lang: info.to_owned(),
+                            line: i + 1,
+                            setup: comment("<!-- example setup: "),
+                            shows: comment("<!-- example file: "),
+                            lines: Vec::new(),
+                        });
+                    }
                 }
+            } else if let Some(block) = &mut open {
+                block.lines.push(line.to_owned());
             }
-        } else if let Some(block) = &mut open {
-            block.lines.push(line.to_owned());
+            previous = line;
         }
-        previous = line;
+        assert!(open.is_none(), "{file}: a fenced block is not closed");
     }
     blocks
+}
+
+/// The `PATH` for running the binary as `curvebake`.
+fn path_with_binary() -> String {
+    let bin = Path::new(env!("CARGO_BIN_EXE_curvebake")).parent().unwrap();
+    format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
+}
+
+/// Runs `script` with `sh` in `dir`, `curvebake` on the PATH.
+fn shell(script: &str, dir: &Path, home: &Path) -> std::process::Output {
+    Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .current_dir(dir)
+        .env("PATH", path_with_binary())
+        .env("HOME", home)
+        .output()
+        .unwrap()
+}
+
+/// Runs a block's setup, if it has one, in `dir`.
+fn set_up(block: &Block, dir: &Path, home: &Path) {
+    if let Some(setup) = &block.setup {
+        let done = shell(setup, dir, home);
+        assert!(
+            done.status.success(),
+            "{}: setup `{setup}` failed:\n{}",
+            block.place(),
+            String::from_utf8_lossy(&done.stderr)
+        );
+    }
 }
 
 /// `line` without a trailing `# comment`.
@@ -186,14 +284,15 @@ fn without_comment(line: &str) -> &str {
 }
 
 #[test]
-fn every_readme_command_runs_as_written() {
-    let blocks: Vec<Block> = readme_blocks()
+fn every_docs_command_runs_as_written() {
+    let blocks: Vec<Block> = doc_blocks()
         .into_iter()
         .filter(|b| b.lang == "sh")
         .collect();
     let mut ran = 0;
     for block in &blocks {
         let (dir, home) = sandbox();
+        set_up(block, dir.path(), &home);
         for line in &block.lines {
             let command = without_comment(line);
             if command.starts_with("curvebake ") {
@@ -202,7 +301,10 @@ fn every_readme_command_runs_as_written() {
             }
         }
     }
-    assert!(ran >= 10, "only {ran} commands found in README's sh blocks");
+    assert!(
+        ran >= 15,
+        "only {ran} commands found in the docs' sh blocks"
+    );
 }
 
 /// Whether `actual` is `expected`, where `...` in `expected` stands for any text and a
@@ -236,15 +338,9 @@ fn matches(expected: &str, actual: &str) -> bool {
 }
 
 #[test]
-fn every_readme_transcript_prints_what_it_shows() {
-    let bin = Path::new(env!("CARGO_BIN_EXE_curvebake")).parent().unwrap();
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+fn every_docs_transcript_prints_what_it_shows() {
     let mut ran = 0;
-    for block in readme_blocks() {
+    for block in doc_blocks() {
         if !block
             .lines
             .first()
@@ -253,24 +349,7 @@ fn every_readme_transcript_prints_what_it_shows() {
             continue;
         }
         let (dir, home) = sandbox();
-        let shell = |script: &str| {
-            Command::new("sh")
-                .arg("-c")
-                .arg(script)
-                .current_dir(dir.path())
-                .env("PATH", &path)
-                .env("HOME", &home)
-                .output()
-                .unwrap()
-        };
-        if let Some(setup) = &block.setup {
-            let done = shell(setup);
-            assert!(
-                done.status.success(),
-                "README line {}: setup `{setup}` failed",
-                block.line
-            );
-        }
+        set_up(&block, dir.path(), &home);
         // Each `$ command` and the lines it shows, up to the next command.
         let mut steps: Vec<(String, Vec<String>)> = Vec::new();
         for line in &block.lines {
@@ -280,7 +359,7 @@ fn every_readme_transcript_prints_what_it_shows() {
             }
         }
         for (command, shown) in steps {
-            let output = shell(&command);
+            let output = shell(&command, dir.path(), &home);
             let printed = format!(
                 "{}{}",
                 String::from_utf8_lossy(&output.stderr),
@@ -291,13 +370,235 @@ fn every_readme_transcript_prints_what_it_shows() {
                 && shown.iter().zip(&printed).all(|(e, a)| matches(e, a));
             assert!(
                 agree,
-                "README line {}: `{command}` shows\n{}\nbut prints\n{}",
-                block.line,
+                "{}: `{command}` shows\n{}\nbut prints\n{}",
+                block.place(),
                 shown.join("\n"),
                 printed.join("\n")
             );
             ran += 1;
         }
     }
-    assert!(ran >= 5, "only {ran} transcripts found in README");
+    assert!(ran >= 10, "only {ran} transcripts found in the docs");
+}
+
+/// A fresh copy of `curves/` baked with `curvebake bake` (and `extra` more commands), for the
+/// checks of what the docs show of a bake.
+fn baked(extra: &[&str]) -> (tempfile::TempDir, PathBuf) {
+    let (dir, home) = sandbox();
+    for command in std::iter::once(&"curvebake bake -q").chain(extra) {
+        let done = shell(command, dir.path(), &home);
+        assert!(
+            done.status.success(),
+            "`{command}` failed:\n{}",
+            String::from_utf8_lossy(&done.stderr)
+        );
+    }
+    (dir, home)
+}
+
+/// `text` without any whitespace.
+fn squeezed(text: &str) -> String {
+    text.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+#[test]
+fn every_file_the_docs_show_is_what_a_bake_writes() {
+    let (dir, _home) = baked(&[]);
+    let mut checked = 0;
+    for block in doc_blocks() {
+        let Some(path) = &block.shows else { continue };
+        // Outputs from the bake, other files (an input, an example) from the project.
+        let root = if path.starts_with("out/") {
+            dir.path()
+        } else {
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+        };
+        let written = fs::read_to_string(root.join(path))
+            .unwrap_or_else(|e| panic!("{}: {path}: {e}", block.place()));
+        let shown = block.lines.join("\n");
+        assert!(
+            matches(&squeezed(&shown), &squeezed(&written)),
+            "{}: the block is not {path} (as a bake of curves/ writes it):\n{written}",
+            block.place()
+        );
+        checked += 1;
+    }
+    assert!(checked >= 3, "only {checked} files shown in the docs");
+}
+
+#[test]
+fn every_ron_example_bakes() {
+    let mut baked = 0;
+    for block in doc_blocks().into_iter().filter(|b| b.lang == "ron") {
+        let whole = block
+            .lines
+            .iter()
+            .find(|l| !l.trim().is_empty() && !l.trim_start().starts_with("//"))
+            .is_some_and(|l| l.starts_with('(') || l.starts_with('['));
+        // A whole curve file, or one motion value a line (each given a name and a duration).
+        let files: Vec<String> = if whole {
+            vec![block.lines.join("\n")]
+        } else {
+            block
+                .lines
+                .iter()
+                .filter(|l| !l.trim().is_empty())
+                .map(|l| {
+                    // As its comment says: "needs `duration`", "reaches `to` at `duration`".
+                    let duration = if l.contains("`duration`") {
+                        "duration: 1.0, "
+                    } else {
+                        ""
+                    };
+                    format!("(name: \"example\", {duration}motion: {l}\n)")
+                })
+                .collect()
+        };
+        for text in files {
+            let dir = tempfile::tempdir().unwrap();
+            fs::create_dir(dir.path().join("curves")).unwrap();
+            fs::write(dir.path().join("curves/example.ron"), &text).unwrap();
+            let done = shell("curvebake bake --formats json -q", dir.path(), dir.path());
+            assert!(
+                done.status.success(),
+                "{}: this curve file does not bake:\n{text}\n{}",
+                block.place(),
+                String::from_utf8_lossy(&done.stderr)
+            );
+            baked += 1;
+        }
+    }
+    assert!(baked >= 12, "only {baked} RON examples in the docs");
+}
+
+/// The paragraph (or table) right below `<!-- checked: WHAT -->` in `file`.
+fn checked_text(file: &str, what: &str) -> String {
+    let text = read_doc(file);
+    let marker = format!("<!-- checked: {what} -->\n");
+    let start = text
+        .find(&marker)
+        .unwrap_or_else(|| panic!("{file} has no `{marker}`"))
+        + marker.len();
+    let rest = &text[start..];
+    rest[..rest.find("\n\n").unwrap_or(rest.len())].to_owned()
+}
+
+#[test]
+fn every_figure_the_docs_state_is_the_bakes() {
+    let (dir, _home) = baked(&["curvebake bake -q --css-frames --formats css --out frames"]);
+    let index: serde_json::Value =
+        serde_json::from_slice(&fs::read(dir.path().join("out/curves.json")).unwrap()).unwrap();
+    let motions = index["motions"].as_array().unwrap();
+
+    // The table of how long the examples are baked: each row's duration and frames.
+    let table = checked_text("docs/guide/curves.md", "durations");
+    let mut rows = 0;
+    for row in table.lines().skip(2) {
+        let cells: Vec<&str> = row.trim_matches('|').split('|').map(str::trim).collect();
+        let motion = motions
+            .iter()
+            .find(|m| m["name"] == cells[0])
+            .unwrap_or_else(|| panic!("docs/guide/curves.md: no motion {} in curves/", cells[0]));
+        let duration = format!("{:.2} s", motion["duration"].as_f64().unwrap());
+        let frames = motion["frames"].to_string();
+        assert_eq!(
+            (cells[2], cells[3]),
+            (duration.as_str(), frames.as_str()),
+            "docs/guide/curves.md, the row of {}: a bake says {duration} and {frames} frames",
+            cells[0]
+        );
+        rows += 1;
+    }
+    assert!(rows >= 5, "only {rows} rows in the table of durations");
+
+    // The size of the CSS with --css-frames, against the default's.
+    let kb = |path: &str| {
+        let bytes = fs::metadata(dir.path().join(path)).unwrap().len();
+        format!("{:.0} KB", bytes as f64 / 1000.0)
+    };
+    let sizes = format!(
+        "`out/curves.css` takes {} instead of {}",
+        kb("frames/curves.css"),
+        kb("out/curves.css")
+    );
+    let css = read_doc("docs/guide/css.md");
+    assert!(
+        squeezed(&css).contains(&squeezed(&sizes)),
+        "docs/guide/css.md should say: the examples' {sizes}"
+    );
+
+    // The default rest thresholds, as the bake applies them.
+    use curvebake::internals::spec::{REST_FOR_PIXELS, REST_FOR_UNITLESS, REST_FOR_UNITS};
+    let thresholds = format!(
+        "to {} and {} per second for px and deg, to {} and {} per second for unitless values \
+         (scale, opacity), and to {} and {} per second for other units",
+        REST_FOR_PIXELS.0,
+        REST_FOR_PIXELS.1,
+        REST_FOR_UNITLESS.0,
+        REST_FOR_UNITLESS.1,
+        REST_FOR_UNITS.0,
+        REST_FOR_UNITS.1
+    );
+    let paragraph = checked_text("docs/guide/curves.md", "rest thresholds");
+    assert!(
+        squeezed(&paragraph).contains(&squeezed(&thresholds)),
+        "docs/guide/curves.md should say: Rest thresholds default {thresholds}"
+    );
+}
+
+/// GitHub's anchor for a heading: lower case, spaces as `-`, other punctuation dropped.
+fn anchor(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn every_relative_link_in_the_docs_leads_somewhere() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut links = 0;
+    for file in doc_files()
+        .into_iter()
+        .chain(["tests/suite/README.md".to_owned()])
+    {
+        let text = read_doc(&file);
+        let folder = Path::new(&file).parent().unwrap();
+        for (_, rest) in text.match_indices("](").map(|(i, _)| ((), &text[i + 2..])) {
+            let target = &rest[..rest.find(')').unwrap()];
+            if target.contains("://") || target.starts_with("mailto:") {
+                continue;
+            }
+            let (path, fragment) = target.split_once('#').unwrap_or((target, ""));
+            let linked = if path.is_empty() {
+                file.clone()
+            } else {
+                let joined = root.join(folder).join(path);
+                assert!(joined.exists(), "{file}: the link ({target}) leads nowhere");
+                joined
+                    .strip_prefix(root)
+                    .map_or_else(|_| path.to_owned(), |p| p.to_str().unwrap().to_owned())
+            };
+            if !fragment.is_empty() {
+                let headings: Vec<String> = fs::read_to_string(root.join(&linked))
+                    .unwrap()
+                    .lines()
+                    .filter_map(|l| l.strip_prefix('#'))
+                    .map(|l| anchor(l.trim_start_matches('#')))
+                    .collect();
+                assert!(
+                    headings.iter().any(|h| h == fragment),
+                    "{file}: the link ({target}) names no heading of {linked}"
+                );
+            }
+            links += 1;
+        }
+    }
+    assert!(links >= 20, "only {links} relative links in the docs");
 }

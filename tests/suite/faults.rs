@@ -245,6 +245,55 @@ fn an_output_folder_given_through_a_symbolic_link_is_refused_with_exit_3() {
     assert!(real.join("json/card.json").exists());
 }
 
+/// Issue 27, item 2: a project file's `out` through a link planted in the project is refused
+/// however the project file's path is spelled (relative, absolute, from another folder), at
+/// the `out` key; an `out` outside the project file's folder is said.
+#[cfg(unix)]
+#[test]
+fn a_project_files_out_through_a_symbolic_link_is_refused_however_the_file_is_named() {
+    let dir = project();
+    let victim = tempfile::tempdir().unwrap();
+    fs::write(victim.path().join("index.html"), "precious").unwrap();
+    std::os::unix::fs::symlink(victim.path(), dir.path().join("site")).unwrap();
+    fs::write(dir.path().join("curvebake.toml"), "out = \"site\"\n").unwrap();
+    let absolute = dir.path().join("curvebake.toml");
+    let absolute = absolute.to_str().unwrap();
+    let spellings = [
+        (dir.path().to_owned(), "curvebake.toml"),
+        (dir.path().to_owned(), "./curvebake.toml"),
+        (dir.path().to_owned(), absolute),
+        (dir.path().join("curves"), "../curvebake.toml"),
+        (std::env::temp_dir(), absolute),
+    ];
+    for (cwd, config) in spellings {
+        let output = curvebake(&cwd, &["bake", "curves", "--config", config]);
+        let text = stderr(&output);
+        assert_eq!(output.status.code(), Some(2), "{config}: {text}");
+        assert!(
+            text.contains(":1:7: out: refusing to write through the symbolic link"),
+            "{config}: {text}"
+        );
+        assert_eq!(
+            fs::read_to_string(victim.path().join("index.html")).unwrap(),
+            "precious"
+        );
+        assert_eq!(fs::read_dir(victim.path()).unwrap().count(), 1, "{config}");
+    }
+    fs::write(
+        dir.path().join("curvebake.toml"),
+        "out = \"../elsewhere\"\n",
+    )
+    .unwrap();
+    let output = curvebake(dir.path(), &["bake", "--check"]);
+    assert!(
+        stderr(&output).contains(
+            "warning: curvebake.toml: out = \"../elsewhere\" is outside the project file's folder"
+        ),
+        "{}",
+        stderr(&output)
+    );
+}
+
 #[test]
 fn an_output_folder_that_is_a_file_is_refused_with_exit_3() {
     let dir = project();

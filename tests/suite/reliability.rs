@@ -1,6 +1,6 @@
-//! Reliability, round two (issue 16): what an adversary tried that once lost outputs, hung a
-//! bake, ate memory or disk, or made the manifest vouch for what is not there. Each test names
-//! the item it covers.
+//! Reliability, rounds two (issue 16) and three (issue 27, below the first): what an
+//! adversary tried that once lost outputs, hung a bake, ate memory or disk, or made the
+//! manifest vouch for what is not there. Each test names the issue's item it covers.
 
 use crate::common;
 
@@ -345,7 +345,7 @@ fn a_hand_edited_manifest_falls_back_to_a_full_bake() {
     let dir = project(&[("cards.ron", &list)]);
     let root = dir.path();
     let manifest = root.join("out/.curvebake-manifest.json");
-    let edits: [(&str, &Edit); 3] = [
+    let edits: [(&str, &Edit); 2] = [
         ("a huge chunk length", &|m| {
             m["motions"][1]["chunks"][0][1] = serde_json::json!(u64::MAX / 2);
         }),
@@ -359,7 +359,6 @@ fn a_hand_edited_manifest_falls_back_to_a_full_bake() {
             m["motions"][2]["chunks"][0] =
                 serde_json::json!([sa + lb + (b[0][0].as_u64().unwrap() - sa - la), la]);
         }),
-        ("garbage", &|m| *m = serde_json::json!({"motions": 7})),
     ];
     for (what, edit) in edits {
         let _ = fs::remove_dir_all(root.join("out"));
@@ -384,6 +383,16 @@ fn a_hand_edited_manifest_falls_back_to_a_full_bake() {
             "{what}: the outputs differ from a fresh bake"
         );
     }
+    // A manifest that is not one names no file as ours: the bake replaces none (issue 27,
+    // item 3) until told to with `--force`, which then bakes everything afresh.
+    fs::write(&manifest, "{\"motions\": 7}").unwrap();
+    let refused = curvebake(root, &["bake", "--formats", "json,css"]);
+    assert_eq!(refused.status.code(), Some(3), "{}", stderr(&refused));
+    assert!(stderr(&refused).contains("--force"), "{}", stderr(&refused));
+    let forced = curvebake(root, &["bake", "--formats", "json,css", "--force"]);
+    assert!(forced.status.success(), "{}", stderr(&forced));
+    let _ = fs::remove_dir_all(root.join("ref"));
+    assert!(common::project::outputs(&root.join("out")) == fresh(root, "ref", "json,css"));
 }
 
 /// Item 8: what a crash can leave (the record of a bake in progress in place, outputs cut to
@@ -837,4 +846,443 @@ fn too_many_jobs_and_a_file_for_out_are_usage_errors() {
         text.contains("notes.txt: --out names a file, not an output folder"),
         "{text}"
     );
+}
+
+// Round three: issue 27.
+
+/// Issue 27, item 7: a `Sequence` nested 1,500 deep is an error naming the file (no stack
+/// overflow), and the valid file beside it is baked.
+#[test]
+fn a_sequence_nested_deep_is_an_error_and_the_rest_bakes() {
+    let mut motion = "Spring(from: 0, to: 1)".to_owned();
+    for _ in 0..1500 {
+        motion = format!("Sequence([(motion: {motion})])");
+    }
+    let deep = format!("(name: \"deep\", motion: {motion})");
+    let dir = project(&[("card.ron", CARD), ("deep.ron", &deep)]);
+    let root = dir.path();
+    let baked = curvebake(root, &["bake", "--formats", "json"]);
+    let text = stderr(&baked);
+    assert_eq!(baked.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("curves/deep.ron:1:") && text.contains("nested more than"),
+        "{text}"
+    );
+    assert!(root.join("out/json/card.json").is_file(), "{text}");
+    let inspected = curvebake(root, &["inspect", "curves/deep.ron"]);
+    assert_eq!(inspected.status.code(), Some(1), "{}", stderr(&inspected));
+}
+
+/// Issue 27, item 9: a list on one line with an error in every motion keeps, per error, only
+/// a window of the line around its column, however long the line; the status document the
+/// review page polls stays small alike.
+#[cfg(feature = "watch")]
+#[test]
+fn errors_in_one_long_line_keep_only_a_window_of_it() {
+    use curvebake::internals::error::Problem;
+    let motions: Vec<String> = (0..3000)
+        .map(|k| format!("(name: \"m{k}\", motion: Spring(from: 0, to: 1, stifness: 100))"))
+        .collect();
+    let text = format!("[{}]", motions.join(", "));
+    assert!(text.len() > 150_000);
+    let file = Path::new("one-line.ron");
+    let (inputs, errors) =
+        curvebake::internals::load::load_bytes(file, text.as_bytes(), Default::default());
+    assert!(inputs.is_empty());
+    assert_eq!(errors.len(), 3000);
+    for (k, error) in errors.iter().enumerate() {
+        let Problem::Syntax {
+            line,
+            col,
+            source_line,
+            ..
+        } = &error.problem
+        else {
+            panic!("{error}")
+        };
+        assert_eq!(*line, 1);
+        assert!(source_line.chars().count() <= 160, "{}", source_line.len());
+        // The caret stands under the misspelt field of motion k.
+        let shown = error.to_string();
+        let lines: Vec<&str> = shown.lines().collect();
+        let caret = lines[2].find('^').unwrap() - lines[1].find("| ").unwrap();
+        let at = &lines[1][lines[1].find("| ").unwrap() + caret..];
+        assert!(at.starts_with("stifness"), "{k} at {col}: {shown}");
+    }
+    let report = curvebake::Report {
+        errors,
+        ..Default::default()
+    };
+    let status = curvebake::internals::serve::status_json(1, &Ok(report));
+    // About a kilobyte an error (the window twice, the message), not the line's 150 KB.
+    assert!(status.len() < 3000 * 2000, "{} bytes", status.len());
+}
+
+/// Issue 27, items 11 and 16: motion names that would clash with the JS package's own files
+/// (`index`, `motion`) or that Windows reads as devices are refused, naming why; the other
+/// motions bake, and `--check` passes after the bake.
+#[test]
+fn names_of_generated_files_and_windows_devices_are_refused() {
+    let dir = project(&[("card.ron", CARD)]);
+    let root = dir.path();
+    for name in [
+        "index", "Motion", "con", "NUL", "aux", "Com1", "lpt9", "prn",
+    ] {
+        fs::write(
+            root.join(format!("curves/{}.ron", name.to_lowercase())),
+            CARD.replace("\"card\"", &format!("\"{name}\"")),
+        )
+        .unwrap();
+    }
+    let baked = curvebake(root, &["bake"]);
+    let text = stderr(&baked);
+    assert_eq!(baked.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("\"index\" is reserved: js/index.js"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\"Motion\" is reserved: js/motion.d.ts"),
+        "{text}"
+    );
+    for name in ["con", "NUL", "aux", "Com1", "lpt9", "prn"] {
+        assert!(
+            text.contains(&format!("\"{name}\" is reserved: Windows")),
+            "{name}: {text}"
+        );
+    }
+    let check = curvebake(root, &["bake", "--check"]);
+    assert_eq!(check.status.code(), Some(1), "{}", stderr(&check));
+    assert!(
+        stderr(&check).contains(" 0 files differ"),
+        "{}",
+        stderr(&check)
+    );
+    let new = curvebake(root, &["new", "spring", "index"]);
+    assert_eq!(new.status.code(), Some(2), "{}", stderr(&new));
+}
+
+/// Issue 27, item 12: a custom property that another motion's CSS makes (`--b-duration`, a
+/// ring's radius), or that another motion animates in a unit of another kind, is refused
+/// with the names of both motions; one animated alike by two motions is fine.
+#[test]
+fn custom_properties_that_clash_are_refused_with_both_motions() {
+    let b = "(name: \"b\", motion: Spring(from: 0, to: 100))";
+    let takes =
+        "(name: \"a\", property: \"--b-duration\", unit: \"px\", motion: Spring(from: 0, to: 100))";
+    let ring = "(name: \"r\", duration: 0.5, motion: ExplosionRing(inner: (from: 0, to: 150, end_velocity: 30), outer: (from: 8, to: 180, end_velocity: 15)))";
+    let inner = "(name: \"z\", property: \"--r-inner\", motion: Spring(from: 0, to: 1))";
+    let glow_px =
+        "(name: \"glow-px\", property: \"--glow\", unit: \"px\", motion: Spring(from: 0, to: 10))";
+    let glow_em =
+        "(name: \"glow-em\", property: \"--glow\", unit: \"em\", motion: Spring(from: 0, to: 1))";
+    let glow_deg = "(name: \"glow-deg\", property: \"--glow\", unit: \"deg\", motion: Spring(from: 0, to: 90))";
+    let dir = project(&[
+        ("1.ron", takes),
+        ("2.ron", b),
+        ("3.ron", ring),
+        ("4.ron", inner),
+        ("5.ron", glow_px),
+        ("6.ron", glow_em),
+        ("7.ron", glow_deg),
+    ]);
+    let root = dir.path();
+    let baked = curvebake(root, &["bake", "--formats", "css"]);
+    let text = stderr(&baked);
+    assert_eq!(baked.status.code(), Some(1), "{text}");
+    // `b` comes after `a`, whose property is b's duration: b's name is what clashes.
+    assert!(
+        text.contains("curves/2.ron: b: name, which makes --b-duration (its duration), clashes with motion \"a\" (in curves/1.ron), which animates it in px"),
+        "{text}"
+    );
+    assert!(
+        text.contains("curves/4.ron: z: property \"--r-inner\" as a number clashes with motion \"r\" (in curves/3.ron), which makes it (its inner radius)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("curves/7.ron: glow-deg: property \"--glow\" in deg clashes with motion \"glow-px\" (in curves/5.ron), which animates it in px"),
+        "{text}"
+    );
+    assert!(!text.contains("glow-em"), "{text}");
+    assert!(root.join("out/css/glow-em.css").is_file());
+    assert!(!root.join("out/css/b.css").exists());
+}
+
+/// Issue 27, item 15: a frame rate below one a second, or a duration beyond the limit, is
+/// refused by field, with short numbers.
+#[test]
+fn tiny_frame_rates_and_huge_durations_are_refused() {
+    let dir = project(&[
+        ("a.ron", "(name: \"a\", fps: 1e-300, motion: Spring(from: 0, to: 1))"),
+        ("b.ron", "(name: \"b\", duration: 1e300, motion: Gravity(from: 0, acceleration: 10))"),
+        ("c.ron", "(name: \"c\", fps: 5e-324, motion: Spring(from: 0, to: 1))"),
+        ("d.ron", "(name: \"d\", motion: Sequence([(motion: Spring(from: 0, to: 1), duration: 1e300), (motion: Spring(to: 0))]))"),
+    ]);
+    let root = dir.path();
+    let baked = curvebake(root, &["bake", "--formats", "json,css"]);
+    let text = stderr(&baked);
+    assert_eq!(baked.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("a: fps must be in [1, 1000] frames per second, got 1e-300"),
+        "{text}"
+    );
+    assert!(
+        text.contains("b: duration must be at most 1000000 s, got 1e300"),
+        "{text}"
+    );
+    assert!(
+        text.contains("d: motion.Sequence[0].duration must be at most"),
+        "{text}"
+    );
+    assert!(text.lines().all(|l| l.len() < 200), "{text}");
+    assert!(!root.join("out/json").exists(), "{text}");
+    let flag = curvebake(root, &["bake", "--fps", "1e-300"]);
+    assert_eq!(flag.status.code(), Some(2), "{}", stderr(&flag));
+    assert!(stderr(&flag).contains("--fps"), "{}", stderr(&flag));
+}
+
+/// Issue 27, item 17: a sequence whose last step is gravity without a floor bakes to the
+/// motion's `duration`.
+#[test]
+fn a_last_gravity_step_runs_to_the_motions_duration() {
+    let toss = "(name: \"toss\", duration: 1, motion: Sequence([(motion: Spring(from: 0, to: 100, stiffness: 300, damping: 20), duration: 0.09), (motion: Gravity(acceleration: 2200))]))";
+    let dir = project(&[("toss.ron", toss)]);
+    let baked = curvebake(dir.path(), &["bake", "--formats", "json"]);
+    assert!(baked.status.success(), "{}", stderr(&baked));
+    let json = fs::read_to_string(dir.path().join("out/json/toss.json")).unwrap();
+    assert!(json.contains("\"frames\":61"), "{json}");
+}
+
+/// Issue 27, item 20: with classic Mac line endings (CR only) an error is placed on its own
+/// line and echoes that line, not the whole file.
+#[test]
+fn carriage_return_line_endings_place_errors_on_their_line() {
+    let text = "(\r    name: \"card\",\r    motion: Spring(from: 0, to: 1, stifness: 100),\r)\r";
+    let dir = project(&[("card.ron", text)]);
+    let baked = curvebake(dir.path(), &["bake", "--formats", "json"]);
+    let text = stderr(&baked);
+    assert_eq!(baked.status.code(), Some(1), "{text}");
+    assert!(text.contains("curves/card.ron:3:"), "{text}");
+    assert!(!text.contains("name: \"card\""), "{text}");
+}
+
+/// Issue 27, items 10 and 21: the server answers every file with `nosniff`, and one client
+/// that asks for a large file and reads none of it does not hold up the others.
+#[cfg(feature = "watch")]
+#[test]
+fn the_server_answers_others_while_a_client_does_not_read() {
+    use std::io::{Read, Write};
+    use std::net::TcpStream;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    fs::create_dir(&out).unwrap();
+    // Far more than the socket buffers hold.
+    fs::write(out.join("curves.json"), vec![b' '; 64 << 20]).unwrap();
+    fs::write(out.join("index.html"), "<p>page</p>").unwrap();
+    let server = curvebake::internals::serve::Server::start(&out, 0).unwrap();
+    let addr = server.addr();
+    let ask = |target: &str| {
+        let mut stream = TcpStream::connect(addr).unwrap();
+        write!(
+            stream,
+            "GET {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        stream
+    };
+    let mut stalled = Vec::new();
+    for _ in 0..3 {
+        stalled.push(ask("/curves.json"));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    for target in ["/index.html", "/_curvebake/status"] {
+        let mut stream = ask(target);
+        // A guard against a hang, not a measurement: far longer than an answer takes.
+        stream
+            .set_read_timeout(Some(std::time::Duration::from_secs(60)))
+            .unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        assert!(answer.starts_with("HTTP/1.1 200"), "{target}: {answer}");
+        assert!(
+            answer.contains("X-Content-Type-Options: nosniff"),
+            "{target}: {answer}"
+        );
+    }
+    drop(stalled);
+}
+
+/// Issue 27, item 3: the first bake into a folder that holds the user's own files (a site's
+/// `index.html`, `js/package.json`, a stylesheet named like a motion) replaces none of them:
+/// it stops before writing anything, names the file and says how to go on (exit 3);
+/// `--force` replaces them, and after that they are ours.
+#[test]
+fn a_bake_refuses_to_replace_files_it_did_not_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    fs::create_dir_all(root.join("site/curves")).unwrap();
+    fs::create_dir_all(root.join("site/js")).unwrap();
+    fs::create_dir_all(root.join("site/css")).unwrap();
+    fs::write(root.join("site/curves/card.ron"), CARD).unwrap();
+    let mine = [
+        ("site/index.html", "<h1>my site</h1>"),
+        ("site/js/package.json", "{\"name\": \"my-site\"}"),
+        ("site/css/card.css", ".card { color: red }"),
+    ];
+    for (path, text) in mine {
+        fs::write(root.join(path), text).unwrap();
+    }
+    let before = listing(&root.join("site"));
+    for formats in ["json,css,js,html", "css", "js", "html"] {
+        let baked = curvebake(
+            root,
+            &["bake", "site/curves", "--out", "site", "--formats", formats],
+        );
+        let text = stderr(&baked);
+        assert_eq!(baked.status.code(), Some(3), "{formats}: {text}");
+        assert!(
+            text.contains("a file curvebake did not write") && text.contains("--force"),
+            "{formats}: {text}"
+        );
+        for (path, mine) in mine {
+            assert_eq!(
+                fs::read_to_string(root.join(path)).unwrap(),
+                mine,
+                "{formats}"
+            );
+        }
+    }
+    let css = curvebake(
+        root,
+        &["bake", "site/curves", "--out", "site", "--formats", "css"],
+    );
+    assert!(
+        stderr(&css).contains("site/css/card.css"),
+        "{}",
+        stderr(&css)
+    );
+    let html = curvebake(
+        root,
+        &["bake", "site/curves", "--out", "site", "--formats", "html"],
+    );
+    assert!(
+        stderr(&html).contains("site/index.html"),
+        "{}",
+        stderr(&html)
+    );
+    let ours = |p: &String| !p.starts_with(".curvebake-");
+    let after: Vec<String> = listing(&root.join("site"))
+        .into_iter()
+        .filter(ours)
+        .collect();
+    assert_eq!(
+        after, before,
+        "nothing written but the folder's bookkeeping"
+    );
+
+    let forced = curvebake(root, &["bake", "site/curves", "--out", "site", "--force"]);
+    assert!(forced.status.success(), "{}", stderr(&forced));
+    assert_ne!(
+        fs::read_to_string(root.join("site/index.html")).unwrap(),
+        "<h1>my site</h1>"
+    );
+    fs::write(
+        root.join("site/curves/card.ron"),
+        CARD.replace("200", "210"),
+    )
+    .unwrap();
+    let again = curvebake(root, &["bake", "site/curves", "--out", "site"]);
+    assert!(again.status.success(), "{}", stderr(&again));
+}
+
+/// Issue 27, item 5: files of formats a later bake leaves out stay owned by the manifest, so
+/// that when their motion is gone they are removed with its other files, and `--check` sees
+/// them; also after `--bundle`.
+#[test]
+fn files_of_formats_left_out_are_removed_with_their_motion() {
+    let gone = CARD.replace("\"card\"", "\"gone\"");
+    for later in [&["--formats", "json"][..], &["--bundle"][..]] {
+        let dir = project(&[("card.ron", CARD), ("gone.ron", &gone)]);
+        let root = dir.path();
+        let bake = |args: &[&str]| {
+            let mut all = vec!["bake"];
+            all.extend(args);
+            let baked = curvebake(root, &all);
+            assert!(baked.status.success(), "{args:?}: {}", stderr(&baked));
+        };
+        bake(&[]);
+        bake(later);
+        fs::remove_file(root.join("curves/gone.ron")).unwrap();
+        let check = curvebake(root, &["bake", "--check"]);
+        assert_eq!(
+            check.status.code(),
+            Some(1),
+            "{later:?}: {}",
+            stderr(&check)
+        );
+        bake(later);
+        bake(&[]);
+        let left: Vec<String> = listing(&root.join("out"))
+            .into_iter()
+            .filter(|p| p.contains("gone"))
+            .collect();
+        assert!(left.is_empty(), "{later:?}: {left:?}");
+        let check = curvebake(root, &["bake", "--check"]);
+        assert!(check.status.success(), "{later:?}: {}", stderr(&check));
+    }
+}
+
+/// Runs `curvebake args` in `dir`, killing it if it has not ended after a minute (a guard
+/// against a hang, not a measurement): its exit code, `None` if it hung.
+#[cfg(unix)]
+fn run_or_kill(dir: &Path, args: &[&str]) -> Option<i32> {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_curvebake"))
+        .current_dir(dir)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    for _ in 0..600 {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status.code();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
+
+/// Issue 27, item 8: a FIFO in the output folder, at an output file, the manifest, the claims
+/// or the lock, hangs neither `bake` nor `bake --check`: an output or the claims are
+/// replaced, a lock that is not a file is an error naming it.
+#[cfg(unix)]
+#[test]
+fn fifos_in_the_output_folder_hang_nothing() {
+    let cases = [
+        ("json/card.json", 0),
+        (".curvebake-claims", 0),
+        (".curvebake-lock", 3),
+        (".curvebake-manifest.json", 3),
+    ];
+    for (at, code) in cases {
+        let dir = project(&[("card.ron", CARD), ("fade.ron", FADE)]);
+        let root = dir.path();
+        let baked = curvebake(root, &["bake", "--formats", "json"]);
+        assert!(baked.status.success(), "{}", stderr(&baked));
+        fs::write(root.join("curves/card.ron"), CARD.replace("200", "300")).unwrap();
+        let fifo = root.join("out").join(at);
+        let _ = fs::remove_file(&fifo);
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let check = run_or_kill(root, &["bake", "--formats", "json", "--check"]);
+        assert_eq!(check, Some(1), "{at}: --check");
+        let bake = run_or_kill(root, &["bake", "--formats", "json"]);
+        assert_eq!(bake, Some(code), "{at}: bake");
+    }
 }

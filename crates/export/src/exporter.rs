@@ -80,6 +80,9 @@ pub struct Shape {
     pub bundle: Option<Bundle>,
     /// What [`Exporter::summary`] needs of the digests.
     pub summary: Summary,
+    /// Every path [`Exporter::summary`] may write (so that a bake knows them before it
+    /// writes anything).
+    pub summaries: &'static [&'static str],
 }
 
 /// Where an exporter takes the buffers it fills: the run lends the buffers of outputs already

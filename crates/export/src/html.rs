@@ -53,6 +53,10 @@ impl Html {
                 files: &[],
                 bundle: None,
                 summary,
+                summaries: match summary {
+                    Summary::None => &[],
+                    _ => &[PAGE_PATH],
+                },
             },
         }
     }

@@ -36,6 +36,7 @@ impl Json {
                     footer: b"\n]}\n".to_vec(),
                 }),
                 summary: Summary::None,
+                summaries: &[],
             },
         }
     }

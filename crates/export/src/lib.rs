@@ -4,13 +4,12 @@
 //!
 //! Formats: [`json`] tables, [`css`] (keyframes, `linear()` easings, ready classes), [`js`]
 //! ES modules, [`html`] the review page, [`png`] plots (behind the `plots` feature). Shared by
-//! several: [`timeline`] (the kept points of a motion), [`easing`] (the `linear()` text),
-//! [`done`] (when a motion looks done).
+//! several: [`fit`] (stops placed against the closed form, with a proven bound), [`done`]
+//! (when a motion looks done).
 
 pub mod bezier;
 pub mod css;
 pub mod done;
-pub mod easing;
 pub mod exact;
 pub mod exporter;
 pub mod fit;
@@ -23,7 +22,6 @@ mod plot;
 pub mod png;
 pub mod settings;
 pub mod tailwind;
-pub mod timeline;
 pub mod tokens;
 
 pub use exporter::{
@@ -95,6 +93,17 @@ mod tests {
                 for path in shape.files.iter().map(|p| p.of("a")) {
                     assert!(path.starts_with(&format!("{}/a.", format.name())), "{path}");
                 }
+                for summary in e.summary(&[]) {
+                    assert!(
+                        shape.summaries.contains(&summary.path.as_str()),
+                        "{format:?}"
+                    );
+                }
+                assert_eq!(
+                    shape.summaries.is_empty(),
+                    shape.summary == Summary::None,
+                    "{format:?} {layout:?}"
+                );
                 if layout == Layout::Bundle {
                     assert!(shape.files.is_empty() && shape.summary == Summary::None);
                 }

@@ -18,12 +18,11 @@
 //!   thirds the Bézier's time is linear, and its value is then exactly the Hermite cubic.
 //!
 //! The tolerance is the motion's own (`tolerance`), else that of the exact easings
-//! ([`crate::exact::EXACT_TOLERANCE_TARGETS`] precision targets: 0.1 px).
+//! ([`EXACT_TOLERANCE_TARGETS`] precision targets: 0.1 px).
 
 pub mod hermite;
 
 use crate::css::value_precision;
-use crate::exact::EXACT_TOLERANCE_TARGETS;
 use crate::exporter::{Buffers, Exporter, FilePath, MotionOutput, Shape, Summary};
 use crate::settings::{ExportSettings, Format, Layout};
 use curvebake_model::bake::Baked;
@@ -36,6 +35,10 @@ const FILE: FilePath = FilePath {
     folder: "lottie",
     suffix: ".json",
 };
+
+/// How far the keys may stray from the motion, as a multiple of the unit's precision target
+/// ([`value_precision`]: 0.01 px, 0.0001 of a unitless value): 0.1 px, 0.001.
+pub const EXACT_TOLERANCE_TARGETS: f64 = 10.0;
 
 /// Side of the square drawn, px.
 const SQUARE: f64 = 100.0;
@@ -81,6 +84,7 @@ impl Lottie {
                 },
                 bundle: None,
                 summary: Summary::None,
+                summaries: &[],
             },
         }
     }

@@ -53,6 +53,7 @@ impl Tailwind {
                     footer: Vec::new(),
                 }),
                 summary: Summary::None,
+                summaries: &[],
             },
         }
     }

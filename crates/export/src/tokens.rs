@@ -23,6 +23,7 @@
 //! `duration` token alone, which then carries the extension.
 
 use crate::bezier;
+use crate::css::{curves, Curve};
 use crate::exact::{exact_easing, travel};
 use crate::exporter::{
     Buffers, Bundle, Digest, Exporter, MotionOutput, OutputFile, Shape, Summary,
@@ -30,7 +31,6 @@ use crate::exporter::{
 use crate::settings::{ExportSettings, Format, Layout};
 use curvebake_model::bake::Baked;
 use curvebake_model::spec::{Ending, Model, ReducedMotion};
-use curvebake_motion::Motion;
 use serde_json::{json, Map, Value};
 
 /// Path of the tokens.
@@ -70,6 +70,10 @@ impl Tokens {
                     Layout::PerMotion => Summary::Digests,
                     Layout::Bundle => Summary::None,
                 },
+                summaries: match layout {
+                    Layout::PerMotion => &[STYLE_DICTIONARY_PATH],
+                    Layout::Bundle => &[],
+                },
             },
         }
     }
@@ -86,7 +90,7 @@ impl Exporter for Tokens {
 
     fn motion(&self, baked: &Baked, _: &[String], buffers: &dyn Buffers) -> MotionOutput {
         let global = self.settings.global_name(&baked.spec.name);
-        let (group, _) = motion_group(baked, &global);
+        let (group, _) = motion_group(baked, &global, &self.settings);
         let text =
             serde_json::to_string_pretty(&json!({ global: group })).expect("tokens are plain JSON");
         // The object's members, one level in: `"name": {...}`, indented as a member of the file.
@@ -102,10 +106,12 @@ impl Exporter for Tokens {
     }
 
     fn summary(&self, _: &[Digest]) -> Vec<OutputFile> {
-        vec![OutputFile {
-            path: STYLE_DICTIONARY_PATH.into(),
-            bytes: STYLE_DICTIONARY.as_bytes().to_vec(),
-        }]
+        (self.shape.summaries.iter())
+            .map(|&path| OutputFile {
+                path: path.into(),
+                bytes: STYLE_DICTIONARY.as_bytes().to_vec(),
+            })
+            .collect()
     }
 }
 
@@ -121,10 +127,10 @@ fn duration(seconds: f64) -> Value {
 }
 
 /// The motion's group, and each eased track's Bézier error.
-fn motion_group(baked: &Baked, global: &str) -> (Value, Vec<f64>) {
+fn motion_group(baked: &Baked, global: &str, settings: &ExportSettings) -> (Value, Vec<f64>) {
     let spec = baked.spec;
     let named = spec.model.tracks();
-    let kinks = spec.model.track_kinks(baked.duration);
+    let curves = curves(baked, settings);
     let units: Vec<&str> = match &spec.model {
         Model::Tracks(t) => t.tracks().iter().map(|k| k.unit.as_str()).collect(),
         _ => vec![spec.unit.as_str(); named.len()],
@@ -138,7 +144,7 @@ fn motion_group(baked: &Baked, global: &str) -> (Value, Vec<f64>) {
     };
     let mut errors = Vec::new();
     if named.len() == 1 {
-        let (group, error) = track_group(baked, global, None, 0, named[0].1, &kinks[0], units[0]);
+        let (group, error) = track_group(baked, global, None, 0, &curves[0], units[0]);
         errors.extend(error);
         return (group, errors);
     }
@@ -153,13 +159,13 @@ fn motion_group(baked: &Baked, global: &str) -> (Value, Vec<f64>) {
             format_seconds(baked.duration)
         )),
     );
-    for (j, (track_name, motion)) in named.iter().enumerate() {
+    for (j, (track_name, _)) in named.iter().enumerate() {
         let key = match &spec.model {
             Model::Tracks(_) => properties[j].clone(),
             _ => (*track_name).to_owned(),
         };
         let path = format!("{global}.{key}");
-        let (track, error) = track_group(baked, &path, Some(&key), j, *motion, &kinks[j], units[j]);
+        let (track, error) = track_group(baked, &path, Some(&key), j, &curves[j], units[j]);
         errors.extend(error);
         group.insert(key, track);
     }
@@ -171,19 +177,18 @@ fn format_seconds(seconds: f64) -> String {
     curvebake_model::number::format_number((seconds * 1e6).round() / 1e6)
 }
 
-/// The group of track `j` (`motion`, its `kinks`, in `unit`), whose tokens are at `path`:
-/// `duration`, and for a track that travels `easing` and `transition`; and its Bézier's
-/// error.
+/// The group of track `j` (`curve`, in `unit`), whose tokens are at `path`: `duration`, and
+/// for a track that travels `easing` and `transition`; and its Bézier's error.
 fn track_group(
     baked: &Baked,
     path: &str,
     track: Option<&str>,
     j: usize,
-    motion: &dyn Motion,
-    kinks: &[f64],
+    curve: &Curve,
     unit: &str,
 ) -> (Value, Option<f64>) {
     let spec = baked.spec;
+    let motion = curve.motion;
     let position = &baked.tracks[j].position;
     let mut data = extension(baked, track, unit);
     let mut group = Map::new();
@@ -207,7 +212,7 @@ fn track_group(
         group.insert("duration".into(), duration_token);
         return (Value::Object(group), None);
     };
-    let exact = exact_easing(baked, motion, kinks, unit, (from, to));
+    let exact = exact_easing(curve, (from, to), baked.duration);
     let progress: Vec<f64> = (0..=bezier::SAMPLES)
         .map(|i| {
             let t = baked.duration * i as f64 / bezier::SAMPLES as f64;

@@ -26,8 +26,11 @@ pub enum Problem {
         col: usize,
         /// The parser's message.
         message: String,
-        /// The offending source line, for the caret.
+        /// The offending source line around the column, for the caret: at most
+        /// [`MAX_ECHOED_CHARS`] characters (an error in a line of megabytes keeps no more).
         source_line: String,
+        /// The column (1-based, in characters) at which `source_line` starts in its line.
+        source_col: usize,
     },
     /// A semantic error in one motion.
     Field {
@@ -47,13 +50,43 @@ impl InputError {
         }
     }
 
-    /// A syntax error at `line:col` of `text`.
+    /// A syntax error at `line:col` of `text`, keeping the line only around the column.
     pub fn syntax(file: &Path, text: &str, line: usize, col: usize, message: String) -> Self {
-        let source_line = text
-            .lines()
-            .nth(line.saturating_sub(1))
-            .unwrap_or("")
-            .to_owned();
+        let at = line_offset(text, line, col).unwrap_or((text.len(), col));
+        Self::syntax_at(file, text, at, (line, col), message)
+    }
+
+    /// A syntax error at `line:col`, which is byte `at.0` of `text`, at column `at.1` (`col`,
+    /// or less when `col` lies past the end of its line): the line is kept only around it, at
+    /// most [`MAX_ECHOED_CHARS`] characters, found in time and memory that do not grow with
+    /// the line (a file of one long line may have an error per motion).
+    pub fn syntax_at(
+        file: &Path,
+        text: &str,
+        (at, at_col): (usize, usize),
+        (line, col): (usize, usize),
+        message: String,
+    ) -> Self {
+        let in_line = |c: &char| *c != '\n' && *c != '\r';
+        let after = text[at..]
+            .chars()
+            .take_while(in_line)
+            .take(MAX_ECHOED_CHARS)
+            .count();
+        let back = MAX_ECHOED_CHARS
+            .saturating_sub(after)
+            .max(MAX_ECHOED_CHARS / 2);
+        let (before_chars, before_bytes) = text[..at]
+            .chars()
+            .rev()
+            .take_while(in_line)
+            .take(back)
+            .fold((0, 0), |(n, bytes), c| (n + 1, bytes + c.len_utf8()));
+        let source_line: String = text[at - before_bytes..]
+            .chars()
+            .take_while(in_line)
+            .take(MAX_ECHOED_CHARS)
+            .collect();
         Self::new(
             file,
             Problem::Syntax {
@@ -61,13 +94,28 @@ impl InputError {
                 col,
                 message,
                 source_line,
+                source_col: at_col.saturating_sub(before_chars).max(1),
             },
         )
     }
 }
 
+/// The byte offset of 1-based `line:col` (in characters) in `text`, and its column: `col`,
+/// or the end of the line when the line is shorter.
+pub(crate) fn line_offset(text: &str, line: usize, col: usize) -> Option<(usize, usize)> {
+    let mut start = 0;
+    for _ in 1..line {
+        start += text[start..].find('\n')? + 1;
+    }
+    let line_text = text[start..].split(['\n', '\r']).next().unwrap_or("");
+    Some(match line_text.char_indices().nth(col.saturating_sub(1)) {
+        Some((i, _)) => (start + i, col),
+        None => (start + line_text.len(), line_text.chars().count() + 1),
+    })
+}
+
 /// Longest source line echoed under a syntax error (a binary file may have no newline).
-const MAX_ECHOED_CHARS: usize = 160;
+pub const MAX_ECHOED_CHARS: usize = 160;
 
 impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -80,32 +128,23 @@ impl fmt::Display for InputError {
                 col,
                 message,
                 source_line,
+                source_col,
             } => {
                 writeln!(f, "{file}:{line}:{col}: {message}")?;
-                // The source line and a caret under the column, trimmed around it if long.
+                // The kept source line and a caret under the column.
                 let chars: Vec<char> = source_line
                     .chars()
                     .map(|c| if c.is_control() { ' ' } else { c })
                     .collect();
-                let start = if chars.len() <= MAX_ECHOED_CHARS {
-                    0
-                } else {
-                    col.saturating_sub(1)
-                        .saturating_sub(MAX_ECHOED_CHARS / 2)
-                        .min(chars.len() - MAX_ECHOED_CHARS)
-                };
-                let end = (start + MAX_ECHOED_CHARS).min(chars.len());
-                let shown: String = chars[start..end].iter().collect();
+                let shown: String = chars.iter().collect();
                 let gutter = line.to_string();
                 writeln!(f, "{gutter} | {shown}")?;
                 // The caret goes under the column as a terminal shows it: a wide character
                 // (CJK, most emoji) takes two cells.
-                let before = col.saturating_sub(1).min(chars.len()).max(start);
-                let cells: usize = chars[start..before].iter().map(|&c| cell_width(c)).sum();
-                let cells = cells
-                    + col
-                        .saturating_sub(1)
-                        .saturating_sub(before.max(chars.len()));
+                let offset = col.saturating_sub(*source_col);
+                let before = offset.min(chars.len());
+                let cells: usize = chars[..before].iter().map(|&c| cell_width(c)).sum();
+                let cells = cells + (offset - before);
                 write!(f, "{} | {}^", " ".repeat(gutter.len()), " ".repeat(cells))
             }
         }

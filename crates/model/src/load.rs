@@ -6,7 +6,7 @@ use crate::bake::{frame_plan, FramePlan};
 use crate::error::{InputError, Problem};
 use crate::source::schema::MotionFile;
 use crate::source::{motion_texts, parse_motions, read_source, tokens};
-use crate::spec::{MotionSpec, Overrides};
+use crate::spec::{Clash, MotionSpec, Overrides, Variables};
 use rayon::prelude::*;
 use std::collections::hash_map::{Entry, HashMap};
 use std::path::Path;
@@ -30,20 +30,26 @@ impl Input {
     }
 }
 
-/// The motion names taken so far, each with its file. Names are compared ignoring ASCII case:
-/// outputs named `Card.css` and `card.css` would clash on case-insensitive file systems.
-/// Holds a name and a shared path per motion, nothing else.
+/// The motion names taken so far, each with its file, and the custom properties their CSS
+/// puts on the page ([`Variables`]). Names are compared ignoring ASCII case: outputs named
+/// `Card.css` and `card.css` would clash on case-insensitive file systems. Holds a name and a
+/// shared path per motion and a few names of custom properties, nothing else.
 #[derive(Debug, Default)]
 pub struct Names {
     taken: HashMap<Caseless, Arc<Path>>,
+    variables: Variables,
 }
 
 impl Names {
-    /// Takes `input`'s name, or says which file already has it.
+    /// Takes `input`'s name and custom properties, or says which file already has the name,
+    /// or which motion a custom property clashes with.
     pub fn admit(&mut self, input: &Input) -> Result<(), InputError> {
         let name = Caseless(input.spec.name.as_str().into());
         let (first, file) = match self.taken.entry(name) {
             Entry::Vacant(slot) => {
+                if let Err(clash) = self.variables.admit(&input.spec) {
+                    return Err(self.clash(input, clash));
+                }
                 slot.insert(Arc::clone(&input.file));
                 return Ok(());
             }
@@ -67,6 +73,21 @@ impl Names {
                 ),
             },
         ))
+    }
+
+    /// The error of a motion whose custom property clashes with an earlier motion's.
+    fn clash(&self, input: &Input, clash: Clash) -> InputError {
+        let file = self
+            .taken
+            .get(&Caseless(clash.other.as_str().into()))
+            .map_or_else(String::new, |f| format!(" (in {})", f.display()));
+        InputError::new(
+            &input.file,
+            Problem::Field {
+                motion: input.spec.name.clone(),
+                message: format!("{}{file}, {}", clash.ours, clash.theirs),
+            },
+        )
     }
 
     /// Whether a motion has exactly this name.

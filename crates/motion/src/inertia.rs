@@ -139,114 +139,26 @@ pub struct Inertia {
 impl Inertia {
     /// Validates the inputs and decides the case.
     pub fn new(params: InertiaParams) -> Result<Self> {
-        let x0 = finite("from", params.from)?;
-        let v0 = finite("velocity", params.velocity)?;
-        let friction = check("friction", params.friction, "in (0, 1]", |f| {
-            f > 0.0 && f <= 1.0
-        })?;
-        let k = positive("bounce_stiffness", params.bounce_stiffness)?;
-        let c = non_negative("bounce_damping", params.bounce_damping)?;
-        let min = params.min.map(|m| finite("min", m)).transpose()?;
-        let max = params.max.map(|m| finite("max", m)).transpose()?;
-        if let (Some(lo), Some(hi)) = (min, max) {
-            if lo > hi {
-                return Err(MotionError::Invalid {
-                    path: "max".into(),
-                    requirement: ">= min",
-                    value: hi,
-                });
-            }
-        }
-        for (i, &s) in params.snap.iter().enumerate() {
-            let s = finite(&format!("snap[{i}]"), s)?;
-            if min.is_some_and(|lo| s < lo) || max.is_some_and(|hi| s > hi) {
-                return Err(MotionError::Invalid {
-                    path: format!("snap[{i}]"),
-                    requirement: "within the bounds min ..= max",
-                    value: s,
-                });
-            }
-        }
-        let lambda = -friction.ln();
-        let spring = |from: f64, v: f64, to: f64| Spring::new(from, to, v, 1.0, k, c);
-        let (case, pieces) = if let Some(bound) = min.filter(|&lo| x0 < lo) {
+        check_params(&params)?;
+        let x0 = params.from;
+        let lambda = -params.friction.ln();
+        let (case, pieces) = if let Some(bound) = params.min.filter(|&lo| x0 < lo) {
             (
                 InertiaCase::StartsOutside {
                     bound,
                     upper: false,
                 },
-                Pieces::Spring(spring(x0, v0, bound)?),
+                Pieces::Spring(bounce(&params, x0, params.velocity, bound)?),
             )
-        } else if let Some(bound) = max.filter(|&hi| x0 > hi) {
+        } else if let Some(bound) = params.max.filter(|&hi| x0 > hi) {
             (
                 InertiaCase::StartsOutside { bound, upper: true },
-                Pieces::Spring(spring(x0, v0, bound)?),
+                Pieces::Spring(bounce(&params, x0, params.velocity, bound)?),
             )
         } else if !params.snap.is_empty() {
-            if lambda == 0.0 && v0 != 0.0 {
-                return Err(MotionError::Invalid {
-                    path: "friction".into(),
-                    requirement: "< 1 with snap points (with friction 1 the fling never rests, so no point is nearest its rest)",
-                    value: friction,
-                });
-            }
-            let free_rest = if v0 == 0.0 { x0 } else { x0 + v0 / lambda };
-            let target = params.snap.iter().copied().fold(f64::NAN, |best, s| {
-                let (d, db) = ((s - free_rest).abs(), (best - free_rest).abs());
-                if best.is_nan() || d < db || (d == db && s < best) {
-                    s
-                } else {
-                    best
-                }
-            });
-            let ahead = v0 != 0.0 && target != x0 && (target > x0) == (v0 > 0.0);
-            if ahead {
-                let friction = Friction::snap(x0, target, v0)?;
-                (
-                    InertiaCase::SnapAhead { target },
-                    Pieces::Decay(*friction.decay()),
-                )
-            } else {
-                (
-                    InertiaCase::SnapBehind { target },
-                    Pieces::Spring(spring(x0, v0, target)?),
-                )
-            }
+            snap_case(&params, lambda)?
         } else {
-            let decay = Decay::new(x0, v0, lambda)?;
-            let ahead = if v0 > 0.0 {
-                max.map(|b| (b, true))
-            } else if v0 < 0.0 {
-                min.map(|b| (b, false))
-            } else {
-                None
-            };
-            // q = λ(B - x0)/v0 in [0, ∞): the bound is reached iff q < 1 (q = 1: it rests
-            // exactly on B, which is inside).
-            match ahead.map(|(b, upper)| (b, upper, lambda * (b - x0) / v0)) {
-                Some((bound, upper, q)) if q < 1.0 => {
-                    let time = if lambda == 0.0 {
-                        (bound - x0) / v0
-                    } else {
-                        -(-q).ln_1p() / lambda
-                    };
-                    let velocity = v0 - lambda * (bound - x0);
-                    (
-                        InertiaCase::HitsBound {
-                            bound,
-                            time,
-                            velocity,
-                            upper,
-                        },
-                        Pieces::DecayThenSpring {
-                            decay,
-                            at: time,
-                            spring: spring(bound, velocity, bound)?,
-                        },
-                    )
-                }
-                _ => (InertiaCase::Free, Pieces::Decay(decay)),
-            }
+            fling_case(&params, lambda)?
         };
         Ok(Self {
             params,
@@ -303,6 +215,138 @@ impl Inertia {
             _ => None,
         }
     }
+}
+
+/// Checks the inputs, in the order of their fields: finite numbers, friction in (0, 1], a
+/// bounce spring with k > 0 and c >= 0, min <= max, and each snap point within the bounds.
+fn check_params(params: &InertiaParams) -> Result<()> {
+    finite("from", params.from)?;
+    finite("velocity", params.velocity)?;
+    check("friction", params.friction, "in (0, 1]", |f| {
+        f > 0.0 && f <= 1.0
+    })?;
+    positive("bounce_stiffness", params.bounce_stiffness)?;
+    non_negative("bounce_damping", params.bounce_damping)?;
+    let min = params.min.map(|m| finite("min", m)).transpose()?;
+    let max = params.max.map(|m| finite("max", m)).transpose()?;
+    if let (Some(lo), Some(hi)) = (min, max) {
+        if lo > hi {
+            return Err(MotionError::Invalid {
+                path: "max".into(),
+                requirement: ">= min",
+                value: hi,
+            });
+        }
+    }
+    for (i, &s) in params.snap.iter().enumerate() {
+        let s = finite(&format!("snap[{i}]"), s)?;
+        if min.is_some_and(|lo| s < lo) || max.is_some_and(|hi| s > hi) {
+            return Err(MotionError::Invalid {
+                path: format!("snap[{i}]"),
+                requirement: "within the bounds min ..= max",
+                value: s,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The bounce spring (mass 1, the inputs' stiffness and damping) from `from` with `velocity`,
+/// resting at `to`.
+fn bounce(params: &InertiaParams, from: f64, velocity: f64, to: f64) -> Result<Spring> {
+    Spring::new(
+        from,
+        to,
+        velocity,
+        1.0,
+        params.bounce_stiffness,
+        params.bounce_damping,
+    )
+}
+
+/// With snap points: the target is the one nearest the free rest x0 + v0/λ (x0 without a
+/// velocity). Ahead in the direction of motion, the friction that rests exactly on it,
+/// λ' = v0/(target - x0); behind, at x0, or without a velocity, the bounce spring to it.
+fn snap_case(params: &InertiaParams, lambda: f64) -> Result<(InertiaCase, Pieces)> {
+    let (x0, v0) = (params.from, params.velocity);
+    if lambda == 0.0 && v0 != 0.0 {
+        return Err(MotionError::Invalid {
+            path: "friction".into(),
+            requirement: "< 1 with snap points (with friction 1 the fling never rests, so no point is nearest its rest)",
+            value: params.friction,
+        });
+    }
+    let free_rest = if v0 == 0.0 { x0 } else { x0 + v0 / lambda };
+    let target = nearest(&params.snap, free_rest);
+    let ahead = v0 != 0.0 && target != x0 && (target > x0) == (v0 > 0.0);
+    Ok(if ahead {
+        let friction = Friction::snap(x0, target, v0)?;
+        (
+            InertiaCase::SnapAhead { target },
+            Pieces::Decay(*friction.decay()),
+        )
+    } else {
+        (
+            InertiaCase::SnapBehind { target },
+            Pieces::Spring(bounce(params, x0, v0, target)?),
+        )
+    })
+}
+
+/// The point of `points` nearest `x`, the lower of two equally near (NaN for none).
+fn nearest(points: &[f64], x: f64) -> f64 {
+    points.iter().copied().fold(f64::NAN, |best, s| {
+        let (d, db) = ((s - x).abs(), (best - x).abs());
+        if best.is_nan() || d < db || (d == db && s < best) {
+            s
+        } else {
+            best
+        }
+    })
+}
+
+/// Without snap points, starting inside the bounds: the friction motion, free unless it
+/// reaches the bound B ahead before it rests; then it hits B at
+/// t_B = -log1p(-λ(B - x0)/v0)/λ ((B - x0)/v0 when λ = 0) with v_B = v0 - λ(B - x0), and
+/// the bounce spring takes over from B with v_B, resting at B.
+fn fling_case(params: &InertiaParams, lambda: f64) -> Result<(InertiaCase, Pieces)> {
+    let (x0, v0) = (params.from, params.velocity);
+    let decay = Decay::new(x0, v0, lambda)?;
+    let ahead = if v0 > 0.0 {
+        params.max.map(|b| (b, true))
+    } else if v0 < 0.0 {
+        params.min.map(|b| (b, false))
+    } else {
+        None
+    };
+    // q = λ(B - x0)/v0 in [0, ∞): the bound is reached iff q < 1 (q = 1: it rests
+    // exactly on B, which is inside).
+    Ok(
+        match ahead.map(|(b, upper)| (b, upper, lambda * (b - x0) / v0)) {
+            Some((bound, upper, q)) if q < 1.0 => {
+                let time = if lambda == 0.0 {
+                    (bound - x0) / v0
+                } else {
+                    -(-q).ln_1p() / lambda
+                };
+                let velocity = v0 - lambda * (bound - x0);
+                (
+                    InertiaCase::HitsBound {
+                        bound,
+                        time,
+                        velocity,
+                        upper,
+                    },
+                    Pieces::DecayThenSpring {
+                        decay,
+                        at: time,
+                        spring: bounce(params, bound, velocity, bound)?,
+                    },
+                )
+            }
+            _ => (InertiaCase::Free, Pieces::Decay(decay)),
+        },
+    )
 }
 
 impl Motion for Inertia {

@@ -137,7 +137,7 @@ pub fn compare(
         };
         assert_eq!(readings.len(), tracks, "{}", m.name);
         for (k, reading) in readings.iter().enumerate() {
-            let mut expected = m.at(k, t);
+            let mut expected = m.exact(k, t);
             if m.property_of(k) == "opacity" && readings_are == Readings::Motion {
                 expected = expected.clamp(0.0, 1.0);
             }
@@ -152,11 +152,16 @@ pub fn compare(
                     typed(&reading[1]),
                 ),
             };
+            // `bound` is the tightest track's plus any extra tolerance; each track is held to
+            // its own tolerance of the exact motion.
+            let extra = bound - m.bound();
             let (label, bound) = if m.is_multi() && readings_are == Readings::Motion {
-                let bound = bound - m.bound() + m.bound_of(k);
-                (format!("{label}: {}", m.tracks[k].0), bound)
+                (
+                    format!("{label}: {}", m.tracks[k].0),
+                    m.exact_bound_of(k) + extra,
+                )
             } else {
-                (label.to_owned(), bound)
+                (label.to_owned(), m.exact_bound_of(k) + extra)
             };
             let frame = m.times.iter().position(|&ti| ti * 1000.0 == sent);
             let what = format!(
@@ -173,8 +178,18 @@ pub fn compare(
                 if readout == "typed OM" && no_typed_om {
                     continue;
                 }
+                // About a step, either side of it is the motion (see `Table::step_near`).
+                let error = |v: f64| match m.step_near(k, t) {
+                    Some((a, b)) if readings_are == Readings::Motion || m.tracks.len() == 1 => {
+                        [expected, a, b]
+                            .map(|e| (v - e).abs())
+                            .into_iter()
+                            .fold(f64::INFINITY, f64::min)
+                    }
+                    _ => (v - expected).abs(),
+                };
                 match value {
-                    Some(v) => tally.record(&label, readout, (v - expected).abs(), bound, &what),
+                    Some(v) => tally.record(&label, readout, error(v), bound, &what),
                     None => tally.failures.push(format!("unreadable {readout}: {what}")),
                 }
             }

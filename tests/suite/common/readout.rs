@@ -35,10 +35,30 @@ pub fn sample_times(times: &[f64], tracks: &[(String, Vec<f64>)]) -> Vec<f64> {
     for fraction in [0.0, 0.3, 0.5, 0.9] {
         out.push(times[steepest] + fraction * (times[steepest + 1] - times[steepest]));
     }
+    // Every 1/960 s (no display refreshes at frame times), up to MAX_GRID seeks, and times
+    // drawn at random (a fixed seed), as a browser's frames fall.
+    let end = times[n - 1];
+    let step = (end / MAX_GRID as f64).max(1.0 / 960.0);
+    let grid = (end / step).floor() as usize;
+    out.extend((0..=grid).map(|i| i as f64 * step));
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15 ^ n as u64;
+    for _ in 0..RANDOM_SEEKS {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        out.push(end * 1.02 * (state >> 11) as f64 / (1u64 << 53) as f64);
+    }
     out.sort_by(f64::total_cmp);
     out.dedup();
-    out.into_iter().map(|t| t * 1000.0).collect()
+    // Whole microseconds: WebKit reads a seek back to the microsecond.
+    out.into_iter().map(|t| (t * 1e6).round() / 1e3).collect()
 }
+
+/// Most seeks on the 1/960 s grid per motion (a longer motion gets a coarser grid).
+pub const MAX_GRID: usize = 1200;
+
+/// Seeks at random times per motion.
+pub const RANDOM_SEEKS: usize = 40;
 
 /// Leading number of a computed value (`-12.5px`, `0.3`).
 pub fn leading_number(text: &str) -> Option<f64> {

@@ -9,10 +9,18 @@ use curvebake::internals::spec::{unit_kind, Model, MotionSpec, Overrides, UnitKi
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
-/// Bound for px, % and deg.
+/// Bound for px, % and deg when a reading is compared with the table's own chords.
 pub const UNIT_BOUND: f64 = 0.01;
-/// Bound for unitless values.
+/// Bound for unitless values, likewise.
 pub const UNITLESS_BOUND: f64 = 1e-4;
+/// What reading a value back may add to a motion's tolerance: a computed style has 6
+/// significant digits (0.0005 px at 1,000 px), WebKit holds lengths as float32.
+pub const READ_SLACK: f64 = 0.002;
+/// The same for unitless values.
+pub const READ_SLACK_UNITLESS: f64 = 2e-5;
+/// Fraction of `D` about a step within which a reading may show either side of it
+/// ([`Table::step_near`]).
+pub const STEP_WINDOW: f64 = 2e-5;
 
 /// A baked motion as its JSON table has it, and the times a page seeks it to.
 pub struct Table {
@@ -37,6 +45,11 @@ pub struct Table {
     /// Per track (as `tracks`), the joins of its own closed forms (a hand-off, a bound hit,
     /// where a track ends before the motion) and the closed form there: `(T, x(T))`.
     pub joins: Vec<Vec<(f64, f64)>>,
+    /// The motion as validated: its closed form is the exact motion the pages are held to.
+    pub spec: MotionSpec,
+    /// Per track (as `tracks`), its tolerance at the default settings: how far what a
+    /// browser plays may be from the exact motion at any instant.
+    pub tolerances: Vec<f64>,
 }
 
 impl Table {
@@ -131,6 +144,43 @@ impl Table {
             (_, _, "") => "custom <number>".to_owned(),
             (_, _, unit) => format!("custom ({unit})"),
         }
+    }
+
+    /// The exact motion of track `k` at `t` (s): its closed form before the end `D`, the
+    /// value it holds (its last frame) from `D` on.
+    pub fn exact(&self, k: usize, t: f64) -> f64 {
+        let x = &self.tracks[k].1;
+        if t >= self.duration {
+            return x[x.len() - 1];
+        }
+        let name = &self.tracks[k].0;
+        let motions = self.spec.model.tracks();
+        let (_, motion) = motions.iter().find(|(n, _)| n == name).expect("a track");
+        motion.position(t.max(0.0))
+    }
+
+    /// The values on either side of a step of track `k` within [`STEP_WINDOW`] of `t`: the
+    /// rest step at `D`, or where a track of a multi-track motion ends and holds its value.
+    /// A browser resolves time to a microsecond (WebKit reads seeks back so; Chromium ends
+    /// an animation on the microsecond), and `@keyframes`, which cannot repeat an offset,
+    /// take a step over the last 10⁻⁵ of `D`: there either side is the motion.
+    pub fn step_near(&self, k: usize, t: f64) -> Option<(f64, f64)> {
+        let window = STEP_WINDOW * self.duration + 2e-6;
+        let mut steps: Vec<f64> = self.joins[k].iter().map(|&(j, _)| j).collect();
+        steps.push(self.duration);
+        let step = steps.into_iter().find(|&s| (t - s).abs() <= window)?;
+        Some((self.exact(k, step - window), self.exact(k, step)))
+    }
+
+    /// How far a reading of track `k` may be from the exact motion: its tolerance and what
+    /// reading it back adds.
+    pub fn exact_bound_of(&self, k: usize) -> f64 {
+        let slack = if self.bound_of(k) == UNIT_BOUND {
+            READ_SLACK
+        } else {
+            READ_SLACK_UNITLESS
+        };
+        self.tolerances[k] + slack
     }
 
     /// The bound of the motion's readings (of its tightest track).
@@ -261,7 +311,20 @@ pub fn read_tables(inputs: &[PathBuf], out: &Path) -> Vec<(MotionSpec, Table)> {
                 _ if tracks.len() == 2 && track_units.is_empty() => "px",
                 _ => unit,
             };
+            let settings = curvebake::export::ExportSettings::default();
+            let tolerances = (tracks.iter().enumerate())
+                .map(|(k, (_, x))| {
+                    let unit = if track_units.is_empty() {
+                        unit
+                    } else {
+                        track_units[k].as_str()
+                    };
+                    curvebake::internals::export::css::tolerance(&input.spec, &settings, unit, x)
+                })
+                .collect();
             let table = Table {
+                spec: input.spec.clone(),
+                tolerances,
                 name: input.spec.name.clone(),
                 property: table["property"].as_str().unwrap().to_owned(),
                 unit: unit.to_owned(),

@@ -60,6 +60,12 @@ impl Decimal {
         Self::new(self.widened(scale) as i64 + 1, scale)
     }
 
+    /// `self - other`, exactly.
+    pub fn minus(self, other: Self) -> Self {
+        let scale = self.scale.max(other.scale);
+        Self::new((self.widened(scale) - other.widened(scale)) as i64, scale)
+    }
+
     /// Writes it: no exponent, no trailing zeros, no `-0`.
     pub fn write(self, out: &mut Vec<u8>) {
         write_scaled_integer(out, self.digits, self.scale as usize);

@@ -82,9 +82,14 @@ pub const LEAN: f64 = 0.6;
 /// Most decimals of an input (percent) or a value.
 pub const MAX_DECIMALS: u32 = 12;
 
-/// Decimals of the input (percent) of the stop before a rest step without repeated inputs:
-/// `99.999999%`.
-const REST_STEP_DECIMALS: u32 = 6;
+/// Decimals of the input (percent) of the stop before a step without repeated inputs:
+/// `99.999%`, 10⁻⁵ of `D` earlier (Gecko holds offsets as 32-bit floats, 8·10⁻⁶ % apart
+/// about 100 %).
+const REST_STEP_DECIMALS: u32 = 3;
+
+/// Most stops of a fit: past it a piece ends in one segment (only a tolerance far below the
+/// rounding of the values gets there).
+pub const MAX_STOPS: usize = 100_000;
 
 /// Most candidate lengths tried for one segment.
 const MAX_TRIES: u32 = 60;
@@ -155,7 +160,7 @@ pub struct Timing<'a> {
     pub kinks: &'a [f64],
     /// Whether two stops may share an input (a `linear()` easing and Web Animations
     /// keyframes may; `@keyframes` may not, and a rest step there is taken over the last
-    /// 10⁻⁸ of `D`).
+    /// 10⁻⁵ of `D`).
     pub repeat_input: bool,
 }
 
@@ -178,6 +183,8 @@ pub struct Fit {
     pub segment_bounds: Vec<f64>,
     /// Indices of the stops at joins.
     pub joins: Vec<usize>,
+    /// Indices of the second stops of steps at joins (a track that ends holds its value).
+    pub steps: Vec<usize>,
 }
 
 impl Fit {
@@ -267,6 +274,7 @@ pub fn fit(tracks: &[Track], timing: &Timing) -> Fit {
         bounds: vec![0.0; n],
         segment_bounds: Vec::new(),
         joins: Vec::new(),
+        steps: Vec::new(),
     };
     let mut offsets = [0.0; MAX_TRACKS];
     for (j, track) in tracks.iter().enumerate() {
@@ -286,8 +294,18 @@ pub fn fit(tracks: &[Track], timing: &Timing) -> Fit {
             continue;
         }
         loop {
-            let (input, b, reach, at_end) =
-                fitter.next_stop(&fit, a, &offsets, piece_end, end, &mut guess);
+            let (input, b, reach, at_end) = if fit.len() < MAX_STOPS {
+                fitter.next_stop(&fit, a, &offsets, piece_end, end, &mut guess)
+            } else {
+                // A tolerance far below what the values can show: the rest of the piece in
+                // one segment, its bound whatever it is.
+                let input = match end {
+                    End::Last => Decimal::HUNDRED,
+                    _ => Decimal::round(100.0 * piece_end / duration, MAX_DECIMALS),
+                };
+                let reach = fitter.segment_anyway(a, piece_end, &offsets);
+                (input, piece_end, reach, true)
+            };
             fit.inputs.push(input);
             fit.times.push(b);
             fit.values.extend_from_slice(&reach.values[..n]);
@@ -297,13 +315,14 @@ pub fn fit(tracks: &[Track], timing: &Timing) -> Fit {
             if at_end {
                 if end == End::Join {
                     fit.joins.push(fit.len() - 1);
+                    jump(&mut fit, tracks, &mut offsets);
                 }
                 break;
             }
         }
     }
     fitter.rest_step(&mut fit, timing.repeat_input);
-    place_joins(&mut fit, tracks);
+    place_joins(&mut fit, tracks, timing.repeat_input);
     for (k, bound) in fit.segment_bounds.iter().enumerate() {
         fit.bounds[k % n] = fit.bounds[k % n].max(*bound);
     }
@@ -395,7 +414,12 @@ impl Fitter<'_> {
             if !(min <= from[j] && from[j] <= max) {
                 return None;
             }
-            let x = track.motion.position(b);
+            // At a join, the motion as it arrives (a track that ends may step to its held
+            // value there: see `jump`).
+            let x = match end {
+                End::Join => track.motion.position(before(b)),
+                _ => track.motion.position(b),
+            };
             let (target, decimals) = match end {
                 End::Free => {
                     let (bend, _) = track.motion.derivative_range(2, b, b);
@@ -451,7 +475,7 @@ impl Fitter<'_> {
     }
 
     /// Where the last stop is not the held value, the rest step: a stop at `D` with it (or,
-    /// without repeated inputs, the last stop moved 10⁻⁸ of `D` earlier).
+    /// without repeated inputs, the last stop moved 10⁻⁵ of `D` earlier).
     fn rest_step(&self, fit: &mut Fit, repeat_input: bool) {
         let n = fit.tracks;
         let last = fit.len() - 1;
@@ -467,10 +491,22 @@ impl Fitter<'_> {
         if !step {
             return;
         }
+        let input = Decimal::new(100 * 10i64.pow(REST_STEP_DECIMALS) - 1, REST_STEP_DECIMALS);
+        if !repeat_input && input <= fit.inputs[last - 1] {
+            // No room for a stop 10⁻⁵ of D earlier (a stop already there, as at a join just
+            // before the end): the last segment ends on the held value, its bound as it
+            // comes.
+            for (j, track) in self.tracks.iter().enumerate() {
+                let x = track.motion.position(self.duration);
+                let step = (track.scale.played(held[j]) - x).abs();
+                fit.values[last * n + j] = held[j];
+                fit.segment_bounds[(last - 1) * n + j] += step;
+            }
+            return;
+        }
         if !repeat_input {
-            // The last segment ends 10⁻⁸ of D earlier: its line moves by at most its slope
+            // The last segment ends 10⁻⁵ of D earlier: its line moves by at most its slope
             // times that.
-            let input = Decimal::new(100 * 10i64.pow(REST_STEP_DECIMALS) - 1, REST_STEP_DECIMALS);
             let t = input.value() / 100.0 * self.duration;
             for (j, track) in self.tracks.iter().enumerate() {
                 let scale = &track.scale;
@@ -507,26 +543,71 @@ fn pick(
         .find(|&(_, offset)| min <= offset && offset <= max)
 }
 
+/// The largest double below `t` (a time just before a join, where the motion arrives).
+fn before(t: f64) -> f64 {
+    if t > 0.0 {
+        f64::from_bits(t.to_bits() - 1)
+    } else {
+        t
+    }
+}
+
+/// After the stop at a join (the last of `fit`), where some track's value steps there (a
+/// track of a multi-track motion that ends holds its end value, which may differ from where
+/// it arrives by up to its `rest_delta`): a second stop at the same time with the values
+/// from the join on; the offsets carry on from it.
+fn jump(fit: &mut Fit, tracks: &[Track], offsets: &mut [f64; MAX_TRACKS]) {
+    let k = fit.len() - 1;
+    let t = fit.times[k];
+    let steps = tracks.iter().any(|track| {
+        let (left, right) = (track.motion.position(before(t)), track.motion.position(t));
+        (right - left).abs() > JOIN_VALUE * track.tolerance
+    });
+    if !steps {
+        return;
+    }
+    let n = fit.tracks;
+    fit.inputs.push(fit.inputs[k]);
+    fit.times.push(t);
+    for (j, track) in tracks.iter().enumerate() {
+        let x = track.motion.position(t);
+        let w = track.scale.nearest(x, track.scale.join_decimals);
+        fit.values.push(w);
+        offsets[j] = track.scale.played(w) - x;
+    }
+    // The step takes no time: no segment to bound.
+    fit.segment_bounds
+        .extend_from_slice(&[0.0; MAX_TRACKS][..n]);
+    fit.steps.push(k + 1);
+}
+
 /// Writes each join's input with the fewest digits whose move of the stop stays within
 /// [`JOIN_SHARE`] of every track's tolerance, and adds that move to the bounds.
-fn place_joins(fit: &mut Fit, tracks: &[Track]) {
+fn place_joins(fit: &mut Fit, tracks: &[Track], repeat_input: bool) {
+    let d = fit.times[fit.len() - 1];
     for k in fit.joins.clone() {
+        // A step's second stop `r` moves with the join's.
+        let r = if fit.steps.contains(&(k + 1)) {
+            k + 1
+        } else {
+            k
+        };
         let exact = fit.times[k];
-        let (before, after) = (fit.inputs[k - 1], fit.inputs[k + 1]);
+        let (before, after) = (fit.inputs[k - 1], fit.inputs[r + 1]);
         let slopes = |t: f64, j: usize| {
             let scale = &tracks[j].scale;
-            let y = scale.played(fit.value(k, j));
+            let (y, z) = (scale.played(fit.value(k, j)), scale.played(fit.value(r, j)));
             let left = (y - scale.played(fit.value(k - 1, j))) / (t - fit.times[k - 1]);
-            let right = (scale.played(fit.value(k + 1, j)) - y) / (fit.times[k + 1] - t);
+            let right = (scale.played(fit.value(r + 1, j)) - z) / (fit.times[r + 1] - t);
             (left.abs(), right.abs())
         };
         let mut chosen = None;
         for decimals in 0..=MAX_DECIMALS {
-            let input = Decimal::round(100.0 * exact / fit.times[fit.len() - 1], decimals);
+            let input = Decimal::round(100.0 * exact / d, decimals);
             if input <= before || input >= after {
                 continue;
             }
-            let t = input.value() / 100.0 * fit.times[fit.len() - 1];
+            let t = input.value() / 100.0 * d;
             let moves: Vec<f64> = (0..fit.tracks)
                 .map(|j| {
                     let (l0, r0) = slopes(exact, j);
@@ -540,14 +621,30 @@ fn place_joins(fit: &mut Fit, tracks: &[Track]) {
                 break;
             }
         }
-        if let Some((input, t, moves)) = chosen {
-            fit.inputs[k] = input;
-            fit.times[k] = t;
-            let n = fit.tracks;
-            for (j, m) in moves.into_iter().enumerate() {
-                fit.segment_bounds[(k - 1) * n + j] += m;
-                fit.segment_bounds[k * n + j] += m;
+        let Some((input, t, moves)) = chosen else {
+            continue;
+        };
+        let n = fit.tracks;
+        let lefts: Vec<f64> = (0..n).map(|j| slopes(t, j).0).collect();
+        for (j, m) in moves.into_iter().enumerate() {
+            fit.segment_bounds[(k - 1) * n + j] += m;
+            fit.segment_bounds[r * n + j] += m;
+        }
+        fit.inputs[r] = input;
+        fit.times[r] = t;
+        fit.inputs[k] = input;
+        fit.times[k] = t;
+        if r != k && !repeat_input {
+            // Two stops may not share an input: the arriving one 10⁻⁵ of D earlier, its
+            // segment's line moved by its slope times that.
+            let scale = input.scale.max(REST_STEP_DECIMALS);
+            let earlier = Decimal::new(input.next_up(scale).digits - 2, scale);
+            let t_earlier = earlier.value() / 100.0 * d;
+            for (j, left) in lefts.into_iter().enumerate() {
+                fit.segment_bounds[(k - 1) * n + j] += left * (t - t_earlier);
             }
+            fit.inputs[k] = earlier;
+            fit.times[k] = t_earlier;
         }
     }
 }

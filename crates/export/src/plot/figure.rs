@@ -24,6 +24,14 @@ const FILMSTRIP_CELLS: usize = 6;
 /// Separator between items of the title lines.
 const DOT: &str = "  ·  ";
 
+/// What a panel shows of a track: the value of a closed-form sample (t, position, velocity),
+/// the baked frames of it, and a factor both are drawn times.
+type Values = (
+    fn(&(f64, f64, f64)) -> f64,
+    for<'t> fn(&TrackData<'t>) -> &'t [f64],
+    f64,
+);
+
 /// One track of a motion, sampled for drawing.
 struct TrackData<'a> {
     /// The closed form.
@@ -49,146 +57,292 @@ struct Frame {
 
 /// Draws the plot of `baked` on `root`; text goes to `texts`.
 pub fn draw(root: &Area, texts: &mut Texts, baked: &Baked) -> DrawResult {
-    let spec = baked.spec;
     let (width, height) = root.dim_in_pixel();
-    let s = Scale::of((width, height));
-    let (width, height) = (width as i32, height as i32);
-
-    let ring = matches!(spec.model, Model::Ring(_));
-    // On screen a larger translateY is lower: its position panel is drawn with values negated
-    // and labelled back, so that down points down.
-    let down = !ring && spec.property.name() == "translateY";
-    let up = if down { -1.0 } else { 1.0 };
-    let done = looks_done(baked);
-    let rests = spec.ending == Ending::Rests;
-    let duration = baked.duration;
-    let samples = (2 * width as usize).max(1000);
-    let end_values = spec.model.end_values();
-    // Where one closed form hands over to the next: a dashed vertical line in both panels.
-    let joins = spec.model.joins_until(duration);
-    let tracks: Vec<TrackData> = spec
-        .model
-        .tracks()
-        .into_iter()
-        .zip(&baked.tracks)
-        .enumerate()
-        .map(|(k, ((_, motion), track))| TrackData {
-            motion,
-            exact: (0..=samples)
-                .map(|j| {
-                    let t = duration * j as f64 / samples as f64;
-                    let (x, v) = motion.state(t);
-                    (t, x, v)
-                })
-                .collect(),
-            position: &track.position,
-            velocity: &track.velocity,
-            end: end_values.get(k).copied(),
-        })
-        .collect();
-    let times: Vec<f64> = (0..baked.frames()).map(|i| baked.time(i)).collect();
-    let unit = if spec.unit.is_empty() {
-        "unitless"
+    let plot = Plot::new(baked, (width, height));
+    let y = plot.header(root, texts)?;
+    let (position_area, velocity_area, strip_area) = plot.panel_areas(root, y);
+    let position_range = plot.position_range();
+    let velocity_range = plot.velocity_range();
+    let position_ticks = y_ticks(plot.s, &position_range, &position_area);
+    let position_ticks = if plot.down {
+        position_ticks.negated()
     } else {
-        spec.unit.as_str()
+        position_ticks
     };
-    let speed_unit = if spec.unit.is_empty() {
-        "1/s".to_owned()
-    } else {
-        format!("{}/s", spec.unit)
-    };
+    let velocity_ticks = y_ticks(plot.s, &velocity_range, &velocity_area);
+    let frame = plot.frame(&position_ticks, &velocity_ticks);
+    plot.position_panel(
+        root,
+        &position_area,
+        texts,
+        &frame,
+        (position_range, &position_ticks),
+    )?;
+    plot.velocity_panel(
+        root,
+        &velocity_area,
+        texts,
+        &frame,
+        (velocity_range, &velocity_ticks),
+        strip_area.is_none(),
+    )?;
+    if let (Some(strip), [inner, outer]) = (strip_area, &plot.tracks[..]) {
+        filmstrip(
+            &strip,
+            texts,
+            &frame,
+            baked.duration,
+            (inner, outer),
+            plot.unit,
+        )?;
+    }
+    Ok(())
+}
 
-    // Title band: name, then kind and timing, then the resolved parameters.
-    let pad = s.px(20.0);
-    let text_max = (width - 2 * pad) as f32;
-    let mut y = s.px(12.0);
-    let title = s.font(24.0);
-    texts.add(
-        text::fit(&spec.name, title, text_max),
-        (pad, y),
-        title,
-        TEXT,
-        (Align::Start, Baseline::Top),
-    );
-    y += s.line(24.0);
-    let body = s.font(14.0);
-    let ending = match spec.ending {
-        Ending::Rests => "comes to rest",
-        Ending::Arrives(_) => "arrives at its end value",
-        Ending::Fixed(_) => "fixed length",
-    };
-    let meta = [
-        spec.model.kind().to_owned(),
-        if ring {
-            format!("radii ({unit})")
+/// One motion as its plot draws it: what the title band, the legend and the panels share.
+struct Plot<'a> {
+    baked: &'a Baked<'a>,
+    s: Scale,
+    /// The picture's width and height in pixels.
+    size: (i32, i32),
+    /// An explosion ring: both radii, the band between them, and a filmstrip.
+    ring: bool,
+    /// On screen a larger translateY is lower: its position panel is drawn with values negated
+    /// and labelled back, so that down points down.
+    down: bool,
+    /// -1 when `down`, else 1: what positions are multiplied by to be drawn.
+    up: f64,
+    /// When the motion looks done, if it does.
+    done: Option<f64>,
+    /// The bake ends where the motion provably rests.
+    rests: bool,
+    /// Where one closed form hands over to the next: a dashed vertical line in both panels.
+    joins: Vec<f64>,
+    tracks: Vec<TrackData<'a>>,
+    /// The time of each baked frame.
+    times: Vec<f64>,
+    /// The unit of the values as the labels say it ("unitless" for none).
+    unit: &'a str,
+    /// Radius of the frame dots, and whether they are dense (see [`dot_radius`]).
+    dots: (u32, bool),
+}
+
+impl<'a> Plot<'a> {
+    /// The motion of `baked` for a picture of `(width, height)` pixels, its closed forms
+    /// sampled at least twice per pixel column (and at least 1000 times).
+    fn new(baked: &'a Baked<'a>, (width, height): (u32, u32)) -> Self {
+        let spec = baked.spec;
+        let s = Scale::of((width, height));
+        let (width, height) = (width as i32, height as i32);
+        let ring = matches!(spec.model, Model::Ring(_));
+        let down = !ring && spec.property.name() == "translateY";
+        let samples = (2 * width as usize).max(1000);
+        let end_values = spec.model.end_values();
+        let tracks = spec
+            .model
+            .tracks()
+            .into_iter()
+            .zip(&baked.tracks)
+            .enumerate()
+            .map(|(k, ((_, motion), track))| TrackData {
+                motion,
+                exact: (0..=samples)
+                    .map(|j| {
+                        let t = baked.duration * j as f64 / samples as f64;
+                        let (x, v) = motion.state(t);
+                        (t, x, v)
+                    })
+                    .collect(),
+                position: &track.position,
+                velocity: &track.velocity,
+                end: end_values.get(k).copied(),
+            })
+            .collect();
+        Self {
+            baked,
+            s,
+            size: (width, height),
+            ring,
+            down,
+            up: if down { -1.0 } else { 1.0 },
+            done: looks_done(baked),
+            rests: spec.ending == Ending::Rests,
+            joins: spec.model.joins_until(baked.duration),
+            tracks,
+            times: (0..baked.frames()).map(|i| baked.time(i)).collect(),
+            unit: if spec.unit.is_empty() {
+                "unitless"
+            } else {
+                spec.unit.as_str()
+            },
+            dots: dot_radius(width - s.px(160.0), baked.frames(), s),
+        }
+    }
+
+    /// The unit of velocities ("1/s" for unitless values).
+    fn speed_unit(&self) -> String {
+        let unit = &self.baked.spec.unit;
+        if unit.is_empty() {
+            "1/s".to_owned()
         } else {
-            format!("{} ({unit})", spec.property.name())
-        },
-        format!("duration {} s", format_number(duration)),
-        format!(
-            "{} frames at {} fps",
-            baked.frames(),
-            format_number(spec.fps)
-        ),
-        ending.to_owned(),
-    ];
-    let mut lines = wrap("", &meta, body, text_max);
-    let meta_lines = lines.len();
-    let params = spec.model.params();
-    let is_equivalent = |g: &&ParamGroup| {
-        g.name.is_some_and(|n| {
-            curvebake_motion::SPRING_PLATFORMS
-                .iter()
-                .any(|(p, _)| *p == n)
-        })
-    };
-    for group in params.iter().filter(|g| !is_equivalent(g)) {
-        let (lead, items) = param_items(group);
-        lines.extend(wrap(&lead, &items, body, text_max));
-    }
-    // A spring's equivalents in the other platforms' forms: one wrapped paragraph, not a line
-    // each, so the plot keeps its height.
-    let equivalents: Vec<String> = params
-        .iter()
-        .filter(is_equivalent)
-        .map(|g| {
-            let (_, items) = param_items(g);
-            format!(
-                "{} ({})",
-                g.name.unwrap_or_default().replace('_', "."),
-                items.join(", ")
-            )
-        })
-        .collect();
-    if !equivalents.is_empty() {
-        lines.extend(wrap("as:  ", &equivalents, body, text_max));
+            format!("{unit}/s")
+        }
     }
 
-    // Legend.
-    let mut keys = Vec::new();
-    let (radius, dense) = dot_radius(width - s.px(160.0), baked.frames(), s);
-    let frames_label = if dense {
-        format!("baked frames ({}, dense: under the curve)", baked.frames())
-    } else {
-        format!("baked frames ({})", baked.frames())
-    };
-    if ring {
-        keys.push((Key::Line(INNER), "inner radius".to_owned()));
-        keys.push((Key::Line(OUTER), "outer radius".to_owned()));
-        keys.push((Key::Swatch(BAND), "band".to_owned()));
-        keys.push((Key::Dot(FRAMES), frames_label));
-        keys.push((Key::Dashed(REST), "end radii".to_owned()));
-    } else {
-        keys.push((Key::Line(POSITION), "position (closed form)".to_owned()));
-        keys.push((Key::Line(VELOCITY), "velocity (closed form)".to_owned()));
-        keys.push((Key::Dot(FRAMES), frames_label));
-        if let Some(end) = tracks[0].end {
+    /// Draws the title band from the top: the name, then as many lines of kind and timing and
+    /// of the parameters as fit in the top 30 % beside the legend (small plots drop the
+    /// parameters, then the legend), the legend and a rule; returns the y below the rule.
+    fn header(&self, root: &Area, texts: &mut Texts) -> DrawResult<i32> {
+        let s = self.s;
+        let (width, height) = self.size;
+        let pad = s.px(20.0);
+        let text_max = (width - 2 * pad) as f32;
+        let mut y = s.px(12.0);
+        let title = s.font(24.0);
+        texts.add(
+            text::fit(&self.baked.spec.name, title, text_max),
+            (pad, y),
+            title,
+            TEXT,
+            (Align::Start, Baseline::Top),
+        );
+        y += s.line(24.0);
+        let body = s.font(14.0);
+        let mut lines = wrap("", &self.meta_items(), body, text_max);
+        let meta_lines = lines.len();
+        lines.extend(self.param_lines(body, text_max));
+        let keys = self.legend_keys();
+
+        // The first line of kind and timing, the legend, then the other lines in order.
+        let budget = (f64::from(height) * 0.3) as i32 - y - s.px(14.0);
+        let legend_height = legend_rows(&keys, s, width - 2 * pad) * legend_row(s);
+        let line_height = s.line(14.0);
+        let first = lines.len().min(meta_lines).min(1);
+        let with_legend = first as i32 * line_height + legend_height <= budget;
+        let room = budget - if with_legend { legend_height } else { 0 };
+        let shown = ((room / line_height).max(0) as usize).min(lines.len());
+        for l in lines.into_iter().take(shown) {
+            texts.add(l, (pad, y), body, MUTED, (Align::Start, Baseline::Top));
+            y += line_height;
+        }
+        y += s.px(8.0);
+        if with_legend {
+            y = legend(root, texts, s, (pad, width - pad), y, &keys)?;
+        }
+        y += s.px(6.0);
+        line(root, (pad, y), (width - pad, y), &GRID)?;
+        Ok(y + 1)
+    }
+
+    /// The kind, what is animated, the duration, the frames and how the motion ends.
+    fn meta_items(&self) -> [String; 5] {
+        let (spec, unit) = (self.baked.spec, self.unit);
+        let ending = match spec.ending {
+            Ending::Rests => "comes to rest",
+            Ending::Arrives(_) => "arrives at its end value",
+            Ending::Fixed(_) => "fixed length",
+        };
+        [
+            spec.model.kind().to_owned(),
+            if self.ring {
+                format!("radii ({unit})")
+            } else {
+                format!("{} ({unit})", spec.property.name())
+            },
+            format!("duration {} s", format_number(self.baked.duration)),
+            format!(
+                "{} frames at {} fps",
+                self.baked.frames(),
+                format_number(spec.fps)
+            ),
+            ending.to_owned(),
+        ]
+    }
+
+    /// The resolved parameters wrapped into lines, a line a group; a spring's equivalents in
+    /// the other platforms' forms come last as one wrapped paragraph, not a line each, so the
+    /// plot keeps its height.
+    fn param_lines(&self, body: f32, text_max: f32) -> Vec<String> {
+        let params = self.baked.spec.model.params();
+        let is_equivalent = |g: &&ParamGroup| {
+            g.name.is_some_and(|n| {
+                curvebake_motion::SPRING_PLATFORMS
+                    .iter()
+                    .any(|(p, _)| *p == n)
+            })
+        };
+        let mut lines = Vec::new();
+        for group in params.iter().filter(|g| !is_equivalent(g)) {
+            let (lead, items) = param_items(group);
+            lines.extend(wrap(&lead, &items, body, text_max));
+        }
+        let equivalents: Vec<String> = params
+            .iter()
+            .filter(is_equivalent)
+            .map(|g| {
+                let (_, items) = param_items(g);
+                format!(
+                    "{} ({})",
+                    g.name.unwrap_or_default().replace('_', "."),
+                    items.join(", ")
+                )
+            })
+            .collect();
+        if !equivalents.is_empty() {
+            lines.extend(wrap("as:  ", &equivalents, body, text_max));
+        }
+        lines
+    }
+
+    /// The legend: the curves and frames, then the done and rest marks where there are any.
+    fn legend_keys(&self) -> Vec<(Key, String)> {
+        let frames = self.baked.frames();
+        let frames_label = if self.dots.1 {
+            format!("baked frames ({frames}, dense: under the curve)")
+        } else {
+            format!("baked frames ({frames})")
+        };
+        let mut keys = if self.ring {
+            ring_keys(frames_label)
+        } else {
+            self.track_keys(frames_label)
+        };
+        if let Some(done) = self.done {
+            let within = if self.baked.spec.unit == "px" {
+                "0.5 px"
+            } else {
+                "0.1 % of range"
+            };
+            keys.push((
+                Key::Dashed(DONE),
+                format!("looks done {} s (within {within})", format_number(done)),
+            ));
+        }
+        if self.rests {
+            keys.push((
+                Key::Dashed(AXIS),
+                format!("at rest (proved) {} s", format_number(self.baked.duration)),
+            ));
+        }
+        keys
+    }
+
+    /// The legend of a one-track motion: its curves, its frames, the value it ends at, and
+    /// its joins.
+    fn track_keys(&self, frames_label: String) -> Vec<(Key, String)> {
+        let spec = self.baked.spec;
+        let mut keys = vec![
+            (Key::Line(POSITION), "position (closed form)".to_owned()),
+            (Key::Line(VELOCITY), "velocity (closed form)".to_owned()),
+            (Key::Dot(FRAMES), frames_label),
+        ];
+        if let Some(end) = self.tracks[0].end {
             let what = match spec.ending {
                 Ending::Rests => "rests at",
                 Ending::Arrives(_) => "arrives at",
                 Ending::Fixed(_) => "rest value",
             };
-            let unit = if spec.unit.is_empty() { "" } else { unit };
+            let unit = if spec.unit.is_empty() { "" } else { self.unit };
             keys.push((
                 Key::Dashed(REST),
                 format!("{what} {} {unit}", format_number(end))
@@ -196,175 +350,145 @@ pub fn draw(root: &Area, texts: &mut Texts, baked: &Baked) -> DrawResult {
                     .to_owned(),
             ));
         }
-        if !joins.is_empty() {
+        if !self.joins.is_empty() {
             let what = match spec.model {
                 Model::Inertia(_) => "hits the bound",
                 _ => "hand-offs",
             };
             keys.push((Key::Dashed(JOIN), what.to_owned()));
         }
+        keys
     }
-    if let Some(done) = done {
-        let within = if spec.unit == "px" {
-            "0.5 px"
+
+    /// The areas below `y` of the position panel, the velocity panel and, for a ring with
+    /// room for its pictures, the filmstrip.
+    fn panel_areas<'b>(&self, root: &Area<'b>, y: i32) -> (Area<'b>, Area<'b>, Option<Area<'b>>) {
+        let rest_height = f64::from(self.size.1 - y);
+        let (_, rest) = root.split_vertically(y);
+        // A filmstrip needs room for its pictures; a short plot goes without.
+        let filmstrip_fits = rest_height * 0.29 >= 110.0 * self.s.0;
+        let ring_strip = self.ring && filmstrip_fits;
+        let position_height = (rest_height * if ring_strip { 0.44 } else { 0.58 }) as i32;
+        let (position_area, rest) = rest.split_vertically(position_height);
+        if ring_strip {
+            let (velocity_area, strip) = rest.split_vertically((rest_height * 0.27) as i32);
+            (position_area, velocity_area, Some(strip))
         } else {
-            "0.1 % of range"
-        };
-        keys.push((
-            Key::Dashed(DONE),
-            format!("looks done {} s (within {within})", format_number(done)),
-        ));
-    }
-    if rests {
-        keys.push((
-            Key::Dashed(AXIS),
-            format!("at rest (proved) {} s", format_number(duration)),
-        ));
+            (position_area, rest, None)
+        }
     }
 
-    // What fits in the top 30% (small plots drop the parameters, then the legend): the
-    // first line of kind and timing, the legend, then the other lines in order.
-    let budget = (f64::from(height) * 0.3) as i32 - y - s.px(14.0);
-    let legend_height = legend_rows(&keys, s, width - 2 * pad) * legend_row(s);
-    let line_height = s.line(14.0);
-    let first = lines.len().min(meta_lines).min(1);
-    let with_legend = first as i32 * line_height + legend_height <= budget;
-    let room = budget - if with_legend { legend_height } else { 0 };
-    let shown = ((room / line_height).max(0) as usize).min(lines.len());
-    for l in lines.into_iter().take(shown) {
-        texts.add(l, (pad, y), body, MUTED, (Align::Start, Baseline::Top));
-        y += line_height;
-    }
-    y += s.px(8.0);
-    if with_legend {
-        y = legend(root, texts, s, (pad, width - pad), y, &keys)?;
-    }
-    y += s.px(6.0);
-    line(root, (pad, y), (width - pad, y), &GRID)?;
-    y += 1;
-
-    // Panels.
-    let rest_height = height - y;
-    let (_, rest) = root.split_vertically(y);
-    // A filmstrip needs room for its pictures; a short plot goes without.
-    let filmstrip_fits = f64::from(rest_height) * 0.29 >= 110.0 * s.0;
-    let ring_strip = ring && filmstrip_fits;
-    let position_height = (f64::from(rest_height) * if ring_strip { 0.44 } else { 0.58 }) as i32;
-    let (position_area, rest) = rest.split_vertically(position_height);
-    let (velocity_area, strip_area) = if ring_strip {
-        let (v, f) = rest.split_vertically((f64::from(rest_height) * 0.27) as i32);
-        (v, Some(f))
-    } else {
-        (rest, None)
-    };
-
-    let position_range = value_range(
-        tracks
-            .iter()
-            .flat_map(|t| {
+    /// The range of the position panel, as drawn: the closed forms, the frames, the end values
+    /// and, for a ring, zero.
+    fn position_range(&self) -> Range<f64> {
+        self.range(
+            |t| {
                 t.exact
                     .iter()
                     .map(|e| e.1)
                     .chain(t.position.iter().copied())
                     .chain(t.end)
-            })
-            .chain(ring.then_some(0.0))
-            .map(|v| up * v),
-    );
-    let velocity_range = value_range(
-        tracks
-            .iter()
-            .flat_map(|t| {
+            },
+            self.ring.then_some(0.0),
+            self.up,
+        )
+    }
+
+    /// The range of the velocity panel: the closed forms, the frames and zero.
+    fn velocity_range(&self) -> Range<f64> {
+        self.range(
+            |t| {
                 t.exact
                     .iter()
                     .map(|e| e.2)
                     .chain(t.velocity.iter().copied())
-            })
-            .chain([0.0]),
-    );
-    let label = s.font(13.0);
-    let y_ticks = |range: &Range<f64>, area: &Area| {
-        let h = f64::from(area.dim_in_pixel().1) - f64::from(s.px(40.0));
-        fitting_ticks(range, h, f64::from(s.line(13.0)) * 1.8)
-    };
-    let position_ticks = y_ticks(&position_range, &position_area);
-    let position_ticks = if down {
-        position_ticks.negated()
-    } else {
-        position_ticks
-    };
-    let velocity_ticks = y_ticks(&velocity_range, &velocity_area);
-    let left = s.px(16.0)
-        + s.line(14.0)
-        + s.px(10.0)
-        + position_ticks
-            .widest(label)
-            .max(velocity_ticks.widest(label))
-            .ceil() as i32
-        + s.px(12.0);
-    let x = 0.0..duration.max(f64::MIN_POSITIVE);
-    let plot_width = f64::from(width - left - s.px(28.0));
-    let x_ticks = {
-        let mut max = (plot_width / (90.0 * s.0)) as usize;
-        loop {
-            let t = Ticks::new(&x, max.max(2));
-            let spacing = plot_width * t.step() / (x.end - x.start);
-            if max <= 2 || f64::from(t.widest(label)) + 14.0 * s.0 < spacing {
-                break t;
-            }
-            max -= 1;
-        }
-    };
-    let frame = Frame {
-        s,
-        x,
-        x_ticks,
-        left,
-    };
-    let position_desc = if ring {
-        format!("radius ({unit})")
-    } else if down {
-        format!("translateY ({unit}), down ↓")
-    } else {
-        format!("position ({unit})")
-    };
-    let velocity_desc = if down {
-        format!("velocity ({speed_unit}), + is down")
-    } else {
-        format!("velocity ({speed_unit})")
-    };
+            },
+            Some(0.0),
+            1.0,
+        )
+    }
 
-    // Position panel.
-    let mut chart = panel(
-        root,
-        &position_area,
-        texts,
-        &frame,
-        (position_range.clone(), &position_ticks),
-        &position_desc,
-        false,
-    )?;
-    if ring {
-        // The band, one pixel column at a time (solid spans are plotters' fastest fill).
-        let outer = to_pixels(&chart, tracks[1].exact.iter().map(|e| (e.0, e.1)));
-        let inner = to_pixels(&chart, tracks[0].exact.iter().map(|e| (e.0, e.1)));
-        let mut spans: Vec<(i32, i32, i32)> = Vec::new();
-        for (&(x, a), &(_, b)) in outer.iter().zip(&inner) {
-            let (top, low) = (a.min(b), a.max(b));
-            match spans.last_mut() {
-                Some(last) if last.0 == x => {
-                    last.1 = last.1.min(top);
-                    last.2 = last.2.max(low);
+    /// The range of `values` over the tracks in turn, then of `extra`, each times `factor`.
+    fn range<'t, I: Iterator<Item = f64>>(
+        &'t self,
+        values: impl Fn(&'t TrackData<'a>) -> I,
+        extra: Option<f64>,
+        factor: f64,
+    ) -> Range<f64> {
+        value_range(
+            self.tracks
+                .iter()
+                .flat_map(values)
+                .chain(extra)
+                .map(|v| factor * v),
+        )
+    }
+
+    /// What both panels share: a y label area wide enough for either panel's ticks, and time
+    /// ticks as many as fit (at most one per 90 px) with their labels at least 14 px apart.
+    fn frame(&self, position_ticks: &Ticks, velocity_ticks: &Ticks) -> Frame {
+        let s = self.s;
+        let label = s.font(13.0);
+        let left = s.px(16.0)
+            + s.line(14.0)
+            + s.px(10.0)
+            + position_ticks
+                .widest(label)
+                .max(velocity_ticks.widest(label))
+                .ceil() as i32
+            + s.px(12.0);
+        let x = 0.0..self.baked.duration.max(f64::MIN_POSITIVE);
+        let plot_width = f64::from(self.size.0 - left - s.px(28.0));
+        let x_ticks = {
+            let mut max = (plot_width / (90.0 * s.0)) as usize;
+            loop {
+                let t = Ticks::new(&x, max.max(2));
+                let spacing = plot_width * t.step() / (x.end - x.start);
+                if max <= 2 || f64::from(t.widest(label)) + 14.0 * s.0 < spacing {
+                    break t;
                 }
-                _ => spans.push((x, top, low)),
+                max -= 1;
             }
-        }
-        for (x, top, low) in spans {
-            line(root, (x, top), (x, low), &BAND)?;
+        };
+        Frame {
+            s,
+            x,
+            x_ticks,
+            left,
         }
     }
-    for t in &tracks {
-        if let Some(end) = t.end {
+
+    /// Draws the position panel on `area`: a ring's band, the end values, the done and rest
+    /// marks, the joins, and each track's closed form with its frames.
+    fn position_panel(
+        &self,
+        root: &Area,
+        area: &Area,
+        texts: &mut Texts,
+        frame: &Frame,
+        (range, ticks): (Range<f64>, &Ticks),
+    ) -> DrawResult {
+        let (s, up, unit) = (self.s, self.up, self.unit);
+        let desc = if self.ring {
+            format!("radius ({unit})")
+        } else if self.down {
+            format!("translateY ({unit}), down ↓")
+        } else {
+            format!("position ({unit})")
+        };
+        let mut chart = panel(
+            root,
+            area,
+            texts,
+            frame,
+            (range.clone(), ticks),
+            &desc,
+            false,
+        )?;
+        if self.ring {
+            draw_band(root, &chart, &self.tracks[0], &self.tracks[1])?;
+        }
+        for end in self.tracks.iter().filter_map(|t| t.end) {
             chart.draw_series(DashedLineSeries::new(
                 [(frame.x.start, up * end), (frame.x.end, up * end)],
                 s.px(9.0),
@@ -372,58 +496,128 @@ pub fn draw(root: &Area, texts: &mut Texts, baked: &Baked) -> DrawResult {
                 REST.stroke_width(s.px(2.0) as u32),
             ))?;
         }
+        // When it looks done, and when it provably rests (the end of a bake that rests).
+        let marks = [
+            self.done.map(|t| (t, DONE)),
+            self.rests.then_some((self.baked.duration, AXIS)),
+        ];
+        for (t, color) in marks.into_iter().flatten() {
+            chart.draw_series(DashedLineSeries::new(
+                [(t, range.start), (t, range.end)],
+                s.px(7.0),
+                s.px(5.0),
+                color.stroke_width(s.px(2.0) as u32),
+            ))?;
+        }
+        draw_joins(&mut chart, &self.joins, s)?;
+        let positions: Values = (|e| e.1, |t| t.position, up);
+        self.curves(root, &mut chart, POSITION, positions, self.dots.0)
     }
-    // When it looks done, and when it provably rests (the end of a bake that rests).
-    let marks = [done.map(|t| (t, DONE)), rests.then_some((duration, AXIS))];
-    for (t, color) in marks.into_iter().flatten() {
-        chart.draw_series(DashedLineSeries::new(
-            [(t, position_range.start), (t, position_range.end)],
-            s.px(7.0),
-            s.px(5.0),
-            color.stroke_width(s.px(2.0) as u32),
-        ))?;
-    }
-    draw_joins(&mut chart, &joins, s)?;
-    let colors: &[RGBColor] = if ring { &[INNER, OUTER] } else { &[POSITION] };
-    for (t, color) in tracks.iter().zip(colors) {
-        let curve = to_pixels(&chart, t.exact.iter().map(|e| (e.0, up * e.1)));
-        let frames = times
-            .iter()
-            .copied()
-            .zip(t.position.iter().map(|&x| up * x));
-        curve_with_frames(root, &mut chart, &curve, color, frames, radius, dense)?;
-    }
-    drop(chart);
 
-    // Velocity panel.
-    let mut chart = panel(
-        root,
-        &velocity_area,
-        texts,
-        &frame,
-        (velocity_range.clone(), &velocity_ticks),
-        &velocity_desc,
-        strip_area.is_none(),
-    )?;
-    draw_joins(&mut chart, &joins, s)?;
-    if velocity_range.start < 0.0 && velocity_range.end > 0.0 {
-        let zero = to_pixels(
-            &chart,
-            [(frame.x.start, 0.0), (frame.x.end, 0.0)].into_iter(),
-        );
-        line(root, zero[0], zero[1], &AXIS)?;
+    /// Draws the velocity panel on `area`: the joins, zero where it is inside, and each track's
+    /// closed form with its frames (smaller dots); `bottom` when it is the last panel, which
+    /// says "time (s)" under its axis.
+    fn velocity_panel(
+        &self,
+        root: &Area,
+        area: &Area,
+        texts: &mut Texts,
+        frame: &Frame,
+        (range, ticks): (Range<f64>, &Ticks),
+        bottom: bool,
+    ) -> DrawResult {
+        let speed_unit = self.speed_unit();
+        let desc = if self.down {
+            format!("velocity ({speed_unit}), + is down")
+        } else {
+            format!("velocity ({speed_unit})")
+        };
+        let mut chart = panel(
+            root,
+            area,
+            texts,
+            frame,
+            (range.clone(), ticks),
+            &desc,
+            bottom,
+        )?;
+        draw_joins(&mut chart, &self.joins, self.s)?;
+        if range.start < 0.0 && range.end > 0.0 {
+            let zero = to_pixels(
+                &chart,
+                [(frame.x.start, 0.0), (frame.x.end, 0.0)].into_iter(),
+            );
+            line(root, zero[0], zero[1], &AXIS)?;
+        }
+        let small = self.dots.0.saturating_sub(1).max(1);
+        let velocities: Values = (|e| e.2, |t| t.velocity, 1.0);
+        self.curves(root, &mut chart, VELOCITY, velocities, small)
     }
-    let colors: &[RGBColor] = if ring { &[INNER, OUTER] } else { &[VELOCITY] };
-    let small = radius.saturating_sub(1).max(1);
-    for (t, color) in tracks.iter().zip(colors) {
-        let curve = to_pixels(&chart, t.exact.iter().map(|e| (e.0, e.2)));
-        let frames = times.iter().copied().zip(t.velocity.iter().copied());
-        curve_with_frames(root, &mut chart, &curve, color, frames, small, dense)?;
-    }
-    drop(chart);
 
-    if let (Some(strip), [inner, outer]) = (strip_area, &tracks[..]) {
-        filmstrip(&strip, texts, &frame, duration, (inner, outer), unit)?;
+    /// Draws each track's closed form (in `color`, a ring's radii in theirs) and its baked
+    /// frames on it as dots of `radius`, the values `(of_sample, of_frames, factor)` picks.
+    fn curves(
+        &self,
+        root: &Area,
+        chart: &mut Chart,
+        color: RGBColor,
+        (of_sample, of_frames, factor): Values,
+        radius: u32,
+    ) -> DrawResult {
+        let radii = [INNER, OUTER];
+        let colors: &[RGBColor] = if self.ring {
+            &radii
+        } else {
+            std::slice::from_ref(&color)
+        };
+        for (t, color) in self.tracks.iter().zip(colors) {
+            let curve = to_pixels(chart, t.exact.iter().map(|e| (e.0, factor * of_sample(e))));
+            let frames = self
+                .times
+                .iter()
+                .copied()
+                .zip(of_frames(t).iter().map(|&x| factor * x));
+            curve_with_frames(root, chart, &curve, color, frames, radius, self.dots.1)?;
+        }
+        Ok(())
+    }
+}
+
+/// The legend of a ring: its radii, the band between them, its frames and its end radii.
+fn ring_keys(frames_label: String) -> Vec<(Key, String)> {
+    vec![
+        (Key::Line(INNER), "inner radius".to_owned()),
+        (Key::Line(OUTER), "outer radius".to_owned()),
+        (Key::Swatch(BAND), "band".to_owned()),
+        (Key::Dot(FRAMES), frames_label),
+        (Key::Dashed(REST), "end radii".to_owned()),
+    ]
+}
+
+/// Ticks for a panel's y `range` on `area`, their labels at least 1.8 lines apart.
+fn y_ticks(s: Scale, range: &Range<f64>, area: &Area) -> Ticks {
+    let h = f64::from(area.dim_in_pixel().1) - f64::from(s.px(40.0));
+    fitting_ticks(range, h, f64::from(s.line(13.0)) * 1.8)
+}
+
+/// Shades a ring's band between its `inner` and `outer` radius, one pixel column at a time
+/// (solid spans are plotters' fastest fill).
+fn draw_band(root: &Area, chart: &Chart, inner: &TrackData, outer: &TrackData) -> DrawResult {
+    let outer = to_pixels(chart, outer.exact.iter().map(|e| (e.0, e.1)));
+    let inner = to_pixels(chart, inner.exact.iter().map(|e| (e.0, e.1)));
+    let mut spans: Vec<(i32, i32, i32)> = Vec::new();
+    for (&(x, a), &(_, b)) in outer.iter().zip(&inner) {
+        let (top, low) = (a.min(b), a.max(b));
+        match spans.last_mut() {
+            Some(last) if last.0 == x => {
+                last.1 = last.1.min(top);
+                last.2 = last.2.max(low);
+            }
+            _ => spans.push((x, top, low)),
+        }
+    }
+    for (x, top, low) in spans {
+        line(root, (x, top), (x, low), &BAND)?;
     }
     Ok(())
 }
@@ -717,14 +911,7 @@ fn filmstrip(
     let diameter = (cell_width - s.px(12.0))
         .min(cell_height - s.px(8.0))
         .max(2);
-    let widest = outer
-        .exact
-        .iter()
-        .chain(&inner.exact)
-        .map(|e| e.1.abs())
-        .fold(0.0, f64::max)
-        .max(f64::MIN_POSITIVE);
-    let px_per_unit = f64::from(diameter / 2) / widest;
+    let px_per_unit = f64::from(diameter / 2) / widest_radius(inner, outer);
     texts.add(
         format!(
             "the ring at {FILMSTRIP_CELLS} times, drawn to scale ({} pixels per {unit})",
@@ -751,26 +938,8 @@ fn filmstrip(
             BORDER.stroke_width(1),
         ))?;
         let to_px = |r: f64| (r.max(0.0) * px_per_unit).round() as u32;
-        let (p_in, p_out) = (to_px(r_in), to_px(r_out));
         let centre = (cx - base_x, cy - base_y);
-        if p_out > 0 {
-            area.draw(&Circle::new(centre, p_out, RING_FILL.filled()))?;
-            area.draw(&Circle::new(centre, p_out, OUTER.stroke_width(1)))?;
-        }
-        if p_in > 0 {
-            area.draw(&Circle::new(centre, p_in, super::BACKGROUND.filled()))?;
-            area.draw(&Circle::new(centre, p_in, INNER.stroke_width(1)))?;
-        }
-        let arm = s.px(3.0);
-        let (ax, ay) = centre;
-        area.draw(&PathElement::new(
-            vec![(ax - arm, ay), (ax + arm, ay)],
-            AXIS.stroke_width(1),
-        ))?;
-        area.draw(&PathElement::new(
-            vec![(ax, ay - arm), (ax, ay + arm)],
-            AXIS.stroke_width(1),
-        ))?;
+        draw_ring(area, centre, (to_px(r_in), to_px(r_out)), s.px(3.0))?;
         let below = cell_top + cell_height + s.px(6.0);
         texts.add(
             format!("t = {} s", format_number(t)),
@@ -791,5 +960,40 @@ fn filmstrip(
             (Align::Center, Baseline::Top),
         );
     }
+    Ok(())
+}
+
+/// The largest radius either closed form reaches, by size (at least the smallest positive
+/// number, to divide by).
+fn widest_radius(inner: &TrackData, outer: &TrackData) -> f64 {
+    outer
+        .exact
+        .iter()
+        .chain(&inner.exact)
+        .map(|e| e.1.abs())
+        .fold(0.0, f64::max)
+        .max(f64::MIN_POSITIVE)
+}
+
+/// Draws a ring of radii `(inner, outer)` pixels about `centre` (in `area`'s pixels), filled
+/// between them, with a cross of arms `arm` pixels long at its centre.
+fn draw_ring(area: &Area, centre: (i32, i32), (inner, outer): (u32, u32), arm: i32) -> DrawResult {
+    if outer > 0 {
+        area.draw(&Circle::new(centre, outer, RING_FILL.filled()))?;
+        area.draw(&Circle::new(centre, outer, OUTER.stroke_width(1)))?;
+    }
+    if inner > 0 {
+        area.draw(&Circle::new(centre, inner, super::BACKGROUND.filled()))?;
+        area.draw(&Circle::new(centre, inner, INNER.stroke_width(1)))?;
+    }
+    let (x, y) = centre;
+    area.draw(&PathElement::new(
+        vec![(x - arm, y), (x + arm, y)],
+        AXIS.stroke_width(1),
+    ))?;
+    area.draw(&PathElement::new(
+        vec![(x, y - arm), (x, y + arm)],
+        AXIS.stroke_width(1),
+    ))?;
     Ok(())
 }

@@ -49,9 +49,9 @@ impl Png {
     /// and the contact sheet in the per-motion layout, nothing in the bundle layout (which
     /// holds only JSON and CSS).
     pub fn new(layout: Layout, settings: &ExportSettings) -> Self {
-        let (files, summary): (&[FilePath], _) = match layout {
-            Layout::PerMotion => (&[PLOT], Summary::Previews),
-            Layout::Bundle => (&[], Summary::None),
+        let (files, summary, summaries): (&[FilePath], _, &[&str]) = match layout {
+            Layout::PerMotion => (&[PLOT], Summary::Previews, &[CONTACT_SHEET_PATH]),
+            Layout::Bundle => (&[], Summary::None, &[]),
         };
         Self {
             settings: settings.clone(),
@@ -59,6 +59,7 @@ impl Png {
                 files,
                 bundle: None,
                 summary,
+                summaries,
             },
         }
     }

@@ -7,14 +7,15 @@ pub mod plain_ron;
 pub mod schema;
 pub mod tokens;
 
-use crate::error::{InputError, Problem};
+use crate::error::{line_offset, InputError, Problem};
 use ron::extensions::Extensions;
 use schema::MotionFile;
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Largest input file accepted: 32 MiB, room for a generated design system (10,000 motions in
-/// the README's style take 1.5 MB) while bounding what one file can make a bake hold. A file
+/// the guide's style take about 1.5 MB) while bounding what one file can make a bake hold. A file
 /// is read with this cap, whatever its size claims to be.
 pub const MAX_INPUT_BYTES: u64 = 32 << 20;
 
@@ -252,10 +253,11 @@ pub fn parse_bytes(file: &Path, bytes: &[u8]) -> Result<Vec<MotionFile>, InputEr
             ));
         }
     };
-    if let Some(motions) = plain_ron::parse(text) {
+    let text = lone_returns_as_newlines(text);
+    if let Some(motions) = plain_ron::parse(&text) {
         return Ok(motions);
     }
-    parse_with_ron(file, text)
+    parse_with_ron(file, &text)
 }
 
 /// Parses RON text with the `ron` crate: the reference reader, which knows all of RON and
@@ -306,8 +308,11 @@ pub fn parse_motions(file: &Path, bytes: &[u8]) -> (Vec<(usize, MotionFile)>, Ve
         Ok(motions) => (motions.into_iter().enumerate().collect(), Vec::new()),
         Err(whole) => {
             let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-            let elements = std::str::from_utf8(bytes)
+            let text = std::str::from_utf8(bytes)
                 .ok()
+                .map(lone_returns_as_newlines);
+            let elements = text
+                .as_deref()
                 .filter(|text| starts_with_list(text))
                 .and_then(|text| Some((text, list_elements(text)?)));
             match elements {
@@ -330,9 +335,10 @@ fn each_alone(
     whole: InputError,
 ) -> (Vec<(usize, MotionFile)>, Vec<InputError>) {
     let whole_at = match &whole.problem {
-        Problem::Syntax { line, col, .. } => byte_offset(text, *line, *col),
+        Problem::Syntax { line, col, .. } => line_offset(text, *line, *col).map(|(at, _)| at),
         _ => None,
     };
+    let mut cursor = Cursor::new(text);
     let mut whole = Some(whole);
     let options = ron::Options::default()
         .with_default_extension(Extensions::IMPLICIT_SOME)
@@ -350,32 +356,77 @@ fn each_alone(
             Err(e) => {
                 let (line, col, message) = place_and_message(element, &e);
                 // From the element's coordinates to the file's.
-                let before = &text[..range.start];
-                let start_line = before.matches('\n').count() + 1;
-                let start_col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+                let (within, _) = line_offset(element, line, col).unwrap_or((element.len(), col));
+                let (start_line, start_col) = cursor.place(range.start);
                 let (line, col) = if line == 1 {
                     (start_line, start_col + col - 1)
                 } else {
                     (start_line + line - 1, col)
                 };
-                errors.push(InputError::syntax(file, text, line, col, message));
+                let at = range.start + within;
+                let at_col = cursor.place(at).1;
+                errors.push(InputError::syntax_at(
+                    file,
+                    text,
+                    (at, at_col),
+                    (line, col),
+                    message,
+                ));
             }
         }
     }
     (motions, errors)
 }
 
-/// The byte offset of 1-based `line:col` (in characters) in `text`.
-fn byte_offset(text: &str, line: usize, col: usize) -> Option<usize> {
-    let mut start = 0;
-    for _ in 1..line {
-        start += text[start..].find('\n')? + 1;
+/// Lines and columns of byte offsets in a text, found going forward: each from the last one
+/// placed, so that placing every motion of a file of one long line takes time in proportion
+/// to the file, not to its motions times its line.
+struct Cursor<'a> {
+    text: &'a str,
+    at: usize,
+    line: usize,
+    col: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn new(text: &'a str) -> Self {
+        Self {
+            text,
+            at: 0,
+            line: 1,
+            col: 1,
+        }
     }
-    let within = text[start..]
-        .char_indices()
-        .nth(col.saturating_sub(1))
-        .map_or(text.len() - start, |(i, _)| i);
-    Some(start + within)
+
+    /// The 1-based line and column (in characters) of byte `to`, which is not before the
+    /// last one placed.
+    fn place(&mut self, to: usize) -> (usize, usize) {
+        for c in self.text[self.at..to].chars() {
+            if c == '\n' {
+                self.line += 1;
+                self.col = 1;
+            } else {
+                self.col += 1;
+            }
+        }
+        self.at = to;
+        (self.line, self.col)
+    }
+}
+
+/// `text` with each carriage return that ends a line alone (classic Mac OS line endings) made
+/// a newline, so that lines and columns count as an editor shows them: `ron` counts `\n`
+/// only, and both readers take either as a blank. `\r\n` stays as it is.
+fn lone_returns_as_newlines(text: &str) -> Cow<'_, str> {
+    let bytes = text.as_bytes();
+    let lone = |i: usize| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n');
+    if !(0..bytes.len()).any(lone) {
+        return Cow::Borrowed(text);
+    }
+    let newlines: Vec<u8> = (0..bytes.len())
+        .map(|i| if lone(i) { b'\n' } else { bytes[i] })
+        .collect();
+    Cow::Owned(String::from_utf8(newlines).expect("one ASCII byte for another keeps UTF-8"))
 }
 
 /// A motion's own text in its file: what it was written as, to be read again on its own

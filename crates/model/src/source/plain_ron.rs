@@ -17,13 +17,19 @@
 //!   any order, a trailing comma allowed, a missing required field or an unknown one gives up;
 //! - strings `"..."` without `\`; decimal numbers `-12`, `0.5`, `1e-3` (no `+` before, no `_`,
 //!   no `inf` or `NaN`); optional fields written bare, as `ron`'s implicit `Some` reads them
-//!   (`Some(...)` and `None` give up).
+//!   (`Some(...)` and `None` give up);
+//! - a `Sequence` inside a step nests at most [`MAX_SEQUENCE_DEPTH`] deep (deeper gives up,
+//!   and `ron`'s recursion limit refuses it), so no file can exhaust the stack.
 
 use crate::source::schema::{MotionFile, MotionKind, RadiusFile, StepFile, TrackFile};
 
 /// The motions of `text` if it is written in the plain subset, exactly as `ron` reads them.
 pub fn parse(text: &str) -> Option<Vec<MotionFile>> {
-    let mut reader = Reader { text, at: 0 };
+    let mut reader = Reader {
+        text,
+        at: 0,
+        sequences: 0,
+    };
     reader.skip_blanks()?;
     let motions = if reader.eat(b'[') {
         let mut motions = Vec::new();
@@ -39,10 +45,17 @@ pub fn parse(text: &str) -> Option<Vec<MotionFile>> {
     (reader.at == text.len()).then_some(motions)
 }
 
+/// Most `Sequence`s this reader reads inside one another (a valid motion has one; validation
+/// refuses a nested one with a message, and a file nested deeper goes to `ron`, whose
+/// recursion limit refuses it).
+pub const MAX_SEQUENCE_DEPTH: usize = 4;
+
 /// A position in the text being read.
 struct Reader<'a> {
     text: &'a str,
     at: usize,
+    /// `Sequence`s open around the position.
+    sequences: usize,
 }
 
 impl<'a> Reader<'a> {
@@ -243,136 +256,165 @@ impl<'a> Reader<'a> {
         })
     }
 
-    /// A motion variant: `Spring(...)`, `Friction(...)`, `Gravity(...)`, `Decay(...)` or
-    /// `ExplosionRing(inner: (...), outer: (...))`.
+    /// A motion variant: `Spring(...)`, `Friction(...)`, `Gravity(...)`, `Decay(...)`,
+    /// `Inertia(...)`, `Sequence([...])` or `ExplosionRing(inner: (...), outer: (...))`.
     fn kind(&mut self) -> Option<MotionKind> {
         let variant = self.identifier();
         self.skip_blanks()?;
         self.expect(b'(')?;
-        Some(match variant {
-            "Spring" => {
-                let [from, to, velocity, mass, stiffness, damping, perceptual_duration, bounce, response, damping_fraction, damping_ratio, visual_duration, origami_tension, origami_friction] =
-                    self.numbers([
-                        "from",
-                        "to",
-                        "velocity",
-                        "mass",
-                        "stiffness",
-                        "damping",
-                        "perceptual_duration",
-                        "bounce",
-                        "response",
-                        "damping_fraction",
-                        "damping_ratio",
-                        "visual_duration",
-                        "origami_tension",
-                        "origami_friction",
-                    ])?;
-                MotionKind::Spring {
-                    from,
-                    to: to?,
-                    velocity,
-                    mass,
-                    stiffness,
-                    damping,
-                    perceptual_duration,
-                    bounce,
-                    response,
-                    damping_fraction,
-                    damping_ratio,
-                    visual_duration,
-                    origami_tension,
-                    origami_friction,
-                }
+        match variant {
+            "Spring" => self.spring(),
+            "Friction" => self.friction(),
+            "Gravity" => self.gravity(),
+            "Decay" => self.decay(),
+            "Inertia" => self.inertia(),
+            "Sequence" => self.sequence(),
+            "ExplosionRing" => self.explosion_ring(),
+            _ => None,
+        }
+    }
+
+    /// `Spring(...)` after its `(`: `to` and any of the physical, perceptual and platform
+    /// parameters.
+    fn spring(&mut self) -> Option<MotionKind> {
+        let [from, to, velocity, mass, stiffness, damping, perceptual_duration, bounce, response, damping_fraction, damping_ratio, visual_duration, origami_tension, origami_friction] =
+            self.numbers([
+                "from",
+                "to",
+                "velocity",
+                "mass",
+                "stiffness",
+                "damping",
+                "perceptual_duration",
+                "bounce",
+                "response",
+                "damping_fraction",
+                "damping_ratio",
+                "visual_duration",
+                "origami_tension",
+                "origami_friction",
+            ])?;
+        Some(MotionKind::Spring {
+            from,
+            to: to?,
+            velocity,
+            mass,
+            stiffness,
+            damping,
+            perceptual_duration,
+            bounce,
+            response,
+            damping_fraction,
+            damping_ratio,
+            visual_duration,
+            origami_tension,
+            origami_friction,
+        })
+    }
+
+    /// `Friction(...)` after its `(`: the fields `from`, `velocity`, `friction`, `to`.
+    fn friction(&mut self) -> Option<MotionKind> {
+        let [from, velocity, friction, to] =
+            self.numbers(["from", "velocity", "friction", "to"])?;
+        Some(MotionKind::Friction {
+            from,
+            velocity,
+            friction,
+            to,
+        })
+    }
+
+    /// `Gravity(...)` after its `(`: `acceleration`, and any of `from`, `velocity`, `to`,
+    /// `restitution`.
+    fn gravity(&mut self) -> Option<MotionKind> {
+        let [from, velocity, acceleration, to, restitution] =
+            self.numbers(["from", "velocity", "acceleration", "to", "restitution"])?;
+        Some(MotionKind::Gravity {
+            from,
+            velocity,
+            acceleration: acceleration?,
+            to,
+            restitution,
+        })
+    }
+
+    /// `Decay(...)` after its `(`: the fields `from`, `velocity`, `lambda`, `to`, `end_velocity`.
+    fn decay(&mut self) -> Option<MotionKind> {
+        let [from, velocity, lambda, to, end_velocity] =
+            self.numbers(["from", "velocity", "lambda", "to", "end_velocity"])?;
+        Some(MotionKind::Decay {
+            from,
+            velocity,
+            lambda,
+            to,
+            end_velocity,
+        })
+    }
+
+    /// `Inertia(...)` after its `(`: `friction`, any of `from`, `velocity`, `min`, `max` and the
+    /// bounce spring's, and `snap: [number, ...]`.
+    fn inertia(&mut self) -> Option<MotionKind> {
+        const NAMES: [&str; 7] = [
+            "from",
+            "velocity",
+            "friction",
+            "min",
+            "max",
+            "bounce_stiffness",
+            "bounce_damping",
+        ];
+        let mut values = [None; 7];
+        let mut snap = None;
+        self.separated(b')', |r| match r.field_name()? {
+            "snap" => fill(&mut snap, r.number_list()?),
+            name => {
+                let k = NAMES.iter().position(|&n| n == name)?;
+                fill(&mut values[k], r.number()?)
             }
-            "Friction" => {
-                let [from, velocity, friction, to] =
-                    self.numbers(["from", "velocity", "friction", "to"])?;
-                MotionKind::Friction {
-                    from,
-                    velocity,
-                    friction,
-                    to,
-                }
-            }
-            "Gravity" => {
-                let [from, velocity, acceleration, to, restitution] =
-                    self.numbers(["from", "velocity", "acceleration", "to", "restitution"])?;
-                MotionKind::Gravity {
-                    from,
-                    velocity,
-                    acceleration: acceleration?,
-                    to,
-                    restitution,
-                }
-            }
-            "Decay" => {
-                let [from, velocity, lambda, to, end_velocity] =
-                    self.numbers(["from", "velocity", "lambda", "to", "end_velocity"])?;
-                MotionKind::Decay {
-                    from,
-                    velocity,
-                    lambda,
-                    to,
-                    end_velocity,
-                }
-            }
-            "Inertia" => {
-                const NAMES: [&str; 7] = [
-                    "from",
-                    "velocity",
-                    "friction",
-                    "min",
-                    "max",
-                    "bounce_stiffness",
-                    "bounce_damping",
-                ];
-                let mut values = [None; 7];
-                let mut snap = None;
-                self.separated(b')', |r| match r.field_name()? {
-                    "snap" => fill(&mut snap, r.number_list()?),
-                    name => {
-                        let k = NAMES.iter().position(|&n| n == name)?;
-                        fill(&mut values[k], r.number()?)
-                    }
-                })?;
-                let [from, velocity, friction, min, max, bounce_stiffness, bounce_damping] = values;
-                MotionKind::Inertia {
-                    from,
-                    velocity,
-                    friction: friction?,
-                    min,
-                    max,
-                    bounce_stiffness,
-                    bounce_damping,
-                    snap: snap.unwrap_or_default(),
-                }
-            }
-            "Sequence" => {
-                self.skip_blanks()?;
-                self.expect(b'[')?;
-                let mut steps = Vec::new();
-                self.separated(b']', |r| {
-                    steps.push(r.step()?);
-                    Some(())
-                })?;
-                self.skip_blanks()?;
-                self.expect(b')')?;
-                MotionKind::Sequence(steps)
-            }
-            "ExplosionRing" => {
-                let (mut inner, mut outer) = (None, None);
-                self.separated(b')', |r| match r.field_name()? {
-                    "inner" => fill(&mut inner, r.radius()?),
-                    "outer" => fill(&mut outer, r.radius()?),
-                    _ => None,
-                })?;
-                MotionKind::ExplosionRing {
-                    inner: inner?,
-                    outer: outer?,
-                }
-            }
-            _ => return None,
+        })?;
+        let [from, velocity, friction, min, max, bounce_stiffness, bounce_damping] = values;
+        Some(MotionKind::Inertia {
+            from,
+            velocity,
+            friction: friction?,
+            min,
+            max,
+            bounce_stiffness,
+            bounce_damping,
+            snap: snap.unwrap_or_default(),
+        })
+    }
+
+    /// `Sequence([step, ...])` after its `(`.
+    fn sequence(&mut self) -> Option<MotionKind> {
+        if self.sequences == MAX_SEQUENCE_DEPTH {
+            return None;
+        }
+        self.sequences += 1;
+        self.skip_blanks()?;
+        self.expect(b'[')?;
+        let mut steps = Vec::new();
+        self.separated(b']', |r| {
+            steps.push(r.step()?);
+            Some(())
+        })?;
+        self.skip_blanks()?;
+        self.expect(b')')?;
+        self.sequences -= 1;
+        Some(MotionKind::Sequence(steps))
+    }
+
+    /// `ExplosionRing(inner: (...), outer: (...))` after its `(`.
+    fn explosion_ring(&mut self) -> Option<MotionKind> {
+        let (mut inner, mut outer) = (None, None);
+        self.separated(b')', |r| match r.field_name()? {
+            "inner" => fill(&mut inner, r.radius()?),
+            "outer" => fill(&mut outer, r.radius()?),
+            _ => None,
+        })?;
+        Some(MotionKind::ExplosionRing {
+            inner: inner?,
+            outer: outer?,
         })
     }
 

@@ -36,7 +36,7 @@ pub struct MotionFile {
     pub tracks: Option<Vec<TrackFile>>,
 }
 
-/// The motion variants and their fields (defaults as documented in README).
+/// The motion variants and their fields (defaults as documented in `docs/guide/curves.md`).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub enum MotionKind {

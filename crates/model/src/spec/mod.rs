@@ -3,9 +3,11 @@
 
 mod sequence;
 mod tracks;
+mod variables;
 
 pub use sequence::{Sequence, Step, MAX_STEPS};
 pub use tracks::{Track, Tracks};
+pub use variables::{Clash, Use, Variables};
 
 use crate::source::schema::{MotionFile, MotionKind, RadiusFile};
 use curvebake_motion::{
@@ -18,8 +20,31 @@ use curvebake_motion::{
 pub const DEFAULT_FPS: f64 = 60.0;
 /// Highest accepted frame rate.
 pub const MAX_FPS: f64 = 1000.0;
-/// Motion names that would clash with files describing the whole bake (`png/all.png`).
-pub const RESERVED_NAMES: &[&str] = &["all"];
+/// Lowest accepted frame rate: a frame a second. (Below it a tiny rate times a huge
+/// duration made a bake of few frames whose numbers ran to hundreds of digits.)
+pub const MIN_FPS: f64 = 1.0;
+/// Longest accepted `duration`, in seconds (a motion's, a step's or a track's): at
+/// [`MIN_FPS`] no longer bake fits in `bake::MAX_FRAMES` frames anyway.
+pub const MAX_DURATION_SECONDS: f64 = 1e6;
+/// Motion names that would clash with files the bake writes besides each motion's, each with
+/// that file: their outputs would be overwritten, or would overwrite them.
+pub const RESERVED_NAMES: &[(&str, &str)] = &[
+    ("all", "png/all.png is the contact sheet of every motion"),
+    (
+        "index",
+        "js/index.js re-exports every motion of the JS package",
+    ),
+    (
+        "motion",
+        "js/motion.d.ts holds the type every JS module shares",
+    ),
+];
+/// Names Windows gives to devices, whatever the extension (`con.css` is the console): a
+/// folder holding a file so named cannot be checked out there.
+pub const WINDOWS_DEVICE_NAMES: &[&str] = &[
+    "con", "prn", "aux", "nul", "com0", "com1", "com2", "com3", "com4", "com5", "com6", "com7",
+    "com8", "com9", "lpt0", "lpt1", "lpt2", "lpt3", "lpt4", "lpt5", "lpt6", "lpt7", "lpt8", "lpt9",
+];
 /// Longest accepted name.
 pub const MAX_NAME_LEN: usize = 64;
 /// Rest thresholds for px and deg, chosen for people: within 0.25 px (a quarter of a CSS
@@ -679,6 +704,29 @@ pub fn check_name(name: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// Checks a motion's name: [`check_name`], and none of the [`RESERVED_NAMES`] or the
+/// [`WINDOWS_DEVICE_NAMES`] (ignoring ASCII case, as file systems may).
+pub fn check_motion_name(name: &str) -> Result<(), String> {
+    check_name(name)?;
+    if let Some((_, file)) = RESERVED_NAMES
+        .iter()
+        .find(|(r, _)| r.eq_ignore_ascii_case(name))
+    {
+        return Err(format!(
+            "{name:?} is reserved: {file}, and a motion so named would write over it (names that differ only in case clash on case-insensitive file systems)"
+        ));
+    }
+    if let Some(device) = WINDOWS_DEVICE_NAMES
+        .iter()
+        .find(|d| d.eq_ignore_ascii_case(name))
+    {
+        return Err(format!(
+            "{name:?} is reserved: Windows reads a file named {device}.<anything> as a device, so the outputs could not be checked out there"
+        ));
+    }
+    Ok(())
+}
+
 /// Words a name may not be (ASCII case-insensitively): keywords of the `animation` shorthand,
 /// CSS-wide keywords and the words `@keyframes` names exclude. A motion so named would not
 /// animate (`animation: ease 1s linear both` runs keyframes named `linear`).
@@ -789,6 +837,33 @@ fn rest_defaults(unit: &str) -> (f64, f64) {
     }
 }
 
+/// Checks a frame rate: within [[`MIN_FPS`], [`MAX_FPS`]].
+pub fn check_fps(fps: f64) -> Result<f64, String> {
+    if (MIN_FPS..=MAX_FPS).contains(&fps) {
+        Ok(fps)
+    } else {
+        Err(format!(
+            "must be in [{MIN_FPS}, {MAX_FPS}] frames per second, got {}",
+            number(fps)
+        ))
+    }
+}
+
+/// An optional `duration`: > 0 and at most [`MAX_DURATION_SECONDS`].
+fn optional_duration(field: &str, value: Option<f64>) -> Result<Option<f64>, FieldError> {
+    match optional_positive(field, value)? {
+        Some(d) if d > MAX_DURATION_SECONDS => Err(FieldError::new(
+            field,
+            format!(
+                "must be at most {} s, got {}",
+                number(MAX_DURATION_SECONDS),
+                number(d)
+            ),
+        )),
+        d => Ok(d),
+    }
+}
+
 fn optional_positive(field: &str, value: Option<f64>) -> Result<Option<f64>, FieldError> {
     match value {
         Some(v) if !(v.is_finite() && v > 0.0) => Err(FieldError::new(
@@ -799,73 +874,71 @@ fn optional_positive(field: &str, value: Option<f64>) -> Result<Option<f64>, Fie
     }
 }
 
+/// The frame rate: `--fps` if given, else the file's, else [`DEFAULT_FPS`]; checked by
+/// [`check_fps`], the error naming where it came from.
+fn fps(file: &MotionFile, overrides: Overrides) -> Result<f64, FieldError> {
+    let fps = match overrides.fps {
+        Some(fps) => fps,
+        None => file.fps.unwrap_or(DEFAULT_FPS),
+    };
+    check_fps(fps).map_err(|m| {
+        let field = if overrides.fps.is_some() {
+            "--fps"
+        } else {
+            "fps"
+        };
+        FieldError::new(field, m)
+    })
+}
+
+/// The model and how its bake ends, from the file's `motion` or its `tracks` (one of the two;
+/// with `tracks`, neither the motion's property, unit nor rest thresholds, as each track has
+/// its own).
+fn model_and_ending(
+    file: &MotionFile,
+    duration: Option<f64>,
+    rest: (f64, f64),
+) -> Result<(Model, Ending), FieldError> {
+    match (&file.motion, &file.tracks) {
+        (Some(motion), None) => resolve(motion, duration, rest),
+        (None, Some(tracks)) => {
+            for (field, given) in [
+                ("property", file.property.is_some()),
+                ("unit", file.unit.is_some()),
+                ("rest_delta", file.rest_delta.is_some()),
+                ("rest_speed", file.rest_speed.is_some()),
+            ] {
+                if given {
+                    return Err(FieldError::new(
+                        field,
+                        "must not be given with `tracks`: each track has its own",
+                    ));
+                }
+            }
+            tracks::resolve_tracks(tracks, duration)
+        }
+        (Some(_), Some(_)) => Err(FieldError::new(
+            "tracks",
+            "replaces `property` and `motion`: give one motion or tracks, not both",
+        )),
+        (None, None) => Err(FieldError::new(
+            "motion",
+            "is required (or `tracks`, several properties on one timeline)",
+        )),
+    }
+}
+
 impl MotionSpec {
     /// Validates one motion. Errors name the field.
     pub fn from_file(file: &MotionFile, overrides: Overrides) -> Result<Self, FieldError> {
-        check_name(&file.name).map_err(|m| FieldError::new("name", m))?;
-        if let Some(reserved) = RESERVED_NAMES
-            .iter()
-            .find(|r| r.eq_ignore_ascii_case(&file.name))
-        {
-            return Err(FieldError::new(
-                "name",
-                format!(
-                    "{:?} is reserved: png/{reserved}.png is the contact sheet of every motion (and names that differ only in case clash on case-insensitive file systems)",
-                    file.name
-                ),
-            ));
-        }
+        check_motion_name(&file.name).map_err(|m| FieldError::new("name", m))?;
         let (property, unit) = property_and_unit(file)?;
-        let fps = match overrides.fps {
-            Some(fps) => fps,
-            None => file.fps.unwrap_or(DEFAULT_FPS),
-        };
-        if !(fps > 0.0 && fps <= MAX_FPS) {
-            let field = if overrides.fps.is_some() {
-                "--fps"
-            } else {
-                "fps"
-            };
-            return Err(FieldError::new(
-                field,
-                format!("must be in (0, {MAX_FPS}], got {}", number(fps)),
-            ));
-        }
-        let duration = optional_positive("duration", file.duration)?;
+        let fps = fps(file, overrides)?;
+        let duration = optional_duration("duration", file.duration)?;
         let defaults = rest_defaults(&unit);
         let rest_delta = optional_positive("rest_delta", file.rest_delta)?.unwrap_or(defaults.0);
         let rest_speed = optional_positive("rest_speed", file.rest_speed)?.unwrap_or(defaults.1);
-        let (model, ending) = match (&file.motion, &file.tracks) {
-            (Some(motion), None) => resolve(motion, duration, (rest_delta, rest_speed))?,
-            (None, Some(tracks)) => {
-                for (field, given) in [
-                    ("property", file.property.is_some()),
-                    ("unit", file.unit.is_some()),
-                    ("rest_delta", file.rest_delta.is_some()),
-                    ("rest_speed", file.rest_speed.is_some()),
-                ] {
-                    if given {
-                        return Err(FieldError::new(
-                            field,
-                            "must not be given with `tracks`: each track has its own",
-                        ));
-                    }
-                }
-                tracks::resolve_tracks(tracks, duration)?
-            }
-            (Some(_), Some(_)) => {
-                return Err(FieldError::new(
-                    "tracks",
-                    "replaces `property` and `motion`: give one motion or tracks, not both",
-                ))
-            }
-            (None, None) => {
-                return Err(FieldError::new(
-                    "motion",
-                    "is required (or `tracks`, several properties on one timeline)",
-                ))
-            }
-        };
+        let (model, ending) = model_and_ending(file, duration, (rest_delta, rest_speed))?;
         let tolerance = match file.tolerance {
             Some(t) if !(t.is_finite() && t >= 0.0) => {
                 return Err(FieldError::new(
@@ -930,6 +1003,21 @@ const SPRING_FORMS: &[(&[&str], &[&str])] = &[
 /// The one form of parameters a `Spring` is written in ([`SPRING_FORMS`]), or an error that
 /// lists the forms and the parameters given.
 fn spring_form(kind: &MotionKind) -> Result<SpringForm, FieldError> {
+    let given = given_spring_params(kind);
+    let fits = |(required, optional): &(&[&str], &[&str])| {
+        required.iter().all(|r| given.iter().any(|(g, _)| g == r))
+            && given
+                .iter()
+                .all(|(g, _)| required.contains(g) || optional.contains(g))
+    };
+    match SPRING_FORMS.iter().position(fits) {
+        Some(k) => Ok(spring_form_of(k, &given)),
+        None => Err(no_spring_form(&given)),
+    }
+}
+
+/// The parameters a `Spring` is written with, by name, in the order of [`MotionKind::Spring`].
+fn given_spring_params(kind: &MotionKind) -> Vec<(&'static str, f64)> {
     let MotionKind::Spring {
         mass,
         stiffness,
@@ -947,7 +1035,7 @@ fn spring_form(kind: &MotionKind) -> Result<SpringForm, FieldError> {
     else {
         unreachable!("spring_form is called on springs")
     };
-    let given: Vec<(&str, f64)> = [
+    [
         ("mass", mass),
         ("stiffness", stiffness),
         ("damping", damping),
@@ -962,48 +1050,49 @@ fn spring_form(kind: &MotionKind) -> Result<SpringForm, FieldError> {
     ]
     .into_iter()
     .filter_map(|(name, v)| v.map(|v| (name, v)))
-    .collect();
-    let fits = |(required, optional): &(&[&str], &[&str])| {
-        required.iter().all(|r| given.iter().any(|(g, _)| g == r))
-            && given
-                .iter()
-                .all(|(g, _)| required.contains(g) || optional.contains(g))
+    .collect()
+}
+
+/// The error for parameters that fit no form: it lists the forms and the parameters `given`.
+fn no_spring_form(given: &[(&str, f64)]) -> FieldError {
+    let forms: Vec<String> = SPRING_FORMS
+        .iter()
+        .map(
+            |(required, optional)| match (required.is_empty(), optional.is_empty()) {
+                (true, _) => format!("{} (each optional)", optional.join(", ")),
+                (false, true) => required.join(" + "),
+                (false, false) => {
+                    format!(
+                        "{} ({} optional)",
+                        required.join(" + "),
+                        optional.join(", ")
+                    )
+                }
+            },
+        )
+        .collect();
+    let names: Vec<&str> = given.iter().map(|(g, _)| *g).collect();
+    let got = if names.is_empty() {
+        "none".to_owned()
+    } else {
+        names.join(", ")
     };
-    let Some(k) = SPRING_FORMS.iter().position(fits) else {
-        let forms: Vec<String> = SPRING_FORMS
-            .iter()
-            .map(
-                |(required, optional)| match (required.is_empty(), optional.is_empty()) {
-                    (true, _) => format!("{} (each optional)", optional.join(", ")),
-                    (false, true) => required.join(" + "),
-                    (false, false) => {
-                        format!(
-                            "{} ({} optional)",
-                            required.join(" + "),
-                            optional.join(", ")
-                        )
-                    }
-                },
-            )
-            .collect();
-        let names: Vec<&str> = given.iter().map(|(g, _)| *g).collect();
-        let got = if names.is_empty() {
-            "none".to_owned()
-        } else {
-            names.join(", ")
-        };
-        return Err(FieldError::new(
-            "motion.Spring",
-            format!(
-                "needs exactly one form of parameters: {}; got {got}",
-                forms.join("; ")
-            ),
-        ));
-    };
+    FieldError::new(
+        "motion.Spring",
+        format!(
+            "needs exactly one form of parameters: {}; got {got}",
+            forms.join("; ")
+        ),
+    )
+}
+
+/// Form `k` of [`SPRING_FORMS`] with the parameters `given` (which fit it), the optional
+/// ones missing at their defaults.
+fn spring_form_of(k: usize, given: &[(&str, f64)]) -> SpringForm {
     let get = |name: &str| given.iter().find(|(g, _)| *g == name).map(|(_, v)| *v);
     let or = |name: &str, default: f64| get(name).unwrap_or(default);
     let v = |name: &str| or(name, f64::NAN);
-    Ok(match k {
+    match k {
         0 => SpringForm::Physical {
             mass: or("mass", 1.0),
             stiffness: or("stiffness", 170.0),
@@ -1030,7 +1119,7 @@ fn spring_form(kind: &MotionKind) -> Result<SpringForm, FieldError> {
             tension: v("origami_tension"),
             friction: v("origami_friction"),
         },
-    })
+    }
 }
 
 /// Resolves the motion variant into a model and how its bake ends.
@@ -1039,27 +1128,12 @@ fn resolve(
     duration: Option<f64>,
     rest: (f64, f64),
 ) -> Result<(Model, Ending), FieldError> {
-    let required = |variant: &str, field: &str, value: Option<f64>| {
-        value.ok_or_else(|| FieldError::new(format!("motion.{variant}.{field}"), "is required"))
-    };
-    let rests_or = |d: Option<f64>| d.map_or(Ending::Rests, Ending::Fixed);
-    let needs_duration = |variant: &str| {
-        duration
-            .ok_or_else(|| FieldError::new("duration", format!("is required by motion {variant}")))
-    };
     match *kind {
         MotionKind::Spring {
             from, to, velocity, ..
         } => {
             let from = required("Spring", "from", from)?;
-            let velocity = velocity.unwrap_or(0.0);
-            let form = spring_form(kind)?;
-            let spring = form
-                .resolve()
-                .and_then(|(m, k, c)| {
-                    Spring::new(from, to, velocity, m, k, c).map_err(|e| form.blame(e))
-                })
-                .map_err(|e| FieldError::from_motion("motion.Spring", e))?;
+            let spring = resolve_spring(kind, from, to, velocity.unwrap_or(0.0))?;
             Ok((Model::Spring(spring), rests_or(duration)))
         }
         MotionKind::Friction {
@@ -1070,17 +1144,7 @@ fn resolve(
         } => {
             let from = required("Friction", "from", from)?;
             let velocity = required("Friction", "velocity", velocity)?;
-            let at = |e| FieldError::from_motion("motion.Friction", e);
-            let model = match (friction, to) {
-                (Some(f), None) => Model::Friction { friction: Friction::new(from, velocity, f).map_err(at)?, snap_to: None },
-                (None, Some(to)) => Model::Friction { friction: Friction::snap(from, to, velocity).map_err(at)?, snap_to: Some(to) },
-                _ => {
-                    return Err(FieldError::new(
-                        "motion.Friction",
-                        "needs either friction (a fling) or to (a snap that rests at `to`), not both or neither",
-                    ))
-                }
-            };
+            let model = resolve_friction(from, velocity, friction, to)?;
             Ok((model, rests_or(duration)))
         }
         MotionKind::Gravity {
@@ -1092,22 +1156,7 @@ fn resolve(
         } => {
             let from = required("Gravity", "from", from)?;
             let velocity = velocity.unwrap_or(0.0);
-            let at = |e| FieldError::from_motion("motion.Gravity", e);
-            let gravity = Gravity::new(from, velocity, acceleration).map_err(at)?;
-            match (to, restitution, duration) {
-                (Some(to), Some(e), _) => Ok((Model::Bounce(Bounce::new(gravity, to, e).map_err(at)?), rests_or(duration))),
-                (None, Some(_), _) => Err(FieldError::new("motion.Gravity.restitution", "needs `to`, the floor to bounce on")),
-                (Some(to), None, None) => {
-                    let arrival = gravity.time_to(to).ok_or_else(|| at(MotionError::NeverReaches { path: "to".into(), to }))?;
-                    Ok((Model::GravityTo { gravity, to, arrival }, Ending::Arrives(arrival)))
-                }
-                (Some(_), None, Some(_)) => Err(FieldError::new(
-                    "duration",
-                    "must not be combined with `to` in Gravity without restitution: the motion ends when it reaches `to`",
-                )),
-                (None, None, Some(d)) => Ok((Model::Gravity(gravity), Ending::Fixed(d))),
-                (None, None, None) => Err(FieldError::new("duration", "or motion.Gravity.to is required by motion Gravity")),
-            }
+            resolve_gravity((from, velocity, acceleration), to, restitution, duration)
         }
         MotionKind::Decay {
             from,
@@ -1117,19 +1166,8 @@ fn resolve(
             end_velocity,
         } => {
             let from = required("Decay", "from", from)?;
-            let at = |e| FieldError::from_motion("motion.Decay", e);
-            let d = needs_duration("Decay")?;
-            match (velocity, lambda, to, end_velocity) {
-                (Some(v), Some(l), None, None) => Ok((Model::Decay(Decay::new(from, v, l).map_err(at)?), Ending::Fixed(d))),
-                (None, None, Some(to), Some(vt)) => {
-                    let solved = Decay::solve(from, to, vt, d).map_err(at)?;
-                    Ok((Model::SolvedDecay(solved), Ending::Arrives(d)))
-                }
-                _ => Err(FieldError::new(
-                    "motion.Decay",
-                    "needs either velocity and lambda, or to and end_velocity (solved over `duration`)",
-                )),
-            }
+            let d = needs_duration("Decay", duration)?;
+            resolve_decay(from, (velocity, lambda), (to, end_velocity), d)
         }
         MotionKind::Inertia {
             from,
@@ -1156,15 +1194,120 @@ fn resolve(
         }
         MotionKind::Sequence(ref steps) => sequence::resolve_steps(steps, duration, rest),
         MotionKind::ExplosionRing { inner, outer } => {
-            let d = needs_duration("ExplosionRing")?;
-            let end = |r: RadiusFile| RadiusEnd {
-                from: r.from,
-                to: r.to,
-                end_velocity: r.end_velocity,
-            };
-            let ring = ExplosionRing::new(end(inner), end(outer), d)
-                .map_err(|e| FieldError::from_motion("motion.ExplosionRing", e))?;
-            Ok((Model::Ring(ring), Ending::Arrives(d)))
+            let d = needs_duration("ExplosionRing", duration)?;
+            Ok((resolve_ring(inner, outer, d)?, Ending::Arrives(d)))
         }
     }
+}
+
+/// The value of `field`, which motion `variant` requires.
+fn required(variant: &str, field: &str, value: Option<f64>) -> Result<f64, FieldError> {
+    value.ok_or_else(|| FieldError::new(format!("motion.{variant}.{field}"), "is required"))
+}
+
+/// A motion that comes to rest: baked until it does, or for `duration` if one is given.
+fn rests_or(duration: Option<f64>) -> Ending {
+    duration.map_or(Ending::Rests, Ending::Fixed)
+}
+
+/// The `duration`, which motion `variant` requires.
+fn needs_duration(variant: &str, duration: Option<f64>) -> Result<f64, FieldError> {
+    duration.ok_or_else(|| FieldError::new("duration", format!("is required by motion {variant}")))
+}
+
+/// A spring from `from` with `velocity` to `to`, its parameters in the one form `kind` is
+/// written in.
+fn resolve_spring(
+    kind: &MotionKind,
+    from: f64,
+    to: f64,
+    velocity: f64,
+) -> Result<Spring, FieldError> {
+    let form = spring_form(kind)?;
+    form.resolve()
+        .and_then(|(m, k, c)| Spring::new(from, to, velocity, m, k, c).map_err(|e| form.blame(e)))
+        .map_err(|e| FieldError::from_motion("motion.Spring", e))
+}
+
+/// A fling slowed by `friction`, or a snap that rests at `to`: one of the two.
+fn resolve_friction(
+    from: f64,
+    velocity: f64,
+    friction: Option<f64>,
+    to: Option<f64>,
+) -> Result<Model, FieldError> {
+    let at = |e| FieldError::from_motion("motion.Friction", e);
+    Ok(match (friction, to) {
+        (Some(f), None) => Model::Friction { friction: Friction::new(from, velocity, f).map_err(at)?, snap_to: None },
+        (None, Some(to)) => Model::Friction { friction: Friction::snap(from, to, velocity).map_err(at)?, snap_to: Some(to) },
+        _ => {
+            return Err(FieldError::new(
+                "motion.Friction",
+                "needs either friction (a fling) or to (a snap that rests at `to`), not both or neither",
+            ))
+        }
+    })
+}
+
+/// Gravity from `(from, velocity, acceleration)`: bouncing on the floor `to` with
+/// `restitution`, arriving at `to`, or falling for `duration`.
+fn resolve_gravity(
+    (from, velocity, acceleration): (f64, f64, f64),
+    to: Option<f64>,
+    restitution: Option<f64>,
+    duration: Option<f64>,
+) -> Result<(Model, Ending), FieldError> {
+    let at = |e| FieldError::from_motion("motion.Gravity", e);
+    let gravity = Gravity::new(from, velocity, acceleration).map_err(at)?;
+    match (to, restitution, duration) {
+        (Some(to), Some(e), _) => Ok((Model::Bounce(Bounce::new(gravity, to, e).map_err(at)?), rests_or(duration))),
+        (None, Some(_), _) => Err(FieldError::new("motion.Gravity.restitution", "needs `to`, the floor to bounce on")),
+        (Some(to), None, None) => {
+            let arrival = gravity.time_to(to).ok_or_else(|| at(MotionError::NeverReaches { path: "to".into(), to }))?;
+            Ok((Model::GravityTo { gravity, to, arrival }, Ending::Arrives(arrival)))
+        }
+        (Some(_), None, Some(_)) => Err(FieldError::new(
+            "duration",
+            "must not be combined with `to` in Gravity without restitution: the motion ends when it reaches `to`",
+        )),
+        (None, None, Some(d)) => Ok((Model::Gravity(gravity), Ending::Fixed(d))),
+        (None, None, None) => Err(FieldError::new("duration", "or motion.Gravity.to is required by motion Gravity")),
+    }
+}
+
+/// A decay from `from` over `d` seconds: given its `(velocity, lambda)`, or solved to arrive
+/// at `to` with `end_velocity`.
+fn resolve_decay(
+    from: f64,
+    (velocity, lambda): (Option<f64>, Option<f64>),
+    (to, end_velocity): (Option<f64>, Option<f64>),
+    d: f64,
+) -> Result<(Model, Ending), FieldError> {
+    let at = |e| FieldError::from_motion("motion.Decay", e);
+    match (velocity, lambda, to, end_velocity) {
+        (Some(v), Some(l), None, None) => Ok((
+            Model::Decay(Decay::new(from, v, l).map_err(at)?),
+            Ending::Fixed(d),
+        )),
+        (None, None, Some(to), Some(vt)) => {
+            let solved = Decay::solve(from, to, vt, d).map_err(at)?;
+            Ok((Model::SolvedDecay(solved), Ending::Arrives(d)))
+        }
+        _ => Err(FieldError::new(
+            "motion.Decay",
+            "needs either velocity and lambda, or to and end_velocity (solved over `duration`)",
+        )),
+    }
+}
+
+/// An explosion ring whose radii arrive at their ends after `d` seconds.
+fn resolve_ring(inner: RadiusFile, outer: RadiusFile, d: f64) -> Result<Model, FieldError> {
+    let end = |r: RadiusFile| RadiusEnd {
+        from: r.from,
+        to: r.to,
+        end_velocity: r.end_velocity,
+    };
+    let ring = ExplosionRing::new(end(inner), end(outer), d)
+        .map_err(|e| FieldError::from_motion("motion.ExplosionRing", e))?;
+    Ok(Model::Ring(ring))
 }

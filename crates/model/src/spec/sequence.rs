@@ -8,7 +8,7 @@
 //! solved decay) or when it provably rests (the motion's rest thresholds, as a bake decides).
 //! Over the whole timeline x(t) = x_i(t - T_i) for T_i <= t < T_(i+1).
 
-use super::{resolve, Ending, FieldError, Model};
+use super::{optional_duration, resolve, Ending, FieldError, Model};
 use crate::source::schema::{MotionKind, StepFile};
 use curvebake_motion::{Motion, Settle};
 
@@ -170,6 +170,20 @@ fn handed_over(kind: &MotionKind, x: f64, v: f64) -> Result<MotionKind, FieldErr
     Ok(kind)
 }
 
+/// Whether a motion of this kind is the same whatever its `duration`, which only says where
+/// it ends: gravity without `to` and a decay given its rate never end by themselves.
+fn ends_only_by_duration(kind: &MotionKind) -> bool {
+    matches!(
+        kind,
+        MotionKind::Gravity { to: None, .. }
+            | MotionKind::Decay {
+                to: None,
+                end_velocity: None,
+                ..
+            }
+    )
+}
+
 fn not_a_step(kind: &MotionKind) -> FieldError {
     let why = match kind {
         MotionKind::ExplosionRing { .. } => {
@@ -214,18 +228,25 @@ pub(super) fn resolve_steps(
             },
             Some((x, v)) => handed_over(&step.motion, x, v).map_err(at)?,
         };
-        if let Some(d) = step.duration.filter(|d| !(d.is_finite() && *d > 0.0)) {
-            return Err(at(FieldError::new(
-                "duration",
-                format!("must be > 0, got {d}"),
-            )));
-        }
-        let (model, step_ending) = resolve(&kind, step.duration, rest).map_err(at)?;
+        optional_duration("duration", step.duration).map_err(at)?;
+        let last = i + 1 == steps.len();
+        // A last step that needs a duration only to know where it ends (gravity without a
+        // floor, a decay by its rate) runs to the motion's `duration` when it has none.
+        let horizon = match (step.duration, duration) {
+            (None, Some(d)) if last && ends_only_by_duration(&kind) => Some((d - start).max(0.0)),
+            (None, None) if last && ends_only_by_duration(&kind) => {
+                return Err(at(FieldError::new(
+                    "motion",
+                    "never ends (it never comes to rest): give the step or the whole motion a `duration`",
+                )))
+            }
+            (own, _) => own,
+        };
+        let (model, step_ending) = resolve(&kind, horizon, rest).map_err(at)?;
         let length = match (step.duration, step_ending) {
             (Some(d), _) | (None, Ending::Arrives(d) | Ending::Fixed(d)) => Some(d),
             (None, Ending::Rests) => model.settle_time(rest.0, rest.1),
         };
-        let last = i + 1 == steps.len();
         if last {
             ending = match (duration, step.duration, step_ending, length) {
                 (Some(d), ..) => Ending::Fixed(d),
@@ -335,5 +356,28 @@ mod tests {
         ))
         .unwrap();
         assert_eq!(ending, Ending::Fixed(2.0));
+    }
+
+    /// Issue 27, item 17: a last step of gravity without a floor, or of a decay by its rate,
+    /// runs to the motion's `duration` (and without one still needs its own).
+    #[test]
+    fn a_last_step_that_never_ends_runs_to_the_motions_duration() {
+        for last in ["Gravity(acceleration: 2200)", "Decay(lambda: 4)"] {
+            let (s, ending) = sequence(&format!(
+                r#"(name: "s", duration: 1, motion: Sequence([(motion: Spring(from: 0, to: 100, stiffness: 300, damping: 20), duration: 0.09), (motion: {last})]))"#
+            ))
+            .unwrap();
+            assert_eq!(ending, Ending::Fixed(1.0), "{last}");
+            assert_eq!(
+                s.state(0.09),
+                single(&s.steps[0].model).state(0.09),
+                "{last}"
+            );
+            let err = sequence(&format!(
+                r#"(name: "s", motion: Sequence([(motion: Spring(from: 0, to: 100), duration: 0.09), (motion: {last})]))"#
+            ))
+            .unwrap_err();
+            assert!(err.field.starts_with("motion.Sequence[1]"), "{last}: {err}");
+        }
     }
 }

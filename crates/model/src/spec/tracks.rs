@@ -159,7 +159,7 @@ pub(super) fn resolve_tracks(
                 "cannot be an ExplosionRing: a ring has two radii, a track one value",
             )));
         }
-        let own = super::optional_positive("duration", file.duration).map_err(at)?;
+        let own = super::optional_duration("duration", file.duration).map_err(at)?;
         let defaults = super::rest_defaults(&unit);
         let rest_delta = super::optional_positive("rest_delta", file.rest_delta)
             .map_err(at)?

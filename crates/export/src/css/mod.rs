@@ -1,0 +1,1026 @@
+//! CSS: `css/<name>.css` per motion and `curves.css` with every motion in input order (with
+//! `--bundle`, only `curves.css`).
+//!
+//! Each motion becomes (see [`property_css`], written once per animated property):
+//!
+//! * `--<name>-duration` on `:root`, and for a motion that travels from one value to another
+//!   ([`Model::endpoints`]) and ends there, `--<name>-easing`: a CSS `linear()` easing of the
+//!   progress `(x - from) / (to - from)` over `t / D`, overshoot included. (A `duration` that
+//!   cuts a motion short of `to` leaves the easing out: a transition always ends on its end
+//!   value, so it would jump at the end.)
+//! * `@keyframes <name>`: for a motion with an easing, two stops (`from`, `to`) that the
+//!   easing times; for any other (and rings, and with `--css-frames`), a stop per fitted
+//!   stop, timed `linear`. Keyframes declare the individual properties `translate`, `scale`
+//!   and `rotate` (never `transform`, so motions combine with each other and with the
+//!   element's own transform), `opacity` or a custom property.
+//! * A ready class `.<name> { animation: <name> var(--<name>-duration) <easing> <fill>; }`:
+//!   fill `backwards` for a motion that ends at its property's neutral value (afterwards the
+//!   element's own value applies), `both` otherwise.
+//! * For a custom property, an `@property` registration (syntax from the unit, `inherits:
+//!   false`, a zero initial value) so that browsers interpolate it.
+//! * For an explosion ring, registered `--<name>-inner` and `--<name>-outer` animated in one
+//!   `@keyframes`, and a class that draws the band between them as a `radial-gradient` border
+//!   image centred on the element, outside its box as ink overflow (which never scrolls the
+//!   page); it ends with the radii back at 0 (nothing drawn).
+//!
+//! # Stops: the motion at every instant
+//!
+//! Every stop, of an easing or of keyframes, is placed by the fitting core
+//! ([`crate::fit`]) against the motion's closed form, not its frames: what the
+//! browser plays (straight between stops) is proven within the motion's tolerance
+//! ([`played::tolerance`]: by default 0.1 px or deg, 5e-4 unitless) of the motion at every
+//! instant before `D`, and the value held from `D` on. Every join of its closed forms (a
+//! hand-off, a bound hit, a track's end, each gravity impact) is a stop at its time. Numbers
+//! get the digits that bound needs and no more; an input is written only where even spacing
+//! does not imply it. The module [`played`] is shared with the ES module; [`text`] writes
+//! the rest of the bytes.
+//!
+//! # Digits
+//!
+//! The duration `D` gets the decimals that keep its rounding within 5 ns (and its rounding
+//! times the motion's largest slope within a tenth of the unit's precision target); values of `from`
+//! and `to` keyframes 4 decimals (px, %, deg, pt, mm, grad) or 6 (other units).
+//!
+//! Nothing reaches the CSS but fixed text, validated names (`spec::check_name`), units from
+//! the fixed list of [`unit_kind`] and formatted numbers.
+
+mod played;
+mod text;
+
+pub use played::*;
+
+use crate::exporter::{Buffers, Bundle, Exporter, FilePath, MotionOutput, Shape, Summary};
+use crate::settings::{ExportSettings, Format, Layout};
+use curvebake_model::bake::Baked;
+use curvebake_model::number::write_fixed;
+use curvebake_model::spec::{unit_kind, Model, Property, ReducedMotion, UnitKind};
+use text::{animation, animation_item, declare_value, reduced_motion, register, ring_drawing};
+
+/// Path of the file with every motion.
+pub const BUNDLE_PATH: &str = "curves.css";
+
+/// First bytes of [`BUNDLE_PATH`].
+const BUNDLE_HEADER: &[u8] =
+    b"/* curvebake: every motion, in input order. Generated; do not edit. */\n\n";
+
+/// Where one motion's CSS goes.
+const FILE: FilePath = FilePath {
+    folder: "css",
+    suffix: ".css",
+};
+
+/// Path of one motion's CSS.
+pub fn file_path(name: &str) -> String {
+    FILE.of(name)
+}
+
+/// The CSS exporter.
+#[derive(Debug, Clone)]
+pub struct Css {
+    settings: ExportSettings,
+    shape: Shape,
+}
+
+impl Css {
+    /// An exporter for `layout` with these settings: `curves.css` in both layouts, and a file
+    /// per motion in the per-motion layout.
+    pub fn new(layout: Layout, settings: &ExportSettings) -> Self {
+        let files: &[FilePath] = match layout {
+            Layout::PerMotion => &[FILE],
+            Layout::Bundle => &[],
+        };
+        Self {
+            settings: settings.clone(),
+            shape: Shape {
+                files,
+                bundle: Some(Bundle {
+                    path: BUNDLE_PATH.into(),
+                    header: BUNDLE_HEADER.to_vec(),
+                    separator: b"\n".to_vec(),
+                    footer: Vec::new(),
+                }),
+                summary: Summary::None,
+                summaries: &[],
+            },
+        }
+    }
+}
+
+impl Exporter for Css {
+    fn format(&self) -> Format {
+        Format::Css
+    }
+
+    fn shape(&self) -> &Shape {
+        &self.shape
+    }
+
+    fn motion(&self, baked: &Baked, _: &[String], buffers: &dyn Buffers) -> MotionOutput {
+        // Sized once for the keyframes and the easing, so formatting never grows it per frame.
+        let mut bytes = buffers
+            .buffer(CAPACITY_BASE + baked.frames() * CAPACITY_PER_FRAME * baked.tracks.len());
+        let written = motion_css(baked, &self.settings, &mut bytes);
+        // The motion's own file (if it has one) holds the same bytes as its chunk.
+        let files = (self.shape.files.iter())
+            .map(|_| {
+                let mut file = buffers.buffer(bytes.len());
+                file.extend_from_slice(&bytes);
+                file
+            })
+            .collect();
+        MotionOutput {
+            files,
+            chunk: Some(bytes),
+            stats: vec![
+                // A multi-track motion writes each track's stops.
+                ("css_stops_before", written.points as u64),
+                ("css_stops_after", written.stops as u64),
+            ],
+            warnings: Vec::new(),
+        }
+    }
+}
+
+/// Bytes reserved per motion besides its stops (comment, class, registrations).
+pub(crate) const CAPACITY_BASE: usize = 2048;
+/// Bytes reserved per frame and track: a stop is at most about 70 bytes, and there are
+/// rarely more stops than frames (the buffer grows if there are).
+pub(crate) const CAPACITY_PER_FRAME: usize = 80;
+
+/// Longest a duration's rounding may be, seconds: its rounding moves every stop by at most
+/// that, times the motion's slope, and the end (where a rest step happens) by that.
+const MAX_DURATION_ROUNDING: f64 = 5e-9;
+
+/// Most decimals of a duration in seconds.
+const MAX_DURATION_DECIMALS: u32 = 12;
+
+/// Decimals of a duration for values in `unit` whose frames are `tracks` at `times`: its
+/// rounding moves a value by at most a tenth of the unit's precision target (so at most
+/// 0.5 % of the default tolerance, which its float share covers).
+fn duration_decimals(unit: &str, times: &[f64], tracks: &[&[f64]]) -> u32 {
+    let (target, _) = value_precision(unit);
+    let mut slope: f64 = 0.0;
+    for x in tracks {
+        for i in 1..times.len() {
+            slope = slope.max((x[i] - x[i - 1]).abs() / (times[i] - times[i - 1]));
+        }
+    }
+    let rounding = if slope > 0.0 {
+        MAX_DURATION_ROUNDING.min(target / (10.0 * slope))
+    } else {
+        MAX_DURATION_ROUNDING
+    };
+    (0..MAX_DURATION_DECIMALS)
+        .find(|&k| 0.5 * 10f64.powi(-(k as i32)) <= rounding)
+        .unwrap_or(MAX_DURATION_DECIMALS)
+}
+
+/// How one CSS property's value is declared in a keyframe: the text before the number and
+/// after it, and the value at which the property has no effect.
+///
+/// Transforms go to the individual properties `translate`, `scale` and `rotate`, never to
+/// `transform`: a motion on one of them combines with motions on the others and with the
+/// element's own `transform` (which the browser applies after them), during and after it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Declaration {
+    /// `translate: `, `translate: 0 `, `scale: `, `rotate: `, `opacity: ` or `--name: `.
+    pub before: Vec<u8>,
+    /// The unit (may be empty).
+    pub after: Vec<u8>,
+    /// The value at which the property leaves the element as it is: 0 for `translate`,
+    /// `rotate` and a registered custom property (its initial value), 1 for `scale` and
+    /// `opacity`. A motion that ends there hands the property back to the element's own
+    /// value when it ends (fill `backwards`); any other holds its last value (fill `both`).
+    pub neutral: f64,
+}
+
+impl Declaration {
+    /// The declaration of `property`, valued in `unit`. `custom` is the name a custom
+    /// property is written under (the prefixed `--name`).
+    pub fn new(property: &Property, custom: &[u8], unit: &str) -> Self {
+        let (before, neutral): (&[u8], f64) = match property {
+            Property::TranslateX => (b"translate: ", 0.0),
+            Property::TranslateY => (b"translate: 0 ", 0.0),
+            Property::Scale => (b"scale: ", 1.0),
+            Property::Rotate => (b"rotate: ", 0.0),
+            Property::Opacity => (b"opacity: ", 1.0),
+            Property::Custom(_) => return Self::custom(custom, unit),
+        };
+        Self {
+            before: before.to_vec(),
+            after: unit.as_bytes().to_vec(),
+            neutral,
+        }
+    }
+
+    /// A registered custom property `--name` (its initial value, 0, is neutral).
+    pub fn custom(name: &[u8], unit: &str) -> Self {
+        Self {
+            before: [name, b": "].concat(),
+            after: unit.as_bytes().to_vec(),
+            neutral: 0.0,
+        }
+    }
+}
+
+/// One animated property of a motion, as [`property_css`] writes it. A motion with several
+/// tracks on different properties calls it once per track, each under its own name.
+#[derive(Clone)]
+pub struct PropertyTrack<'a> {
+    /// The name of the keyframes, the class and the custom properties
+    /// (`--<name>-duration`, `--<name>-easing`), prefix included.
+    pub name: &'a [u8],
+    /// What the keyframes declare.
+    pub declaration: Declaration,
+    /// The motion as the fitting sees it (its tolerance included).
+    pub curve: Curve<'a>,
+    /// Frame times, seconds (they decide the duration's digits).
+    pub times: &'a [f64],
+    /// Bake length, seconds.
+    pub duration: f64,
+    /// The value at each frame.
+    pub values: &'a [f64],
+    /// `(from, to)` when the track travels from one value to another and its last frame is
+    /// `to`: it is then one progress curve, written as a `linear()` easing.
+    pub endpoints: Option<(f64, f64)>,
+    /// Write keyframes with a stop per fitted stop even for a track with endpoints (for
+    /// browsers without `linear()`).
+    pub frame_keyframes: bool,
+    /// What `prefers-reduced-motion: reduce` does.
+    pub reduced_motion: ReducedMotion,
+}
+
+/// What a motion's CSS holds: its frames and its stops (per property, added up), and the
+/// animations its class plays.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Written {
+    /// Frames of its table, per property.
+    pub points: usize,
+    /// Stops written (of its easings or keyframes).
+    pub stops: usize,
+    /// The animations its class plays, in order (none for a ring, whose class draws).
+    pub animations: Vec<Animation>,
+    /// Whether its class also sets `translate` (a multi-track motion moving along both axes):
+    /// its animations alone do not move the element.
+    pub sets_translate: bool,
+}
+
+impl Written {
+    fn add(&mut self, other: Written) {
+        self.points += other.points;
+        self.stops += other.stops;
+        self.animations.extend(other.animations);
+    }
+}
+
+/// One animation of a class's `animation` list: `<name> var(--<name>-duration) <easing>
+/// <fill>`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Animation {
+    /// Its global name (keyframes and variables).
+    pub name: Vec<u8>,
+    /// Whether `--<name>-easing` times it (else `linear` keyframes).
+    pub eased: bool,
+    /// Whether it ends at its property's neutral value (fill `backwards`, else `both`).
+    pub neutral_end: bool,
+}
+
+impl Animation {
+    /// Appends the item as the class writes it.
+    pub fn write(&self, out: &mut Vec<u8>) {
+        animation_item(out, &self.name, self.eased, self.neutral_end);
+    }
+}
+
+/// Writes one motion's CSS; returns what it holds, over all its properties.
+pub(crate) fn motion_css(baked: &Baked, settings: &ExportSettings, out: &mut Vec<u8>) -> Written {
+    let spec = baked.spec;
+    let global = settings.global_name(&spec.name);
+    let name = global.as_bytes();
+    let times: Vec<f64> = (0..baked.frames()).map(|i| baked.time(i)).collect();
+    let (unit, kind) = css_unit(baked);
+    header(out, baked, settings, name, unit);
+    let curves = curves(baked, settings);
+    if let Model::Ring(_) = spec.model {
+        return Written {
+            points: times.len(),
+            stops: ring_css(baked, name, &times, &curves, out),
+            ..Written::default()
+        };
+    }
+    if let Model::Tracks(multi) = &spec.model {
+        return tracks_css(baked, multi, &times, settings, curves, out);
+    }
+    let custom = match &spec.property {
+        Property::Custom(custom) => settings.custom_property(custom),
+        _ => String::new(),
+    };
+    if !custom.is_empty() {
+        register(out, custom.as_bytes(), kind);
+    }
+    let custom = custom.as_bytes();
+    let curve = curves.into_iter().next().expect("one track");
+    property_css(
+        &PropertyTrack {
+            name,
+            declaration: Declaration::new(&spec.property, custom, unit),
+            curve,
+            times: &times,
+            duration: baked.duration,
+            values: &baked.tracks[0].position,
+            endpoints: easing_endpoints(baked),
+            frame_keyframes: settings.css_frames,
+            reduced_motion: spec.reduced_motion,
+        },
+        out,
+    )
+}
+
+/// The comment that opens a motion's CSS: name, kind, property, unit, frames.
+fn header(out: &mut Vec<u8>, baked: &Baked, settings: &ExportSettings, name: &[u8], unit: &str) {
+    let spec = baked.spec;
+    out.extend_from_slice(b"/* ");
+    out.extend_from_slice(name);
+    out.extend_from_slice(b": ");
+    out.extend_from_slice(spec.model.kind().as_bytes());
+    if let Model::Ring(_) = spec.model {
+        out.extend_from_slice(b" radii");
+    } else {
+        out.extend_from_slice(b" on ");
+        match &spec.property {
+            Property::Custom(custom) => {
+                out.extend_from_slice(settings.custom_property(custom).as_bytes())
+            }
+            property => out.extend_from_slice(property.name().as_bytes()),
+        }
+    }
+    if !unit.is_empty() {
+        out.extend_from_slice(b" in ");
+        out.extend_from_slice(unit.as_bytes());
+    }
+    out.extend_from_slice(b", ");
+    out.extend_from_slice(itoa::Buffer::new().format(baked.frames()).as_bytes());
+    out.extend_from_slice(b" frames at ");
+    write_fixed(out, spec.fps, 6);
+    out.extend_from_slice(b" fps */\n");
+}
+
+/// The CSS of a multi-track motion: each track through [`property_css`] under the name
+/// `<name>-<property>` (its own duration and easing variables, keyframes and class), then one
+/// class `.<name>` that plays every track. `translateX` and `translateY` together animate the
+/// registered `--<name>-translateX` and `--<name>-translateY`, and the class sets
+/// `translate: var(--<name>-translateX) var(--<name>-translateY)`: two animations of
+/// `translate` would replace each other, while each variable keeps its own easing.
+fn tracks_css(
+    baked: &Baked,
+    multi: &curvebake_model::spec::Tracks,
+    times: &[f64],
+    settings: &ExportSettings,
+    curves: Vec<Curve>,
+    out: &mut Vec<u8>,
+) -> Written {
+    let spec = baked.spec;
+    // The class, keyframes and variables carry the prefix, as a single motion's do.
+    let global = settings.global_name(&spec.name);
+    let both_translates = [Property::TranslateX, Property::TranslateY]
+        .iter()
+        .all(|p| multi.tracks().iter().any(|t| &t.property == p));
+    let mut written = Written::default();
+    let mut animations: Vec<(Vec<u8>, bool, bool)> = Vec::new();
+    let mut translate: Vec<Vec<u8>> = Vec::new();
+    for ((track, baked_track), curve) in multi.tracks().iter().zip(&baked.tracks).zip(curves) {
+        let name = format!("{global}-{}", track.property.name()).into_bytes();
+        let values = baked_track.position.as_slice();
+        let as_variable = both_translates
+            && matches!(track.property, Property::TranslateX | Property::TranslateY);
+        let declaration = if as_variable {
+            let variable = [b"--".as_slice(), &name].concat();
+            let kind = unit_kind(&track.unit).unwrap_or(UnitKind::Length);
+            register(out, &variable, kind);
+            translate.push(variable.clone());
+            Declaration::custom(&variable, &track.unit)
+        } else {
+            Declaration::new(&track.property, b"", &track.unit)
+        };
+        let rounding = 0.5 * 10f64.powi(-(value_precision(&track.unit).1 as i32));
+        let last = values[values.len() - 1];
+        let endpoints = (track.model.endpoints()).filter(|&(_, to)| (last - to).abs() <= rounding);
+        let neutral_end = (last - declaration.neutral).abs() <= rounding;
+        written.add(property_css(
+            &PropertyTrack {
+                name: &name,
+                declaration,
+                curve,
+                times,
+                duration: baked.duration,
+                values,
+                endpoints,
+                frame_keyframes: settings.css_frames,
+                reduced_motion: spec.reduced_motion,
+            },
+            out,
+        ));
+        animations.push((
+            name,
+            endpoints.is_some() && !settings.css_frames,
+            neutral_end,
+        ));
+    }
+    out.push(b'.');
+    out.extend_from_slice(global.as_bytes());
+    out.extend_from_slice(b" {\n");
+    if !translate.is_empty() {
+        out.extend_from_slice(b"  translate:");
+        for variable in &translate {
+            out.extend_from_slice(b" var(");
+            out.extend_from_slice(variable);
+            out.push(b')');
+        }
+        out.extend_from_slice(b";\n");
+    }
+    out.extend_from_slice(b"  animation:");
+    for (i, (name, eased, neutral_end)) in animations.iter().enumerate() {
+        out.extend_from_slice(if i == 0 { b"\n    " } else { b",\n    " });
+        animation_item(out, name, *eased, *neutral_end);
+    }
+    out.extend_from_slice(b";\n}\n");
+    written.sets_translate = !translate.is_empty();
+    written
+}
+
+/// Writes the CSS of one animated property: `:root` with `--<name>-duration` (and
+/// `--<name>-easing` for a track with endpoints), its keyframes, its class and what reduced
+/// motion does to it.
+///
+/// A track with endpoints gets two keyframes (`from`, `to`) timed by the `linear()` easing
+/// of its progress, so that the curve is written once and the class reads
+/// `var(--<name>-duration)` and `var(--<name>-easing)` (overriding either on an element
+/// changes the class's animation there). Any other track (or with
+/// [`PropertyTrack::frame_keyframes`]) gets a keyframe per fitted stop and `linear` timing.
+pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> Written {
+    let name = track.name;
+    let unit = track.curve.unit;
+    let decimals = duration_decimals(unit, track.times, &[track.values]);
+    let value_decimals = value_precision(unit).1;
+    let rounding = 0.5 * 10f64.powi(-(value_decimals as i32));
+    let last = track.values[track.values.len() - 1];
+    let neutral_end = (last - track.declaration.neutral).abs() <= rounding;
+    let eased = track.endpoints.is_some() && !track.frame_keyframes;
+
+    out.extend_from_slice(b":root {\n  --");
+    out.extend_from_slice(name);
+    out.extend_from_slice(b"-duration: ");
+    write_fixed(out, track.duration, decimals);
+    out.extend_from_slice(b"s;\n");
+    let mut stops = 0;
+    if let Some(endpoints) = track.endpoints {
+        out.extend_from_slice(b"  --");
+        out.extend_from_slice(name);
+        out.extend_from_slice(b"-easing: ");
+        let (fit, _) = easing(&track.curve, endpoints, track.duration);
+        write_linear(out, &fit, 0);
+        out.extend_from_slice(b";\n");
+        stops = fit.len();
+    }
+    out.extend_from_slice(b"}\n");
+
+    if eased {
+        let from = track.values[0];
+        out.extend_from_slice(b"@keyframes ");
+        out.extend_from_slice(name);
+        out.extend_from_slice(b" {\n");
+        for (offset, x) in [(&b"from"[..], from), (b"to", last)] {
+            out.extend_from_slice(b"  ");
+            out.extend_from_slice(offset);
+            out.extend_from_slice(b" { ");
+            declare_value(out, &track.declaration, x, value_decimals);
+            out.extend_from_slice(b" }\n");
+        }
+        out.extend_from_slice(b"}\n");
+    } else {
+        let (fit, _) = keyframes(std::slice::from_ref(&track.curve), track.duration, false);
+        stops = text::keyframes(out, name, &fit, &[&track.declaration]);
+    }
+
+    out.push(b'.');
+    out.extend_from_slice(name);
+    out.extend_from_slice(b" {\n");
+    animation(out, name, eased, neutral_end);
+    out.extend_from_slice(b"}\n");
+    reduced_motion(out, name, track.reduced_motion, neutral_end);
+    Written {
+        points: track.values.len(),
+        stops,
+        animations: vec![Animation {
+            name: name.to_vec(),
+            eased,
+            neutral_end,
+        }],
+        sets_translate: false,
+    }
+}
+
+/// An explosion ring: registered `--<name>-inner` and `--<name>-outer`, animated together in
+/// keyframes with shared stops (two radii are not one progress curve), and a class that
+/// draws the band between them. The radii's initial values are 0, so once the animation ends
+/// (fill `backwards`) the band is empty and nothing is drawn.
+fn ring_css(
+    baked: &Baked,
+    name: &[u8],
+    times: &[f64],
+    curves: &[Curve],
+    out: &mut Vec<u8>,
+) -> usize {
+    let (unit, kind) = css_unit(baked);
+    let tracks: Vec<&[f64]> = baked.tracks.iter().map(|t| t.position.as_slice()).collect();
+    let declarations: Vec<Declaration> = baked
+        .tracks
+        .iter()
+        .map(|t| {
+            let property = [&b"--"[..], name, b"-", t.name.as_bytes()].concat();
+            register(out, &property, kind);
+            Declaration::custom(&property, unit)
+        })
+        .collect();
+    out.extend_from_slice(b":root {\n  --");
+    out.extend_from_slice(name);
+    out.extend_from_slice(b"-duration: ");
+    write_fixed(out, baked.duration, duration_decimals(unit, times, &tracks));
+    out.extend_from_slice(b"s;\n}\n");
+    let (fit, _) = keyframes(curves, baked.duration, false);
+    let declarations: Vec<&Declaration> = declarations.iter().collect();
+    let written = text::keyframes(out, name, &fit, &declarations);
+    out.push(b'.');
+    out.extend_from_slice(name);
+    out.extend_from_slice(b" {\n");
+    animation(out, name, false, true);
+    ring_drawing(
+        out,
+        name,
+        unit.as_bytes(),
+        kind,
+        &tracks,
+        value_precision(unit).1,
+    );
+    out.extend_from_slice(b"}\n");
+    reduced_motion(out, name, baked.spec.reduced_motion, true);
+    written
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exporter::{Exporter, New};
+    use curvebake_model::bake::bake;
+    use curvebake_model::spec::{MotionSpec, Overrides};
+    use curvebake_model::{
+        intake::read_all,
+        source::{find_inputs, parse_bytes},
+    };
+    use std::path::{Path, PathBuf};
+
+    fn spec(ron: &str) -> MotionSpec {
+        let files = parse_bytes(Path::new("test.ron"), ron.as_bytes()).unwrap();
+        MotionSpec::from_file(&files[0], Overrides::default()).unwrap()
+    }
+
+    fn css(spec: &MotionSpec, tolerance: f64) -> (String, MotionOutput) {
+        css_with(
+            spec,
+            &ExportSettings {
+                css_tolerance: tolerance,
+                ..ExportSettings::default()
+            },
+        )
+    }
+
+    fn css_with(spec: &MotionSpec, settings: &ExportSettings) -> (String, MotionOutput) {
+        let baked = bake(spec).unwrap();
+        let exporter = Css::new(Layout::PerMotion, settings);
+        let output = exporter.motion(&baked, &[], &New);
+        let text = String::from_utf8(output.chunk.clone().unwrap()).unwrap();
+        (text, output)
+    }
+
+    #[test]
+    fn three_frames_of_gravity() {
+        // x = 50 t² over 0.1 s, 0.5 px: the tolerance is 0.5 % of that range (0.0025 px),
+        // and each chord of the parabola spans h with h²/8·100 px/s² within it (leaning).
+        let spec = spec(
+            "(name: \"drop\", fps: 20, duration: 0.1, \
+             motion: Gravity(from: 0, acceleration: 100))",
+        );
+        let (text, output) = css(&spec, 0.0);
+        assert_eq!(
+            text,
+            "/* drop: gravity on translateX in px, 3 frames at 20 fps */
+:root {
+  --drop-duration: 0.1s;
+}
+@keyframes drop {
+  0% { translate: 0px; }
+  13% { translate: 0.007px; }
+  29% { translate: 0.0406px; }
+  45% { translate: 0.0998px; }
+  61% { translate: 0.1846px; }
+  77% { translate: 0.295px; }
+  94% { translate: 0.4404px; }
+  100% { translate: 0.5px; }
+}
+.drop {
+  animation: drop var(--drop-duration) linear both;
+}
+@media (prefers-reduced-motion: reduce) {
+  :root { --drop-duration: 0s; }
+}
+"
+        );
+        assert_eq!(output.files.len(), 1);
+        assert_eq!(file_path("drop"), "css/drop.css");
+        assert_eq!(output.files[0], text.as_bytes());
+        assert_eq!(
+            output.stats,
+            vec![("css_stops_before", 3), ("css_stops_after", 8)]
+        );
+    }
+
+    #[test]
+    fn easing_of_a_motion_between_two_values() {
+        // From -2 with velocity 0 and acceleration 1600 to 0: arrives at t = 1/20 s. Unitless,
+        // so within 5e-4 of the parabola at every instant: chords of about 1.7 ms, with the
+        // inputs of the fewest digits. Two keyframes, timed by the easing; it does not end
+        // at scale 1, so it holds its end (fill both).
+        let spec = spec(
+            "(name: \"shelf\", property: \"scale\", fps: 40, \
+             motion: Gravity(from: -2, acceleration: 1600, to: 0))",
+        );
+        let (text, _) = css(&spec, 0.0);
+        assert_eq!(
+            text,
+            "/* shelf: gravity on scale, 3 frames at 40 fps */
+:root {
+  --shelf-duration: 0.05s;
+  --shelf-easing: linear(0,0.0007 2.9%,0.00422 6.6%,0.00986 10%,0.01863 13.7%,0.02876 17%,0.04271 20.7%,0.05746 24%,0.07659 27.7%,0.09596 31%,0.12027 34.7%,0.14426 38%,0.17375 41.7%,0.20236 45%,0.23703 48.7%,0.27026 52%,0.31011 55.7%,0.34796 59%,0.39299 62.7%,0.43546 66%,0.48567 69.7%,0.53276 73%,0.58815 76.7%,0.63986 80%,0.70043 83.7%,0.75676 87%,0.82251 90.7%,0.88346 94%,0.95634 97.8%,1);
+}
+@keyframes shelf {
+  from { scale: -2; }
+  to { scale: 0; }
+}
+.shelf {
+  animation: shelf var(--shelf-duration) var(--shelf-easing) both;
+}
+@media (prefers-reduced-motion: reduce) {
+  :root { --shelf-duration: 0s; }
+}
+"
+        );
+    }
+
+    #[test]
+    fn reduced_motion_follows_the_policy() {
+        let fade = spec(
+            "(name: \"m\", property: \"scale\", reduced_motion: \"fade\", \
+             motion: Spring(from: 0.9, to: 1, stiffness: 300, damping: 30))",
+        );
+        let (text, _) = css(&fade, 0.0);
+        assert!(
+            text.ends_with(
+                "@keyframes m-fade {\n  from { opacity: 0; }\n}\n\
+                 @media (prefers-reduced-motion: reduce) {\n  :root { --m-duration: 0s; }\n  \
+                 .m { animation: m 0s backwards, m-fade 0.2s ease-out backwards; }\n}\n"
+            ),
+            "{text}"
+        );
+        // Opacity keeps its motion by default; a transform jumps.
+        let fade_in = "(name: \"o\", property: \"opacity\", duration: 0.3, \
+                       motion: Decay(from: 0, to: 1, end_velocity: 0.5))";
+        assert!(!css(&spec(fade_in), 0.0).0.contains("reduced-motion"));
+        let files = parse_bytes(
+            Path::new("t.ron"),
+            b"(name: \"x\", reduced_motion: \"slow\", duration: 1, \
+              motion: Gravity(from: 0, acceleration: 1))",
+        )
+        .unwrap();
+        let error = MotionSpec::from_file(&files[0], Overrides::default()).unwrap_err();
+        assert_eq!(error.field, "reduced_motion");
+    }
+
+    /// A sequence handing over at 0.105 s and a fling hitting its bound at 0.4613 s: both
+    /// between two frames at 60 fps.
+    const JOINED: [&str; 2] = [
+        r#"(name: "handoff", property: "translateX", motion: Sequence([
+            (motion: Spring(from: 0, to: 100, stiffness: 300, damping: 20), duration: 0.105),
+            (motion: Spring(to: 40, stiffness: 170, damping: 26)),
+        ]))"#,
+        r#"(name: "bound", property: "translateY",
+            motion: Inertia(from: 0, velocity: 2400, friction: 0.05, min: 0, max: 600))"#,
+    ];
+
+    /// The stops of the first `linear(...)` in `text`: progress and input (percent), if
+    /// written.
+    fn linear_stops(text: &str) -> Vec<(f64, Option<f64>)> {
+        let inside = text
+            .split_once("linear(")
+            .unwrap()
+            .1
+            .split(')')
+            .next()
+            .unwrap();
+        inside
+            .split(',')
+            .map(|stop| {
+                let mut parts = stop.split(' ');
+                let progress = parts.next().unwrap().parse().unwrap();
+                let input = parts
+                    .next()
+                    .map(|p| p.trim_end_matches('%').parse().unwrap());
+                (progress, input)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_join_between_frames_is_a_stop_at_its_closed_form_whatever_the_tolerance() {
+        for ron in JOINED {
+            let spec = spec(ron);
+            let baked = bake(&spec).unwrap();
+            let [join] = spec.model.joins()[..] else {
+                panic!("one join")
+            };
+            let fps = spec.fps;
+            assert!(
+                (join * fps).fract() > 0.1 && (join * fps).fract() < 0.9,
+                "{join}"
+            );
+            let exact = spec.model.single().unwrap().position(join);
+            let (from, to) = easing_endpoints(&baked).unwrap();
+            let at = 100.0 * join / baked.duration;
+            for tolerance in [0.0, 0.05, 3.0] {
+                let (text, _) = css(&spec, tolerance);
+                let stops = linear_stops(&text);
+                let stop = nearest(&stops, at);
+                let value = from + stop.0 * (to - from);
+                let tolerance = if tolerance > 0.0 { tolerance } else { 0.1 };
+                // The motion's value there, to a fortieth of the tolerance.
+                assert!(
+                    (value - exact).abs() <= tolerance / 40.0,
+                    "{value} vs {exact}: {text}"
+                );
+                // And its input where moving the stop costs at most a twentieth of it.
+                let speed = spec.model.single().unwrap().velocity(join).abs();
+                let moved = (stop.1.unwrap() - at).abs() * baked.duration / 100.0;
+                assert!(moved * speed <= tolerance / 20.0, "{moved} s at {speed}");
+            }
+        }
+    }
+
+    /// The stop whose input is nearest `at` (percent).
+    fn nearest(stops: &[(f64, Option<f64>)], at: f64) -> (f64, Option<f64>) {
+        let distance = |s: &(f64, Option<f64>)| s.1.map_or(f64::INFINITY, |i| (i - at).abs());
+        *stops
+            .iter()
+            .min_by(|a, b| distance(a).total_cmp(&distance(b)))
+            .unwrap()
+    }
+
+    #[test]
+    fn per_frame_keyframes_have_a_stop_at_the_join() {
+        let settings = ExportSettings {
+            css_frames: true,
+            css_tolerance: 3.0,
+            ..ExportSettings::default()
+        };
+        for ron in JOINED {
+            let spec = spec(ron);
+            let baked = bake(&spec).unwrap();
+            let join = spec.model.joins()[0];
+            let exact = spec.model.single().unwrap().position(join);
+            let (text, _) = css_with(&spec, &settings);
+            let at = 100.0 * join / baked.duration;
+            let offset = |l: &str| {
+                l.split_once("% {")
+                    .and_then(|(offset, _)| offset.trim().parse::<f64>().ok())
+                    .map_or(f64::INFINITY, |o| (o - at).abs())
+            };
+            let keyframe = text
+                .lines()
+                .min_by(|a, b| offset(a).total_cmp(&offset(b)))
+                .unwrap();
+            let speed = spec.model.single().unwrap().velocity(join).abs();
+            assert!(offset(keyframe) * baked.duration / 100.0 * speed <= 3.0 / 20.0);
+            let value: f64 = keyframe
+                .rsplit(' ')
+                .find_map(|w| w.trim_end_matches("px;").parse().ok())
+                .unwrap();
+            assert!((value - exact).abs() <= 3.0 / 40.0, "{keyframe} vs {exact}");
+        }
+    }
+
+    #[test]
+    fn a_track_that_ends_before_the_others_has_a_stop_where_it_ends() {
+        let spec = spec(
+            r#"(name: "t", tracks: [
+                (property: "translateX", motion: Spring(from: 0, to: 100, stiffness: 170, damping: 26)),
+                (property: "opacity", motion: Decay(from: 0, to: 1, end_velocity: 0.2), duration: 0.3051),
+            ])"#,
+        );
+        let baked = bake(&spec).unwrap();
+        assert_eq!(spec.model.joins(), vec![0.3051]);
+        let (text, _) = css(&spec, 0.0);
+        let opacity = text.split("--t-opacity-easing: ").nth(1).unwrap();
+        let at = 100.0 * 0.3051 / baked.duration;
+        let stops = linear_stops(opacity);
+        let k = stops
+            .iter()
+            .position(|(_, input)| input.is_some_and(|i| (i - at).abs() < 0.01))
+            .unwrap_or_else(|| panic!("no stop at {at} %: {opacity}"));
+        // It arrives there, and holds it: every later stop is 1.
+        assert!(stops[k..].iter().all(|&(p, _)| p == 1.0), "{opacity}");
+    }
+
+    #[test]
+    fn a_custom_property_is_registered() {
+        let spec = spec(
+            "(name: \"glow\", property: \"--glow\", unit: \"em\", fps: 2, duration: 0.5, \
+             motion: Decay(from: 1, velocity: 0, lambda: 1))",
+        );
+        let (text, _) = css(&spec, 0.0);
+        assert_eq!(
+            text,
+            "/* glow: decay on --glow in em, 2 frames at 2 fps */
+@property --glow { syntax: '<length>'; inherits: false; initial-value: 0px; }
+:root {
+  --glow-duration: 0.5s;
+}
+@keyframes glow {
+  0% { --glow: 1em; }
+  100% { --glow: 1em; }
+}
+.glow {
+  animation: glow var(--glow-duration) linear both;
+}
+@media (prefers-reduced-motion: reduce) {
+  :root { --glow-duration: 0s; }
+}
+"
+        );
+    }
+
+    #[test]
+    fn a_ring_draws_its_band() {
+        // Decays solved with end velocity = the average speed are straight lines.
+        let spec = spec(
+            "(name: \"boom\", fps: 4, duration: 0.5, motion: ExplosionRing(\
+             inner: (from: 0, to: 10, end_velocity: 20), \
+             outer: (from: 2, to: 12, end_velocity: 20)))",
+        );
+        let (text, output) = css(&spec, 0.0);
+        assert_eq!(
+            text,
+            "/* boom: explosion-ring radii in px, 3 frames at 4 fps */
+@property --boom-inner { syntax: '<length>'; inherits: false; initial-value: 0px; }
+@property --boom-outer { syntax: '<length>'; inherits: false; initial-value: 0px; }
+:root {
+  --boom-duration: 0.5s;
+}
+@keyframes boom {
+  0% { --boom-inner: 0px; --boom-outer: 2px; }
+  100% { --boom-inner: 10px; --boom-outer: 12px; }
+}
+.boom {
+  animation: boom var(--boom-duration) linear backwards;
+  border-image-source: radial-gradient(circle closest-side at center, transparent var(--boom-inner), currentColor var(--boom-inner), currentColor var(--boom-outer), transparent var(--boom-outer));
+  border-image-slice: 0 fill;
+  border-image-width: 0;
+  border-image-outset: 12px;
+}
+@media (prefers-reduced-motion: reduce) {
+  :root { --boom-duration: 0s; }
+}
+"
+        );
+        // A straight line needs only its ends.
+        let (text, simplified) = css(&spec, 0.5);
+        assert!(!text.contains("50%"), "{text}");
+        assert_eq!(
+            simplified.stats,
+            vec![("css_stops_before", 3), ("css_stops_after", 2)]
+        );
+        assert_eq!(output.stats[1], ("css_stops_after", 2));
+    }
+
+    #[test]
+    fn bundle_in_both_layouts() {
+        let spec = spec(
+            "(name: \"a\", fps: 10, duration: 0.2, motion: Gravity(from: 0, acceleration: 1))",
+        );
+        let baked = bake(&spec).unwrap();
+        for layout in [Layout::PerMotion, Layout::Bundle] {
+            let exporter = Css::new(layout, &ExportSettings::default());
+            assert_eq!(exporter.shape().bundle.as_ref().unwrap().path, BUNDLE_PATH);
+            let output = exporter.motion(&baked, &[], &New);
+            assert!(output.chunk.is_some());
+            assert_eq!(output.files.len(), usize::from(layout == Layout::PerMotion));
+        }
+    }
+
+    #[test]
+    fn hostile_names_never_reach_css() {
+        let hostile = [
+            "x;}body{",
+            "../x",
+            "x/y",
+            "x y",
+            "x\"",
+            "x'",
+            "x*/",
+            "x\\",
+            "x\n",
+            "-x",
+            "1x",
+            "",
+            "caf\u{e9}",
+        ];
+        for name in hostile {
+            let file =
+                format!("(name: {name:?}, duration: 1, motion: Gravity(from: 0, acceleration: 1))");
+            let files = parse_bytes(Path::new("t.ron"), file.as_bytes()).unwrap();
+            let error = MotionSpec::from_file(&files[0], Overrides::default()).unwrap_err();
+            assert_eq!(error.field, "name", "{name:?}");
+            let file = format!(
+                "(name: \"ok\", property: {:?}, duration: 1, \
+                 motion: Gravity(from: 0, acceleration: 1))",
+                format!("--{name}")
+            );
+            let files = parse_bytes(Path::new("t.ron"), file.as_bytes()).unwrap();
+            let error = MotionSpec::from_file(&files[0], Overrides::default()).unwrap_err();
+            assert_eq!(error.field, "property", "--{name:?}");
+        }
+        // Valid identifiers that `animation` or `@keyframes` read as keywords.
+        for name in [
+            "none",
+            "None",
+            "inherit",
+            "ease",
+            "ease-in-out",
+            "infinite",
+            "both",
+            "auto",
+        ] {
+            let file =
+                format!("(name: {name:?}, duration: 1, motion: Gravity(from: 0, acceleration: 1))");
+            let files = parse_bytes(Path::new("t.ron"), file.as_bytes()).unwrap();
+            let error = MotionSpec::from_file(&files[0], Overrides::default()).unwrap_err();
+            assert_eq!(error.field, "name", "{name:?}");
+            assert!(error.message.contains("keyword"), "{error}");
+        }
+        for unit in ["px;}", "px)", "p x", "PX", "e"] {
+            let file = format!(
+                "(name: \"ok\", unit: {unit:?}, duration: 1, \
+                 motion: Gravity(from: 0, acceleration: 1))"
+            );
+            let files = parse_bytes(Path::new("t.ron"), file.as_bytes()).unwrap();
+            let error = MotionSpec::from_file(&files[0], Overrides::default()).unwrap_err();
+            assert_eq!(error.field, "unit", "{unit:?}");
+        }
+    }
+
+    /// Bytes CSS may hold: letters, digits and the punctuation of the fixed text.
+    fn allowed(byte: u8) -> bool {
+        byte.is_ascii_alphanumeric() || b" \n-_.,:;%(){}@'<>/*".contains(&byte)
+    }
+
+    fn examples() -> Vec<MotionSpec> {
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../curves");
+        let (inputs, errors) = read_all(&find_inputs(&[dir]).unwrap(), Overrides::default());
+        assert!(errors.is_empty(), "{errors:?}");
+        assert!(inputs.len() >= 10);
+        inputs.into_iter().map(|i| i.spec).collect()
+    }
+
+    #[test]
+    fn examples_use_a_known_alphabet_and_are_deterministic() {
+        for spec in examples() {
+            for tolerance in [0.0, 0.05, 3.0] {
+                let (text, output) = css(&spec, tolerance);
+                if let Some(bad) = text.bytes().find(|&b| !allowed(b)) {
+                    panic!("{}: byte {bad:#x} in\n{text}", spec.name);
+                }
+                assert!(!text.contains("-0%") && !text.contains("NaN") && !text.contains("inf"));
+                assert!(!text.contains("/*") || text.matches("/*").count() == 1);
+                assert_eq!(css(&spec, tolerance).0, text, "{}", spec.name);
+                let (before, after) = (output.stats[0].1, output.stats[1].1);
+                assert!(before >= 2 && after >= 2, "{}", spec.name);
+                // Each easing's stops, or each per-frame keyframe (a multi-track motion may
+                // have several of either).
+                let easings: usize = text
+                    .split("-easing: linear(")
+                    .skip(1)
+                    .map(|easing| easing.split(')').next().unwrap().split(',').count())
+                    .sum();
+                let written = easings + text.matches("% {").count();
+                assert_eq!(written as u64, after, "{}", spec.name);
+            }
+        }
+    }
+}

@@ -1,0 +1,254 @@
+//! What a browser plays, shared by the CSS and the ES module: each track's motion as the
+//! fitting core sees it ([`Curve`]), its tolerance, and the stops fitted to it for a
+//! `linear()` easing ([`easing`]) or keyframes ([`keyframes`]), written exactly as fitted.
+
+use crate::fit::{self, Decimal, Fit, Scale, Timing};
+use crate::settings::ExportSettings;
+use curvebake_model::bake::Baked;
+use curvebake_model::spec::{unit_kind, Model, MotionSpec, UnitKind};
+use curvebake_motion::Motion;
+
+/// Largest distance, in its unit, of what a browser plays from the motion, at any instant,
+/// when neither the motion nor the bake says: 0.1 for px, deg, pt, mm and grad (a tenth of
+/// a pixel, which nobody sees), 0.025 for % (0.1 px of a 400 px box), 5e-4 for unitless
+/// values (opacity, scale: 0.05 % of their usual range) and for the larger units (em, rem,
+/// vw, turn, ...).
+pub fn default_tolerance(unit: &str) -> f64 {
+    match unit {
+        "px" | "deg" | "pt" | "mm" | "grad" => 0.1,
+        "%" => 0.025,
+        _ => 5e-4,
+    }
+}
+
+/// Fraction of a motion's range that bounds its tolerance when neither the motion nor the
+/// bake says otherwise: `--css-tolerance 0.05` keeps a scale from 0.94 to 1 within 0.0003
+/// (0.5 % of its range with overshoot), not 0.05, which would flatten it.
+pub const DEFAULT_RELATIVE_TOLERANCE: f64 = 0.005;
+
+/// The tolerance of a track in `unit` whose frames are `values`: `min(absolute, relative ×
+/// range)`, the absolute one the motion's `tolerance`, else the bake's `--css-tolerance`
+/// (when above 0), else [`default_tolerance`]; the relative one its `relative_tolerance` or
+/// else [`DEFAULT_RELATIVE_TOLERANCE`], the range the spread of the values (overshoot
+/// included). A track that does not move keeps the absolute one.
+pub fn tolerance(spec: &MotionSpec, settings: &ExportSettings, unit: &str, values: &[f64]) -> f64 {
+    let absolute = spec.tolerance.unwrap_or(if settings.css_tolerance > 0.0 {
+        settings.css_tolerance
+    } else {
+        default_tolerance(unit)
+    });
+    let relative = spec
+        .relative_tolerance
+        .unwrap_or(DEFAULT_RELATIVE_TOLERANCE);
+    let (lo, hi) = (values.iter()).fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| {
+        (lo.min(x), hi.max(x))
+    });
+    let range = (hi - lo).max(0.0);
+    let tolerance = if range > 0.0 {
+        absolute.min(relative * range)
+    } else {
+        absolute
+    };
+    // No finer than browsers show: Chromium writes 6 significant digits.
+    (tolerance.max(MIN_RELATIVE_TOLERANCE * lo.abs().max(hi.abs()))).max(MIN_TOLERANCE)
+}
+
+/// Smallest tolerance in any unit: a millionth of a pixel or of an opacity.
+pub const MIN_TOLERANCE: f64 = 1e-6;
+
+/// Smallest tolerance as a fraction of a track's largest value (about what browsers
+/// resolve: Chromium serialises 6 significant digits), so that a motion over 10⁸ px does
+/// not ask for stops a microsecond apart.
+pub const MIN_RELATIVE_TOLERANCE: f64 = 1e-5;
+
+/// Precision target (in the unit) and value decimals for a unit: 0.01 unit for px, %, deg,
+/// pt, mm and grad, with 4 decimals; 0.0001 for unitless values and larger units (em, rem,
+/// vw, turn, ...), with 6. They decide the digits of durations and which JS tables need
+/// float64.
+pub(crate) fn value_precision(unit: &str) -> (f64, u32) {
+    match unit {
+        "px" | "%" | "deg" | "pt" | "mm" | "grad" => (0.01, 4),
+        _ => (1e-4, 6),
+    }
+}
+
+/// `@property` syntax and initial value for values of a unit kind. The initial value must be
+/// computationally independent, so a length starts at `0px` whatever its unit (`0em` would
+/// make the whole registration invalid).
+pub(crate) fn syntax(kind: UnitKind) -> (&'static str, &'static str) {
+    match kind {
+        UnitKind::Number => ("<number>", "0"),
+        UnitKind::Length => ("<length>", "0px"),
+        UnitKind::Angle => ("<angle>", "0deg"),
+        UnitKind::Percentage => ("<percentage>", "0%"),
+    }
+}
+
+/// The unit the CSS is written in: the motion's own, except for a ring, whose radii are
+/// lengths (a ring given no length unit is drawn in px).
+pub(crate) fn css_unit<'a>(baked: &Baked<'a>) -> (&'a str, UnitKind) {
+    let spec = baked.spec;
+    let kind = unit_kind(&spec.unit).unwrap_or(UnitKind::Number);
+    match (&spec.model, kind) {
+        (Model::Ring(_), UnitKind::Length | UnitKind::Percentage) => (&spec.unit, kind),
+        (Model::Ring(_), _) => ("px", UnitKind::Length),
+        _ => (&spec.unit, kind),
+    }
+}
+
+/// The `(from, to)` of a single-track motion's easing: a motion from one value to another
+/// (not a ring) whose last frame is `to` (within the rounding of its values). A transition
+/// ends on its end value, so a bake cut short by a `duration` would jump at the end: it gets
+/// no easing.
+pub(crate) fn easing_endpoints(baked: &Baked) -> Option<(f64, f64)> {
+    if let Model::Ring(_) = baked.spec.model {
+        return None;
+    }
+    let (unit, _) = css_unit(baked);
+    let values = baked.tracks[0].position.as_slice();
+    let rounding = 0.5 * 10f64.powi(-(value_precision(unit).1 as i32));
+    baked
+        .spec
+        .model
+        .endpoints()
+        .filter(|&(_, to)| (values[values.len() - 1] - to).abs() <= rounding)
+}
+
+/// One track of a motion as the fitting sees it.
+#[derive(Clone)]
+pub struct Curve<'a> {
+    /// Its closed form.
+    pub motion: &'a dyn Motion,
+    /// Where it is not smooth (`Model::track_kinks`).
+    pub kinks: Vec<f64>,
+    /// The value it holds from `D` on: its last frame.
+    pub end_value: f64,
+    /// Its tolerance ([`tolerance`]).
+    pub tolerance: f64,
+    /// Its unit.
+    pub unit: &'a str,
+}
+
+/// Every track of a baked motion, in track order.
+pub fn curves<'a>(baked: &'a Baked, settings: &ExportSettings) -> Vec<Curve<'a>> {
+    let spec = baked.spec;
+    let kinks = spec.model.track_kinks(baked.duration);
+    let units: Vec<&str> = match &spec.model {
+        Model::Tracks(multi) => multi.tracks().iter().map(|t| t.unit.as_str()).collect(),
+        _ => vec![css_unit(baked).0; baked.tracks.len()],
+    };
+    (spec.model.tracks().into_iter())
+        .zip(&baked.tracks)
+        .zip(kinks)
+        .zip(units)
+        .map(|((((_, motion), track), kinks), unit)| Curve {
+            motion,
+            kinks,
+            end_value: track.position[track.position.len() - 1],
+            tolerance: tolerance(spec, settings, unit, &track.position),
+            unit,
+        })
+        .collect()
+}
+
+/// The `linear()` easing of a curve from `from` to `to` played over `duration`: progress
+/// stops within the curve's tolerance of the motion at every instant.
+pub fn easing(curve: &Curve, (from, to): (f64, f64), duration: f64) -> (Fit, Scale) {
+    let scale = Scale::new(from, to - from, curve.tolerance);
+    let track = fit::Track {
+        motion: curve.motion,
+        scale,
+        end_value: to,
+        tolerance: curve.tolerance,
+    };
+    let timing = Timing {
+        duration,
+        kinks: &curve.kinks,
+        repeat_input: true,
+    };
+    (fit::fit(&[track], &timing), scale)
+}
+
+/// Keyframes of some curves on one timeline played over `duration`: shared stops, each
+/// curve's values in its unit. `repeat_input` says whether two keyframes may share an offset
+/// (Web Animations keyframes may; `@keyframes` selectors may not).
+pub fn keyframes(curves: &[Curve], duration: f64, repeat_input: bool) -> (Fit, Vec<Scale>) {
+    let scales: Vec<Scale> = (curves.iter())
+        .map(|c| Scale::new(0.0, 1.0, c.tolerance))
+        .collect();
+    let tracks: Vec<fit::Track> = (curves.iter().zip(&scales))
+        .map(|(c, &scale)| fit::Track {
+            motion: c.motion,
+            scale,
+            end_value: c.end_value,
+            tolerance: c.tolerance,
+        })
+        .collect();
+    let mut kinks: Vec<f64> = curves
+        .iter()
+        .flat_map(|c| c.kinks.iter().copied())
+        .collect();
+    kinks.sort_by(f64::total_cmp);
+    kinks.dedup();
+    let timing = Timing {
+        duration,
+        kinks: &kinks,
+        repeat_input,
+    };
+    (fit::fit(&tracks, &timing), scales)
+}
+
+/// Appends `linear(p0,p1 i1%,...)` for track `j` of `fit`: each stop's written number and,
+/// where CSS would not place it there by itself, its input. CSS places a stop without an
+/// input evenly between the nearest stops that have one (the first at 0 %, the last at
+/// 100 %), so an input is left out exactly where its stop is in a run of equal gaps.
+pub fn write_linear(out: &mut Vec<u8>, fit: &Fit, j: usize) {
+    out.extend_from_slice(b"linear(");
+    let implied = implied_inputs(&fit.inputs);
+    for (k, &implied) in implied.iter().enumerate() {
+        if k > 0 {
+            out.push(b',');
+        }
+        fit.value(k, j).write(out);
+        if !implied {
+            out.push(b' ');
+            fit.inputs[k].write(out);
+            out.push(b'%');
+        }
+    }
+    out.push(b')');
+}
+
+/// Which inputs CSS implies: the first (0) and the last (100) when they are that, and those
+/// inside a run of exactly equal gaps between two written ones.
+fn implied_inputs(inputs: &[Decimal]) -> Vec<bool> {
+    let n = inputs.len();
+    let mut implied = vec![false; n];
+    implied[0] = inputs[0] == Decimal::ZERO;
+    implied[n - 1] = inputs[n - 1] == Decimal::HUNDRED;
+    let gap = |k: usize| inputs[k + 1].minus(inputs[k]);
+    // From each anchor (a stop whose input stays), the longest run of equal gaps.
+    let mut anchor = 0;
+    while anchor + 1 < n {
+        let first = gap(anchor);
+        let mut end = anchor + 1;
+        while end + 1 < n && gap(end) == first {
+            end += 1;
+        }
+        for flag in implied.iter_mut().take(end).skip(anchor + 1) {
+            *flag = true;
+        }
+        anchor = end;
+    }
+    implied
+}
+
+/// `duration` as written with `decimals` decimals (what the browser plays), read back.
+pub fn written_duration(duration: f64, decimals: u32) -> f64 {
+    let mut text = Vec::new();
+    curvebake_model::number::write_fixed(&mut text, duration, decimals);
+    std::str::from_utf8(&text)
+        .ok()
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(duration)
+}

@@ -1,0 +1,165 @@
+//! The custom properties (`--name`) a motion's CSS puts on the page: those it makes for
+//! itself (`--<name>-duration`, `--<name>-easing`, a ring's radii, a multi-track motion's
+//! per-track ones) and the one it animates (`property: "--glow"`). They share one page, so
+//! two motions meeting on one name would break each other: a motion's own `--b-duration`
+//! registered as a length stops motion `b`, and `--glow` registered as a length by one motion
+//! and as an angle by another animates in only one of them. [`Variables`] finds such a
+//! meeting; the only one allowed is two motions animating one custom property in units of
+//! one kind (their `@property` rules agree).
+//!
+//! Names are compared without the bake's `--prefix`, which every one of them carries alike.
+
+use super::{unit_kind, Model, MotionSpec, Property};
+use std::collections::hash_map::{Entry, HashMap};
+
+/// What a motion does with one custom property.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Use {
+    /// The motion's CSS makes it for itself: what it holds (`duration`, `easing`, ...).
+    Made(String),
+    /// The motion animates it as its property, registered for values of this unit.
+    Animated(String),
+}
+
+impl Use {
+    /// What the motion does with `--name`, after the field it comes from (`property
+    /// "--glow" in px`, `name, which makes --b-duration (its duration),`).
+    fn ours(&self, name: &str) -> String {
+        match self {
+            Self::Made(what) => format!(", which makes --{name} ({what}),"),
+            Self::Animated(unit) if unit.is_empty() => format!(" \"--{name}\" as a number"),
+            Self::Animated(unit) => format!(" \"--{name}\" in {unit}"),
+        }
+    }
+
+    /// What another motion does with it: `animates it in deg`, `makes it (its duration)`.
+    fn theirs(&self) -> String {
+        match self {
+            Self::Made(what) => format!("makes it ({what})"),
+            Self::Animated(unit) if unit.is_empty() => "animates it as a number".into(),
+            Self::Animated(unit) => format!("animates it in {unit}"),
+        }
+    }
+
+    /// Whether two motions may both use one property this way: only by animating it in
+    /// units of one kind (their `@property` rules agree).
+    fn agrees(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Self::Animated(a), Self::Animated(b)) => unit_kind(a) == unit_kind(b),
+            _ => false,
+        }
+    }
+}
+
+impl MotionSpec {
+    /// Every custom property the motion's CSS puts on the page (name without `--` and
+    /// without the prefix), with what it does with it.
+    pub fn variables(&self) -> Vec<(String, Use)> {
+        let name = &self.name;
+        let made = |suffix: &str, what: &str| (format!("{name}-{suffix}"), Use::Made(what.into()));
+        match &self.model {
+            Model::Tracks(tracks) => {
+                let properties: Vec<&Property> =
+                    tracks.tracks().iter().map(|t| &t.property).collect();
+                let both_translates = [Property::TranslateX, Property::TranslateY]
+                    .iter()
+                    .all(|p| properties.contains(&p));
+                let mut variables = Vec::new();
+                for property in properties {
+                    let p = property.name();
+                    variables.push(made(
+                        &format!("{p}-duration"),
+                        &format!("its {p} track's duration"),
+                    ));
+                    variables.push(made(
+                        &format!("{p}-easing"),
+                        &format!("its {p} track's easing"),
+                    ));
+                    if both_translates
+                        && matches!(property, Property::TranslateX | Property::TranslateY)
+                    {
+                        variables.push(made(p, &format!("its {p} track's value")));
+                    }
+                }
+                variables
+            }
+            model => {
+                let mut variables = vec![
+                    made("duration", "its duration"),
+                    made("easing", "its easing"),
+                ];
+                if let Model::Ring(_) = model {
+                    variables.push(made("inner", "its inner radius"));
+                    variables.push(made("outer", "its outer radius"));
+                }
+                if let Property::Custom(property) = &self.property {
+                    variables.push((
+                        property.trim_start_matches('-').to_owned(),
+                        Use::Animated(self.unit.clone()),
+                    ));
+                }
+                variables
+            }
+        }
+    }
+}
+
+/// The custom properties of the motions admitted so far, each with the first motion that uses
+/// it and how.
+#[derive(Debug, Default)]
+pub struct Variables {
+    taken: HashMap<Box<str>, (Box<str>, Use)>,
+}
+
+/// Two motions meeting on one custom property.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Clash {
+    /// The earlier motion.
+    pub other: String,
+    /// The later motion's field, what it does and the clash, to be followed by where the
+    /// earlier motion is (`property "--b-duration" in px clashes with motion "b"`).
+    pub ours: String,
+    /// What the earlier motion does and what to do, to follow where it is (`which makes it
+    /// (its duration): ...`).
+    pub theirs: String,
+}
+
+impl Variables {
+    /// The first clash of `spec`'s custom properties with those of the motions admitted so
+    /// far, if any (nothing is recorded then); else records them.
+    pub fn admit(&mut self, spec: &MotionSpec) -> Result<(), Clash> {
+        let variables = spec.variables();
+        for (name, used) in &variables {
+            let Some((other, theirs)) = self.taken.get(name.as_str()) else {
+                continue;
+            };
+            if used.agrees(theirs) {
+                continue;
+            }
+            let (field, advice) = match (used, theirs) {
+                (Use::Animated(_), Use::Animated(_)) => (
+                    "property",
+                    "an @property rule has one syntax; use units of one kind, or another property",
+                ),
+                (Use::Animated(_), Use::Made(_)) => {
+                    ("property", "rename the property or that motion")
+                }
+                (Use::Made(_), _) => ("name", "rename one of the motions"),
+            };
+            return Err(Clash {
+                other: other.to_string(),
+                ours: format!("{field}{} clashes with motion {other:?}", used.ours(name)),
+                theirs: format!(
+                    "which {}: the page has one --{name}; {advice}",
+                    theirs.theirs()
+                ),
+            });
+        }
+        for (name, used) in variables {
+            if let Entry::Vacant(slot) = self.taken.entry(name.into()) {
+                slot.insert((spec.name.as_str().into(), used));
+            }
+        }
+        Ok(())
+    }
+}
