@@ -15,7 +15,6 @@
 use super::{motion_texts, parse_bytes, MotionText};
 use crate::error::{InputError, Problem};
 use crate::source::schema::MotionFile;
-use serde_json::Value;
 use std::path::Path;
 
 /// The extension key curvebake writes and reads.
@@ -43,7 +42,7 @@ pub struct Read {
 pub fn read(file: &Path, bytes: &[u8]) -> Read {
     let mut read = Read::default();
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let root: Value = match serde_json::from_slice(bytes) {
+    let root: Node = match serde_json::from_slice(bytes) {
         Ok(root) => root,
         Err(e) => {
             let text = String::from_utf8_lossy(bytes);
@@ -95,19 +94,19 @@ pub fn read(file: &Path, bytes: &[u8]) -> Read {
 /// Material 3 spring, each error and each skipped token.
 fn walk(
     file: &Path,
-    node: &Value,
+    node: &Node,
     path: &mut Vec<String>,
     texts: &mut Vec<(String, String)>,
     read: &mut Read,
 ) {
-    let Value::Object(members) = node else {
+    let Node::Object(members) = node else {
         return;
     };
     let dotted = path.join(".");
-    if members.contains_key("$value") {
-        match members.get("$extensions").and_then(|e| e.get(EXTENSION)) {
+    if node.get("$value").is_some() {
+        match node.get("$extensions").and_then(|e| e.get(EXTENSION)) {
             Some(data) => match data.get("ron") {
-                Some(Value::String(ron)) => {
+                Some(Node::String(ron)) => {
                     if !texts.iter().any(|(_, seen)| seen == ron) {
                         texts.push((dotted, ron.clone()));
                     }
@@ -126,7 +125,7 @@ fn walk(
         }
         return;
     }
-    if let Some(spring) = material_spring(file, members, &dotted, read) {
+    if let Some(spring) = material_spring(file, node, &dotted, read) {
         let name = path.join("-").replace(['.', ' ', '_'], "-");
         let ron = format!(
             "(name: {name:?}, property: \"--progress\", motion: Spring(from: 0, to: 1, \
@@ -146,13 +145,8 @@ fn walk(
 /// A Material 3 Expressive spring group: `stiffness` and `damping` tokens with number values
 /// (stiffness > 0, damping ratio >= 0); `None` if the group is not one (an error is added
 /// when it is one with bad values).
-fn material_spring(
-    file: &Path,
-    members: &serde_json::Map<String, Value>,
-    dotted: &str,
-    read: &mut Read,
-) -> Option<(f64, f64)> {
-    let value = |key: &str| members.get(key)?.get("$value");
+fn material_spring(file: &Path, group: &Node, dotted: &str, read: &mut Read) -> Option<(f64, f64)> {
+    let value = |key: &str| group.get(key)?.get("$value");
     let (stiffness, damping) = (value("stiffness")?, value("damping")?);
     let bad = |field: &str, what: &str| {
         InputError::new(
@@ -175,5 +169,87 @@ fn material_spring(
                 .push(bad("damping", "a number >= 0 (a damping ratio)"));
             None
         }
+    }
+}
+
+/// A JSON value whose objects keep their members in file order (serde_json's own `Value`
+/// sorts them unless its `preserve_order` feature is on, which would reorder every other
+/// JSON object the workspace writes): motions are read in the order the file lists them.
+#[derive(Debug, Clone, PartialEq)]
+enum Node {
+    Object(Vec<(String, Node)>),
+    Array(Vec<Node>),
+    String(String),
+    Number(f64),
+    Other,
+}
+
+impl Node {
+    /// The member `key` of an object.
+    fn get(&self, key: &str) -> Option<&Node> {
+        match self {
+            Node::Object(members) => members.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    /// The number it is.
+    fn as_f64(&self) -> Option<f64> {
+        match self {
+            Node::Number(x) => Some(*x),
+            _ => None,
+        }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Node {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(NodeVisitor)
+    }
+}
+
+/// Reads a [`Node`].
+struct NodeVisitor;
+
+impl<'de> serde::de::Visitor<'de> for NodeVisitor {
+    type Value = Node;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Node, E> {
+        Ok(Node::Other)
+    }
+    fn visit_i64<E>(self, x: i64) -> Result<Node, E> {
+        Ok(Node::Number(x as f64))
+    }
+    fn visit_u64<E>(self, x: u64) -> Result<Node, E> {
+        Ok(Node::Number(x as f64))
+    }
+    fn visit_f64<E>(self, x: f64) -> Result<Node, E> {
+        Ok(Node::Number(x))
+    }
+    fn visit_str<E>(self, s: &str) -> Result<Node, E> {
+        Ok(Node::String(s.to_owned()))
+    }
+    fn visit_string<E>(self, s: String) -> Result<Node, E> {
+        Ok(Node::String(s))
+    }
+    fn visit_unit<E>(self) -> Result<Node, E> {
+        Ok(Node::Other)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Node, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Node::Array(items))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Node, A::Error> {
+        let mut members = Vec::new();
+        while let Some((key, value)) = map.next_entry::<String, Node>()? {
+            members.push((key, value));
+        }
+        Ok(Node::Object(members))
     }
 }
