@@ -127,7 +127,8 @@ impl Bake {
         self
     }
 
-    /// Drop CSS stops while linear interpolation stays within this many units of every frame.
+    /// Largest distance, in each motion's unit, of what a browser plays from the motion at any
+    /// instant (0: the unit's default).
     pub fn css_tolerance(mut self, tolerance: f64) -> Self {
         self.options.settings.css_tolerance = tolerance;
         self

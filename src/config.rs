@@ -47,7 +47,7 @@ const CONFIG_TEMPLATE: &str = r#"# curvebake's project file: `curvebake bake`, `
 # out = "out"                                      # the output folder, relative to this file
 # formats = [FORMATS]
 # fps = 60                                         # replaces every motion's own fps (default: their own)
-# css_tolerance = 0.0                              # drop CSS stops within this many units
+# css_tolerance = 0.0                              # distance from the motion (0: per unit)
 # css_frames = false                               # per-frame keyframes for browsers without linear()
 # prefix = ""                                      # before every class, @keyframes and --name the CSS and JS make
 # layout = "per-motion"                            # or "bundle": only curves.json and curves.css
@@ -61,13 +61,13 @@ const CONFIG_TEMPLATE: &str = r#"# curvebake's project file: `curvebake bake`, `
 struct Keys {
     inputs: Option<Vec<PathBuf>>,
     out: Option<Spanned<PathBuf>>,
-    formats: Option<Vec<Spanned<String>>>,
+    formats: Option<Spanned<Vec<Spanned<String>>>>,
     fps: Option<Spanned<f64>>,
     css_tolerance: Option<Spanned<f64>>,
     prefix: Option<Spanned<String>>,
     css_frames: Option<bool>,
     layout: Option<Spanned<String>>,
-    plot_size: Option<Spanned<[u32; 2]>>,
+    plot_size: Option<Spanned<Vec<u32>>>,
     jobs: Option<Spanned<usize>>,
 }
 
@@ -97,6 +97,14 @@ impl Config {
 
     /// Reads and checks the project file at `path`. Its paths are relative to its folder.
     pub fn read(path: &Path) -> Result<Self, InputError> {
+        if path.is_dir() {
+            let message =
+                format!("a folder, not a project file: give the path of its {CONFIG_FILE}");
+            return Err(InputError::new(
+                path,
+                curvebake_model::error::Problem::Read(message),
+            ));
+        }
         let bytes = read_source(path)?;
         let text = std::str::from_utf8(&bytes).map_err(|e| {
             let (line, col) = line_col(&String::from_utf8_lossy(&bytes), e.valid_up_to());
@@ -124,6 +132,10 @@ impl Config {
             .map_or(&options.out, |o| o.get_ref())
             .clone();
         let out_span = keys.out.as_ref().map_or(0..0, |o| o.span());
+        if out.as_os_str().is_empty() {
+            let message = "out must name a folder (\".\" for this file's folder)".to_owned();
+            return Err(error_at(out_span, message));
+        }
         if out.is_relative() {
             if let Some(link) = first_link(base, &out) {
                 return Err(error_at(
@@ -151,6 +163,7 @@ impl Config {
         options.out = base.join(out);
         if let Some(formats) = &keys.formats {
             options.formats = formats
+                .get_ref()
                 .iter()
                 .map(|name| {
                     Format::parse(name.get_ref()).ok_or_else(|| {
@@ -190,7 +203,13 @@ impl Config {
             options.settings.prefix = v.get_ref().clone();
         }
         if let Some(v) = &keys.plot_size {
-            let [w, h] = *v.get_ref();
+            let &[w, h] = v.get_ref().as_slice() else {
+                let message = format!(
+                    "plot_size must be [width, height], got {} numbers",
+                    v.get_ref().len()
+                );
+                return Err(error_at(v.span(), message));
+            };
             options.settings.plot_size = (w, h);
         }
         options.jobs = keys.jobs.as_ref().map(|v| *v.get_ref());
@@ -207,12 +226,14 @@ impl Config {
                 "prefix" => keys.prefix.map(|v| v.span()),
                 "plot_size" => keys.plot_size.map(|v| v.span()),
                 "jobs" => keys.jobs.map(|v| v.span()),
-                "formats" => keys.formats.and_then(|names| {
+                "formats" => keys.formats.map(|names| {
                     let missing = |n: &&Spanned<String>| {
                         Format::parse(n.get_ref()).is_some_and(|f| !f.is_built())
                     };
-                    names.iter().find(missing).map(|n| n.span())
+                    let name = names.get_ref().iter().find(missing).map(|n| n.span());
+                    name.unwrap_or(names.span())
                 }),
+                "out" => keys.out.map(|v| v.span()),
                 _ => None,
             };
             return Err(error_at(span.unwrap_or(0..0), format!("{key} {message}")));

@@ -76,7 +76,7 @@ pub mod internals {
         pub use curvebake_model::load::*;
         pub use curvebake_model::source::*;
     }
-    pub use crate::output::{bundle, manifest, pool, write};
+    pub use crate::output::{bundle, folder, manifest, pool, write};
     pub mod pipeline {
         pub use crate::run::*;
     }

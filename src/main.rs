@@ -51,6 +51,7 @@ fn keep_freed_memory() {
 
 fn main() -> ExitCode {
     keep_freed_memory();
+    remove_temporary_files_on_signals();
     let cli = Cli::parse();
     let config = match &cli.command {
         // `completions` reads no options.
@@ -106,6 +107,30 @@ fn bake(options: &BakeOptions, quiet: bool) -> ExitCode {
         Err(e) => fatal(&e),
     }
 }
+
+/// On SIGINT or SIGTERM (Ctrl-C, `kill`), removes the temporary files of the bake in
+/// progress, then ends as the signal would have ended it. (Outputs are replaced by renames, so
+/// what is in place is whole; a SIGKILL leaves temporary files for the next bake to remove.)
+#[cfg(unix)]
+fn remove_temporary_files_on_signals() {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) else {
+        return;
+    };
+    let _ = std::thread::Builder::new()
+        .name("curvebake-signals".into())
+        .spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                curvebake::internals::folder::remove_live_temps();
+                let _ = signal_hook::low_level::emulate_default_handler(signal);
+                std::process::exit(128 + signal);
+            }
+        });
+}
+
+/// Elsewhere a signal ends the process at once; the next bake removes what it left.
+#[cfg(not(unix))]
+fn remove_temporary_files_on_signals() {}
 
 /// Prints a bake that could not run; its exit status.
 fn fatal(e: &FatalError) -> ExitCode {
@@ -207,7 +232,8 @@ fn inspect(args: &InspectArgs, config: Option<&Config>) -> ExitCode {
         fps: args.fps(config),
     };
     let curves = args.curves(config);
-    let (figures, errors) = curvebake::inspect::inspect_targets(&args.targets, &curves, overrides);
+    let (figures, errors, missing) =
+        curvebake::inspect::inspect_targets(&args.targets, &curves, overrides);
     let mut stdout = std::io::stdout().lock();
     let written = if args.json {
         #[derive(serde::Serialize)]
@@ -232,10 +258,13 @@ fn inspect(args: &InspectArgs, config: Option<&Config>) -> ExitCode {
             return ExitCode::from(EXIT_OUTPUT);
         }
     }
-    for error in &errors {
+    for error in errors.iter().chain(&missing) {
         say!("error: {error}");
     }
-    if errors.is_empty() {
+    if !missing.is_empty() {
+        // As for `bake`: an input path that does not exist is a usage error.
+        ExitCode::from(EXIT_USAGE)
+    } else if errors.is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(EXIT_INPUT)
@@ -269,6 +298,7 @@ fn watch(args: &WatchArgs, config: Option<&Config>) -> ExitCode {
     let result = curvebake::watch::watch(
         &Bake::from(options.clone()),
         Duration::from_millis(args.debounce),
+        config.map(|c| c.path.as_path()),
         |event| {
             match event {
                 WatchEvent::Baked { changed, result } => {
@@ -292,6 +322,10 @@ fn watch(args: &WatchArgs, config: Option<&Config>) -> ExitCode {
                     }
                 }
                 WatchEvent::Trouble(message) => say!("warning: watching: {message}"),
+                WatchEvent::ProjectFileChanged(path) => say!(
+                    "warning: {} changed; watch keeps the options it started with: restart it to use the new ones",
+                    shorten(&path)
+                ),
             }
             if !started {
                 started = true;

@@ -57,6 +57,18 @@ impl BakeOptions {
     /// and the project file's (which points at the option's key).
     pub fn check(&self) -> Result<(), OptionError> {
         let o = self;
+        if o.formats.is_empty() {
+            return Err(OptionError::new(
+            "formats",
+            "must name at least one format (json, css, png, html, js): a bake of none writes nothing".into(),
+        ));
+        }
+        if o.out.as_os_str().is_empty() {
+            return Err(OptionError::new(
+                "out",
+                "must name a folder (\".\" for the current one)".into(),
+            ));
+        }
         if let Some(missing) = o.formats.iter().find(|f| !f.is_built()) {
             return Err(OptionError::new(
                 "formats",

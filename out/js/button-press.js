@@ -17,7 +17,7 @@ export const duration = 0.21666666666666667;
 /** Duration in milliseconds. */
 export const durationMs = 216.66666666666669;
 /** The motion's progress as a CSS `linear()` easing (for transitions between any two values), or null for a motion without an end value. */
-export const easing = "linear(0,0.013 2.5%,0.074 6%,0.2,0.344 16%,0.544,0.699 32%,0.819 41%,0.9 51%,0.954 63%,0.988 81%,1)";
+export const easing = "linear(0,0.008 2%,0.045 4.6%,0.116 7.8%,0.216 11.6%,0.341 16%,0.474 21%,0.608 27%,0.73 34%,0.838,0.906 52%,0.954 63%,0.983 77%,0.996 93%,1)";
 /** What `prefers-reduced-motion: reduce` does: jump, fade or keep. */
 export const reducedMotion = "jump";
 /** Frame count: frame i is at min(i / fps, duration) seconds. */
@@ -42,16 +42,18 @@ export function registerProperties() {
 /** Web Animations API keyframes: one per kept frame (every frame without a tolerance) and one at each exact join (a hand-off, a bound hit, a track's end), linear in between. */
 export const keyframes = [
 {offset: 0, scale: "1"},
-{offset: 0.025, scale: "0.99922"},
-{offset: 0.06, scale: "0.99558"},
-{offset: 0.11, scale: "0.98801"},
-{offset: 0.16, scale: "0.97937"},
-{offset: 0.24, scale: "0.96733"},
-{offset: 0.32, scale: "0.95808"},
-{offset: 0.4, scale: "0.95156"},
-{offset: 0.5, scale: "0.94637"},
-{offset: 0.62, scale: "0.94297"},
-{offset: 0.78, scale: "0.94097"},
+{offset: 0.02, scale: "0.99955"},
+{offset: 0.046, scale: "0.99728"},
+{offset: 0.078, scale: "0.99305"},
+{offset: 0.116, scale: "0.98702"},
+{offset: 0.16, scale: "0.97954"},
+{offset: 0.21, scale: "0.97155"},
+{offset: 0.27, scale: "0.96352"},
+{offset: 0.34, scale: "0.95621"},
+{offset: 0.43, scale: "0.9497"},
+{offset: 0.54, scale: "0.94496"},
+{offset: 0.67, scale: "0.94212"},
+{offset: 0.83, scale: "0.94065"},
 {offset: 1, scale: "0.94"},
 ];
 /** Timing that plays the keyframes as baked, holding the first and last frame. */

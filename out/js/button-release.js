@@ -17,7 +17,7 @@ export const duration = 0.4666666666666667;
 /** Duration in milliseconds. */
 export const durationMs = 466.6666666666667;
 /** The motion's progress as a CSS `linear()` easing (for transitions between any two values), or null for a motion without an end value. */
-export const easing = "linear(0,0.016 2.4%,0.087 5.6%,0.24 10%,0.442 14.8%,0.652 20%,0.847 25.9%,0.986 32%,1.063,1.095 44%,1.091 52%,1.048 63%,1.002 77%,0.988 96%,0.997 100%,1)";
+export const easing = "linear(0,0.016 2.4%,0.071 5%,0.184 8.5%,0.351 12.7%,0.532 17%,0.724 22%,0.902,1.018,1.078 40%,1.098 47%,1.078 56%,1.033 67%,0.997 80%,0.988 96%,0.997 100%,1)";
 /** What `prefers-reduced-motion: reduce` does: jump, fade or keep. */
 export const reducedMotion = "jump";
 /** Frame count: frame i is at min(i / fps, duration) seconds. */
@@ -43,19 +43,20 @@ export function registerProperties() {
 export const keyframes = [
 {offset: 0, scale: "0.94"},
 {offset: 0.024, scale: "0.94093"},
-{offset: 0.058, scale: "0.94559"},
-{offset: 0.1, scale: "0.95446"},
-{offset: 0.15, scale: "0.96705"},
-{offset: 0.2, scale: "0.97914"},
-{offset: 0.259, scale: "0.99079"},
-{offset: 0.31, scale: "0.99803"},
-{offset: 0.369, scale: "1.00319"},
-{offset: 0.43, scale: "1.00553"},
-{offset: 0.51, scale: "1.00558"},
-{offset: 0.63, scale: "1.003"},
-{offset: 0.74, scale: "1.00052"},
-{offset: 0.93, scale: "0.99928"},
-{offset: 1, scale: "0.999804"},
+{offset: 0.05, scale: "0.94423"},
+{offset: 0.085, scale: "0.95103"},
+{offset: 0.127, scale: "0.96105"},
+{offset: 0.17, scale: "0.97193"},
+{offset: 0.22, scale: "0.98345"},
+{offset: 0.28, scale: "0.9941"},
+{offset: 0.34, scale: "1.00106"},
+{offset: 0.4, scale: "1.0047"},
+{offset: 0.47, scale: "1.00587"},
+{offset: 0.56, scale: "1.00468"},
+{offset: 0.67, scale: "1.00197"},
+{offset: 0.8, scale: "0.99981"},
+{offset: 0.96, scale: "0.99928"},
+{offset: 1, scale: "0.999823"},
 {offset: 1, scale: "1"},
 ];
 /** Timing that plays the keyframes as baked, holding the first and last frame. */

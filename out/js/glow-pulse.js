@@ -48,13 +48,13 @@ function registered(keyframes) {
 export const keyframes = /* @__PURE__ */ registered([
 {offset: 0, "--glow": "0px"},
 {offset: 0.05, "--glow": "2.23px"},
-{offset: 0.12, "--glow": "4.71px"},
-{offset: 0.2, "--glow": "6.88px"},
-{offset: 0.29, "--glow": "8.68px"},
-{offset: 0.4, "--glow": "10.21px"},
-{offset: 0.53, "--glow": "11.39px"},
-{offset: 0.69, "--glow": "12.26px"},
-{offset: 0.92, "--glow": "12.89px"},
+{offset: 0.11, "--glow": "4.4px"},
+{offset: 0.18, "--glow": "6.4px"},
+{offset: 0.27, "--glow": "8.33px"},
+{offset: 0.38, "--glow": "9.98px"},
+{offset: 0.51, "--glow": "11.24px"},
+{offset: 0.67, "--glow": "12.17px"},
+{offset: 0.86, "--glow": "12.77px"},
 {offset: 1, "--glow": "12.969px"},
 ]);
 /** Timing that plays the keyframes as baked, holding the first and last frame. */

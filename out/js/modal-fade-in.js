@@ -17,7 +17,7 @@ export const duration = 0.3;
 /** Duration in milliseconds. */
 export const durationMs = 300.0;
 /** The motion's progress as a CSS `linear()` easing (for transitions between any two values), or null for a motion without an end value. */
-export const easing = "linear(0,0.0596 1.9%,0.1213 4%,0.1898,0.2531 9%,0.3141 11.6%,0.3746 14.4%,0.4358 17.5%,0.4931 20.7%,0.5466 24%,0.5977,0.6436 31%,0.6882 34.8%,0.7299 38.8%,0.7684 43%,0.8008 47%,0.8348 51.8%,0.8664 57%,0.8924 62%,0.9187,0.9406 74%,0.9616,0.9785 88%,0.9956 97%,1)";
+export const easing = "linear(0,0.0596 1.9%,0.1213 4%,0.1871 6.4%,0.2531 9%,0.3119 11.5%,0.3767 14.5%,0.4377 17.6%,0.4983 21%,0.5465,0.5907,0.631,0.6677 33%,0.7118,0.7507,0.7851,0.8156 49%,0.8488,0.8773 59%,0.9062,0.9302 71%,0.9532 78%,0.9741 86%,0.9922 95%,1)";
 /** What `prefers-reduced-motion: reduce` does: jump, fade or keep. */
 export const reducedMotion = "keep";
 /** Frame count: frame i is at min(i / fps, duration) seconds. */
@@ -44,27 +44,27 @@ export const keyframes = [
 {offset: 0, opacity: "0"},
 {offset: 0.019, opacity: "0.0596"},
 {offset: 0.04, opacity: "0.1213"},
-{offset: 0.065, opacity: "0.1898"},
+{offset: 0.064, opacity: "0.1871"},
 {offset: 0.09, opacity: "0.2531"},
-{offset: 0.116, opacity: "0.3141"},
-{offset: 0.144, opacity: "0.3746"},
-{offset: 0.175, opacity: "0.4358"},
-{offset: 0.207, opacity: "0.4931"},
-{offset: 0.24, opacity: "0.5466"},
-{offset: 0.275, opacity: "0.5977"},
-{offset: 0.31, opacity: "0.6436"},
-{offset: 0.348, opacity: "0.6882"},
-{offset: 0.388, opacity: "0.7299"},
-{offset: 0.43, opacity: "0.7684"},
-{offset: 0.47, opacity: "0.8008"},
-{offset: 0.518, opacity: "0.8348"},
-{offset: 0.57, opacity: "0.8664"},
-{offset: 0.62, opacity: "0.8924"},
-{offset: 0.68, opacity: "0.9187"},
-{offset: 0.74, opacity: "0.9406"},
-{offset: 0.81, opacity: "0.9616"},
-{offset: 0.88, opacity: "0.9785"},
-{offset: 0.97, opacity: "0.9956"},
+{offset: 0.115, opacity: "0.3119"},
+{offset: 0.145, opacity: "0.3767"},
+{offset: 0.176, opacity: "0.4377"},
+{offset: 0.21, opacity: "0.4983"},
+{offset: 0.24, opacity: "0.5465"},
+{offset: 0.27, opacity: "0.5907"},
+{offset: 0.3, opacity: "0.631"},
+{offset: 0.33, opacity: "0.6677"},
+{offset: 0.37, opacity: "0.7118"},
+{offset: 0.41, opacity: "0.7507"},
+{offset: 0.45, opacity: "0.7851"},
+{offset: 0.49, opacity: "0.8156"},
+{offset: 0.54, opacity: "0.8488"},
+{offset: 0.59, opacity: "0.8773"},
+{offset: 0.65, opacity: "0.9062"},
+{offset: 0.71, opacity: "0.9302"},
+{offset: 0.78, opacity: "0.9532"},
+{offset: 0.86, opacity: "0.9741"},
+{offset: 0.95, opacity: "0.9922"},
 {offset: 1, opacity: "1"},
 ];
 /** Timing that plays the keyframes as baked, holding the first and last frame. */

@@ -17,7 +17,7 @@ export const duration = 0.6;
 /** Duration in milliseconds. */
 export const durationMs = 600.0;
 /** The motion's progress as a CSS `linear()` easing (for transitions between any two values), or null for a motion without an end value. */
-export const easing = "linear(0,0.0087 2%,0.0526 4.8%,0.1318 8%,0.2549 12%,0.4169 16.8%,0.5796 22%,0.7347 27.9%,0.8385 33%,0.9247 38.9%,0.9813 45%,1.0157 52%,1.0299 61%,1.0239 74%,1.0056 91%,1)";
+export const easing = "linear(0,0.0087 2%,0.0466 4.5%,0.1179 7.5%,0.2226 11%,0.3559 15%,0.5194 20%,0.6887,0.8204,0.9137,0.9739,1.0086 50%,1.0278 58%,1.0291 67%,1.0183 78%,1.005 92%,1)";
 /** What `prefers-reduced-motion: reduce` does: jump, fade or keep. */
 export const reducedMotion = "jump";
 /** Frame count: frame i is at min(i / fps, duration) seconds. */
@@ -43,19 +43,20 @@ export function registerProperties() {
 export const keyframes = [
 {offset: 0, scale: "0.85"},
 {offset: 0.02, scale: "0.8513"},
-{offset: 0.048, scale: "0.8579"},
-{offset: 0.08, scale: "0.8698"},
-{offset: 0.12, scale: "0.8882"},
-{offset: 0.16, scale: "0.9086"},
-{offset: 0.22, scale: "0.9369"},
-{offset: 0.27, scale: "0.957"},
-{offset: 0.32, scale: "0.9731"},
-{offset: 0.38, scale: "0.9871"},
-{offset: 0.44, scale: "0.9961"},
-{offset: 0.51, scale: "1.0019"},
-{offset: 0.6, scale: "1.0044"},
-{offset: 0.73, scale: "1.0037"},
-{offset: 0.9, scale: "1.001"},
+{offset: 0.045, scale: "0.857"},
+{offset: 0.075, scale: "0.8677"},
+{offset: 0.11, scale: "0.8834"},
+{offset: 0.15, scale: "0.9034"},
+{offset: 0.2, scale: "0.9279"},
+{offset: 0.26, scale: "0.9533"},
+{offset: 0.31, scale: "0.9702"},
+{offset: 0.37, scale: "0.9851"},
+{offset: 0.43, scale: "0.9949"},
+{offset: 0.49, scale: "1.0006"},
+{offset: 0.57, scale: "1.004"},
+{offset: 0.66, scale: "1.0044"},
+{offset: 0.77, scale: "1.0032"},
+{offset: 0.91, scale: "1.0011"},
 {offset: 1, scale: "1"},
 ];
 /** Timing that plays the keyframes as baked, holding the first and last frame. */

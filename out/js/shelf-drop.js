@@ -17,7 +17,7 @@ export const duration = 0.4;
 /** Duration in milliseconds. */
 export const durationMs = 400.0;
 /** The motion's progress as a CSS `linear()` easing (for transitions between any two values), or null for a motion without an end value. */
-export const easing = "linear(0,-0.0172 3.8%,-0.0328,-0.0408,-0.0414,-0.0344,-0.02,0.002,0.0314,0.0684,0.1128,0.1648,0.2242,0.2912,0.3656,0.4476,0.537,0.634,0.7384,0.8504,0.9698 98.8%,1)";
+export const easing = "linear(0,-0.014 3%,-0.028 7%,-0.0386 11.9%,-0.042 16%,-0.0393,-0.029,-0.0112,0.014,0.0468,0.087,0.1347,0.19,0.2527,0.323,0.4007,0.486,0.5788,0.679,0.7868,0.902 96%,0.99998 100%,1)";
 /** What `prefers-reduced-motion: reduce` does: jump, fade or keep. */
 export const reducedMotion = "jump";
 /** Frame count: frame i is at min(i / fps, duration) seconds. */
@@ -42,27 +42,26 @@ export function registerProperties() {
 /** Web Animations API keyframes: one per kept frame (every frame without a tolerance) and one at each exact join (a hand-off, a bound hit, a track's end), linear in between. */
 export const keyframes = [
 {offset: 0, translate: "0 -160px"},
-{offset: 0.038, translate: "0 -162.75px"},
-{offset: 0.08, translate: "0 -164.92px"},
-{offset: 0.128, translate: "0 -166.36px"},
-{offset: 0.17, translate: "0 -166.72px"},
-{offset: 0.218, translate: "0 -166.09px"},
-{offset: 0.26, translate: "0 -164.63px"},
-{offset: 0.308, translate: "0 -161.93px"},
-{offset: 0.35, translate: "0 -158.66px"},
-{offset: 0.4, translate: "0 -153.66px"},
-{offset: 0.45, translate: "0 -147.46px"},
-{offset: 0.5, translate: "0 -140.06px"},
-{offset: 0.55, translate: "0 -131.46px"},
-{offset: 0.6, translate: "0 -121.66px"},
-{offset: 0.65, translate: "0 -110.66px"},
-{offset: 0.7, translate: "0 -98.46px"},
-{offset: 0.75, translate: "0 -85.06px"},
-{offset: 0.8, translate: "0 -70.46px"},
-{offset: 0.85, translate: "0 -54.66px"},
-{offset: 0.9, translate: "0 -37.66px"},
-{offset: 0.95, translate: "0 -19.46px"},
-{offset: 1, translate: "0 -0.057px"},
+{offset: 0.03, translate: "0 -162.24px"},
+{offset: 0.07, translate: "0 -164.48px"},
+{offset: 0.119, translate: "0 -166.18px"},
+{offset: 0.169, translate: "0 -166.73px"},
+{offset: 0.22, translate: "0 -166.05px"},
+{offset: 0.27, translate: "0 -164.16px"},
+{offset: 0.32, translate: "0 -161.08px"},
+{offset: 0.37, translate: "0 -156.8px"},
+{offset: 0.42, translate: "0 -151.32px"},
+{offset: 0.47, translate: "0 -144.65px"},
+{offset: 0.52, translate: "0 -136.77px"},
+{offset: 0.57, translate: "0 -127.69px"},
+{offset: 0.62, translate: "0 -117.4px"},
+{offset: 0.67, translate: "0 -105.93px"},
+{offset: 0.72, translate: "0 -93.25px"},
+{offset: 0.77, translate: "0 -79.36px"},
+{offset: 0.82, translate: "0 -64.28px"},
+{offset: 0.87, translate: "0 -48px"},
+{offset: 0.92, translate: "0 -30.52px"},
+{offset: 0.97, translate: "0 -11.84px"},
 {offset: 1, translate: "0 0px"},
 ];
 /** Timing that plays the keyframes as baked, holding the first and last frame. */

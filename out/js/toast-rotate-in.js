@@ -17,7 +17,7 @@ export const duration = 0.8;
 /** Duration in milliseconds. */
 export const durationMs = 800.0;
 /** The motion's progress as a CSS `linear()` easing (for transitions between any two values), or null for a motion without an end value. */
-export const easing = "linear(0,0.017 1.5%,0.105 3.6%,0.269 6%,0.522 9%,0.739 11.4%,0.99 14.6%,1.171,1.28 20.8%,1.317 24%,1.288 27.5%,1.185 32%,1.076 35.7%,0.958 41%,0.904,0.904 51%,0.957 58%,1.009 64%,1.034 73%,1.011 84%,0.988 93%,0.9959 100%,1)";
+export const easing = "linear(0,0.02 1.6%,0.1 3.5%,0.253 5.8%,0.487 8.6%,0.702 11%,0.939 13.9%,1.136 17%,1.259,1.313,1.308 26%,1.241 29.8%,1.126 34%,1.018 38%,0.929,0.898 48%,0.922,0.976 60%,1.024 67%,1.033 75%,1.005 85%,0.987 97%,0.9972 100%,1)";
 /** What `prefers-reduced-motion: reduce` does: jump, fade or keep. */
 export const reducedMotion = "jump";
 /** Frame count: frame i is at min(i / fps, duration) seconds. */
@@ -42,27 +42,28 @@ export function registerProperties() {
 /** Web Animations API keyframes: one per kept frame (every frame without a tolerance) and one at each exact join (a hand-off, a bound hit, a track's end), linear in between. */
 export const keyframes = [
 {offset: 0, rotate: "-12deg"},
-{offset: 0.015, rotate: "-11.8deg"},
-{offset: 0.037, rotate: "-10.67deg"},
-{offset: 0.06, rotate: "-8.78deg"},
-{offset: 0.09, rotate: "-5.73deg"},
-{offset: 0.115, rotate: "-3.02deg"},
-{offset: 0.149, rotate: "0.12deg"},
-{offset: 0.18, rotate: "2.22deg"},
-{offset: 0.21, rotate: "3.41deg"},
-{offset: 0.24, rotate: "3.8deg"},
-{offset: 0.27, rotate: "3.54deg"},
-{offset: 0.31, rotate: "2.53deg"},
-{offset: 0.35, rotate: "1.14deg"},
-{offset: 0.4, rotate: "-0.29deg"},
-{offset: 0.45, rotate: "-1.09deg"},
-{offset: 0.5, rotate: "-1.19deg"},
-{offset: 0.56, rotate: "-0.74deg"},
-{offset: 0.619, rotate: "-0.06deg"},
-{offset: 0.71, rotate: "0.41deg"},
-{offset: 0.81, rotate: "0.24deg"},
-{offset: 0.89, rotate: "-0.08deg"},
-{offset: 1, rotate: "-0.075deg"},
+{offset: 0.016, rotate: "-11.77deg"},
+{offset: 0.035, rotate: "-10.8deg"},
+{offset: 0.058, rotate: "-8.96deg"},
+{offset: 0.086, rotate: "-6.16deg"},
+{offset: 0.11, rotate: "-3.58deg"},
+{offset: 0.139, rotate: "-0.73deg"},
+{offset: 0.17, rotate: "1.64deg"},
+{offset: 0.2, rotate: "3.11deg"},
+{offset: 0.23, rotate: "3.75deg"},
+{offset: 0.26, rotate: "3.69deg"},
+{offset: 0.298, rotate: "2.89deg"},
+{offset: 0.34, rotate: "1.51deg"},
+{offset: 0.38, rotate: "0.22deg"},
+{offset: 0.43, rotate: "-0.86deg"},
+{offset: 0.48, rotate: "-1.22deg"},
+{offset: 0.54, rotate: "-0.93deg"},
+{offset: 0.6, rotate: "-0.29deg"},
+{offset: 0.67, rotate: "0.29deg"},
+{offset: 0.75, rotate: "0.39deg"},
+{offset: 0.85, rotate: "0.06deg"},
+{offset: 0.97, rotate: "-0.16deg"},
+{offset: 1, rotate: "-0.034deg"},
 {offset: 1, rotate: "0deg"},
 ];
 /** Timing that plays the keyframes as baked, holding the first and last frame. */

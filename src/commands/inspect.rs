@@ -1009,13 +1009,14 @@ fn overshoot_text(o: &Overshoot, closed_form: Option<&Overshoot>, units: Units) 
 }
 
 /// Every motion named by `targets` (as [`resolve`] finds them) baked and inspected, each
-/// with its file, and every error met on the way: a motion that cannot be baked is one.
+/// with its file; every error met on the way (a motion that cannot be baked is one); and,
+/// apart, the targets that name nothing (see [`resolve`]).
 pub fn inspect_targets(
     targets: &[String],
     curves: &Path,
     overrides: Overrides,
-) -> (Vec<Inspection>, Vec<InputError>) {
-    let (inputs, mut errors) = resolve(targets, curves, overrides);
+) -> (Vec<Inspection>, Vec<InputError>, Vec<InputError>) {
+    let (inputs, mut errors, missing) = resolve(targets, curves, overrides);
     let mut figures = Vec::new();
     for input in &inputs {
         match bake(&input.spec) {
@@ -1033,20 +1034,22 @@ pub fn inspect_targets(
             )),
         }
     }
-    (figures, errors)
+    (figures, errors, missing)
 }
 
 /// The motions named by `targets`, each a `.ron` file (all its motions), a folder (every
 /// motion under it) or a motion name looked up in the `.ron` files under `curves`; and every
-/// error met on the way, worded like the bake's. Motions are in target order, without
-/// repeats.
+/// error met on the way, worded like the bake's, and apart from them the errors of paths
+/// given that do not exist (a usage error, as for `bake`). Motions are in target order,
+/// without repeats.
 pub fn resolve(
     targets: &[String],
     curves: &Path,
     overrides: Overrides,
-) -> (Vec<Input>, Vec<InputError>) {
+) -> (Vec<Input>, Vec<InputError>, Vec<InputError>) {
     let mut inputs: Vec<Input> = Vec::new();
     let mut errors = Vec::new();
+    let mut missing = Vec::new();
     // Loaded lazily, once: every motion under `curves`, and the errors of its files.
     let mut library: Option<(Vec<Input>, Vec<InputError>)> = None;
     for target in targets {
@@ -1054,6 +1057,10 @@ pub fn resolve(
         let found = if path.exists() || target.ends_with(".ron") {
             let files = match find_inputs(&[path.to_owned()]) {
                 Ok(files) => files,
+                Err(e) if !path.exists() => {
+                    missing.push(e);
+                    continue;
+                }
                 Err(e) => {
                     errors.push(e);
                     continue;
@@ -1116,5 +1123,5 @@ pub fn resolve(
             }
         }
     }
-    (inputs, errors)
+    (inputs, errors, missing)
 }

@@ -6,6 +6,12 @@
 //! change opens a window ([`DEBOUNCE`] by default) in which further events only add to the
 //! list of changed files, so an editor's save burst (write, rename, chmod, ...) bakes once.
 //! Errors are reported to the caller and watching goes on.
+//!
+//! Every folder watched (an input folder, or the folder of an input file) is checked while
+//! the watcher is idle: one deleted and made again, also in one step (`rm -rf curves && mkdir
+//! curves`, which may reuse the inode), is watched again and baked. The project file the
+//! options came from is watched too: a change to it is reported (the options stay those the
+//! watch started with).
 
 use crate::builder::Bake;
 use crate::run::{FatalError, Report};
@@ -36,6 +42,8 @@ pub enum WatchEvent {
         /// What the bake did, or why it could not run.
         result: Result<Report, FatalError>,
     },
+    /// The project file the options came from changed; they stay those of the start.
+    ProjectFileChanged(PathBuf),
     /// The file system watcher reported a problem (watching goes on).
     Trouble(String),
 }
@@ -65,31 +73,51 @@ fn absolute(path: &Path) -> PathBuf {
 
 /// What is watched, and which event paths count.
 struct Scope {
-    /// Folders given as inputs (watched recursively), with the identity of the folder watched
-    /// (`None` while it is missing).
-    dirs: Vec<(PathBuf, Option<FolderId>)>,
+    /// The folders watched: the input folders (recursively) and the folders of input files.
+    folders: Vec<Watched>,
     /// Files given as inputs (their folder is watched, since editors replace files by rename).
     files: Vec<PathBuf>,
+    /// The project file the options came from, if any.
+    config: Option<PathBuf>,
     /// The output folder: what a bake writes there never counts (the inputs may be inside it).
     out: PathBuf,
 }
 
-/// What tells one folder from another at the same path: device and inode on Unix (elsewhere,
-/// only whether it exists).
-type FolderId = (u64, u64);
+/// A folder watched.
+struct Watched {
+    path: PathBuf,
+    /// Recursive for an input folder, not for the folder of an input file.
+    mode: RecursiveMode,
+    /// The identity of the folder watched (`None` while it is missing).
+    id: Option<FolderId>,
+    /// Its removal was seen: the watch of it is gone, whatever the folder there now says.
+    removed: bool,
+}
+
+/// What tells one folder from another at the same path: device, inode and birth time on Unix
+/// (an inode may be reused at once; elsewhere, only whether it exists).
+type FolderId = (u64, u64, Option<std::time::SystemTime>);
 
 fn folder_id(path: &Path) -> Option<FolderId> {
     let meta = std::fs::metadata(path).ok().filter(|m| m.is_dir())?;
+    let born = meta.created().ok();
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
-        Some((meta.dev(), meta.ino()))
+        Some((meta.dev(), meta.ino(), born))
     }
     #[cfg(not(unix))]
     {
-        let _ = meta;
-        Some((0, 0))
+        Some((0, 0, born))
     }
+}
+
+/// Whether a name is that of `sed -i`'s temporary file: `sed` and six letters or digits. (A
+/// folder so named, moved away, is then not seen as a change until the next one.)
+fn is_sed_temp(name: &std::ffi::OsStr) -> bool {
+    let name = name.to_string_lossy();
+    name.strip_prefix("sed")
+        .is_some_and(|rest| rest.len() == 6 && rest.chars().all(|c| c.is_ascii_alphanumeric()))
 }
 
 impl Scope {
@@ -101,7 +129,8 @@ impl Scope {
         if self.files.iter().any(|f| f == path) {
             return true;
         }
-        if !self.dirs.iter().any(|(d, _)| path.starts_with(d)) {
+        let recursive = |w: &&Watched| w.mode == RecursiveMode::Recursive;
+        if !(self.folders.iter().filter(recursive)).any(|w| path.starts_with(&w.path)) {
             return false;
         }
         let name = path.file_name().unwrap_or_default();
@@ -117,17 +146,44 @@ impl Scope {
             || matches!(
                 kind,
                 EventKind::Remove(RemoveKind::Folder) | EventKind::Modify(ModifyKind::Name(_))
-            ) && !path.exists();
+            ) && !path.exists()
+                && !is_sed_temp(name);
         folder && !path.starts_with(&self.out)
+    }
+
+    /// Notes the removal of a watched folder itself (its watch goes with it).
+    fn note_removal(&mut self, path: &Path, kind: &EventKind) {
+        if matches!(kind, EventKind::Remove(_)) {
+            for watched in self.folders.iter_mut().filter(|w| w.path == path) {
+                watched.removed = true;
+            }
+        }
+    }
+
+    /// Adds a folder to watch (once).
+    fn add(&mut self, path: PathBuf, mode: RecursiveMode) -> bool {
+        if self.folders.iter().any(|w| w.path == path) {
+            return false;
+        }
+        let id = folder_id(&path);
+        self.folders.push(Watched {
+            path,
+            mode,
+            id,
+            removed: false,
+        });
+        true
     }
 }
 
 /// Bakes, then re-bakes on every burst of changes to the inputs, calling `report` after each
-/// bake (and on watcher trouble) until it returns [`ControlFlow::Break`]. `debounce` is the
-/// window after the first change of a burst (see [`DEBOUNCE`]).
+/// bake (and on watcher trouble, and when the project file `config` the options came from
+/// changes) until it returns [`ControlFlow::Break`]. `debounce` is the window after the first
+/// change of a burst (see [`DEBOUNCE`]).
 pub fn watch(
     bake: &Bake,
     debounce: Duration,
+    config: Option<&Path>,
     mut report: impl FnMut(WatchEvent) -> ControlFlow<()>,
 ) -> Result<(), WatchError> {
     let options = bake
@@ -140,8 +196,9 @@ pub fn watch(
         message: e.to_string(),
     })?;
     let mut scope = Scope {
-        dirs: Vec::new(),
+        folders: Vec::new(),
         files: Vec::new(),
+        config: None,
         out: absolute(&options.out),
     };
     for input in &options.inputs {
@@ -151,9 +208,7 @@ pub fn watch(
         };
         let meta = std::fs::metadata(input).map_err(|e| fail(e.to_string()))?;
         let (target, mode) = if meta.is_dir() {
-            let path = absolute(input);
-            scope.dirs.push((path.clone(), folder_id(&path)));
-            (path, RecursiveMode::Recursive)
+            (absolute(input), RecursiveMode::Recursive)
         } else {
             // The folder resolved, the file name as given: events name the file itself, even
             // when it is a symbolic link.
@@ -167,12 +222,27 @@ pub fn watch(
             scope.files.push(parent.join(name));
             (parent, RecursiveMode::NonRecursive)
         };
-        watcher
-            .watch(&target, mode)
-            .map_err(|e| fail(e.to_string()))?;
+        if scope.add(target.clone(), mode) {
+            watcher
+                .watch(&target, mode)
+                .map_err(|e| fail(e.to_string()))?;
+        }
+    }
+    if let Some(config) = config {
+        let config = absolute(config);
+        let folder = config.parent().map(Path::to_owned).unwrap_or_default();
+        // Unless an input folder holds it already (watching it again would change how).
+        let covered = (scope.folders.iter())
+            .any(|w| folder.starts_with(&w.path) && w.mode == RecursiveMode::Recursive);
+        if !covered && scope.add(folder.clone(), RecursiveMode::NonRecursive) {
+            // Best effort: the bake does not need it.
+            let _ = watcher.watch(&folder, RecursiveMode::NonRecursive);
+        }
+        scope.config = Some(config);
     }
 
     let mut changed = BTreeSet::new();
+    let mut config_changed = false;
     let mut first = true;
     loop {
         if !first {
@@ -190,16 +260,28 @@ pub fn watch(
                         }
                         let before = changed.len();
                         let kind = event.kind;
+                        for path in &event.paths {
+                            scope.note_removal(path, &kind);
+                            config_changed |= scope.config.as_ref() == Some(path);
+                        }
                         changed.extend(event.paths.into_iter().filter(|p| scope.counts(p, &kind)));
                         if deadline.is_none() && changed.len() > before {
                             deadline = Some(Instant::now() + debounce);
                         }
                     }
                     Err(mpsc::RecvTimeoutError::Timeout) if deadline.is_none() => {
-                        // Idle: an input folder made again is watched again, and baked.
-                        for (path, id) in &mut scope.dirs {
+                        if std::mem::take(&mut config_changed) {
+                            let path = scope.config.clone().unwrap_or_default();
+                            if report(WatchEvent::ProjectFileChanged(path)).is_break() {
+                                return Ok(());
+                            }
+                        }
+                        // Idle: a folder made again is watched again, and baked.
+                        for watched in &mut scope.folders {
+                            let (path, id) = (&watched.path, &mut watched.id);
                             let now = folder_id(path);
-                            if now == *id {
+                            let again = watched.removed && now.is_some();
+                            if now == *id && !again {
                                 continue;
                             }
                             *id = now;
@@ -213,16 +295,17 @@ pub fn watch(
                                 }
                                 continue;
                             }
+                            watched.removed = false;
                             let _ = watcher.unwatch(path);
-                            if let Err(e) = watcher.watch(path, RecursiveMode::Recursive) {
-                                *id = None;
+                            if let Err(e) = watcher.watch(path, watched.mode) {
+                                watched.id = None;
                                 let trouble = format!("{}: {e}", path.display());
                                 if report(WatchEvent::Trouble(trouble)).is_break() {
                                     return Ok(());
                                 }
                                 continue;
                             }
-                            changed.insert(path.clone());
+                            changed.insert(watched.path.clone());
                             deadline = Some(Instant::now() + debounce);
                         }
                     }

@@ -51,27 +51,32 @@ impl Written {
     }
 
     /// Makes every file recorded so far, and the folder entries naming them, reach the disk;
-    /// `file` is any open file on the output folder's file system.
-    pub fn sync(&self, file: &fs::File) -> io::Result<()> {
+    /// `file` is any open file on the output folder's file system. A failure says which file
+    /// or folder failed (`None`: the flush of the whole file system).
+    pub fn sync(&self, file: &fs::File) -> Result<(), (Option<PathBuf>, io::Error)> {
         let (paths, many) = match self.0.lock() {
             Ok(files) => (files.paths.clone(), files.many),
             // A writer panicked while recording: flush everything.
             Err(_) => (Vec::new(), true),
         };
         if many {
-            return sync_file_system(file);
+            return sync_file_system(file).map_err(|e| (None, e));
         }
         for path in &paths {
-            match fs::File::open(path) {
-                Ok(written) => written.sync_all()?,
+            let failed = |e| (Some(path.clone()), e);
+            // Opened as any file of the output folder is (a FIFO put there cannot hang this).
+            match crate::output::write::open_regular(path) {
+                Ok(written) => written.sync_all().map_err(failed)?,
                 // Replaced or removed since (by this bake): its successor is recorded too.
+                // Anything else there now is no file this bake wrote.
                 Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-                Err(e) => return Err(e),
+                Err(e) if e.kind() == io::ErrorKind::InvalidInput => {}
+                Err(e) => return Err(failed(e)),
             }
         }
         let folders: BTreeSet<&Path> = paths.iter().filter_map(|p| p.parent()).collect();
         for folder in folders {
-            sync_folder_of_entries(folder)?;
+            sync_folder_of_entries(folder).map_err(|e| (Some(folder.to_owned()), e))?;
         }
         Ok(())
     }
@@ -152,5 +157,19 @@ mod tests {
         assert!(files.many && files.paths.is_empty());
         drop(files);
         written.sync(&any).unwrap();
+    }
+
+    /// Issue 27, item 20: a failure names the file that failed, not the manifest being
+    /// finished.
+    #[test]
+    fn a_failure_names_the_file_that_failed() {
+        let dir = tempfile::tempdir().unwrap();
+        let written = Written::default();
+        let any = fs::File::open(dir.path()).unwrap();
+        fs::write(dir.path().join("a-file"), b"x").unwrap();
+        let under_a_file = dir.path().join("a-file/out.json");
+        written.note(&under_a_file);
+        let (failed, _) = written.sync(&any).unwrap_err();
+        assert_eq!(failed, Some(under_a_file));
     }
 }

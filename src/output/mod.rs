@@ -9,6 +9,7 @@ pub mod bundle;
 pub mod claims;
 pub mod digests;
 pub mod durable;
+pub mod folder;
 pub mod lock;
 pub mod manifest;
 pub mod owned;

@@ -4,14 +4,21 @@
 //! old one, so a reader (or a crash) sees the old file or the new one, never a partial one.
 //! A file whose bytes would not change is left alone. Paths are relative, built from
 //! validated names, and may not leave the output folder, through `..` or a symbolic link.
+//! Files are created, replaced and removed in folders reached by descriptor from the output
+//! folder's, opened when the bake starts (`output::folder`): a folder swapped for a link while
+//! the bake runs sends nothing elsewhere.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::io::{self, Read, Write};
 use std::path::{Component, Path, PathBuf};
-use std::sync::RwLock;
+use std::sync::{Arc, Mutex, RwLock};
 
 use crate::output::durable::{self, Written};
+pub use crate::output::folder::TEMP_PREFIX;
+use crate::output::folder::{Folder, Temp};
+use crate::output::lock::LOCK_PATH;
 use crate::output::owned::Owned;
 
 /// What happened to one output file.
@@ -83,6 +90,9 @@ pub struct OutputDir {
     written: Written,
     /// The files it may replace.
     owned: Owned,
+    /// The folders opened by descriptor so far, by their path relative to the root (`""` is
+    /// the root, opened when the folder is created for a bake).
+    opened: Mutex<HashMap<PathBuf, Arc<Folder>>>,
 }
 
 impl OutputDir {
@@ -103,7 +113,9 @@ impl OutputDir {
             return Err(io_error(root)(error));
         }
         fs::create_dir_all(root).map_err(io_error(root))?;
-        Ok(Self::existing(root))
+        let out = Self::existing(root);
+        out.folder(Path::new(""), true)?;
+        Ok(out)
     }
 
     /// An output folder that is only read (for `--check`); it need not exist.
@@ -113,7 +125,77 @@ impl OutputDir {
             folders: RwLock::default(),
             written: Written::default(),
             owned: Owned::default(),
+            opened: Mutex::default(),
         }
+    }
+
+    /// The folder at `relative` (a folder path below the root, `""` for the root), reached
+    /// one name at a time from the root's descriptor without following links, and made when
+    /// it is missing and `create` is set (`None` when it is missing otherwise). Folders once
+    /// opened stay open for the bake.
+    fn folder(&self, relative: &Path, create: bool) -> Result<Option<Arc<Folder>>, WriteError> {
+        let mut opened = self.opened.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(folder) = opened.get(relative) {
+            return Ok(Some(Arc::clone(folder)));
+        }
+        let root = match opened.get(Path::new("")) {
+            Some(root) => Arc::clone(root),
+            None => match Folder::open(&self.root) {
+                Ok(root) => {
+                    let root = Arc::new(root);
+                    opened.insert(PathBuf::new(), Arc::clone(&root));
+                    root
+                }
+                // A folder only compared (`--check`) need not exist.
+                Err(e) if e.kind() == io::ErrorKind::NotFound && !create => return Ok(None),
+                Err(e) => return Err(io_error(&self.root)(e)),
+            },
+        };
+        let mut folder = root;
+        let mut path = PathBuf::new();
+        for name in relative.iter() {
+            path.push(name);
+            folder = match opened.get(&path) {
+                Some(known) => Arc::clone(known),
+                None => {
+                    let escapes = |e: io::Error| WriteError::Escapes {
+                        path: path.display().to_string(),
+                        root: self.root.display().to_string(),
+                        why: if e.kind() == io::ErrorKind::Other {
+                            "it goes through a symbolic link"
+                        } else {
+                            "it cannot be opened"
+                        },
+                    };
+                    let Some(child) = folder.child(name, create).map_err(escapes)? else {
+                        return Ok(None);
+                    };
+                    let child = Arc::new(child);
+                    opened.insert(path.clone(), Arc::clone(&child));
+                    child
+                }
+            };
+        }
+        Ok(Some(folder))
+    }
+
+    /// The folder holding the file at `relative` (see [`OutputDir::folder`]) and the file's
+    /// name in it.
+    fn parent_of(
+        &self,
+        relative: &str,
+        create: bool,
+    ) -> Result<Option<(Arc<Folder>, OsString)>, WriteError> {
+        let relative = Path::new(relative);
+        let name = relative.file_name().unwrap_or_default().to_owned();
+        let parent = relative.parent().unwrap_or(Path::new(""));
+        Ok(self.folder(parent, create)?.map(|folder| (folder, name)))
+    }
+
+    /// [`OutputDir::parent_of`], made if missing.
+    fn made_parent_of(&self, relative: &str) -> Result<(Arc<Folder>, OsString), WriteError> {
+        let made = self.parent_of(relative, true)?;
+        Ok(made.expect("a folder made when missing"))
     }
 
     /// From now on replaces only files that are ours: `paths` (relative), the bookkeeping
@@ -207,7 +289,7 @@ impl OutputDir {
     /// Whether the file at `relative` already holds exactly `bytes`.
     pub fn holds(&self, relative: &str, bytes: &[u8]) -> Result<bool, WriteError> {
         let path = self.resolve(relative)?;
-        same_contents(&path, bytes).map_err(io_error(&path))
+        same_contents(open_regular(&path), bytes).map_err(io_error(&path))
     }
 
     /// Writes `bytes` to `relative` atomically, unless the file already holds them.
@@ -225,20 +307,15 @@ impl OutputDir {
         fill: &mut dyn FnMut(&mut fs::File, &[u8]) -> io::Result<()>,
     ) -> Result<Outcome, WriteError> {
         let path = self.resolve(relative)?;
-        if same_contents(&path, bytes).map_err(io_error(&path))? {
+        let (folder, name) = self.made_parent_of(relative)?;
+        if same_contents(folder.open_regular(&name), bytes).map_err(io_error(&path))? {
             return Ok(Outcome::Unchanged);
         }
         self.may_replace(relative, &path)?;
         let dir = path.parent().unwrap_or(&self.root);
-        if !self.known_folder(dir) {
-            fs::create_dir_all(dir).map_err(io_error(dir))?;
-        }
-        let mut temp = temp_in(dir).map_err(io_error(dir))?;
+        let mut temp = Temp::new_in(&folder).map_err(io_error(dir))?;
         fill(temp.as_file_mut(), bytes).map_err(io_error(&path))?;
-        temp.persist(&path).map_err(|e| WriteError::Io {
-            path: path.display().to_string(),
-            source: e.error,
-        })?;
+        temp.persist(&name).map_err(io_error(&path))?;
         self.written.note(&path);
         Ok(Outcome::Written)
     }
@@ -248,19 +325,19 @@ impl OutputDir {
     /// itself, not an output: its writer decides when it reaches the disk.
     pub fn create_appended(&self, relative: &str) -> Result<fs::File, WriteError> {
         let path = self.resolve(relative)?;
-        let dir = path.parent().unwrap_or(&self.root);
-        let temp = temp_in(dir).map_err(io_error(dir))?;
-        temp.persist(&path).map_err(|e| WriteError::Io {
-            path: path.display().to_string(),
-            source: e.error,
-        })
+        let (folder, name) = self.made_parent_of(relative)?;
+        let temp = Temp::new_in(&folder).map_err(io_error(&path))?;
+        temp.persist(&name).map_err(io_error(&path))
     }
 
     /// Removes a file curvebake wrote earlier; a missing file is not an error. Returns whether
     /// there was one.
     pub fn remove(&self, relative: &str) -> Result<bool, WriteError> {
         let path = self.resolve(relative)?;
-        match fs::remove_file(&path) {
+        let Some((folder, name)) = self.parent_of(relative, false)? else {
+            return Ok(false);
+        };
+        match folder.remove(&name) {
             Ok(()) => Ok(true),
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
             Err(e) => Err(io_error(&path)(e)),
@@ -288,7 +365,9 @@ pub fn first_link(base: &Path, relative: &Path) -> Option<PathBuf> {
 /// nothing is written: only the comparison is made.
 pub struct StreamedFile {
     path: PathBuf,
-    temp: Option<io::BufWriter<tempfile::NamedTempFile>>,
+    /// Its name in its folder (where `temp` is).
+    name: OsString,
+    temp: Option<io::BufWriter<Temp>>,
     /// The existing file, while every byte so far has matched it.
     existing: Option<io::BufReader<fs::File>>,
     scratch: Vec<u8>,
@@ -372,14 +451,23 @@ impl StreamedFile {
             .map_err(|e| io_error(&path)(e.into_error()))?;
         if sync != Sync::Nothing {
             if sync == Sync::Outputs {
-                self.written.sync(temp.as_file()).map_err(io_error(&path))?;
+                // A failure is the failing output's, not this file's.
+                self.written
+                    .sync(temp.as_file())
+                    .map_err(|(failed, source)| {
+                        let folder = path.parent().unwrap_or(&path).display();
+                        WriteError::Io {
+                            path: failed.map_or_else(
+                                || format!("{folder} (flushing its file system)"),
+                                |f| f.display().to_string(),
+                            ),
+                            source,
+                        }
+                    })?;
             }
             temp.as_file().sync_all().map_err(io_error(&path))?;
         }
-        temp.persist(&path).map_err(|e| WriteError::Io {
-            path: path.display().to_string(),
-            source: e.error,
-        })?;
+        temp.persist(&self.name).map_err(io_error(&path))?;
         self.written.note(&path);
         if sync != Sync::Nothing {
             durable::sync_folder(&path).map_err(io_error(&path))?;
@@ -409,19 +497,20 @@ impl OutputDir {
     /// Starts a streamed file at `relative`; with `dry_run`, it is only compared.
     pub fn stream(&self, relative: &str, dry_run: bool) -> Result<StreamedFile, WriteError> {
         let path = self.resolve(relative)?;
-        let temp = if dry_run {
-            None
-        } else {
-            self.may_replace(relative, &path)?;
-            let dir = path.parent().unwrap_or(&self.root);
-            fs::create_dir_all(dir).map_err(io_error(dir))?;
-            let temp = temp_in(dir).map_err(io_error(dir))?;
-            Some(io::BufWriter::with_capacity(1 << 16, temp))
+        let parent = self.parent_of(relative, !dry_run)?;
+        let temp = match &parent {
+            Some((folder, _)) if !dry_run => {
+                self.may_replace(relative, &path)?;
+                let temp = Temp::new_in(folder).map_err(io_error(&path))?;
+                Some(io::BufWriter::with_capacity(1 << 16, temp))
+            }
+            _ => None,
         };
-        let existing = open_regular(&path)
-            .ok()
+        let existing = (parent.as_ref())
+            .and_then(|(folder, name)| folder.open_regular(name).ok())
             .map(|f| io::BufReader::with_capacity(1 << 16, f));
         Ok(StreamedFile {
+            name: path.file_name().unwrap_or_default().to_owned(),
             path,
             temp,
             existing,
@@ -454,57 +543,42 @@ const ELOOP: i32 = libc::ELOOP;
 #[cfg(not(unix))]
 const ELOOP: i32 = -1;
 
-/// Prefix of the temporary files renamed into place (a killed run may leave some behind).
-pub const TEMP_PREFIX: &str = ".curvebake-tmp-";
-
-/// A temporary file older than this is a leftover of a killed run, not one in flight.
-const LEFTOVER_AGE: std::time::Duration = std::time::Duration::from_secs(600);
-
 impl OutputDir {
-    /// Removes temporary files left by killed runs (older than ten minutes, so that a bake
-    /// running beside this one keeps its own) from the output folder and its subfolders.
-    /// Returns how many were removed.
+    /// Removes the temporary files that runs which ended before this bake left (killed, or
+    /// stopped by a signal they could not catch) in the output folder and its subfolders
+    /// (through no link). A bake holds the folder's lock, so no other bake has temporary files
+    /// there; a subfolder that has a lock of its own is another output folder, and is left
+    /// alone. Returns how many were removed.
     pub fn remove_leftovers(&self) -> usize {
         let mut removed = 0;
-        let mut dirs = vec![self.root.clone()];
-        while let Some(dir) = dirs.pop() {
-            let Ok(entries) = fs::read_dir(&dir) else {
+        let mut folders = vec![PathBuf::new()];
+        while let Some(relative) = folders.pop() {
+            let Ok(Some(folder)) = self.folder(&relative, false) else {
                 continue;
             };
-            for entry in entries.flatten() {
-                let Ok(kind) = entry.file_type() else {
-                    continue;
-                };
-                if kind.is_dir() {
-                    dirs.push(entry.path());
-                } else if kind.is_file()
-                    && entry.file_name().to_string_lossy().starts_with(TEMP_PREFIX)
+            let Ok(entries) = folder.entries() else {
+                continue;
+            };
+            let nested = !relative.as_os_str().is_empty()
+                && entries
+                    .iter()
+                    .any(|(name, ..)| name == OsStr::new(LOCK_PATH));
+            if nested {
+                continue;
+            }
+            for (name, is_folder, is_file) in entries {
+                if is_folder {
+                    folders.push(relative.join(&name));
+                } else if is_file
+                    && name.to_string_lossy().starts_with(TEMP_PREFIX)
+                    && folder.remove(&name).is_ok()
                 {
-                    let old = entry
-                        .metadata()
-                        .and_then(|m| m.modified())
-                        .is_ok_and(|t| t.elapsed().is_ok_and(|age| age > LEFTOVER_AGE));
-                    if old && fs::remove_file(entry.path()).is_ok() {
-                        removed += 1;
-                    }
+                    removed += 1;
                 }
             }
         }
         removed
     }
-}
-
-/// A temporary file in `dir`, created like any new file (mode 0666 less the umask), not with
-/// tempfile's private 0600: outputs are meant to be read by others, a web server for one.
-fn temp_in(dir: &Path) -> io::Result<tempfile::NamedTempFile> {
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(TEMP_PREFIX);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        builder.permissions(fs::Permissions::from_mode(0o666));
-    }
-    builder.tempfile_in(dir)
 }
 
 /// Opens a file of the output folder for reading as inputs are opened: without blocking (on
@@ -537,10 +611,10 @@ pub fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// Compares a file with `bytes` without reading more than it must. Anything there that is
-/// not a regular file differs.
-fn same_contents(path: &Path, bytes: &[u8]) -> io::Result<bool> {
-    let mut file = match open_regular(path) {
+/// Compares a file (the result of opening it with `open_regular`) with `bytes` without
+/// reading more than it must. Anything there that is not a regular file differs.
+fn same_contents(opened: io::Result<fs::File>, bytes: &[u8]) -> io::Result<bool> {
+    let mut file = match opened {
         Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(false),
         Err(e) if e.kind() == io::ErrorKind::InvalidInput => return Ok(false),

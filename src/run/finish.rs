@@ -51,6 +51,9 @@ pub(super) fn finish(
     let baked = |name: &str| names.contains(name) && !unbaked.contains(name);
     let failed = failed_sources(plan, &report.errors);
     let (mut kept, removed) = remove_vanished(&plan.out, &plan.old, &baked, &failed, check)?;
+    report
+        .warnings
+        .extend(other_inputs(plan, &baked, &failed, check));
     report.removed = removed;
     let kept_lines = keep_last_good(
         &plan.out,
@@ -94,6 +97,50 @@ fn failed_sources<'a>(plan: &'a Plan, errors: &[InputError]) -> impl Fn(&str) ->
         failed.contains(source)
             || (plan.failed_folders.iter()).any(|folder| Path::new(source).starts_with(folder))
     }
+}
+
+/// A warning when the bake removes the outputs of motions the last bake took from inputs
+/// this one does not read (from files under none of its inputs): baking `b/` into an output
+/// folder last baked from `a/`, or two watchers of two folders into one. It names those
+/// inputs' folders (a few) and how many motions and files go.
+fn other_inputs(
+    plan: &Plan,
+    baked: &dyn Fn(&str) -> bool,
+    failed: &dyn Fn(&str) -> bool,
+    check: bool,
+) -> Option<String> {
+    let ours =
+        |source: &str| (plan.input_roots.iter()).any(|root| Path::new(source).starts_with(root));
+    let others: Vec<&Entry> = (plan.old.motions.iter())
+        .filter(|e| !baked(&e.name) && !failed(&e.source) && !ours(&e.source))
+        .collect();
+    if others.is_empty() {
+        return None;
+    }
+    let mut folders: Vec<String> = (others.iter())
+        .map(|e| {
+            let source = Path::new(&e.source);
+            source.parent().unwrap_or(source).display().to_string()
+        })
+        .collect();
+    folders.sort();
+    folders.dedup();
+    let shown = folders.len().min(3);
+    let more = match folders.len() - shown {
+        0 => String::new(),
+        n => format!(" and {n} more"),
+    };
+    let files: usize = others.iter().map(|e| e.files.len()).sum();
+    Some(format!(
+        "{} was last baked from other inputs as well: {}{more}; {} the outputs of their {} motion{} ({} file{}), which these inputs do not have",
+        plan.out.root().display(),
+        folders[..shown].join(", "),
+        if check { "a bake would remove" } else { "removing" },
+        others.len(),
+        if others.len() == 1 { "" } else { "s" },
+        files,
+        if files == 1 { "" } else { "s" },
+    ))
 }
 
 /// Keeps the last good outputs of motions that fail (`kept`): their chunks in the bundles

@@ -92,6 +92,13 @@ pub fn run(
             options.out.display()
         )));
     }
+    if let Some(file) = (options.out.ancestors().skip(1)).find(|a| a.is_file()) {
+        return Err(FatalError::Usage(format!(
+            "{}: --out lies under the file {}, where no folder can be",
+            options.out.display(),
+            file.display()
+        )));
+    }
     let threads = rayon::ThreadPoolBuilder::new()
         .num_threads(options.jobs.unwrap_or(0))
         .build()

@@ -25,6 +25,9 @@ pub(super) struct Plan {
     pub folder_errors: Vec<InputError>,
     /// Those folders' identities: the motions of files below them keep their outputs.
     pub failed_folders: Vec<String>,
+    /// The inputs as given, each by its identity (see [`source_identity`]): a motion of the
+    /// last bake from a file under none of them came from other inputs.
+    pub input_roots: Vec<String>,
     /// What the manifest records as each motion's source: the same file however its path was
     /// spelled (`curves`, `./curves`, `$PWD/curves/`, by `bake` or by `watch`).
     identities: HashMap<PathBuf, String>,
@@ -116,10 +119,12 @@ impl Plan {
             .iter()
             .map(|e| source_identity(&e.file))
             .collect();
+        let input_roots = options.inputs.iter().map(|i| source_identity(i)).collect();
         Ok(Planned::Bake(Box::new(Plan {
             files,
             folder_errors,
             failed_folders,
+            input_roots,
             identities,
             out,
             _lock: lock,

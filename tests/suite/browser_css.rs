@@ -635,7 +635,7 @@ fn the_ring_class_draws_the_band_about_its_element_and_ends() {
     let dir = tempfile::tempdir().unwrap();
     let ring = example_ring(dir.path());
     let t = ring.times[ring.times.len() / 2];
-    let (inner, outer) = (ring.at(0, t), ring.at(1, t));
+    let (inner, outer) = (ring.exact(0, t), ring.exact(1, t));
     eprintln!("ring at {t} s: inner {inner:.2} px, outer {outer:.2} px");
     let shoot = |seek: &str, png: &Path| {
         let page = dir.path().join("ring.html");
@@ -807,9 +807,9 @@ fn the_ring_never_makes_the_page_overflow_in_every_engine() {
             .zip(r["ended"].as_array().unwrap())
         {
             for (k, edge) in ["inner", "outer"].into_iter().enumerate() {
-                let error = (number(&during[edge]) - ring.at(k, t)).abs();
+                let error = (number(&during[edge]) - ring.exact(k, t)).abs();
                 assert!(
-                    error <= UNIT_BOUND,
+                    error <= ring.exact_bound_of(k),
                     "{name}: {edge} radius off by {error} px: {during}"
                 );
                 assert_eq!(

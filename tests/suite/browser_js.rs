@@ -170,11 +170,14 @@ fn check_meta(m: &Table, r: &Value, failures: &mut Vec<String>) {
         "frames",
         meta["frames"].as_u64() == Some(m.times.len() as u64),
     );
-    // And one at each join between two frames.
+    // Keyframes placed against the motion (at least both ends, and a stop at each join
+    // between two frames); how close they play is what the seeks check.
     let joins = m.joins_between_frames(curvebake::internals::export::js::OFFSET_MAX_SHIFT);
     expect(
-        "one keyframe per frame and join",
-        meta["keyframes"].as_u64() == Some((m.times.len() + joins) as u64),
+        "keyframes at both ends and each join",
+        meta["keyframes"]
+            .as_u64()
+            .is_some_and(|k| k >= (2 + joins) as u64),
     );
     let timing = &meta["timing"];
     expect(

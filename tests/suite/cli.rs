@@ -508,17 +508,23 @@ fn an_edit_exports_only_its_motions_and_copies_the_other_bundle_chunks() {
         fs::write(dir.path().join("curves/b.ron"), spring_file("b", 150)).unwrap();
         let err = bake(&[]);
         bake(&["--out", "fresh"]);
-        // Only b was exported again; a's and c's chunks came from the previous bundles.
-        let b_frames = if layout.is_empty() {
-            frames(dir.path(), "b")
-        } else {
-            // The bundle layout has no per-motion tables: count the stops of b's easing in
-            // curves.css.
-            let css = fs::read_to_string(dir.path().join("fresh/curves.css")).unwrap();
-            let b = &css[css.find("--b-easing: linear(").unwrap()..];
-            b[..b.find(')').unwrap()].matches(',').count() as u64 + 1
-        };
-        assert_eq!(css_stops_exported(&err), b_frames, "{layout:?}: {err}");
+        // Only b was exported again; a's and c's chunks came from the previous bundles: the
+        // stops reported are b's easing's (counted in curves.css), from b's frames.
+        let css = fs::read_to_string(dir.path().join("fresh/curves.css")).unwrap();
+        let b = &css[css.find("--b-easing: linear(").unwrap()..];
+        let b_stops = b[..b.find(')').unwrap()].matches(',').count() as u64 + 1;
+        let after = err
+            .split_once("CSS stops ")
+            .unwrap()
+            .1
+            .split(' ')
+            .nth(2)
+            .unwrap();
+        assert_eq!(after.parse::<u64>().unwrap(), b_stops, "{layout:?}: {err}");
+        let only_b = css_stops_exported(&err);
+        if layout.is_empty() {
+            assert_eq!(only_b, frames(dir.path(), "b"), "{err}");
+        }
         assert_eq!(
             outputs(&dir.path().join("out")),
             outputs(&dir.path().join("fresh")),
@@ -536,7 +542,8 @@ fn an_edit_exports_only_its_motions_and_copies_the_other_bundle_chunks() {
         fs::write(dir.path().join("curves/c.ron"), spring_file("c", 150)).unwrap();
         let err = bake(&[]);
         bake(&["--out", "fresh"]);
-        assert!(css_stops_exported(&err) > b_frames, "{layout:?}: {err}");
+        // Every motion was exported: more frames than b's alone.
+        assert!(css_stops_exported(&err) > only_b, "{layout:?}: {err}");
         assert_eq!(
             outputs(&dir.path().join("out")),
             outputs(&dir.path().join("fresh")),
@@ -829,9 +836,13 @@ fn a_tolerance_that_removes_an_overshoot_is_warned_about() {
         warnings[0]
     );
     let css = fs::read_to_string(dir.path().join("out/css/release.css")).unwrap();
+    // Within 0.05 of the spring, the played curve never goes past 1: the bounce is gone.
+    let easing = css.split("--release-easing: linear(").nth(1).unwrap();
+    let easing = easing.split(')').next().unwrap();
     assert!(
-        css.contains("--release-easing: linear(0,1);")
-            || css.contains("--release-easing: linear(0, 1);"),
+        easing
+            .split(',')
+            .all(|stop| stop.split(' ').next().unwrap().parse::<f64>().unwrap() <= 1.0),
         "{css}"
     );
 
@@ -862,8 +873,10 @@ fn css_frames_writes_per_frame_keyframes_for_browsers_without_linear() {
     assert!(out.status.success(), "{}", stderr(&out));
     let css = fs::read_to_string(dir.path().join("out/css/drop.css")).unwrap();
     let frames = table(dir.path(), "drop")["frames"].as_u64().unwrap() as usize;
-    // Every frame a stop, timed linearly; the easing is still there for transitions.
-    assert_eq!(css.matches("{ translate: 0 ").count(), frames, "{css}");
+    // A keyframe per fitted stop (within 0.1 px of the spring at every instant, fewer than
+    // its frames), timed linearly; the easing is still there for transitions.
+    let stops = css.matches("{ translate: 0 ").count();
+    assert!(stops > 2 && stops < frames, "{stops} of {frames}: {css}");
     assert!(
         css.contains("animation: drop var(--drop-duration) linear backwards;"),
         "{css}"

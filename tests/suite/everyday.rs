@@ -164,8 +164,17 @@ fn inspect_reports_errors_like_bake_and_exits_1() {
             "(name: \"x\", motion: Spring(from: 0,, to: 1))",
         ),
     ]);
-    for file in ["curves/broken.ron", "curves/syntax.ron"] {
-        let bake = curvebake(dir.path(), &["bake", "-q", "--formats", "json", file]);
+    for (k, file) in ["curves/broken.ron", "curves/syntax.ron"]
+        .into_iter()
+        .enumerate()
+    {
+        // Each into its own folder: a bake of the other file's folder would say (issue 27,
+        // item 4) that it removes the outputs of inputs it does not read.
+        let out = format!("out-{k}");
+        let bake = curvebake(
+            dir.path(),
+            &["bake", "-q", "--formats", "json", "--out", &out, file],
+        );
         let inspect = curvebake(dir.path(), &["inspect", file]);
         assert_eq!(bake.status.code(), Some(1));
         assert_eq!(inspect.status.code(), Some(1));

@@ -294,6 +294,87 @@ fn a_project_files_out_through_a_symbolic_link_is_refused_however_the_file_is_na
     );
 }
 
+/// Issue 27, item 1: a folder of the output folder swapped for a symbolic link to another
+/// folder while a bake runs (after the bake has opened it): writes and removals still go to
+/// the folder the bake opened, nothing is written or removed in the link's target, and a
+/// folder opened after the swap is refused.
+#[cfg(unix)]
+#[test]
+fn a_folder_swapped_for_a_link_during_a_bake_sends_nothing_through_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("out");
+    let victim = tempfile::tempdir().unwrap();
+    for name in ["a.json", "b.json", "c.json"] {
+        fs::write(victim.path().join(name), "precious").unwrap();
+    }
+    let out = OutputDir::create(&root).unwrap();
+    for name in ["a", "b"] {
+        out.write(&format!("json/{name}.json"), b"ours").unwrap();
+    }
+    // Another process moves the folder away and puts a link in its place.
+    fs::rename(root.join("json"), root.join("json-moved")).unwrap();
+    std::os::unix::fs::symlink(victim.path(), root.join("json")).unwrap();
+    std::os::unix::fs::symlink(victim.path(), root.join("css")).unwrap();
+
+    assert!(out.remove("json/a.json").unwrap());
+    assert_eq!(out.write("json/c.json", b"new").unwrap(), Outcome::Written);
+    let mut stream = out.stream("json/b.json", false).unwrap();
+    stream.append(b"streamed").unwrap();
+    stream.finish().unwrap();
+    assert!(matches!(
+        out.write("css/a.css", b"x"),
+        Err(WriteError::Escapes { .. })
+    ));
+    for name in ["a.json", "b.json", "c.json"] {
+        let kept = fs::read_to_string(victim.path().join(name)).unwrap();
+        assert_eq!(kept, "precious", "{name}");
+    }
+    assert_eq!(fs::read_dir(victim.path()).unwrap().count(), 3);
+    let moved = root.join("json-moved");
+    assert!(!moved.join("a.json").exists());
+    assert_eq!(fs::read(moved.join("b.json")).unwrap(), b"streamed");
+    assert_eq!(fs::read(moved.join("c.json")).unwrap(), b"new");
+}
+
+/// Issue 27, item 6: a bake stopped by SIGINT or SIGTERM removes its temporary files (and ends
+/// as the signal ends a process).
+#[cfg(unix)]
+#[test]
+fn a_bake_stopped_by_sigint_or_sigterm_leaves_no_temporary_files() {
+    use std::os::unix::process::ExitStatusExt;
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        let dir = tempfile::tempdir().unwrap();
+        write_curves(&dir.path().join("curves"), MOTIONS, 1);
+        let mut child = Command::new(env!("CARGO_BIN_EXE_curvebake"))
+            .current_dir(dir.path())
+            .args(["bake", "--quiet", "--formats", "json,css"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        // While the bundles are streamed, their temporary files are there.
+        let out = dir.path().join("out");
+        let mut seen = false;
+        for _ in 0..6000 {
+            if out.is_dir() && !temps_in(&out).is_empty() {
+                seen = true;
+                break;
+            }
+            if child.try_wait().unwrap().is_some() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert!(seen, "no temporary file was seen while the bake ran");
+        // SAFETY: signalling our own child.
+        assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
+        let status = child.wait().unwrap();
+        assert_eq!(status.signal(), Some(signal), "{status}");
+        let (_, temps) = snapshot(&out);
+        assert!(temps.is_empty(), "signal {signal}: {temps:?}");
+    }
+}
+
 #[test]
 fn an_output_folder_that_is_a_file_is_refused_with_exit_3() {
     let dir = project();
@@ -552,17 +633,19 @@ fn a_bake_killed_part_way_leaves_only_complete_files_and_a_rerun_repairs_everyth
         repaired == b,
         "the re-run did not restore what a clean bake writes"
     );
-    // Temporary files of the killed runs are not cleaned up by the re-run (they are inert:
-    // never read, and --check ignores them). Reported, not asserted.
+    // Temporary files the killed runs left are removed by the re-run, which holds the lock.
     eprintln!(
-        "temporary files left by the killed runs: {} after them, {} after the re-run",
-        leftovers.len(),
-        temps.len()
+        "temporary files left by the killed runs: {}",
+        leftovers.len()
     );
+    assert!(temps.is_empty(), "{temps:?}");
 }
 
+/// A bake holds the folder's lock, so every temporary file there is a leftover of a run that
+/// ended (issue 27, item 6: what a SIGKILL left): all are removed, recent ones too, but not
+/// those of another output folder inside this one (it has a lock of its own).
 #[test]
-fn a_bake_removes_old_temporary_files_and_keeps_recent_ones_and_everything_else() {
+fn a_bake_removes_temporary_files_left_and_keeps_everything_else() {
     let dir = project();
     let out = dir.path().join("out");
     fs::create_dir_all(out.join("css")).unwrap();
@@ -577,15 +660,23 @@ fn a_bake_removes_old_temporary_files_and_keeps_recent_ones_and_everything_else(
     // A killed run's temporary files, an hour old, at the top and in a format's folder.
     place(&format!("{TEMP_PREFIX}old"), hour);
     place(&format!("css/{TEMP_PREFIX}old"), hour);
-    // One a bake running beside this one may still rename into place.
+    // One just left.
     place(&format!("css/{TEMP_PREFIX}recent"), Duration::ZERO);
     // Not curvebake's, however old.
     place("css/notes.txt", hour);
+    // Another output folder's, inside this one: a bake of it may be running.
+    fs::create_dir_all(out.join("nested")).unwrap();
+    place("nested/.curvebake-lock", hour);
+    place(&format!("nested/{TEMP_PREFIX}theirs"), hour);
 
     let output = curvebake(dir.path(), &["bake", "--quiet"]);
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(temps_in(&out).is_empty(), "{:?}", temps_in(&out));
-    assert_eq!(temps_in(&out.join("css")), [format!("{TEMP_PREFIX}recent")]);
+    assert!(temps_in(&out.join("css")).is_empty());
+    assert_eq!(
+        temps_in(&out.join("nested")),
+        [format!("{TEMP_PREFIX}theirs")]
+    );
     assert_eq!(fs::read(out.join("css/notes.txt")).unwrap(), b"left behind");
     assert!(out.join("css/card.css").exists());
 }

@@ -1004,6 +1004,18 @@ fn custom_properties_that_clash_are_refused_with_both_motions() {
         "{text}"
     );
     assert!(!text.contains("glow-em"), "{text}");
+    // A motion's own property named like its own duration.
+    fs::write(
+        root.join("curves/8.ron"),
+        "(name: \"own\", property: \"--own-duration\", motion: Spring(from: 0, to: 1))",
+    )
+    .unwrap();
+    let own = curvebake(root, &["bake", "--formats", "css"]);
+    assert!(
+        stderr(&own).contains("curves/8.ron: own: property \"--own-duration\" as a number clashes with motion \"own\", which makes it (its duration)"),
+        "{}",
+        stderr(&own)
+    );
     assert!(root.join("out/css/glow-em.css").is_file());
     assert!(!root.join("out/css/b.css").exists());
 }
@@ -1285,4 +1297,212 @@ fn fifos_in_the_output_folder_hang_nothing() {
         let bake = run_or_kill(root, &["bake", "--formats", "json"]);
         assert_eq!(bake, Some(code), "{at}: bake");
     }
+}
+
+/// Issue 27, item 19: the project file's odd values are errors at their key, a folder given
+/// as `--config` is named as such, and flags undo `layout = "bundle"` and `css_frames = true`.
+#[test]
+fn project_file_values_are_checked_and_flags_undo_its_switches() {
+    let dir = project(&[("card.ron", CARD)]);
+    let root = dir.path();
+    let config = root.join("curvebake.toml");
+    for (text, expected) in [
+        (
+            "plot_size = [1200, 800, 3]\n",
+            "curvebake.toml:1:13: plot_size must be [width, height], got 3 numbers",
+        ),
+        (
+            "formats = []\n",
+            "curvebake.toml:1:11: formats must name at least one format",
+        ),
+        ("out = \"\"\n", "curvebake.toml:1:7: out must name a folder"),
+    ] {
+        fs::write(&config, text).unwrap();
+        let baked = curvebake(root, &["bake"]);
+        assert_eq!(baked.status.code(), Some(2), "{text}: {}", stderr(&baked));
+        assert!(
+            stderr(&baked).contains(expected),
+            "{text}: {}",
+            stderr(&baked)
+        );
+        assert!(!stderr(&baked).contains("manifest"), "{}", stderr(&baked));
+    }
+    let folder = curvebake(root, &["bake", "--config", "curves"]);
+    assert_eq!(folder.status.code(), Some(2), "{}", stderr(&folder));
+    assert!(
+        stderr(&folder).contains("curves: a folder, not a project file"),
+        "{}",
+        stderr(&folder)
+    );
+
+    fs::write(
+        &config,
+        "layout = \"bundle\"\ncss_frames = true\nformats = [\"css\"]\n",
+    )
+    .unwrap();
+    let bundled = curvebake(root, &["bake"]);
+    assert!(bundled.status.success(), "{}", stderr(&bundled));
+    assert!(!root.join("out/css/card.css").exists());
+    let per_motion = curvebake(root, &["bake", "--no-bundle", "--no-css-frames"]);
+    assert!(per_motion.status.success(), "{}", stderr(&per_motion));
+    let css = fs::read_to_string(root.join("out/css/card.css")).unwrap();
+    assert!(css.contains("--card-easing: linear("), "{css}");
+}
+
+/// Issue 27, item 20: `inspect` of a missing file is a usage error as in `bake`; `--out`
+/// under a file is a usage error naming `--out`; two file names that differ only in Unicode
+/// normalisation are told apart in the duplicate-name error.
+#[test]
+fn missing_inputs_paths_under_files_and_lookalike_names_are_said_plainly() {
+    let dir = project(&[("card.ron", CARD)]);
+    let root = dir.path();
+    let inspected = curvebake(root, &["inspect", "missing.ron"]);
+    assert_eq!(inspected.status.code(), Some(2), "{}", stderr(&inspected));
+    let baked = curvebake(root, &["bake", "missing.ron"]);
+    assert_eq!(baked.status.code(), Some(2), "{}", stderr(&baked));
+
+    fs::write(root.join("notes.txt"), "notes").unwrap();
+    for args in [&["bake", "--check"][..], &["bake"][..]] {
+        let mut args = args.to_vec();
+        args.extend(["--out", "notes.txt/site"]);
+        let under = curvebake(root, &args);
+        let text = stderr(&under);
+        assert_eq!(under.status.code(), Some(2), "{args:?}: {text}");
+        assert!(
+            text.contains("notes.txt/site: --out lies under the file notes.txt"),
+            "{text}"
+        );
+    }
+
+    let composed = CARD.replace("\"card\"", "\"cafe\"");
+    fs::write(root.join("curves/caf\u{e9}.ron"), &composed).unwrap();
+    fs::write(root.join("curves/cafe\u{301}.ron"), &composed).unwrap();
+    let twice = curvebake(root, &["bake", "--formats", "json"]);
+    let text = stderr(&twice);
+    assert_eq!(twice.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("caf\\u{e9}.ron") && text.contains("cafe\\u{301}.ron"),
+        "{text}"
+    );
+}
+
+/// Issue 27, item 4: baking `b/` into an output folder last baked from `a/` says that the
+/// folder was baked from other inputs, names them and what goes (also in `--check`); a
+/// motion deleted from the same inputs is no such news.
+#[test]
+fn baking_other_inputs_into_a_folder_says_whose_outputs_go() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    for (folder, name) in [("a", "card"), ("b", "fade")] {
+        fs::create_dir(root.join(folder)).unwrap();
+        let text = if name == "card" { CARD } else { FADE };
+        fs::write(root.join(folder).join(format!("{name}.ron")), text).unwrap();
+    }
+    fs::write(
+        root.join("a/more.ron"),
+        CARD.replace("\"card\"", "\"more\""),
+    )
+    .unwrap();
+    let first = curvebake(root, &["bake", "a", "--formats", "json"]);
+    assert!(first.status.success(), "{}", stderr(&first));
+    let check = curvebake(root, &["bake", "b", "--formats", "json", "--check"]);
+    assert!(
+        stderr(&check).contains("a bake would remove the outputs of their 2 motions (2 files)"),
+        "{}",
+        stderr(&check)
+    );
+    let second = curvebake(root, &["bake", "b", "--formats", "json"]);
+    let text = stderr(&second);
+    assert!(second.status.success(), "{text}");
+    let a = root.join("a").canonicalize().unwrap();
+    assert!(
+        text.contains(&format!(
+            "warning: out was last baked from other inputs as well: {}; removing the outputs of their 2 motions (2 files)",
+            a.display()
+        )),
+        "{text}"
+    );
+    fs::write(root.join("b/card.ron"), CARD).unwrap();
+    assert!(curvebake(root, &["bake", "b", "--formats", "json"])
+        .status
+        .success());
+    fs::remove_file(root.join("b/card.ron")).unwrap();
+    let deleted = curvebake(root, &["bake", "b", "--formats", "json"]);
+    assert!(
+        !stderr(&deleted).contains("other inputs"),
+        "{}",
+        stderr(&deleted)
+    );
+}
+
+/// Issue 27, item 13: `watch` of a file keeps baking after its folder is deleted and made
+/// again; after `rm -rf curves && mkdir curves` in one step (the inode may come back) the
+/// folder is watched again; `sed -i`'s temporary file is not listed as a change.
+#[cfg(unix)]
+#[test]
+fn watch_survives_its_folders_made_again_and_ignores_sed_temporaries() {
+    use crate::everyday::Watcher;
+    let dir = project(&[("card.ron", CARD)]);
+    let root = dir.path();
+    let mut file = Watcher::start(root, &["curves/card.ron", "--formats", "json"]);
+    file.wait_for("the first bake", |w| w.bakes() >= 1);
+    fs::remove_dir_all(root.join("curves")).unwrap();
+    settle();
+    fs::create_dir(root.join("curves")).unwrap();
+    fs::write(root.join("curves/card.ron"), CARD.replace("200", "210")).unwrap();
+    file.wait_for("a bake of the file made again", |w| w.bakes() >= 2);
+    let before = file.bakes();
+    fs::write(root.join("curves/card.ron"), CARD.replace("200", "220")).unwrap();
+    file.wait_for("a bake after an edit", |w| w.bakes() > before);
+    drop(file);
+
+    let mut folder = Watcher::start(root, &["curves", "--formats", "json"]);
+    folder.wait_for("the first bake", |w| w.bakes() >= 1);
+    let status = std::process::Command::new("sh")
+        .current_dir(root)
+        .args(["-c", "rm -rf curves && mkdir curves"])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    settle();
+    fs::write(root.join("curves/fade.ron"), FADE).unwrap();
+    folder.wait_for("fade baked", |_| root.join("out/json/fade.json").is_file());
+    let before = folder.bakes();
+    fs::write(root.join("curves/card.ron"), CARD).unwrap();
+    folder.wait_for("card baked after that", |w| {
+        w.bakes() > before && root.join("out/json/card.json").is_file()
+    });
+    settle();
+    let before = folder.bakes();
+    let sed = std::process::Command::new("sed")
+        .current_dir(root)
+        .args(["-i", "s/200/230/", "curves/card.ron"])
+        .status()
+        .unwrap();
+    assert!(sed.success());
+    folder.wait_for("the sed edit baked", |w| w.bakes() > before);
+    let line = folder
+        .lines()
+        .into_iter()
+        .rfind(|l| l.starts_with("baked"))
+        .unwrap();
+    assert!(!line.contains("/sed"), "{line}");
+}
+
+/// Issue 27, item 14: `watch` says when its project file changes (it keeps the options it
+/// started with, and says a restart is needed).
+#[test]
+fn watch_says_when_its_project_file_changes() {
+    use crate::everyday::Watcher;
+    let dir = project(&[("card.ron", CARD)]);
+    let root = dir.path();
+    fs::write(root.join("curvebake.toml"), "formats = [\"json\"]\n").unwrap();
+    let mut watch = Watcher::start(root, &[]);
+    watch.wait_for("the first bake", |w| w.bakes() >= 1);
+    fs::write(root.join("curvebake.toml"), "formats = [\"css\"]\n").unwrap();
+    watch.wait_for("the word about the project file", |w| {
+        w.lines()
+            .iter()
+            .any(|l| l.contains("curvebake.toml changed; watch keeps the options it started with"))
+    });
 }

@@ -149,7 +149,9 @@ fn animation(baked: &Baked) -> (Value, usize, Vec<String>) {
     let spec = baked.spec;
     let mut warnings = Vec::new();
     let named = spec.model.tracks();
-    let kinks = spec.model.track_kinks(baked.duration);
+    // Every impact a float can tell apart (negligible 0): the Hermite bound holds only on
+    // smooth segments.
+    let kinks = spec.model.track_kinks(baked.duration, 0.0);
     let tracks: Vec<(Property, String)> = match &spec.model {
         Model::Tracks(t) => (t.tracks().iter())
             .map(|k| (k.property.clone(), k.unit.clone()))

@@ -87,7 +87,8 @@ impl Format {
 /// Settings of the exporters.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ExportSettings {
-    /// CSS stops may be dropped while linear interpolation stays within this (0: keep all).
+    /// Largest distance, in each motion's unit, of what a browser plays from the motion at
+    /// any instant (0: the unit's default, `css::default_tolerance`).
     pub css_tolerance: f64,
     /// Plot size in pixels (width, height).
     pub plot_size: (u32, u32),

@@ -63,6 +63,18 @@ impl Names {
                 " (as {first:?}; names that differ only in case would clash on case-insensitive file systems)"
             )
         };
+        // Two file names may look alike and differ (in Unicode normalisation, say): spell
+        // both out then.
+        let (there, here) = (file.display().to_string(), input.file.display().to_string());
+        let case = if there != here && !(there.is_ascii() && here.is_ascii()) {
+            format!(
+                "{case} (that file is {}, this one {})",
+                beyond_ascii_escaped(&there),
+                beyond_ascii_escaped(&here)
+            )
+        } else {
+            case
+        };
         Err(InputError::new(
             &input.file,
             Problem::Field {
@@ -96,6 +108,20 @@ impl Names {
             .get_key_value(&Caseless(name.into()))
             .is_some_and(|(taken, _)| *taken.0 == *name)
     }
+}
+
+/// `text` with every character beyond ASCII written `\u{...}`: two spellings that look alike
+/// then read apart (`café` composed is `caf\u{e9}`, decomposed `cafe\u{301}`).
+fn beyond_ascii_escaped(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_ascii() {
+                c.to_string()
+            } else {
+                c.escape_unicode().to_string()
+            }
+        })
+        .collect()
 }
 
 /// A name that hashes and compares ignoring ASCII case.

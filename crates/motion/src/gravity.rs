@@ -229,10 +229,23 @@ impl Bounce {
 }
 
 impl Bounce {
-    /// The impacts strictly between 0 and `end`, in time order: where the velocity jumps
-    /// (each is a join of the motion's parabolas). Bounces shrink geometrically, so a motion
-    /// baked until it rests has finitely many before its end.
-    pub fn impacts_before(&self, end: f64) -> Vec<f64> {
+    /// Height of bounce `k` (after impact `k`) above the floor: `(e^k·|v1|)²/(2|a|)`.
+    fn rise(&self, k: i32) -> f64 {
+        let launch = self.impact_velocity * self.restitution.powi(k);
+        launch * launch / (2.0 * self.fall.acceleration.abs())
+    }
+
+    /// The impacts strictly between 0 and `end`, in time order (where the velocity jumps: each
+    /// is a join of the motion's parabolas), up to the first after which the bounce rises at
+    /// most `negligible`.
+    ///
+    /// Bounce k rises `(e^k·|v1|)²/(2|a|)`, so from that impact on the motion stays between the
+    /// floor and `negligible` above it: any curve through its values there is within
+    /// `negligible` (plus its own offsets from them) of it, whatever it does between, and the
+    /// impacts that follow (infinitely many, accumulating at [`Bounce::end_time`]) need no
+    /// stop of their own. A `negligible` of 0 lists every impact before `end` that a float
+    /// can tell apart.
+    pub fn impacts_before(&self, end: f64, negligible: f64) -> Vec<f64> {
         let mut impacts = Vec::new();
         let mut k = 1;
         while k < i32::MAX - 1 {
@@ -242,6 +255,9 @@ impl Bounce {
             }
             if t > 0.0 {
                 impacts.push(t);
+            }
+            if self.rise(k) <= negligible {
+                break;
             }
             k += 1;
         }
@@ -321,5 +337,25 @@ mod tests {
     fn a_floor_never_reached_is_an_error() {
         let err = Bounce::new(Gravity::new(0.0, 0.0, -10.0).unwrap(), 5.0, 0.5).unwrap_err();
         assert_eq!(err.to_string(), "to = 5 is never reached by the motion");
+    }
+
+    /// Impacts stop being listed at the first bounce no higher than `negligible`, and not
+    /// before: the accumulation of impacts at the end is not written stop by stop.
+    #[test]
+    fn impacts_are_listed_until_the_bounces_are_negligible() {
+        let b = ball();
+        let end = b.end_time() + 1.0;
+        let all = b.impacts_before(end, 0.0);
+        let few = b.impacts_before(end, 0.01);
+        assert!(all.len() > 30, "{}", all.len());
+        assert!(few.len() < 15 && few[..] == all[..few.len()], "{few:?}");
+        let k = few.len() as i32;
+        assert!(b.rise(k) <= 0.01 && b.rise(k - 1) > 0.01);
+        // Between the last impact listed and the end, the motion stays that close to the floor.
+        let last = few[few.len() - 1];
+        for i in 0..=1000 {
+            let t = last + (end - last) * f64::from(i) / 1000.0;
+            assert!((b.position(t) - b.floor).abs() <= 0.01, "{t}");
+        }
     }
 }

@@ -361,15 +361,20 @@ impl Spring {
         -2.0 * self.sigma * d1 - self.omega0_sq * d0
     }
 
-    /// The interior zeros `s` in `(0, h)` of `y(s) = c·C(s) + p·S(s)` (a solution of the
-    /// spring's equation with `y(0) = c`, `y'(0) + σ·y(0) = p`), into `zeros`; `false` if
-    /// there are more than [`MAX_EXTREMA`].
+    /// Calls `at(s)` for each interior zero `s` in `(0, h)` of `y(s) = c·C(s) + p·S(s)` (a
+    /// solution of the spring's equation with `y(0) = c`, `y'(0) + σ·y(0) = p`); `false`
+    /// (after calling it for the first [`MAX_EXTREMA`]) if there are more.
     ///
     /// - underdamped: `c·cos(ωd·s) + p·sin(ωd·s)/ωd = 0` at `ωd·s = atan(-c·ωd/p) + kπ`;
     /// - overdamped: `tanh(g·s) = -c·g/p`, one zero at most;
     /// - critically damped: `c + p·s = 0`.
-    fn zeros(&self, c: f64, p: f64, h: f64, zeros: &mut Vec<f64>) -> bool {
+    fn zeros(&self, c: f64, p: f64, h: f64, mut at: impl FnMut(f64)) -> bool {
         let root = self.root;
+        let mut inside = |s: f64| {
+            if s > 0.0 && s < h {
+                at(s);
+            }
+        };
         if self.discriminant < 0.0 && root > 0.0 {
             // atan(-c·ωd/p) in (-π/2, π/2]; the first zero after 0 is that or π later.
             let mut theta = if p == 0.0 {
@@ -380,22 +385,23 @@ impl Spring {
             if theta <= 0.0 {
                 theta += PI;
             }
+            let mut found = 0;
             while theta / root < h {
-                if zeros.len() == MAX_EXTREMA {
+                if found == MAX_EXTREMA {
                     return false;
                 }
-                zeros.push(theta / root);
+                inside(theta / root);
+                found += 1;
                 theta += PI;
             }
         } else if self.discriminant > 0.0 && root > 0.0 {
             let r = -c * root / p;
             if r.abs() < 1.0 {
-                zeros.push(r.atanh() / root);
+                inside(r.atanh() / root);
             }
         } else if p != 0.0 {
-            zeros.push(-c / p);
+            inside(-c / p);
         }
-        zeros.retain(|&s| s > 0.0 && s < h);
         true
     }
 }
@@ -411,15 +417,13 @@ impl Motion for Spring {
         let (d, next, after) = self.derivatives(order, a);
         let (end, _, _) = self.derivatives(order, b);
         let (mut lo, mut hi) = (d.min(end), d.max(end));
-        let mut zeros = Vec::new();
         let p = after + self.sigma * next;
-        if self.zeros(next, p, b - a, &mut zeros) {
-            for s in zeros {
-                let (x, _, _) = self.derivatives(order, a + s);
-                lo = lo.min(x);
-                hi = hi.max(x);
-            }
-        } else {
+        let all = self.zeros(next, p, b - a, |s| {
+            let (x, _, _) = self.derivatives(order, a + s);
+            lo = lo.min(x);
+            hi = hi.max(x);
+        });
+        if !all {
             let q = next + self.sigma * d;
             let amplitude = d.hypot(q / self.root);
             (lo, hi) = (-amplitude, amplitude);

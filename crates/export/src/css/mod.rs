@@ -52,7 +52,7 @@ pub use played::*;
 use crate::exporter::{Buffers, Bundle, Exporter, FilePath, MotionOutput, Shape, Summary};
 use crate::settings::{ExportSettings, Format, Layout};
 use curvebake_model::bake::Baked;
-use curvebake_model::number::write_fixed;
+use curvebake_model::number::{format_number, write_fixed};
 use curvebake_model::spec::{unit_kind, Model, Property, ReducedMotion, UnitKind};
 use text::{animation, animation_item, declare_value, reduced_motion, register, ring_drawing};
 
@@ -136,7 +136,7 @@ impl Exporter for Css {
                 ("css_stops_before", written.points as u64),
                 ("css_stops_after", written.stops as u64),
             ],
-            warnings: Vec::new(),
+            warnings: written.lost.iter().map(LostOvershoot::warning).collect(),
         }
     }
 }
@@ -248,16 +248,21 @@ pub struct PropertyTrack<'a> {
     pub frame_keyframes: bool,
     /// What `prefers-reduced-motion: reduce` does.
     pub reduced_motion: ReducedMotion,
+    /// Whether the tolerance was asked for (the motion's `tolerance` or `--css-tolerance`):
+    /// only then is an overshoot it removes warned about (a default tolerance is below what
+    /// anyone sees).
+    pub asked_tolerance: bool,
 }
 
-/// What a motion's CSS holds: its frames and its stops (per property, added up), and the
-/// animations its class plays.
+/// What one motion's or property's CSS holds, and the animations its class plays.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Written {
     /// Frames of its table, per property.
     pub points: usize,
-    /// Stops written (of its easings or keyframes).
+    /// The stops written (each easing's, or each keyframes').
     pub stops: usize,
+    /// Each overshoot its tolerance removed.
+    pub lost: Vec<LostOvershoot>,
     /// The animations its class plays, in order (none for a ring, whose class draws).
     pub animations: Vec<Animation>,
     /// Whether its class also sets `translate` (a multi-track motion moving along both axes):
@@ -266,9 +271,15 @@ pub struct Written {
 }
 
 impl Written {
-    fn add(&mut self, other: Written) {
+    /// Adds what the CSS of a multi-track motion's track on `property` holds.
+    fn add(&mut self, other: Written, property: &Property) {
         self.points += other.points;
         self.stops += other.stops;
+        let named = other.lost.into_iter().map(|lost| LostOvershoot {
+            track: Some(property.name().to_owned()),
+            ..lost
+        });
+        self.lost.extend(named);
         self.animations.extend(other.animations);
     }
 }
@@ -290,6 +301,45 @@ impl Animation {
     pub fn write(&self, out: &mut Vec<u8>) {
         animation_item(out, &self.name, self.eased, self.neutral_end);
     }
+}
+
+/// An overshoot the tolerance took away: the motion goes past `to` by `table` (in the unit,
+/// at its frames), the played curve by no more than the values' rounding. A curve within the
+/// tolerance of the motion keeps any overshoot larger than the tolerance, so what is lost is
+/// at most the tolerance.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LostOvershoot {
+    /// The property of the track it happened on, in a multi-track motion.
+    pub track: Option<String>,
+    /// How far the table goes past `to`.
+    pub table: f64,
+    /// The tolerance that allowed it.
+    pub tolerance: f64,
+}
+
+impl LostOvershoot {
+    /// The bake's warning: ``the CSS tolerance T removes its overshoot of X past `to`; ...``,
+    /// after ``track `<property>`: `` on a track.
+    pub fn warning(&self) -> String {
+        let track = match &self.track {
+            Some(property) => format!("track `{property}`: "),
+            None => String::new(),
+        };
+        format!(
+            "{track}the CSS tolerance {} removes its overshoot of {} past `to`; give it a \
+             smaller `tolerance` or `relative_tolerance` to keep the bounce",
+            format_number(self.tolerance),
+            format_number(self.table),
+        )
+    }
+}
+
+/// How far `values` go past `to`, away from `from` (0 if they never do).
+fn overshoot(values: impl Iterator<Item = f64>, (from, to): (f64, f64)) -> f64 {
+    let sign = if to >= from { 1.0 } else { -1.0 };
+    values
+        .map(|x| ((x - to) * sign).max(0.0))
+        .fold(0.0, f64::max)
 }
 
 /// Writes one motion's CSS; returns what it holds, over all its properties.
@@ -331,6 +381,7 @@ pub(crate) fn motion_css(baked: &Baked, settings: &ExportSettings, out: &mut Vec
             endpoints: easing_endpoints(baked),
             frame_keyframes: settings.css_frames,
             reduced_motion: spec.reduced_motion,
+            asked_tolerance: spec.tolerance.is_some() || settings.css_tolerance > 0.0,
         },
         out,
     )
@@ -406,20 +457,25 @@ fn tracks_css(
         let last = values[values.len() - 1];
         let endpoints = (track.model.endpoints()).filter(|&(_, to)| (last - to).abs() <= rounding);
         let neutral_end = (last - declaration.neutral).abs() <= rounding;
-        written.add(property_css(
-            &PropertyTrack {
-                name: &name,
-                declaration,
-                curve,
-                times,
-                duration: baked.duration,
-                values,
-                endpoints,
-                frame_keyframes: settings.css_frames,
-                reduced_motion: spec.reduced_motion,
-            },
-            out,
-        ));
+        let property = track.property.clone();
+        written.add(
+            property_css(
+                &PropertyTrack {
+                    name: &name,
+                    declaration,
+                    curve,
+                    times,
+                    duration: baked.duration,
+                    values,
+                    endpoints,
+                    frame_keyframes: settings.css_frames,
+                    reduced_motion: spec.reduced_motion,
+                    asked_tolerance: spec.tolerance.is_some() || settings.css_tolerance > 0.0,
+                },
+                out,
+            ),
+            &property,
+        );
         animations.push((
             name,
             endpoints.is_some() && !settings.css_frames,
@@ -473,14 +529,28 @@ pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> Written {
     write_fixed(out, track.duration, decimals);
     out.extend_from_slice(b"s;\n");
     let mut stops = 0;
+    let mut lost = Vec::new();
     if let Some(endpoints) = track.endpoints {
         out.extend_from_slice(b"  --");
         out.extend_from_slice(name);
         out.extend_from_slice(b"-easing: ");
-        let (fit, _) = easing(&track.curve, endpoints, track.duration);
+        let (fit, scale) = easing(&track.curve, endpoints, track.duration);
         write_linear(out, &fit, 0);
         out.extend_from_slice(b";\n");
         stops = fit.len();
+        // Straight between stops, the played curve peaks at a stop.
+        let table = overshoot(track.values.iter().copied(), endpoints);
+        let played = overshoot(
+            (0..fit.len()).map(|k| scale.played(fit.value(k, 0))),
+            endpoints,
+        );
+        if track.asked_tolerance && table > rounding && played <= rounding {
+            lost.push(LostOvershoot {
+                track: None,
+                table,
+                tolerance: track.curve.tolerance,
+            });
+        }
     }
     out.extend_from_slice(b"}\n");
 
@@ -511,6 +581,7 @@ pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> Written {
     Written {
         points: track.values.len(),
         stops,
+        lost,
         animations: vec![Animation {
             name: name.to_vec(),
             eased,

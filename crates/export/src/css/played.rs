@@ -132,20 +132,28 @@ pub struct Curve<'a> {
 /// Every track of a baked motion, in track order.
 pub fn curves<'a>(baked: &'a Baked, settings: &ExportSettings) -> Vec<Curve<'a>> {
     let spec = baked.spec;
-    let kinks = spec.model.track_kinks(baked.duration);
     let units: Vec<&str> = match &spec.model {
         Model::Tracks(multi) => multi.tracks().iter().map(|t| t.unit.as_str()).collect(),
         _ => vec![css_unit(baked).0; baked.tracks.len()],
     };
+    let tolerances: Vec<f64> = (baked.tracks.iter().zip(&units))
+        .map(|(track, unit)| tolerance(spec, settings, unit, &track.position))
+        .collect();
+    // Bounces lower than a tenth of the smallest tolerance get no stop of their own: the
+    // played curve stays within that of them (`Bounce::impacts_before`), and an impact that
+    // does get one reaches the floor within the value's rounding.
+    let negligible = tolerances.iter().copied().fold(f64::INFINITY, f64::min) / 10.0;
+    let kinks = spec.model.track_kinks(baked.duration, negligible);
     (spec.model.tracks().into_iter())
         .zip(&baked.tracks)
         .zip(kinks)
         .zip(units)
-        .map(|((((_, motion), track), kinks), unit)| Curve {
+        .zip(tolerances)
+        .map(|(((((_, motion), track), kinks), unit), tolerance)| Curve {
             motion,
             kinks,
             end_value: track.position[track.position.len() - 1],
-            tolerance: tolerance(spec, settings, unit, &track.position),
+            tolerance,
             unit,
         })
         .collect()

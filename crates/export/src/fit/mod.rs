@@ -91,8 +91,14 @@ const REST_STEP_DECIMALS: u32 = 3;
 /// rounding of the values gets there).
 pub const MAX_STOPS: usize = 100_000;
 
+/// How a segment's length guess grows after a valid one.
+const GROW: f64 = 1.2;
+
+/// How it shrinks after an invalid one.
+const SHRINK: f64 = 0.85;
+
 /// Most candidate lengths tried for one segment.
-const MAX_TRIES: u32 = 60;
+const MAX_TRIES: u32 = 200;
 
 /// How a track's stop values are written: the number `w` (with `decimals` decimals, or
 /// `join_decimals` at a join) plays the value `origin + unit·w`. A `linear()` easing writes
@@ -283,7 +289,15 @@ pub fn fit(tracks: &[Track], timing: &Timing) -> Fit {
         fit.values.push(w);
         offsets[j] = track.scale.played(w) - x;
     }
+    // The first length: where the chord of the start's curvature reaches the tolerance.
     let mut guess = duration;
+    for (j, track) in tracks.iter().enumerate() {
+        let (lo, hi) = track.motion.derivative_range(2, 0.0, 0.0);
+        let bend = lo.abs().max(hi.abs());
+        if bend > 0.0 {
+            guess = guess.min(GROW * (8.0 * room[j] / bend).sqrt());
+        }
+    }
     let ends = (timing.kinks.iter())
         .filter(|&&t| t > 0.0 && t < duration)
         .map(|&t| (t, End::Join))
@@ -343,57 +357,52 @@ impl Fitter<'_> {
         guess: &mut f64,
     ) -> (Decimal, f64, Reach, bool) {
         let span = piece_end - a;
-        if let Some(reach) = self.segment(a, piece_end, from, end) {
-            let input = match end {
-                End::Last => Decimal::HUNDRED,
-                // Written once every stop is known (`place_joins`).
-                _ => Decimal::round(100.0 * piece_end / self.duration, MAX_DECIMALS),
-            };
-            return (input, piece_end, reach, true);
-        }
-        // Bracket the longest valid length: `good` is valid, `bad` is not.
-        let (mut good, mut bad) = (0.0f64, span);
-        let mut h = guess.min(0.5 * span);
-        for _ in 0..MAX_TRIES {
-            if self.segment(a, a + h, from, End::Free).is_some() {
-                good = h;
-            } else {
-                bad = h;
-            }
-            if good > 0.0 && bad <= good * (1.0 + 0.5 * INPUT_SLACK) {
-                break;
-            }
-            h = if good == 0.0 {
-                0.5 * bad
-            } else if bad == span {
-                (2.0 * good).min(0.5 * (good + bad))
-            } else {
-                (good * bad).sqrt()
-            };
-        }
-        *guess = good.max(span * 1e-9);
         let previous = fit.inputs[fit.len() - 1];
-        let hi = 100.0 * (a + good) / self.duration;
-        let lo = 100.0 * (a + (1.0 - INPUT_SLACK) * good) / self.duration;
-        for decimals in 0..=MAX_DECIMALS {
-            let input = Decimal::floor(hi, decimals);
-            if input.value() < lo.min(hi) || input <= previous {
+        // A length that grows after each valid segment and shrinks after each invalid one:
+        // about two tries a stop, each one evaluation of the closed forms at its end (and
+        // at the derivative's extrema inside).
+        let mut h = guess.min(span);
+        for _ in 0..MAX_TRIES {
+            if h >= span {
+                if let Some(reach) = self.segment(a, piece_end, from, end) {
+                    *guess = span.max(*guess);
+                    let input = match end {
+                        End::Last => Decimal::HUNDRED,
+                        // Written once every stop is known (`place_joins`).
+                        _ => Decimal::round(100.0 * piece_end / self.duration, MAX_DECIMALS),
+                    };
+                    return (input, piece_end, reach, true);
+                }
+                h = SHRINK * span;
                 continue;
             }
-            let b = input.value() / 100.0 * self.duration;
-            if !(b > a && b < piece_end) {
-                continue;
+            if let Some((input, b)) = self.short_input(a, h, previous) {
+                if let Some(reach) = self.segment(a, b, from, End::Free) {
+                    *guess = GROW * h;
+                    return (input, b, reach, false);
+                }
             }
-            if let Some(reach) = self.segment(a, b, from, End::Free) {
-                return (input, b, reach, false);
-            }
+            h *= SHRINK;
         }
+        let hi = 100.0 * (a + h) / self.duration;
         // No valid segment to a short input (a tolerance below the arithmetic's rounding):
         // the finest input after `a`, its bound whatever it is.
         let input = Decimal::round(hi, MAX_DECIMALS).max(previous.next_up(MAX_DECIMALS));
         let b = (input.value() / 100.0 * self.duration).min(piece_end);
         let reach = self.segment_anyway(a, b, from);
         (input, b, reach, false)
+    }
+
+    /// The time in `[a + (1 - INPUT_SLACK)·h, a + h]` whose input (percent of `D`, after
+    /// `previous`) has the fewest digits, and that input.
+    fn short_input(&self, a: f64, h: f64, previous: Decimal) -> Option<(Decimal, f64)> {
+        let hi = 100.0 * (a + h) / self.duration;
+        let lo = 100.0 * (a + (1.0 - INPUT_SLACK) * h) / self.duration;
+        (0..=MAX_DECIMALS).find_map(|decimals| {
+            let input = Decimal::floor(hi, decimals);
+            let b = input.value() / 100.0 * self.duration;
+            (input.value() >= lo && input > previous && b > a).then_some((input, b))
+        })
     }
 
     /// The segment from `a` (offsets `from`) to `b`, if valid on every track: the far stop's
@@ -421,9 +430,17 @@ impl Fitter<'_> {
                 _ => track.motion.position(b),
             };
             let (target, decimals) = match end {
+                // Against the bend of the segment (the next one bends the same way, but
+                // about an inflection).
                 End::Free => {
-                    let (bend, _) = track.motion.derivative_range(2, b, b);
-                    (-LEAN * room * bend.signum(), track.scale.decimals)
+                    let bend = if lo >= 0.0 {
+                        1.0
+                    } else if hi <= 0.0 {
+                        -1.0
+                    } else {
+                        0.0
+                    };
+                    (-LEAN * room * bend, track.scale.decimals)
                 }
                 End::Join => (0.0, track.scale.join_decimals),
                 End::Last => (track.end_value - x, track.scale.join_decimals),

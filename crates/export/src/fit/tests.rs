@@ -126,7 +126,7 @@ fn each_gravity_impact_is_a_stop_and_the_floor_is_reached() {
         let fall = Gravity::new(from, 0.0, 2400.0).unwrap();
         let ball = Bounce::new(fall, 0.0, 0.5).unwrap();
         let d = ball.settle_time(0.25, 2.0).unwrap();
-        let kinks = ball.impacts_before(d);
+        let kinks = ball.impacts_before(d, 0.0);
         assert!(kinks.len() >= 2);
         let case = Case {
             motion: &ball,

@@ -298,6 +298,9 @@
     document.querySelectorAll(".plot-svg").forEach(moveCursor);
   };
   const setScrub = (t) => {
+    // A preview that finished and handed its property back has no animation left to seek:
+    // starting to scrub starts every preview again (paused at once by the seek).
+    if (state.scrub === null && t !== null) restart(document);
     state.scrub = t === null ? null : Math.min(Math.max(t, 0), Number(scrub.max));
     if (state.scrub !== null) scrub.value = String(state.scrub);
     seekAll();
@@ -317,14 +320,18 @@
     svg.addEventListener("pointermove", move);
     addEventListener("pointerup", () => svg.removeEventListener("pointermove", move), { once: true });
   });
-  const replay = (scope) => {
-    if (state.scrub !== null) setScrub(null);
+  // Starts the previews in `scope` over.
+  function restart(scope) {
     scope.querySelectorAll("[data-anim]").forEach((el) => {
       const name = el.dataset.anim;
       el.classList.remove(name);
       void el.offsetWidth; // restyle without the class, so that adding it starts over
       el.classList.add(name);
     });
+  }
+  const replay = (scope) => {
+    if (state.scrub !== null) setScrub(null);
+    restart(scope);
   };
   document.addEventListener("click", (event) => {
     const button = event.target.closest("button");

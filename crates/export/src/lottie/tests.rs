@@ -44,7 +44,7 @@ fn lottie_segment(s0: f64, s1: f64, (ox, oy): (f64, f64), (ix, iy): (f64, f64), 
 fn every_example_is_within_its_bound_at_every_instant() {
     for spec in examples() {
         let baked = bake(&spec).unwrap();
-        let kinks = spec.model.track_kinks(baked.duration);
+        let kinks = spec.model.track_kinks(baked.duration, 0.0);
         for (j, (name, motion)) in spec.model.tracks().into_iter().enumerate() {
             let unit = match &spec.model {
                 Model::Tracks(t) => t.tracks()[j].unit.clone(),

@@ -256,12 +256,13 @@ impl Model {
     /// Per track ([`Model::tracks`]), the times strictly between 0 and `end` where its
     /// motion is not one smooth closed form, in time order: every join of
     /// [`Model::track_joins`] and also each gravity impact (where the velocity jumps), in
-    /// a sequence's steps too. A fitting of the motion puts a stop at each.
-    pub fn track_kinks(&self, end: f64) -> Vec<Vec<f64>> {
+    /// a sequence's steps too, until the bounces rise at most `negligible` (see
+    /// [`Bounce::impacts_before`]). A fitting of the motion puts a stop at each.
+    pub fn track_kinks(&self, end: f64, negligible: f64) -> Vec<Vec<f64>> {
         match self {
             Self::Tracks(t) => (t.tracks().iter())
                 .map(|k| {
-                    let mut kinks = k.model.kinks(k.length.min(end));
+                    let mut kinks = k.model.kinks(k.length.min(end), negligible);
                     if k.length < end {
                         kinks.push(k.length);
                     }
@@ -269,14 +270,14 @@ impl Model {
                 })
                 .collect(),
             Self::Ring(_) => vec![Vec::new(); 2],
-            _ => vec![self.kinks(end)],
+            _ => vec![self.kinks(end, negligible)],
         }
     }
 
     /// [`Model::track_kinks`] of a one-value model.
-    fn kinks(&self, end: f64) -> Vec<f64> {
+    fn kinks(&self, end: f64, negligible: f64) -> Vec<f64> {
         let mut kinks = match self {
-            Self::Bounce(b) => b.impacts_before(end),
+            Self::Bounce(b) => b.impacts_before(end, negligible),
             Self::Inertia(m) => m.bound_time().into_iter().collect(),
             Self::Sequence(s) => {
                 let steps = s.steps();
@@ -289,7 +290,7 @@ impl Model {
                     if k > 0 {
                         kinks.push(step.start);
                     }
-                    let own = step.model.kinks(stop - step.start);
+                    let own = step.model.kinks(stop - step.start, negligible);
                     kinks.extend(own.into_iter().map(|t| t + step.start));
                 }
                 kinks

@@ -126,11 +126,18 @@ pub struct Clash {
 
 impl Variables {
     /// The first clash of `spec`'s custom properties with those of the motions admitted so
-    /// far, if any (nothing is recorded then); else records them.
+    /// far, or with one another (`property: "--b-duration"` on motion `b`), if any (nothing is
+    /// recorded then); else records them.
     pub fn admit(&mut self, spec: &MotionSpec) -> Result<(), Clash> {
         let variables = spec.variables();
+        let mut own: HashMap<&str, &Use> = HashMap::new();
         for (name, used) in &variables {
-            let Some((other, theirs)) = self.taken.get(name.as_str()) else {
+            let earlier = match self.taken.get(name.as_str()) {
+                Some((other, theirs)) => Some((&**other, theirs)),
+                None => own.get(name.as_str()).map(|&u| (spec.name.as_str(), u)),
+            };
+            own.insert(name, used);
+            let Some((other, theirs)) = earlier else {
                 continue;
             };
             if used.agrees(theirs) {
