@@ -90,7 +90,8 @@ pub struct BakeArgs {
     /// Write each motion's own files, although the project file says `layout = "bundle"`.
     #[arg(long)]
     pub no_bundle: bool,
-    /// Output formats, comma-separated: json, css, png, html, js [default: all]
+    /// Output formats, comma-separated: json, css, png, html, js, and the hand-off formats
+    /// tokens, tailwind, lottie [default: json, css, png, html, js]
     #[arg(long, value_delimiter = ',', value_parser = parse_format)]
     pub formats: Option<Vec<Format>>,
     /// Largest distance, in each motion's unit, of what a browser plays (CSS, JS keyframes,
@@ -193,8 +194,9 @@ pub struct CompletionsArgs {
 }
 
 fn parse_format(name: &str) -> Result<Format, String> {
-    Format::parse(name)
-        .ok_or_else(|| format!("unknown format {name:?}; use json, css, png, html or js"))
+    Format::parse(name).ok_or_else(|| {
+        format!("unknown format {name:?}; use json, css, png, html, js, tokens, tailwind or lottie")
+    })
 }
 
 /// A flag's value, parsed and checked by the library's own rule for `option` (so the CLI,

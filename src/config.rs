@@ -31,7 +31,7 @@ pub const CONFIG_FILE: &str = "curvebake.toml";
 
 /// What `curvebake new config` writes: every key, at this build's default, commented out.
 pub fn config_template() -> String {
-    let formats: Vec<String> = Format::built()
+    let formats: Vec<String> = Format::defaults()
         .iter()
         .map(|f| format!("\"{}\"", f.name()))
         .collect();
@@ -170,7 +170,7 @@ impl Config {
                         error_at(
                             name.span(),
                             format!(
-                                "formats: unknown format {:?}; use json, css, png, html or js",
+                                "formats: unknown format {:?}; use json, css, png, html, js, tokens, tailwind or lottie",
                                 name.get_ref()
                             ),
                         )

@@ -45,7 +45,7 @@ impl Default for BakeOptions {
             check: false,
             layout: Layout::PerMotion,
             jobs: None,
-            formats: Format::built(),
+            formats: Format::defaults(),
             settings: ExportSettings::default(),
             force: false,
         }

@@ -17,6 +17,7 @@ mod everyday;
 mod examples;
 mod faults;
 mod fixtures;
+mod handoff;
 mod incremental;
 mod js_package;
 mod live_review;

@@ -7,17 +7,22 @@
 //! several: [`fit`] (stops placed against the closed form, with a proven bound), [`done`]
 //! (when a motion looks done).
 
+pub mod bezier;
 pub mod css;
 pub mod done;
+pub mod exact;
 pub mod exporter;
 pub mod fit;
 pub mod html;
 pub mod js;
 pub mod json;
+pub mod lottie;
 #[cfg(feature = "plots")]
 mod plot;
 pub mod png;
 pub mod settings;
+pub mod tailwind;
+pub mod tokens;
 
 pub use exporter::{
     preview_picks, Buffers, Bundle, Digest, Exporter, FilePath, MotionOutput, Name, New,
@@ -48,6 +53,9 @@ pub fn exporters(
                 Format::Png => unreachable!("png is not built without the plots feature"),
                 Format::Html => Box::new(html::Html::new(layout, settings)),
                 Format::Js => Box::new(js::Js::new(layout, settings)),
+                Format::Tokens => Box::new(tokens::Tokens::new(layout, settings)),
+                Format::Tailwind => Box::new(tailwind::Tailwind::new(layout, settings)),
+                Format::Lottie => Box::new(lottie::Lottie::new(layout, settings)),
             }
         })
         .collect()

@@ -14,17 +14,32 @@ pub enum Format {
     Html,
     /// ES modules for the Web Animations API.
     Js,
+    /// DTCG design tokens (`curves.tokens.json`) and the Style Dictionary module that plays
+    /// them exactly (`style-dictionary.mjs`).
+    Tokens,
+    /// A Tailwind v4 theme (`tailwind.css`): `ease-<name>` and `animate-<name>`.
+    Tailwind,
+    /// Lottie animations, one per motion (`lottie/<name>.json`).
+    Lottie,
 }
 
 impl Format {
     /// Every format, in the order they are exported.
-    pub const ALL: [Format; 5] = [
+    pub const ALL: [Format; 8] = [
         Format::Json,
         Format::Css,
         Format::Png,
         Format::Html,
         Format::Js,
+        Format::Tokens,
+        Format::Tailwind,
+        Format::Lottie,
     ];
+
+    /// The hand-off formats: written only when asked for by name. Each is for a team that
+    /// uses that tool, and a bake of every motion into all of them would write files (a
+    /// Lottie animation per motion, a theme, a tokens file) that most projects never read.
+    pub const HANDOFF: [Format; 3] = [Format::Tokens, Format::Tailwind, Format::Lottie];
 
     /// The name used by `--formats`.
     pub fn name(self) -> &'static str {
@@ -34,6 +49,9 @@ impl Format {
             Self::Png => "png",
             Self::Html => "html",
             Self::Js => "js",
+            Self::Tokens => "tokens",
+            Self::Tailwind => "tailwind",
+            Self::Lottie => "lottie",
         }
     }
 
@@ -42,9 +60,17 @@ impl Format {
         self != Self::Png || cfg!(feature = "plots")
     }
 
-    /// Every format this build can write: the default of a bake.
+    /// Every format this build can write.
     pub fn built() -> Vec<Format> {
         Self::ALL.into_iter().filter(|f| f.is_built()).collect()
+    }
+
+    /// The formats of a bake that names none: every format this build can write but the
+    /// hand-off ones ([`Format::HANDOFF`]).
+    pub fn defaults() -> Vec<Format> {
+        (Self::built().into_iter())
+            .filter(|f| !Self::HANDOFF.contains(f))
+            .collect()
     }
 
     /// Whether the bundle layout writes this format (as `curves.json` or `curves.css`).

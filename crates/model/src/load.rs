@@ -5,7 +5,7 @@
 use crate::bake::{frame_plan, FramePlan};
 use crate::error::{InputError, Problem};
 use crate::source::schema::MotionFile;
-use crate::source::{parse_motions, read_source};
+use crate::source::{motion_texts, parse_motions, read_source, tokens};
 use crate::spec::{Clash, MotionSpec, Overrides, Variables};
 use rayon::prelude::*;
 use std::collections::hash_map::{Entry, HashMap};
@@ -161,17 +161,34 @@ pub fn load_bytes(
     bytes: &[u8],
     overrides: Overrides,
 ) -> (Vec<Input>, Vec<InputError>) {
-    let (motions, mut errors) = parse_motions(file, bytes);
+    let (motions, mut errors, texts) = if tokens::is_tokens_file_name(file) {
+        let read = tokens::read(file, bytes);
+        let (motions, texts) = (read.motions.into_iter())
+            .map(|(index, motion, text)| ((index, motion), text))
+            .unzip();
+        (motions, read.errors, texts)
+    } else {
+        let (motions, errors) = parse_motions(file, bytes);
+        let texts = (motion_texts(bytes).unwrap_or_default().into_iter())
+            .map(Some)
+            .collect();
+        (motions, errors, texts)
+    };
+    let motions: Vec<(usize, MotionFile)> = motions;
+    let texts: Vec<Option<crate::source::MotionText>> = texts;
     let shared: Arc<Path> = Arc::from(file);
     let checked: Vec<Result<Input, InputError>> = motions
         .par_iter()
         .map(
             |(index, motion)| match MotionSpec::from_file(motion, overrides) {
-                Ok(spec) => Ok(Input {
-                    file: Arc::clone(&shared),
-                    plan: frame_plan(&spec).ok(),
-                    spec,
-                }),
+                Ok(mut spec) => {
+                    spec.text = texts.get(*index).cloned().flatten();
+                    Ok(Input {
+                        file: Arc::clone(&shared),
+                        plan: frame_plan(&spec).ok(),
+                        spec,
+                    })
+                }
                 Err(e) => Err(InputError::new(
                     file,
                     Problem::Field {

@@ -117,8 +117,7 @@ impl Exporter for Css {
 
     fn motion(&self, baked: &Baked, _: &[String], buffers: &dyn Buffers) -> MotionOutput {
         // Sized once for the keyframes and the easing, so formatting never grows it per frame.
-        let stops = stops_estimate(&curves(baked, &self.settings), baked.duration);
-        let mut bytes = buffers.buffer(CAPACITY_BASE + stops * CAPACITY_PER_STOP);
+        let mut bytes = buffers.buffer(capacity(baked, &self.settings));
         let written = motion_css(baked, &self.settings, &mut bytes);
         // The motion's own file (if it has one) holds the same bytes as its chunk.
         let files = (self.shape.files.iter())
@@ -142,6 +141,13 @@ impl Exporter for Css {
 }
 
 /// Bytes reserved per motion besides its stops (comment, class, registrations).
+/// Bytes to reserve for the CSS of `baked`: sized once for its keyframes and easings, so
+/// that formatting never grows the buffer stop by stop.
+pub(crate) fn capacity(baked: &Baked, settings: &ExportSettings) -> usize {
+    let stops = stops_estimate(&curves(baked, settings), baked.duration);
+    CAPACITY_BASE + stops * CAPACITY_PER_STOP
+}
+
 const CAPACITY_BASE: usize = 2048;
 /// Bytes reserved per stop ([`stops_estimate`]) of a track: a keyframe stop is at most
 /// about 70 bytes, a `linear()` one about 25, and a track may have both.
@@ -254,7 +260,7 @@ pub struct PropertyTrack<'a> {
     pub asked_tolerance: bool,
 }
 
-/// What one motion's or property's CSS holds.
+/// What one motion's or property's CSS holds, and the animations its class plays.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Written {
     /// Frames of its table, per property.
@@ -263,6 +269,11 @@ pub struct Written {
     pub stops: usize,
     /// Each overshoot its tolerance removed.
     pub lost: Vec<LostOvershoot>,
+    /// The animations its class plays, in order (none for a ring, whose class draws).
+    pub animations: Vec<Animation>,
+    /// Whether its class also sets `translate` (a multi-track motion moving along both axes):
+    /// its animations alone do not move the element.
+    pub sets_translate: bool,
 }
 
 impl Written {
@@ -275,6 +286,26 @@ impl Written {
             ..lost
         });
         self.lost.extend(named);
+        self.animations.extend(other.animations);
+    }
+}
+
+/// One animation of a class's `animation` list: `<name> var(--<name>-duration) <easing>
+/// <fill>`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Animation {
+    /// Its global name (keyframes and variables).
+    pub name: Vec<u8>,
+    /// Whether `--<name>-easing` times it (else `linear` keyframes).
+    pub eased: bool,
+    /// Whether it ends at its property's neutral value (fill `backwards`, else `both`).
+    pub neutral_end: bool,
+}
+
+impl Animation {
+    /// Appends the item as the class writes it.
+    pub fn write(&self, out: &mut Vec<u8>) {
+        animation_item(out, &self.name, self.eased, self.neutral_end);
     }
 }
 
@@ -318,7 +349,7 @@ fn overshoot(values: impl Iterator<Item = f64>, (from, to): (f64, f64)) -> f64 {
 }
 
 /// Writes one motion's CSS; returns what it holds, over all its properties.
-fn motion_css(baked: &Baked, settings: &ExportSettings, out: &mut Vec<u8>) -> Written {
+pub(crate) fn motion_css(baked: &Baked, settings: &ExportSettings, out: &mut Vec<u8>) -> Written {
     let spec = baked.spec;
     let global = settings.global_name(&spec.name);
     let name = global.as_bytes();
@@ -330,7 +361,7 @@ fn motion_css(baked: &Baked, settings: &ExportSettings, out: &mut Vec<u8>) -> Wr
         return Written {
             points: times.len(),
             stops: ring_css(baked, name, &times, &curves, out),
-            lost: Vec::new(),
+            ..Written::default()
         };
     }
     if let Model::Tracks(multi) = &spec.model {
@@ -475,6 +506,7 @@ fn tracks_css(
         animation_item(out, name, *eased, *neutral_end);
     }
     out.extend_from_slice(b";\n}\n");
+    written.sets_translate = !translate.is_empty();
     written
 }
 
@@ -556,6 +588,12 @@ pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> Written {
         points: track.values.len(),
         stops,
         lost,
+        animations: vec![Animation {
+            name: name.to_vec(),
+            eased,
+            neutral_end,
+        }],
+        sets_translate: false,
     }
 }
 

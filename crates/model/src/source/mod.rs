@@ -5,12 +5,14 @@
 
 pub mod plain_ron;
 pub mod schema;
+pub mod tokens;
 
 use crate::error::{line_offset, InputError, Problem};
 use ron::extensions::Extensions;
 use schema::MotionFile;
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Largest input file accepted: 32 MiB, room for a generated design system (10,000 motions in
 /// the guide's style take about 1.5 MB) while bounding what one file can make a bake hold. A file
@@ -81,10 +83,12 @@ pub fn find_inputs_reporting(
     Ok((files, errors))
 }
 
-/// Whether `path` names a curve file: its extension is `.ron` (in any case).
+/// Whether `path` names a curve file: its extension is `.ron`, or it is a design tokens
+/// file (`.tokens.json`, [`tokens`]), in any case.
 pub fn is_curve_file_name(path: &Path) -> bool {
     path.extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("ron"))
+        || tokens::is_tokens_file_name(path)
 }
 
 /// Whether a name found in an input folder is an editor's or a tool's temporary file or
@@ -423,6 +427,57 @@ fn lone_returns_as_newlines(text: &str) -> Cow<'_, str> {
         .map(|i| if lone(i) { b'\n' } else { bytes[i] })
         .collect();
     Cow::Owned(String::from_utf8(newlines).expect("one ASCII byte for another keeps UTF-8"))
+}
+
+/// A motion's own text in its file: what it was written as, to be read again on its own
+/// (each element of a list parses alone, as [`parse_motions`] reads a list it cannot read
+/// whole). The file's text is shared by its motions.
+#[derive(Debug, Clone)]
+pub struct MotionText {
+    text: Arc<str>,
+    range: std::ops::Range<usize>,
+}
+
+impl MotionText {
+    /// The motion's text.
+    pub fn as_str(&self) -> &str {
+        &self.text[self.range.clone()]
+    }
+}
+
+/// Two motions' texts are equal when they read the same, wherever they come from.
+impl PartialEq for MotionText {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+/// Each motion's own text in the bytes of a file, in file order: the elements of a list, or
+/// the whole text of a file holding one motion (without surrounding whitespace); `None` when
+/// the bytes are not UTF-8 or a list's elements cannot be told apart.
+pub fn motion_texts(bytes: &[u8]) -> Option<Vec<MotionText>> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let text: Arc<str> = Arc::from(std::str::from_utf8(bytes).ok()?);
+    let ranges = if starts_with_list(&text) {
+        list_elements(&text)?
+    } else {
+        std::iter::once(0..text.len()).collect()
+    };
+    // Without the whitespace around it.
+    let trimmed = |r: std::ops::Range<usize>| {
+        let piece = &text[r.clone()];
+        let start = r.start + (piece.len() - piece.trim_start().len());
+        start..(r.start + piece.trim_end().len()).max(start)
+    };
+    Some(
+        ranges
+            .into_iter()
+            .map(|range| MotionText {
+                range: trimmed(range),
+                text: Arc::clone(&text),
+            })
+            .collect(),
+    )
 }
 
 /// The byte ranges of the elements of a list `[a, b, ...]` (empty ones left out), found by

@@ -571,6 +571,9 @@ pub struct MotionSpec {
     pub reduced_motion: ReducedMotion,
     /// The closed-form motion.
     pub model: Model,
+    /// The motion's text as written in its file, when it was read from one (a motion made
+    /// in code has none): what the design tokens carry to bake it again.
+    pub text: Option<crate::source::MotionText>,
 }
 
 /// What a motion does for someone who asks for less motion (`prefers-reduced-motion:
@@ -979,6 +982,7 @@ impl MotionSpec {
             rest_delta,
             rest_speed,
             model,
+            text: None,
         })
     }
 }

@@ -1,0 +1,241 @@
+//! Cubic Hermite keys placed against the closed form, with a proven bound: what a Lottie
+//! keyframe track (cubic Bézier segments with handles) plays exactly.
+//!
+//! # The bound
+//!
+//! On a segment `[a, b]` (`h = b - a`) over which `x` is four times continuously
+//! differentiable, the cubic Hermite interpolant `H` of `x(a), x'(a), x(b), x'(b)` satisfies
+//!
+//! ```text
+//! x(t) - H(t) = x⁗(ξ)/4! · (t - a)²(t - b)²   for some ξ in (a, b),
+//! ```
+//!
+//! and `(t - a)²(t - b)² <= h⁴/16`, so `|x(t) - H(t)| <= h⁴/384 · max|x⁗|` on the segment,
+//! with `max|x⁗|` from [`Motion::derivative_range`] (exact extrema of the closed forms).
+//!
+//! A velocity off by `e` at one end moves the cubic by at most `4/27 · h · |e|` (the largest
+//! value of the Hermite basis `s(1-s)²`). Velocities are taken one-sidedly at joins: at `δ`
+//! inside the segment ([`INSIDE`] of the segment's length), which is off by at most
+//! `δ · max|x''|`; that term is part of each segment's bound.
+//!
+//! # Keys
+//!
+//! Keys go at `0`, at every join (`kinks`: hand-offs, an inertia's bound hit, a track's end,
+//! each gravity impact, where the velocity jumps: the two segments meeting there take the
+//! velocity from their own side), at every zero of the velocity (so that the value changes on
+//! every segment and a Lottie handle, `v·Δt / (3·Δs)`, is finite), and at `D`; between them,
+//! each segment is the longest whose bound is within the tolerance (a bracket on its
+//! length). A segment where the motion does not move at all (velocity 0 throughout) is a hold.
+
+use curvebake_motion::Motion;
+
+/// Where one-sided velocities are taken: this share of the segment inside it.
+pub const INSIDE: f64 = 1e-9;
+
+/// Share of the tolerance kept for floating-point arithmetic (the player's and ours).
+pub const FLOAT_SHARE: f64 = 0.01;
+
+/// Most bisection steps locating one velocity zero, or one segment's length.
+const STEPS: u32 = 60;
+
+/// Deepest splitting of an interval while looking for velocity zeros.
+const MAX_DEPTH: u32 = 40;
+
+/// One key: its time, value, and the velocities of the segments into it and out of it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Key {
+    /// Seconds.
+    pub t: f64,
+    /// `x(t)`.
+    pub x: f64,
+    /// Velocity of the segment ending here (its left side), units per second.
+    pub v_in: f64,
+    /// Velocity of the segment starting here (its right side).
+    pub v_out: f64,
+}
+
+/// Keys of a track and the bound they keep.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Keys {
+    /// In time order, the first at 0 and the last at `D`.
+    pub keys: Vec<Key>,
+    /// Proven largest distance of the played curve from the motion at any instant in
+    /// `[0, D]`, in the motion's unit (before the player's arithmetic).
+    pub bound: f64,
+}
+
+/// The keys of `motion` over `[0, duration]` within `tolerance`, with a key at each of
+/// `kinks` (inside `(0, duration)`, ascending).
+pub fn keys(motion: &dyn Motion, duration: f64, kinks: &[f64], tolerance: f64) -> Keys {
+    let room = tolerance * (1.0 - FLOAT_SHARE);
+    let mut breaks: Vec<f64> = Vec::new();
+    let mut start = 0.0;
+    for &end in kinks
+        .iter()
+        .filter(|&&t| t > 0.0 && t < duration)
+        .chain([&duration])
+    {
+        if end <= start {
+            continue;
+        }
+        velocity_zeros(motion, start, end, 0, &mut breaks);
+        breaks.push(end);
+        start = end;
+    }
+    let mut keys = vec![key(motion, 0.0, 0.0, 0.0)];
+    let mut bound: f64 = 0.0;
+    let mut a = 0.0;
+    for &end in &breaks {
+        if end <= a {
+            continue;
+        }
+        let piece_start = a;
+        while a < end {
+            let (mut b, mut segment) = longest(motion, a, end, room);
+            if b <= a {
+                // No length is short enough (a bound that is not finite): the piece is one
+                // segment, and its bound says so.
+                (b, segment) = (end, segment_bound(motion, a, end));
+            }
+            let last = keys.last_mut().expect("a key at 0");
+            last.v_out = one_sided(motion, a, b, true);
+            let mut next = key(motion, b, one_sided(motion, a, b, false), 0.0);
+            if b == end && b < duration {
+                // The value from the left at a join, where a track may step onto its rest
+                // value: the key ends this piece, and a second key at the same time starts
+                // the next from the value there.
+                next.x = left_value(motion, piece_start, b);
+            }
+            let step = motion.position(b) - next.x;
+            keys.push(next);
+            if b == end && b < duration && step != 0.0 {
+                keys.push(key(motion, b, 0.0, 0.0));
+            }
+            bound = bound.max(segment);
+            a = b;
+        }
+    }
+    let last = keys.last_mut().expect("a key at D");
+    last.v_out = last.v_in;
+    Keys { keys, bound }
+}
+
+/// `x(b⁻)`, the value at `b` from the left of the piece `[a, b]`: `x(b - δ) + x'(b - δ)·δ`
+/// (`δ` = [`INSIDE`]·(b - a), off by at most `δ²/2 · max|x''|`, far below the float share).
+fn left_value(motion: &dyn Motion, a: f64, b: f64) -> f64 {
+    let delta = INSIDE * (b - a);
+    let (x, v) = motion.state(b - delta);
+    x + v * delta
+}
+
+/// A key at `t` with these velocities.
+fn key(motion: &dyn Motion, t: f64, v_in: f64, v_out: f64) -> Key {
+    Key {
+        t,
+        x: motion.position(t),
+        v_in,
+        v_out,
+    }
+}
+
+/// The velocity of segment `[a, b]` at its start (`start`) or end, taken [`INSIDE`] of it
+/// inside, so that a velocity jump at either end is on the right side.
+fn one_sided(motion: &dyn Motion, a: f64, b: f64, start: bool) -> f64 {
+    let delta = INSIDE * (b - a);
+    motion.velocity(if start { a + delta } else { b - delta })
+}
+
+/// The bound of the Hermite segment `[a, b]`: `h⁴/384 · max|x⁗| + 2 · 4/27 · h · δ ·
+/// max|x''|` (the one-sided velocities' share, `δ` = [`INSIDE`]·h).
+pub fn segment_bound(motion: &dyn Motion, a: f64, b: f64) -> f64 {
+    let h = b - a;
+    let (lo4, hi4) = motion.derivative_range(4, a, b);
+    let (lo2, hi2) = motion.derivative_range(2, a, b);
+    let m4 = lo4.abs().max(hi4.abs());
+    let m2 = lo2.abs().max(hi2.abs());
+    h.powi(4) / 384.0 * m4 + 2.0 * 4.0 / 27.0 * h * (INSIDE * h) * m2
+}
+
+/// The furthest `b` in `(a, end]` whose segment's bound is within `room`, and that bound
+/// (the shortest segment tried, if even it is not: then the bound says so).
+fn longest(motion: &dyn Motion, a: f64, end: f64, room: f64) -> (f64, f64) {
+    let whole = segment_bound(motion, a, end);
+    if whole <= room {
+        return (end, whole);
+    }
+    let (mut lo, mut hi) = (0.0, end - a);
+    for _ in 0..STEPS {
+        let mid = 0.5 * (lo + hi);
+        if segment_bound(motion, a, a + mid) <= room {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let length = if lo > 0.0 { lo } else { hi };
+    if !(length > 0.0) {
+        return (a, f64::INFINITY);
+    }
+    (a + length, segment_bound(motion, a, a + length))
+}
+
+/// Appends the zeros of `x'` strictly inside `(a, b)`, in order, where it changes sign: on an
+/// interval where `x''` does not change sign, `x'` is monotone and has at most one, found by
+/// bisection; elsewhere the interval is halved (to [`MAX_DEPTH`]; a zero where `x'` only
+/// touches 0 needs no key: the value still changes across it).
+fn velocity_zeros(motion: &dyn Motion, a: f64, b: f64, depth: u32, out: &mut Vec<f64>) {
+    let (lo2, hi2) = motion.derivative_range(2, a, b);
+    // x'' >= 0 or <= 0 throughout (a motion coming to rest on a floor: 0 after its end).
+    let monotone = lo2 >= 0.0 || hi2 <= 0.0;
+    if monotone || depth >= MAX_DEPTH {
+        let (va, vb) = (
+            one_sided(motion, a, b, true),
+            one_sided(motion, a, b, false),
+        );
+        if (va < 0.0) != (vb < 0.0) && va != 0.0 && vb != 0.0 {
+            let (mut l, mut h) = (a, b);
+            for _ in 0..STEPS {
+                let m = 0.5 * (l + h);
+                if (motion.velocity(m) < 0.0) == (va < 0.0) {
+                    l = m;
+                } else {
+                    h = m;
+                }
+            }
+            let t = 0.5 * (l + h);
+            if t > a && t < b {
+                out.push(t);
+            }
+        }
+        return;
+    }
+    let mid = 0.5 * (a + b);
+    velocity_zeros(motion, a, mid, depth + 1, out);
+    velocity_zeros(motion, mid, b, depth + 1, out);
+}
+
+/// The Hermite cubic of a segment at `t` in `[k0.t, k1.t]`.
+pub fn hermite(k0: &Key, k1: &Key, t: f64) -> f64 {
+    let h = k1.t - k0.t;
+    if h <= 0.0 {
+        return k1.x;
+    }
+    let s = (t - k0.t) / h;
+    let (s2, s3) = (s * s, s * s * s);
+    (2.0 * s3 - 3.0 * s2 + 1.0) * k0.x
+        + (s3 - 2.0 * s2 + s) * h * k0.v_out
+        + (-2.0 * s3 + 3.0 * s2) * k1.x
+        + (s3 - s2) * h * k1.v_in
+}
+
+/// What the keys play at `t`: the segment's cubic (after the last key, its value).
+pub fn played(keys: &[Key], t: f64) -> f64 {
+    let k = keys.partition_point(|key| key.t <= t);
+    if k == 0 {
+        return keys[0].x;
+    }
+    if k == keys.len() {
+        return keys[k - 1].x;
+    }
+    hermite(&keys[k - 1], &keys[k], t)
+}

@@ -1,0 +1,342 @@
+//! Design tokens: `curves.tokens.json` (DTCG Format Module 2025.10), every motion in input
+//! order, and `style-dictionary.mjs` beside it, which makes Style Dictionary 5 write them as
+//! CSS that plays each motion exactly.
+//!
+//! DTCG has `duration`, `cubicBezier` and `transition` (whose timing function must be a
+//! cubic Bézier) and no spring or `linear()`. So each motion is a group (its global name,
+//! prefix included) holding, per track (a one-value motion's only track is the group itself;
+//! a multi-track motion has a group per property, a ring `inner` and `outer`):
+//!
+//! * `duration`: `{value, unit: "ms"}`, the bake's length `D` to the microsecond;
+//! * `easing`: the `cubicBezier` nearest to the track's progress ([`crate::bezier`]), its
+//!   error in its `$description`;
+//! * `transition`: `{duration, delay, timingFunction}` referring to the two (so aliases
+//!   resolve), valid for every DTCG tool, its `$description` saying how far off the Bézier is;
+//!   its `$extensions."dev.curvebake"` ([`EXTENSION`]) holds what plays it exactly and what
+//!   bakes it again: the exact `linear()` easing and its proven bound ([`crate::exact`]), the
+//!   motion as written in its file (`ron`), its kind and every parameter (a spring in every
+//!   platform's form, Material 3's stiffness and damping ratio among them), property, unit,
+//!   the values it travels between, rest thresholds, duration, frame rate and reduced-motion
+//!   policy.
+//!
+//! A track that ends where it starts (a ring's radius) has no progress to ease: it gets the
+//! `duration` token alone, which then carries the extension.
+
+use crate::bezier;
+use crate::css::{curves, Curve};
+use crate::exact::{exact_easing, travel};
+use crate::exporter::{
+    Buffers, Bundle, Digest, Exporter, MotionOutput, OutputFile, Shape, Summary,
+};
+use crate::settings::{ExportSettings, Format, Layout};
+use curvebake_model::bake::Baked;
+use curvebake_model::spec::{Ending, Model, ReducedMotion};
+use serde_json::{json, Map, Value};
+
+/// Path of the tokens.
+pub const BUNDLE_PATH: &str = "curves.tokens.json";
+
+/// Path of the Style Dictionary module.
+pub const STYLE_DICTIONARY_PATH: &str = "style-dictionary.mjs";
+
+/// The key of curvebake's data under `$extensions` (reverse DNS, as DTCG asks).
+pub const EXTENSION: &str = "dev.curvebake";
+
+/// The Style Dictionary module, written as is.
+const STYLE_DICTIONARY: &str = include_str!("tokens/style-dictionary.mjs");
+
+/// The tokens exporter.
+#[derive(Debug, Clone)]
+pub struct Tokens {
+    settings: ExportSettings,
+    shape: Shape,
+}
+
+impl Tokens {
+    /// An exporter with these settings: `curves.tokens.json` and `style-dictionary.mjs` (the
+    /// bundle layout writes only JSON and CSS).
+    pub fn new(layout: Layout, settings: &ExportSettings) -> Self {
+        Self {
+            settings: settings.clone(),
+            shape: Shape {
+                files: &[],
+                bundle: Some(Bundle {
+                    path: BUNDLE_PATH.into(),
+                    header: b"{\n".to_vec(),
+                    separator: b",\n".to_vec(),
+                    footer: b"\n}\n".to_vec(),
+                }),
+                summary: match layout {
+                    Layout::PerMotion => Summary::Digests,
+                    Layout::Bundle => Summary::None,
+                },
+                summaries: match layout {
+                    Layout::PerMotion => &[STYLE_DICTIONARY_PATH],
+                    Layout::Bundle => &[],
+                },
+            },
+        }
+    }
+}
+
+impl Exporter for Tokens {
+    fn format(&self) -> Format {
+        Format::Tokens
+    }
+
+    fn shape(&self) -> &Shape {
+        &self.shape
+    }
+
+    fn motion(&self, baked: &Baked, _: &[String], buffers: &dyn Buffers) -> MotionOutput {
+        let global = self.settings.global_name(&baked.spec.name);
+        let (group, _) = motion_group(baked, &global, &self.settings);
+        let text =
+            serde_json::to_string_pretty(&json!({ global: group })).expect("tokens are plain JSON");
+        // The object's members, one level in: `"name": {...}`, indented as a member of the file.
+        let inner = &text[1..text.len() - 1];
+        let inner = inner.trim_matches('\n');
+        let mut chunk = buffers.buffer(inner.len());
+        chunk.extend_from_slice(inner.as_bytes());
+        MotionOutput {
+            files: Vec::new(),
+            chunk: Some(chunk),
+            ..MotionOutput::default()
+        }
+    }
+
+    fn summary(&self, _: &[Digest]) -> Vec<OutputFile> {
+        (self.shape.summaries.iter())
+            .map(|&path| OutputFile {
+                path: path.into(),
+                bytes: STYLE_DICTIONARY.as_bytes().to_vec(),
+            })
+            .collect()
+    }
+}
+
+/// A number as JSON, rounded to `decimals` decimals (no `-0`).
+fn rounded(x: f64, decimals: i32) -> Value {
+    let scale = 10f64.powi(decimals);
+    json!((x * scale).round() / scale + 0.0)
+}
+
+/// A DTCG duration of `seconds`, in milliseconds to the microsecond.
+fn duration(seconds: f64) -> Value {
+    json!({ "value": rounded(seconds * 1e3, 3), "unit": "ms" })
+}
+
+/// The motion's group, and each eased track's Bézier error.
+fn motion_group(baked: &Baked, global: &str, settings: &ExportSettings) -> (Value, Vec<f64>) {
+    let spec = baked.spec;
+    let named = spec.model.tracks();
+    let curves = curves(baked, settings);
+    let units: Vec<&str> = match &spec.model {
+        Model::Tracks(t) => t.tracks().iter().map(|k| k.unit.as_str()).collect(),
+        _ => vec![spec.unit.as_str(); named.len()],
+    };
+    let properties: Vec<String> = match &spec.model {
+        Model::Tracks(t) => (t.tracks().iter())
+            .map(|k| k.property.name().to_owned())
+            .collect(),
+        Model::Ring(_) => vec![format!("{}-{}", spec.property.name(), "radius"); 2],
+        _ => vec![spec.property.name().to_owned()],
+    };
+    let mut errors = Vec::new();
+    if named.len() == 1 {
+        let (group, error) = track_group(baked, global, None, 0, &curves[0], units[0]);
+        errors.extend(error);
+        return (group, errors);
+    }
+    let mut group = Map::new();
+    group.insert(
+        "$description".into(),
+        json!(format!(
+            "{}: {} of {} tracks, {} s",
+            spec.name,
+            spec.model.kind(),
+            named.len(),
+            format_seconds(baked.duration)
+        )),
+    );
+    for (j, (track_name, _)) in named.iter().enumerate() {
+        let key = match &spec.model {
+            Model::Tracks(_) => properties[j].clone(),
+            _ => (*track_name).to_owned(),
+        };
+        let path = format!("{global}.{key}");
+        let (track, error) = track_group(baked, &path, Some(&key), j, &curves[j], units[j]);
+        errors.extend(error);
+        group.insert(key, track);
+    }
+    (Value::Object(group), errors)
+}
+
+/// Seconds for people: to the microsecond, without trailing zeros.
+fn format_seconds(seconds: f64) -> String {
+    curvebake_model::number::format_number((seconds * 1e6).round() / 1e6)
+}
+
+/// The group of track `j` (`curve`, in `unit`), whose tokens are at `path`: `duration`, and
+/// for a track that travels `easing` and `transition`; and its Bézier's error.
+fn track_group(
+    baked: &Baked,
+    path: &str,
+    track: Option<&str>,
+    j: usize,
+    curve: &Curve,
+    unit: &str,
+) -> (Value, Option<f64>) {
+    let spec = baked.spec;
+    let motion = curve.motion;
+    let position = &baked.tracks[j].position;
+    let mut data = extension(baked, track, unit);
+    let mut group = Map::new();
+    let what = match track {
+        Some(track) => format!("{} ({track})", spec.name),
+        None => spec.name.clone(),
+    };
+    let mut duration_token = json!({
+        "$type": "duration",
+        "$value": duration(baked.duration),
+        "$description": format!("How long {what} plays."),
+    });
+    let Some((from, to)) = travel(position, unit) else {
+        data.insert("from".into(), json!(position[0]));
+        data.insert("to".into(), json!(position[position.len() - 1]));
+        duration_token["$description"] = json!(format!(
+            "How long {what} plays. It ends where it starts, so it has no progress to ease: \
+             its exact keyframes are curvebake's CSS, its motion under $extensions."
+        ));
+        duration_token["$extensions"] = json!({ EXTENSION: data });
+        group.insert("duration".into(), duration_token);
+        return (Value::Object(group), None);
+    };
+    let exact = exact_easing(curve, (from, to), baked.duration);
+    let progress: Vec<f64> = (0..=bezier::SAMPLES)
+        .map(|i| {
+            let t = baked.duration * i as f64 / bezier::SAMPLES as f64;
+            let x = if i == bezier::SAMPLES {
+                to
+            } else {
+                motion.position(t)
+            };
+            (x - from) / (to - from)
+        })
+        .collect();
+    let slope = motion.velocity(0.0) * baked.duration / (to - from);
+    let fitted = bezier::fit(&progress, slope);
+    let error = rounded(fitted.error, 4);
+    data.insert("from".into(), json!(from));
+    data.insert("to".into(), json!(to));
+    data.insert("linear".into(), json!(exact.text));
+    data.insert(
+        "linearBound".into(),
+        json!({
+            "value": exact.bound,
+            "progress": exact.progress_bound,
+            "unit": unit,
+        }),
+    );
+    data.insert("bezierError".into(), error.clone());
+    group.insert("duration".into(), duration_token);
+    group.insert(
+        "easing".into(),
+        json!({
+            "$type": "cubicBezier",
+            "$value": fitted.points,
+            "$description": format!(
+                "The cubic Bézier nearest to {what}: up to {error} of progress off the motion."
+            ),
+        }),
+    );
+    group.insert(
+        "transition".into(),
+        json!({
+            "$type": "transition",
+            "$value": {
+                "duration": format!("{{{path}.duration}}"),
+                "delay": { "value": 0, "unit": "ms" },
+                "timingFunction": format!("{{{path}.easing}}"),
+            },
+            "$description": format!(
+                "{what}: {} from {from} to {to}{}. Its cubic Bézier is up to {error} of \
+                 progress off the motion; $extensions.{EXTENSION}.linear plays it within {} {}.",
+                spec.model.kind(),
+                if unit.is_empty() { String::new() } else { format!(" {unit}") },
+                format_bound(exact.bound),
+                if unit.is_empty() { "of its value" } else { unit },
+            ),
+            "$extensions": { EXTENSION: data },
+        }),
+    );
+    (Value::Object(group), Some(fitted.error))
+}
+
+/// A bound for people: two significant digits, rounded up.
+fn format_bound(bound: f64) -> String {
+    if bound <= 0.0 {
+        return "0".into();
+    }
+    let scale = 10f64.powi(1 - bound.log10().floor() as i32);
+    curvebake_model::number::format_number((bound * scale).ceil() / scale)
+}
+
+/// What every token of a motion's tracks carries under [`EXTENSION`]: the motion as written
+/// and its resolved form, and how it is played.
+fn extension(baked: &Baked, track: Option<&str>, unit: &str) -> Map<String, Value> {
+    let spec = baked.spec;
+    let mut data = Map::new();
+    if let Some(text) = &spec.text {
+        data.insert("ron".into(), json!(text.as_str()));
+    }
+    data.insert("name".into(), json!(spec.name));
+    if let Some(track) = track {
+        data.insert("track".into(), json!(track));
+    }
+    data.insert("kind".into(), json!(spec.model.kind()));
+    let mut parameters = Map::new();
+    for group in spec.model.params() {
+        let values: Map<String, Value> = (group.values.iter())
+            .map(|(k, v)| ((*k).to_owned(), json!(v)))
+            .collect();
+        match group.name {
+            Some(name) => {
+                parameters.insert(name.to_owned(), Value::Object(values));
+            }
+            None => parameters.extend(values),
+        }
+    }
+    if let Model::Spring(s) = &spec.model {
+        // Material 3 Expressive springs: stiffness (of a unit mass) and damping ratio.
+        parameters.insert(
+            "material3".into(),
+            json!({ "stiffness": s.stiffness() / s.mass(), "damping": s.damping_ratio() }),
+        );
+    }
+    data.insert("parameters".into(), Value::Object(parameters));
+    data.insert("property".into(), json!(spec.property.name()));
+    data.insert("unit".into(), json!(unit));
+    data.insert("duration".into(), json!(baked.duration));
+    data.insert("fps".into(), json!(spec.fps));
+    data.insert("frames".into(), json!(baked.frames()));
+    data.insert(
+        "ends".into(),
+        json!(match spec.ending {
+            Ending::Fixed(_) => "after its duration",
+            Ending::Arrives(_) => "on arrival",
+            Ending::Rests => "at rest",
+        }),
+    );
+    data.insert("restDelta".into(), json!(spec.rest_delta));
+    data.insert("restSpeed".into(), json!(spec.rest_speed));
+    data.insert(
+        "reducedMotion".into(),
+        json!(match spec.reduced_motion {
+            ReducedMotion::Jump => "jump",
+            ReducedMotion::Fade => "fade",
+            ReducedMotion::Keep => "keep",
+        }),
+    );
+    data
+}

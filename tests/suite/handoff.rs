@@ -1,0 +1,514 @@
+//! The hand-off formats checked by the tools their users run (installed from npm by
+//! `.ci/run` under `$TMPDIR/curvebake-js-tools`, found through `tz` on `PATH` or
+//! `$CURVEBAKE_JS_TOOLS`, the `node_modules` folder; a missing tool is a skip, or a failure
+//! with `CURVEBAKE_REQUIRE_JS_TOOLS=1`):
+//!
+//! * tokens: Terrazzo's `tz check` finds no error or warning; Style Dictionary 5 with
+//!   `style-dictionary.mjs` writes CSS variables, each motion's transition with its exact
+//!   `linear()` easing and no `[object Object]`; a bake of the tokens gives the bake of the
+//!   RON byte for byte, in every format; Material 3 spring tokens bake, bad tokens are named;
+//! * Tailwind: the v4 CLI builds a page using `animate-<name>` and `ease-<name>`, which plays
+//!   the motion in every browser engine found within its CSS tolerance, at frame and
+//!   non-frame times, against the closed form;
+//! * Lottie: every file validates against the lottie-spec schema, and lottie-web in Chromium,
+//!   stopped at frame and non-frame times, shows the closed form within the bound.
+
+use crate::common;
+use common::engines::{engines, Kind, RunOptions, HARNESS_HEAD};
+use common::project::{curvebake, stderr};
+use curvebake::export::ExportSettings;
+use curvebake::internals::export::css::tolerance;
+use curvebake::Curve;
+use serde_json::Value;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const EXAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/curves");
+
+/// Every format the round trip compares.
+const ALL_FORMATS: &str = "json,css,js,html,tokens,tailwind,lottie";
+
+/// The tools' `node_modules`, or `None` (skipped) when they are not installed.
+fn js_tools(test: &str) -> Option<PathBuf> {
+    let found = match std::env::var_os("CURVEBAKE_JS_TOOLS") {
+        Some(dir) => Some(PathBuf::from(dir)),
+        None => std::env::var_os("PATH").and_then(|dirs| {
+            std::env::split_paths(&dirs)
+                .map(|d| d.join("tz"))
+                .find(|p| p.is_file())
+                .and_then(|tz| Some(tz.parent()?.parent()?.to_owned()))
+        }),
+    }
+    .filter(|dir| dir.join("style-dictionary").is_dir());
+    if found.is_none() {
+        let why = "@terrazzo/cli, style-dictionary, tailwindcss, @tailwindcss/cli, \
+                   @lottie-animation-community/lottie-specs and lottie-web not found (tz on PATH \
+                   or $CURVEBAKE_JS_TOOLS)";
+        if std::env::var("CURVEBAKE_REQUIRE_JS_TOOLS").is_ok_and(|v| v.trim() == "1") {
+            panic!("{test}: {why} (CURVEBAKE_REQUIRE_JS_TOOLS=1)");
+        }
+        eprintln!("SKIPPED {test}: {why}");
+    }
+    found
+}
+
+/// Runs a tool; its output, or a failure with it.
+fn run(command: &mut Command, what: &str) -> String {
+    let output = command.output().unwrap_or_else(|e| panic!("{what}: {e}"));
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(output.status.success(), "{what} failed:\n{text}");
+    text
+}
+
+/// Bakes the examples into `dir/out` in `formats`.
+fn bake_examples(dir: &Path, formats: &str) -> PathBuf {
+    let run = curvebake(
+        dir,
+        &["bake", EXAMPLES, "--out", "out", "--formats", formats, "-q"],
+    );
+    assert!(run.status.success(), "{}", stderr(&run));
+    dir.join("out")
+}
+
+/// The examples' motions, evaluated in closed form, by name.
+fn closed_forms() -> Vec<Curve> {
+    let mut curves = Vec::new();
+    for entry in fs::read_dir(EXAMPLES).unwrap() {
+        let path = entry.unwrap().path();
+        curves.extend(Curve::all_from_ron(&fs::read_to_string(path).unwrap()).unwrap());
+    }
+    curves
+}
+
+/// Every file under `dir`, relative, sorted (the bake's own bookkeeping left out).
+fn files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_owned()];
+    while let Some(d) = stack.pop() {
+        for entry in fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if !path
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with(".curvebake")
+            {
+                out.push(path.strip_prefix(dir).unwrap().to_owned());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn a_bake_of_the_examples_tokens_is_the_bake_of_their_ron_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = bake_examples(dir.path(), ALL_FORMATS);
+    fs::create_dir(dir.path().join("tokens")).unwrap();
+    fs::copy(
+        first.join("curves.tokens.json"),
+        dir.path().join("tokens/examples.tokens.json"),
+    )
+    .unwrap();
+    let again = curvebake(
+        dir.path(),
+        &[
+            "bake",
+            "tokens",
+            "--out",
+            "again",
+            "--formats",
+            ALL_FORMATS,
+            "-q",
+        ],
+    );
+    assert!(again.status.success(), "{}", stderr(&again));
+    let again = dir.path().join("again");
+    let (a, b) = (files(&first), files(&again));
+    assert_eq!(a, b);
+    assert!(a.len() > 40, "{a:?}");
+    for path in a {
+        assert!(
+            fs::read(first.join(&path)).unwrap() == fs::read(again.join(&path)).unwrap(),
+            "{} differs",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn material_3_spring_tokens_bake_as_springs_and_a_bad_one_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("m3.tokens.json"),
+        r##"{ "md": { "sys": { "motion": { "spring": {
+  "fast": { "spatial": { "stiffness": { "$type": "number", "$value": 1400 }, "damping": { "$type": "number", "$value": 0.9 } } },
+  "slow": { "effects": { "stiffness": { "$type": "number", "$value": -3 }, "damping": { "$type": "number", "$value": 1 } } } } } },
+  "color": { "$type": "color", "$value": "#ffffff" } } }"##,
+    )
+    .unwrap();
+    let run = curvebake(
+        dir.path(),
+        &[
+            "bake",
+            "m3.tokens.json",
+            "--out",
+            "out",
+            "--formats",
+            "json",
+        ],
+    );
+    assert!(!run.status.success());
+    assert!(
+        stderr(&run).contains(
+            "m3.tokens.json: token `md.sys.motion.spring.slow.effects.stiffness`: a Material 3 \
+             spring's stiffness must be a positive number"
+        ),
+        "{}",
+        stderr(&run)
+    );
+    let table: Value = serde_json::from_slice(
+        &fs::read(
+            dir.path()
+                .join("out/json/md-sys-motion-spring-fast-spatial.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(table["motion"], "spring");
+    assert_eq!(table["params"]["stiffness"], 1400.0);
+    assert!((table["params"]["damping_ratio"].as_f64().unwrap() - 0.9).abs() < 1e-12);
+}
+
+#[test]
+fn a_token_whose_motion_does_not_read_is_refused_with_its_path() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("bad.tokens.json"),
+        r#"{ "card": { "transition": { "$type": "transition",
+  "$value": { "duration": { "value": 1, "unit": "s" }, "delay": { "value": 0, "unit": "ms" }, "timingFunction": [0, 0, 1, 1] },
+  "$extensions": { "dev.curvebake": { "ron": "(name: \"card\", motion: Spring(from: 0))" } } } } }"#,
+    )
+    .unwrap();
+    let run = curvebake(dir.path(), &["bake", "bad.tokens.json", "--out", "out"]);
+    assert!(!run.status.success());
+    let err = stderr(&run);
+    assert!(
+        err.contains(
+            "bad.tokens.json: token `card.transition`: $extensions.dev.curvebake.ron does not \
+             read: bad.tokens.json:1:38: Unexpected missing field named `to` in `Spring`"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn terrazzo_finds_no_problem_and_style_dictionary_writes_each_exact_easing() {
+    let Some(tools) = js_tools("tokens") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = bake_examples(dir.path(), "tokens");
+    let check = run(
+        Command::new(tools.join(".bin/tz"))
+            .arg("check")
+            .arg(out.join("curves.tokens.json"))
+            .current_dir(dir.path()),
+        "tz check",
+    );
+    assert!(check.contains("No errors"), "{check}");
+    assert!(!check.to_lowercase().contains("warn"), "{check}");
+
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&tools, out.join("node_modules")).unwrap();
+    fs::write(
+        out.join("build.mjs"),
+        r#"import StyleDictionary from 'style-dictionary';
+import { register } from './style-dictionary.mjs';
+register(StyleDictionary);
+const sd = new StyleDictionary({
+  source: ['curves.tokens.json'],
+  log: { warnings: 'error' },
+  platforms: { css: { transformGroup: 'curvebake/css', buildPath: 'build/',
+    files: [{ destination: 'motion.css', format: 'css/variables' }] } },
+});
+await sd.buildAllPlatforms();
+"#,
+    )
+    .unwrap();
+    run(
+        Command::new("node").arg("build.mjs").current_dir(&out),
+        "style-dictionary",
+    );
+    let css = fs::read_to_string(out.join("build/motion.css")).unwrap();
+    assert!(!css.contains("[object Object]"), "{css}");
+    let tokens: Value =
+        serde_json::from_slice(&fs::read(out.join("curves.tokens.json")).unwrap()).unwrap();
+    let mut transitions = 0;
+    let mut stack = vec![(String::new(), &tokens)];
+    while let Some((path, node)) = stack.pop() {
+        let Value::Object(members) = node else {
+            continue;
+        };
+        if members.get("$type") == Some(&Value::from("transition")) {
+            let data = &node["$extensions"]["dev.curvebake"];
+            let linear = data["linear"].as_str().unwrap();
+            // Style Dictionary's names are kebab case (`translateX` is `translate-x`).
+            let kebab: String = (path.chars())
+                .flat_map(|c| {
+                    let lower = c.to_ascii_lowercase();
+                    (c.is_ascii_uppercase().then_some('-').into_iter()).chain([lower])
+                })
+                .collect();
+            let variable = format!("--{kebab}: ");
+            let line = (css.lines())
+                .find(|l| l.trim_start().starts_with(&variable))
+                .unwrap_or_else(|| panic!("no {variable} in\n{css}"));
+            assert!(line.contains(linear), "{line}");
+            assert!(line.contains("ms linear("), "{line}");
+            transitions += 1;
+            continue;
+        }
+        for (key, child) in members.iter().filter(|(k, _)| !k.starts_with('$')) {
+            let path = if path.is_empty() {
+                key.clone()
+            } else {
+                format!("{path}-{key}")
+            };
+            stack.push((path, child));
+        }
+    }
+    assert!(transitions >= 20, "{transitions} transitions");
+}
+
+#[test]
+fn tailwind_builds_animate_and_ease_utilities_that_play_each_motion_in_every_engine() {
+    let Some(tools) = js_tools("tailwind") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = bake_examples(dir.path(), "json,tailwind");
+    let site = dir.path().join("site");
+    fs::create_dir(&site).unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&tools, site.join("node_modules")).unwrap();
+    fs::copy(out.join("tailwind.css"), site.join("motion.css")).unwrap();
+    fs::write(
+        site.join("input.css"),
+        "@import \"tailwindcss\";\n@import \"./motion.css\";\n",
+    )
+    .unwrap();
+    let names = [
+        "card-drop",
+        "button-release",
+        "toast-rotate-in",
+        "modal-fade-in",
+    ];
+    let boxes: String = names
+        .iter()
+        .map(|n| {
+            format!("<div id=\"{n}\" class=\"animate-{n}\"></div><div class=\"ease-{n}\"></div>\n")
+        })
+        .collect();
+    fs::write(site.join("page.html"), format!("<!-- uses -->\n{boxes}")).unwrap();
+    run(
+        Command::new(tools.join(".bin/tailwindcss"))
+            .args(["-i", "input.css", "-o", "built.css"])
+            .current_dir(&site),
+        "tailwindcss",
+    );
+    let built = fs::read_to_string(site.join("built.css")).unwrap();
+    for n in names {
+        assert!(
+            built.contains(&format!(".animate-{n} {{")),
+            "no animate-{n}"
+        );
+        assert!(
+            built.contains(&format!("animation: {n} var(--{n}-duration)")),
+            "animate-{n} does not play {n}"
+        );
+        assert!(
+            built.contains(&format!("transition-timing-function: var(--{n}-easing)")),
+            "ease-{n} is not the easing"
+        );
+    }
+    // Expected values: the closed form at frame and non-frame times; each motion's bound its
+    // CSS tolerance (the fitting core's proven bound is within it).
+    let curves = closed_forms();
+    let mut expected = serde_json::Map::new();
+    let mut bounds = Vec::new();
+    for n in names {
+        let curve = curves.iter().find(|c| c.name() == n).unwrap();
+        let spec = curve.spec();
+        let baked = curve.bake().unwrap();
+        let values = &baked.tracks[0].position;
+        bounds.push(tolerance(
+            spec,
+            &ExportSettings::default(),
+            &spec.unit,
+            values,
+        ));
+        let samples: Vec<(f64, f64)> = (0..40)
+            .map(|q| {
+                let t = baked.duration * (q as f64 + 0.37 * (q % 3) as f64) / 40.0;
+                (t * 1000.0, curve.position(t))
+            })
+            .collect();
+        expected.insert(
+            n.to_owned(),
+            serde_json::json!({ "property": spec.property.name(), "samples": samples }),
+        );
+    }
+    let page = format!(
+        r#"<!doctype html><html><head><meta charset="utf-8">{HARNESS_HEAD}
+<link rel="stylesheet" href="built.css"></head><body>{boxes}<script>
+const expected = {expected};
+const worst = {{}};
+for (const [name, c] of Object.entries(expected)) {{
+  const el = document.getElementById(name);
+  const [animation] = el.getAnimations();
+  animation.pause();
+  let w = 0;
+  for (const [ms, x] of c.samples) {{
+    animation.currentTime = ms;
+    const style = getComputedStyle(el);
+    const p = c.property;
+    const text = p === "translateY" ? style.translate.split(" ")[1] : p === "translateX" ? style.translate.split(" ")[0] : style[p];
+    // A rotation or translation of nothing serialises as `none`.
+    const shown = !text || text === "none" ? 0 : parseFloat(text);
+    w = Math.max(w, Math.abs(shown - x));
+  }}
+  worst[name] = w;
+}}
+cbReport(worst);
+</script></body></html>"#,
+        expected = Value::Object(expected)
+    );
+    fs::write(site.join("play.html"), page).unwrap();
+    for engine in engines() {
+        let outcome = engine.run(&site, "play.html", &RunOptions::default());
+        assert!(
+            outcome.errors.is_empty(),
+            "{}: {:?}",
+            engine.name(),
+            outcome.errors
+        );
+        for (n, bound) in names.iter().zip(&bounds) {
+            let worst = outcome.result[n].as_f64().unwrap_or(f64::INFINITY);
+            // The engines' serialisation: 6 significant digits (BROWSERS.md).
+            let bound = bound * (1.0 + 1e-3) + 1e-4;
+            assert!(
+                worst <= bound,
+                "{} {n}: {worst} off (bound {bound})",
+                engine.name()
+            );
+        }
+        eprintln!("tailwind in {}: {}", engine.name(), outcome.result);
+    }
+}
+
+#[test]
+fn every_lottie_file_validates_and_lottie_web_shows_the_closed_form_between_frames() {
+    let Some(tools) = js_tools("lottie") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = bake_examples(dir.path(), "lottie");
+    let validator = tools.join("@lottie-animation-community/lottie-specs/bin/validate.js");
+    let mut animations = serde_json::Map::new();
+    for path in files(&out.join("lottie")) {
+        let file = out.join("lottie").join(&path);
+        let report = run(
+            Command::new("node").arg(&validator).arg("-q").arg(&file),
+            &format!("lottie-specs validate {}", path.display()),
+        );
+        assert_eq!(report.trim(), "[]", "{}", path.display());
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        animations.insert(
+            name,
+            serde_json::from_slice(&fs::read(&file).unwrap()).unwrap(),
+        );
+    }
+    // Single-track translate motions, stopped at frames and between them; expected from the
+    // closed form.
+    let curves = closed_forms();
+    let mut cases = Vec::new();
+    for curve in &curves {
+        let spec = curve.spec();
+        let axis = match spec.property.name() {
+            "translateX" => 4,
+            "translateY" => 5,
+            _ => continue,
+        };
+        if spec.unit != "px" || curve.tracks().len() != 1 {
+            continue;
+        }
+        let baked = curve.bake().unwrap();
+        let side = animations[&spec.name]["w"].as_f64().unwrap();
+        let times: Vec<(f64, f64)> = (0..(baked.duration * spec.fps * 4.0) as usize)
+            .map(|q| {
+                let frame = q as f64 * 0.25 + 0.1 * (q % 2) as f64;
+                let t = (frame / spec.fps).min(baked.duration);
+                (frame, curve.position(t))
+            })
+            .collect();
+        cases.push(serde_json::json!({
+            "name": spec.name, "axis": axis, "centre": side / 2.0, "samples": times,
+        }));
+    }
+    assert!(cases.len() >= 8, "{} cases", cases.len());
+    let site = dir.path().join("site");
+    fs::create_dir(&site).unwrap();
+    fs::copy(
+        tools.join("lottie-web/build/player/lottie.min.js"),
+        site.join("lottie.min.js"),
+    )
+    .unwrap();
+    let page = format!(
+        r#"<!doctype html><html><head><meta charset="utf-8">{HARNESS_HEAD}
+<script src="lottie.min.js"></script></head><body><div id="stage"></div><script>
+const animations = {animations};
+const cases = {cases};
+const worst = {{}};
+for (const c of cases) {{
+  const stage = document.getElementById("stage");
+  stage.innerHTML = "";
+  const anim = lottie.loadAnimation({{ container: stage, renderer: "svg", autoplay: false, loop: false, animationData: animations[c.name] }});
+  let w = 0;
+  for (const [frame, x] of c.samples) {{
+    anim.goToAndStop(frame, true);
+    const g = stage.querySelector("svg > g > g[transform]");
+    const m = g.getAttribute("transform").match(/matrix\(([^)]*)\)/)[1].split(",").map(Number);
+    w = Math.max(w, Math.abs(m[c.axis] - c.centre - x));
+  }}
+  anim.destroy();
+  worst[c.name] = w;
+}}
+cbReport(worst);
+</script></body></html>"#,
+        animations = Value::Object(animations),
+        cases = Value::Array(cases),
+    );
+    fs::write(site.join("lottie.html"), page).unwrap();
+    let Some(chromium) = engines().into_iter().find(|e| e.kind == Kind::Chromium) else {
+        return;
+    };
+    let outcome = chromium.run(&site, "lottie.html", &RunOptions::default());
+    assert!(outcome.errors.is_empty(), "{:?}", outcome.errors);
+    eprintln!("lottie-web: {}", outcome.result);
+    for (name, worst) in outcome.result.as_object().unwrap() {
+        // The keys' bound (0.1 px) and lottie-web's matrix text (its numbers to 1e-3 px).
+        assert!(
+            worst.as_f64().unwrap() <= 0.1 + 2e-3,
+            "{name}: {worst} px off"
+        );
+    }
+}
