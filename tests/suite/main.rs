@@ -9,6 +9,7 @@ mod browser_css;
 mod browser_engines;
 mod browser_joins;
 mod browser_js;
+mod browser_play;
 mod cli;
 mod composite_reference;
 mod config;
