@@ -717,7 +717,7 @@ pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> Written {
             out.extend_from_slice(b"  ");
             out.extend_from_slice(offset);
             out.extend_from_slice(b" { ");
-            declare(out, &track.declaration, x, digits.value);
+            declare_end(out, &track.declaration, (name, offset), x, digits.value);
             out.extend_from_slice(b" }\n");
         }
         out.extend_from_slice(b"}\n");
@@ -957,6 +957,29 @@ fn declare(out: &mut Vec<u8>, declaration: &Declaration, x: f64, decimals: u32) 
     write_fixed(out, x, decimals);
     out.extend_from_slice(&declaration.after);
     out.push(b';');
+}
+
+/// Writes `<property>: var(--<name>-<end>, <value>);`: an end of a progress curve's
+/// `@keyframes` that an element may set (`--card-drop-from: 40px`). The easing is the
+/// motion's progress, so the curve between any two ends is the baked one stretched: exact for
+/// a spring baked with no initial velocity (x = to + (from - to)·s(t)); with one, its velocity
+/// scales with the distance.
+fn declare_end(
+    out: &mut Vec<u8>,
+    declaration: &Declaration,
+    (name, end): (&[u8], &[u8]),
+    x: f64,
+    decimals: u32,
+) {
+    out.extend_from_slice(&declaration.before);
+    out.extend_from_slice(b"var(--");
+    out.extend_from_slice(name);
+    out.push(b'-');
+    out.extend_from_slice(end);
+    out.extend_from_slice(b", ");
+    write_fixed(out, x, decimals);
+    out.extend_from_slice(&declaration.after);
+    out.extend_from_slice(b");");
 }
 
 /// Where the points of per-frame keyframes are in time.
@@ -1580,8 +1603,8 @@ mod tests {
   --shelf-easing: linear(0,0.25,1);
 }
 @keyframes shelf {
-  from { scale: -2; }
-  to { scale: 0; }
+  from { scale: var(--shelf-from, -2); }
+  to { scale: var(--shelf-to, 0); }
 }
 .shelf {
   animation: shelf var(--shelf-duration) var(--shelf-easing) both;
