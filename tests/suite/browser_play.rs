@@ -15,7 +15,9 @@
 //! the reported instants. A running spring retargeted twice in one task must not move either,
 //! `finished` must resolve when the animation finishes and reject on `cancel()`. The page also
 //! times 200 starts and 200 retargets (reported, not asserted). A control compares one case
-//! against the wrong spring, which must fail.
+//! against the wrong spring, which must fail. Last, the CSS of a spring played with
+//! `--p-under-from` and `--p-under-to` set on the element must be the baked curve stretched
+//! between those ends (within 0.01 px of the same class without them, mapped linearly).
 
 use crate::common;
 
@@ -296,6 +298,14 @@ async function main() {
     out.finished = await Promise.race([h.finished.then(() => "resolved", (e) => "rejected " + e), timeout]);
     out.cancelled = await Promise.race([g.finished.then(() => "resolved", (e) => e.name), timeout]);
   }
+  // The CSS with other ends (--p-under-from: 100px, --p-under-to: -50px, and the element at
+  // -50px as the recipe says, for after the end) beside the baked one.
+  {
+    const els = ["css-base", "css-ends"].map((id) => document.getElementById(id));
+    const as = els.map((e) => e.getAnimations()[0]);
+    for (const a of as) a.pause();
+    out.css = plan.seeks.map((f) => as.map((a, i) => { a.currentTime = round(f * 800); return played(els[i], "translateY"); }));
+  }
   // Script cost of a start and of a retarget (reported, not asserted).
   {
     const m = modules[plan.chain.module], el = fresh(), n = 200;
@@ -328,7 +338,9 @@ fn write_page(out: &Path, plan: &Value) {
         "<!doctype html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n{HARNESS_HEAD}\n\
          <style>#host > div {{ width: 100px; height: 10px; }}</style>\n\
          <script type=\"application/json\" id=\"plan\">{plan}</script>\n</head>\n<body>\n\
-         <div id=\"host\"></div>\n<script type=\"module\">\n{imports}{PAGE_SCRIPT}</script>\n</body>\n</html>\n"
+         <link rel=\"stylesheet\" href=\"css/p-under.css\">\n\
+         <div id=\"host\"></div><div id=\"css-base\" class=\"p-under\"></div>\
+         <div id=\"css-ends\" class=\"p-under\" style=\"--p-under-from: 100px; --p-under-to: -50px; translate: 0 -50px\"></div>\n<script type=\"module\">\n{imports}{PAGE_SCRIPT}</script>\n</body>\n</html>\n"
     );
     std::fs::write(out.join("browser-play-test.html"), page).unwrap();
 }
@@ -351,7 +363,7 @@ fn play_with_input_stays_within_the_bound_of_the_closed_form_in_every_engine() {
     let options = BakeOptions {
         inputs: vec![source],
         out: out.clone(),
-        formats: vec![Format::Js],
+        formats: vec![Format::Js, Format::Css],
         layout: Layout::PerMotion,
         ..BakeOptions::default()
     };
@@ -547,6 +559,22 @@ fn check_in_engine(engine: &Engine, out: &Path, cases: &[Case]) -> Vec<String> {
         && (f(a, 2) - f(b, 2)).abs() <= 1e-6 * 1e3)
     {
         failures.push(format!("running retarget moved: {running}"));
+    }
+    // The CSS between other ends is the baked curve stretched: x = to + (from - to)·s(t).
+    let mut css_worst = 0.0f64;
+    for pair in r["css"].as_array().unwrap() {
+        let (base, ends) = (f(pair, 0), f(pair, 1));
+        let expected = -50.0 + 150.0 * base / -240.0;
+        css_worst = css_worst.max((ends - expected).abs());
+    }
+    eprintln!(
+        "{}: CSS between other ends: {css_worst:.4} px from the stretched curve",
+        engine.name()
+    );
+    if !(css_worst <= 0.01 + 5e-6 * 240.0) {
+        failures.push(format!(
+            "CSS with --p-under-from and --p-under-to: {css_worst} px from the stretched curve"
+        ));
     }
     if r["finished"] != "resolved" || r["cancelled"] != "AbortError" {
         failures.push(format!(
