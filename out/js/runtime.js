@@ -39,15 +39,19 @@ function spring(m, k, c, to, x0, v0, cap) {
       return [a * (1 - m / 2), a * m / (2 * r)];
     }
     const e = exp(-s * t), z = r * t;
-    return [e * cos(z), r ? e * sin(z) / r : e * t];
+    return [e * cos(z), e * (r ? sin(z) / r : t)];
   };
-  // sup over [t, ∞) of |y| for y = y0·C + (y1 + σ·y0)·S: |C| <= e^-ρt and |S| <= e^-ρt·min(1/r,
-  // t) (1/r: ωd, or 2g when overdamped), whose sup is 1/(ρe) < 0.3679/ρ until t = 1/ρ; when underdamped
-  // also the amplitude e^-σt·hypot(y0, (y1 + σ·y0)/ωd).
+  // sup over [t, ∞) of |y| for y = y0·C + B·S (B = y1 + σ·y0), the smaller of two bounds.
+  // One: |C| <= e^-ρt and |S| <= e^-ρt·min(1/r, t) (1/r: 1/ωd, or 1/2g when overdamped), whose
+  // sup is 1/(ρe) < 0.368/ρ until t = 1/ρ. Two: when underdamped, the amplitude
+  // e^-σt·hypot(y0, B/ωd) (critically damped, B/0: |y0|·e^-σt if B = 0, else none); when
+  // overdamped, its modes |y0/2 + B/2g|·e^-ρt + |y0/2 - B/2g|·e^-(σ+g)t.
   const envelope = (y0, y1) => (t) => {
-    const b = abs(y1 + s * y0), e = exp(-rho * t);
-    const bound = abs(y0) * e + b * min(e / r, t * rho < 1 ? 0.3679 / rho : t * e);
-    return d < 0 ? min(bound, e * hypot(y0, b / r)) : bound;
+    const B = y1 + s * y0, e = exp(-rho * t), q = B / r || 0;
+    return min(
+      abs(y0) * e + abs(B) * min(e / r, t * rho < 1 ? 0.368 / rho : t * e),
+      d > 0 ? abs(y0 + q) / 2 * e + abs(y0 - q) / 2 * exp(-(s + r) * t) : e * hypot(y0, q),
+    );
   };
   const a0 = -w * u0 - 2 * s * v0;
   return {
@@ -58,7 +62,7 @@ function spring(m, k, c, to, x0, v0, cap) {
     acc: envelope(a0, -w * v0 - 2 * s * a0),
     left: envelope(u0, v0),
     to,
-    end: rho > 0 ? Infinity : cap,
+    end: rho ? Infinity : cap,
   };
 }
 
@@ -71,7 +75,7 @@ function decay(lambda, x0, v0, cap) {
     acc: (t) => abs(lambda * v(t)),
     left: (t) => abs(v(t)) / lambda,
     to: x0 + v0 / lambda,
-    end: lambda > 0 ? Infinity : cap,
+    end: lambda ? Infinity : cap,
   };
 }
 

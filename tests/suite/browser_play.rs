@@ -22,6 +22,7 @@
 use crate::common;
 
 use common::engines::{engines, Engine, RunOptions, HARNESS_HEAD};
+use common::random::Random;
 use curvebake::export::{Format, Layout};
 use curvebake::internals::pipeline::run;
 use curvebake::BakeOptions;
@@ -196,19 +197,6 @@ fn cases() -> Vec<Case> {
             true,
         ),
     ]
-}
-
-/// A small deterministic generator (SplitMix64) for the retarget instants and targets.
-struct Random(u64);
-
-impl Random {
-    fn next(&mut self) -> f64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
-    }
 }
 
 /// The 20 retargets: (fraction of the current animation's duration, new target). Twice at

@@ -23,6 +23,7 @@ mod js_package;
 mod live_review;
 mod motion_properties;
 mod plain_ron;
+mod play_runtime;
 mod plots;
 mod prefix;
 mod properties_outputs;
