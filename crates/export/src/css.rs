@@ -717,7 +717,13 @@ pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> Written {
             out.extend_from_slice(b"  ");
             out.extend_from_slice(offset);
             out.extend_from_slice(b" { ");
-            declare_end(out, &track.declaration, (name, offset), x, digits.value);
+            // A registered custom property with a var() in its keyframes stops interpolating
+            // in Gecko (it animates discretely): its ends stay plain numbers.
+            if track.declaration.before.starts_with(b"--") {
+                declare(out, &track.declaration, x, digits.value);
+            } else {
+                declare_end(out, &track.declaration, (name, offset), x, digits.value);
+            }
             out.extend_from_slice(b" }\n");
         }
         out.extend_from_slice(b"}\n");
@@ -960,7 +966,8 @@ fn declare(out: &mut Vec<u8>, declaration: &Declaration, x: f64, decimals: u32) 
 }
 
 /// Writes `<property>: var(--<name>-<end>, <value>);`: an end of a progress curve's
-/// `@keyframes` that an element may set (`--card-drop-from: 40px`). The easing is the
+/// `@keyframes` that an element may set (`--card-drop-from: 40px`), for `translate`, `scale`,
+/// `rotate` and `opacity` (not a custom property: see [`property_css`]). The easing is the
 /// motion's progress, so the curve between any two ends is the baked one stretched: exact for
 /// a spring baked with no initial velocity (x = to + (from - to)·s(t)); with one, its velocity
 /// scales with the distance.

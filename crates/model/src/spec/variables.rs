@@ -62,7 +62,9 @@ impl MotionSpec {
                 let properties: Vec<&Property> =
                     tracks.tracks().iter().map(|t| &t.property).collect();
                 let ends: Vec<bool> = (tracks.tracks().iter())
-                    .map(|t| t.model.endpoints().is_some())
+                    .map(|t| {
+                        t.model.endpoints().is_some() && !matches!(t.property, Property::Custom(_))
+                    })
                     .collect();
                 let both_translates = [Property::TranslateX, Property::TranslateY]
                     .iter()
@@ -99,8 +101,9 @@ impl MotionSpec {
                     made("easing", "its easing"),
                 ];
                 // A motion from one value to another: its CSS keyframes read the ends from
-                // `--<name>-from` and `--<name>-to` (the baked values by default).
-                if model.endpoints().is_some() {
+                // `--<name>-from` and `--<name>-to` (the baked values by default), unless it
+                // animates a custom property (whose keyframes stay plain numbers).
+                if model.endpoints().is_some() && !matches!(self.property, Property::Custom(_)) {
                     variables.push(made("from", "its start"));
                     variables.push(made("to", "its end"));
                 }
