@@ -42,7 +42,7 @@ function spring(m, k, c, to, x0, v0, cap) {
     return [e * cos(z), e * (r ? sin(z) / r : t)];
   };
   // sup over [t, ∞) of |y| for y = y0·C + B·S (B = y1 + σ·y0), the smaller of two bounds.
-  // One: |C| <= e^-ρt and |S| <= e^-ρt·min(1/r, t) (1/r: 1/ωd, or 1/2g when overdamped), whose
+  // One: |C| <= e^-ρt and |S| <= e^-ρt·min(1/r, t) (1/ωd; overdamped, 1/g > 1/2g), whose
   // sup is 1/(ρe) < 0.368/ρ until t = 1/ρ. Two: when underdamped, the amplitude
   // e^-σt·hypot(y0, B/ωd) (critically damped, B/0: |y0|·e^-σt if B = 0, else none); when
   // overdamped, its modes |y0/2 + B/2g|·e^-ρt + |y0/2 - B/2g|·e^-(σ+g)t.
@@ -130,9 +130,10 @@ function place(pieces, tol) {
 }
 
 /** Plays what `start(state, to)` makes (its pieces) on `element` with `key(x)` as keyframes,
- * `tol` the bound and `policy` the reduced-motion policy of the baked motion; `retarget(to)` calls `start` again from
- * the exact [position, velocity] of now. The handle: `position()`, `velocity()`, `finished`
- * (a promise of the last animation's end, rejected on cancel), `cancel()`, `animation`. */
+ * `tol` the bound and `policy` the reduced-motion policy of the baked motion; `retarget(to)`
+ * calls `start` again from the exact [position, velocity] of now. The handle: `position()`,
+ * `velocity()`, `finished` (a promise of the last animation's end, rejected on cancel),
+ * `cancel()`, `animation`. */
 function run(element, { key, tol, policy }, start) {
   const reduce = policy != "keep" && matchMedia("(prefers-reduced-motion: reduce)").matches;
   let pieces, plan, animation, done, fail;
