@@ -43,3 +43,5 @@ declare const motion: Motion<"bouncing-ball", "value"> & {
   readonly tracks: typeof tracks;
 };
 export default motion;
+
+// No `play` (input at run time): its bounces on the floor are fixed by the baked start.

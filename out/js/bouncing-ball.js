@@ -150,3 +150,5 @@ export function animate(element, options) {
 }
 
 export default {name, kind, property, unit, fps, duration, durationMs, frames, customProperties, tracks, keyframes, timing, easing, reducedMotion, registerProperties, animate};
+
+// No `play` (input at run time): its bounces on the floor are fixed by the baked start.

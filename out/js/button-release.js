@@ -75,3 +75,14 @@ export function animate(element, options) {
 }
 
 export default {name, kind, property, unit, fps, duration, durationMs, frames, customProperties, tracks, keyframes, timing, easing, reducedMotion, registerProperties, animate};
+
+import { play as run } from "./runtime.js";
+
+/** Plays the motion on `element` with input (each defaulting to the baked value; velocity
+ * in units per second), keyframes computed once from its closed form, within `tol` of it
+ * at every instant; the handle retargets, reads the exact position and velocity, and ends.
+ * Under `prefers-reduced-motion: reduce` it follows `reducedMotion`, as `animate` does. */
+export function play(element, input) {
+  return run(element, input, {from: 0.94, to: 1.0, velocity: 0.0, mass: 1.0, stiffness: 322.27279677026473, damping: 21.542349624615724,
+    key: (x) => ({scale: x}), tol: 0.001, policy: reducedMotion, cap: duration});
+}

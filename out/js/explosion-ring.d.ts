@@ -43,3 +43,5 @@ declare const motion: Motion<"explosion-ring", "inner" | "outer"> & {
   readonly tracks: typeof tracks;
 };
 export default motion;
+
+// No `play` (input at run time): a ring's two radii are solved from their ends.

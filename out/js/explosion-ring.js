@@ -90,3 +90,5 @@ export function animate(element, options) {
 }
 
 export default {name, kind, property, unit, fps, duration, durationMs, frames, customProperties, tracks, keyframes, timing, easing, reducedMotion, registerProperties, animate};
+
+// No `play` (input at run time): a ring's two radii are solved from their ends.

@@ -73,3 +73,15 @@ export function animate(element, options) {
 }
 
 export default {name, kind, property, unit, fps, duration, durationMs, frames, customProperties, tracks, keyframes, timing, easing, reducedMotion, registerProperties, animate};
+
+import { play as run } from "./runtime.js";
+
+/** Plays the motion on `element` with input (each defaulting to the baked value; velocity
+ * in units per second), keyframes computed once from its closed form, within `tol` of it
+ * at every instant; the handle retargets, reads the exact position and velocity, and ends.
+ * Under `prefers-reduced-motion: reduce` it follows `reducedMotion`, as `animate` does. */
+export function play(element, input) {
+  registerProperties();
+  return run(element, input, {from: 0.0, velocity: 40.0, lambda: 3.0, stiffness: 500.0, damping: 10.0,
+    key: (x) => ({"--glow": x + "px"}), tol: 0.1, policy: reducedMotion, cap: duration});
+}

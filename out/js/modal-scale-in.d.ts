@@ -43,3 +43,10 @@ declare const motion: Motion<"modal-scale-in", "value"> & {
   readonly tracks: typeof tracks;
 };
 export default motion;
+
+import type { Playing, SpringInput } from "./motion.js";
+export type { Playing, SpringInput };
+
+/** Plays the motion with input (each defaulting to the baked value), exact within the
+ * module's bound at every instant, with no per-frame script; see `Playing`. */
+export declare function play(element: Element, input?: SpringInput): Playing;

@@ -47,3 +47,54 @@ export interface Motion<Name extends string = string, Track extends string = str
   /** Plays the motion on `element`; `options` add to or override `timing`. */
   readonly animate: (element: Element, options?: KeyframeAnimationOptions) => Animation;
 }
+
+/** A motion playing with input (a module's `play`): its keyframes are computed once, at start
+ * and at each retarget, from the closed form; nothing runs per frame. */
+export interface Playing {
+  /** Continues from the exact position and velocity of now towards `to`: a spring to `to`, a
+   * fling onto the snap point `to`, gravity until it reaches `to`. Nothing jumps. */
+  retarget(to: number): void;
+  /** The position now: the closed form at the animation's current time (the rest value once
+   * it has ended). */
+  position(): number;
+  /** The velocity now, in units per second (0 once it has ended). */
+  velocity(): number;
+  /** Resolves when the motion (after its last retarget) ends; rejects with an `AbortError`
+   * on `cancel()`, as `Animation.finished` does. */
+  readonly finished: Promise<void>;
+  /** Stops it and removes its effect. */
+  cancel(): void;
+  /** The Web Animation playing now (a retarget replaces it): pause, seek or change its rate. */
+  readonly animation: Animation;
+}
+
+/** Input of a spring's `play`; each defaults to the baked value. */
+export interface SpringInput {
+  readonly from?: number;
+  readonly to?: number;
+  /** Units per second; a velocity away from `to` is fine. */
+  readonly velocity?: number;
+}
+
+/** Input of a fling's `play` (friction, decay, inertia); each defaults to the baked value. */
+export interface FlingInput {
+  readonly from?: number;
+  /** Units per second. */
+  readonly velocity?: number;
+  /** Rest exactly here (one snap point). */
+  readonly to?: number;
+  /** Rest on the snap point nearest where friction alone would stop (the lower of two). */
+  readonly snap?: readonly number[];
+  /** Bounds: a fling past one hands its velocity to the bounce spring there. */
+  readonly min?: number;
+  readonly max?: number;
+}
+
+/** Input of the `play` of gravity without a floor; each defaults to the baked value. */
+export interface GravityInput {
+  readonly from?: number;
+  /** Units per second. */
+  readonly velocity?: number;
+  /** End on reaching it (else after the baked duration). */
+  readonly to?: number;
+}

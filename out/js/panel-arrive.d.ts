@@ -43,3 +43,5 @@ declare const motion: Motion<"panel-arrive", "value"> & {
   readonly tracks: typeof tracks;
 };
 export default motion;
+
+// No `play` (input at run time): it is solved from its end (to, end_velocity, duration); a Friction or a Decay with lambda > 0 takes input.

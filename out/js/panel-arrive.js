@@ -96,3 +96,5 @@ export function animate(element, options) {
 }
 
 export default {name, kind, property, unit, fps, duration, durationMs, frames, customProperties, tracks, keyframes, timing, easing, reducedMotion, registerProperties, animate};
+
+// No `play` (input at run time): it is solved from its end (to, end_velocity, duration); a Friction or a Decay with lambda > 0 takes input.

@@ -43,3 +43,10 @@ declare const motion: Motion<"scroll-end", "value"> & {
   readonly tracks: typeof tracks;
 };
 export default motion;
+
+import type { Playing, FlingInput } from "./motion.js";
+export type { Playing, FlingInput };
+
+/** Plays the motion with input (each defaulting to the baked value), exact within the
+ * module's bound at every instant, with no per-frame script; see `Playing`. */
+export declare function play(element: Element, input?: FlingInput): Playing;

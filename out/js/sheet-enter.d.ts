@@ -43,3 +43,5 @@ declare const motion: Motion<"sheet-enter", "translateY" | "opacity" | "scale"> 
   readonly tracks: typeof tracks;
 };
 export default motion;
+
+// No `play` (input at run time): it moves several properties at once; bake each as its own motion to play it with input.

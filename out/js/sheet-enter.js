@@ -121,3 +121,5 @@ export function animate(element, options) {
 }
 
 export default {name, kind, property, unit, fps, duration, durationMs, frames, customProperties, tracks, keyframes, timing, easing, reducedMotion, registerProperties, animate};
+
+// No `play` (input at run time): it moves several properties at once; bake each as its own motion to play it with input.

@@ -43,3 +43,5 @@ declare const motion: Motion<"toss-2d", "translateX" | "translateY"> & {
   readonly tracks: typeof tracks;
 };
 export default motion;
+
+// No `play` (input at run time): it moves several properties at once; bake each as its own motion to play it with input.

@@ -43,3 +43,5 @@ declare const motion: Motion<"toss-catch", "value"> & {
   readonly tracks: typeof tracks;
 };
 export default motion;
+
+// No `play` (input at run time): a sequence's hand-offs are fixed by its baked pieces.

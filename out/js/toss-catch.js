@@ -96,3 +96,5 @@ export function animate(element, options) {
 }
 
 export default {name, kind, property, unit, fps, duration, durationMs, frames, customProperties, tracks, keyframes, timing, easing, reducedMotion, registerProperties, animate};
+
+// No `play` (input at run time): a sequence's hand-offs are fixed by its baked pieces.

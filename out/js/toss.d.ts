@@ -43,3 +43,10 @@ declare const motion: Motion<"toss", "value"> & {
   readonly tracks: typeof tracks;
 };
 export default motion;
+
+import type { Playing, GravityInput } from "./motion.js";
+export type { Playing, GravityInput };
+
+/** Plays the motion with input (each defaulting to the baked value), exact within the
+ * module's bound at every instant, with no per-frame script; see `Playing`. */
+export declare function play(element: Element, input?: GravityInput): Playing;

@@ -20,6 +20,9 @@ use std::process::Command;
 /// Largest bundle of a site importing only `durationMs`.
 const DURATION_ONLY_BYTES: usize = 100;
 
+/// Largest the shared runtime of `play` may be, minified and gzipped (issue 28).
+const RUNTIME_GZIP_BYTES: usize = 1536;
+
 fn tool(env: &str, name: &str) -> Option<PathBuf> {
     let found = match std::env::var_os(env) {
         Some(p) => Some(PathBuf::from(p)).filter(|p| p.is_file()),
@@ -67,7 +70,7 @@ fn site() -> (tempfile::TempDir, Vec<String>) {
         .filter_map(|e| {
             let name = e.unwrap().file_name().into_string().unwrap();
             let stem = name.strip_suffix(".js")?.to_owned();
-            (stem != "index").then_some(stem)
+            (stem != "index" && stem != "runtime").then_some(stem)
         })
         .collect();
     names.sort();
@@ -171,6 +174,70 @@ fn importing_only_duration_ms_bundles_under_100_bytes_with_esbuild() {
     assert!(bundle.len() > 1000, "{bundle}");
 }
 
+/// Bytes of `text` gzipped (`gzip -9`), or None without gzip.
+fn gzipped(text: &str) -> Option<usize> {
+    let mut child = Command::new("gzip")
+        .args(["-9", "-c"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .ok()?;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    Some(child.wait_with_output().unwrap().stdout.len())
+}
+
+#[test]
+fn play_brings_the_shared_runtime_of_at_most_1_5_kb_minified_and_gzipped() {
+    let Some(esbuild) = tool("CURVEBAKE_ESBUILD", "esbuild") else {
+        return;
+    };
+    let (dir, _) = site();
+    let site = dir.path().join("site");
+    let bundle = |name: &str, source: &str| {
+        let entry = site.join(format!("{name}-entry.js"));
+        std::fs::write(&entry, source).unwrap();
+        run_tool(
+            Command::new(&esbuild)
+                .current_dir(&site)
+                .args([
+                    "--bundle",
+                    "--minify",
+                    "--format=esm",
+                    "--log-level=warning",
+                ])
+                .arg(&entry),
+            &format!("esbuild on {name}"),
+        )
+    };
+    let runtime = bundle("runtime", "export { play } from \"motions/runtime\";\n");
+    let Some(size) = gzipped(&runtime) else {
+        return eprintln!("SKIPPED the size of the runtime: no gzip");
+    };
+    eprintln!("runtime: {} bytes minified, {size} gzipped", runtime.len());
+    assert!(size <= RUNTIME_GZIP_BYTES, "runtime: {size} bytes gzipped");
+    // Every kind's play shares it: a spring, a fling and gravity bundle it once, with their
+    // parameters, and without their tables or keyframes.
+    let three = bundle(
+        "three",
+        "import { play as a } from \"motions/card-drop\";\n\
+         import { play as b } from \"motions/carousel-fling\";\n\
+         import { play as c } from \"motions/toss\";\n\
+         console.log(a, b, c);\n",
+    );
+    assert_eq!(
+        three.matches("prefers-reduced-motion").count(),
+        1,
+        "{three}"
+    );
+    assert!(!three.contains("Float32Array"), "{three}");
+    assert!(three.len() < runtime.len() + 1200, "{three}");
+}
+
 #[test]
 fn the_types_check_in_strict_typescript() {
     let Some(tsc) = tool("CURVEBAKE_TSC", "tsc") else {
@@ -191,7 +258,18 @@ const r: null = ringProperty;
 const m: Motion = ring;
 const named: Motion<"card-drop", "value"> = cardDrop.default;
 const inner: Float32Array | Float64Array = m.tracks["inner"];
-console.log(d, v, p, e, r, named, inner);
+import { play, type Playing } from "motions/card-drop";
+import { play as fling } from "motions/carousel-fling";
+import { play as toss } from "motions/toss";
+// @ts-expect-error: a floor's bounces take no input, so the module has no play.
+import { play as bounce } from "motions/bouncing-ball";
+const h: Playing = play(document.body, { from: 12, velocity: -800 });
+h.retarget(40);
+const x: number = h.position() + h.velocity();
+h.finished.then(() => h.cancel(), () => {});
+const a: Animation = fling(document.body, { velocity: -2400, snap: [0, -320], min: -640 }).animation;
+toss(document.body, { to: 0 }).cancel();
+console.log(d, v, p, e, r, named, inner, x, a, bounce);
 "#,
     )
     .unwrap();

@@ -150,7 +150,8 @@ fn huge_magnitudes_are_refused_and_numbers_stay_short() {
     );
     assert!(!root.join("out/css/a.css").exists());
     for (path, bytes) in common::project::snapshot(&root.join("out")) {
-        if path.extension().is_some_and(|e| e == "png") {
+        // The runtime of `play` holds no motion's numbers (and says `Infinity` for its own).
+        if path.extension().is_some_and(|e| e == "png") || path.ends_with("js/runtime.js") {
             continue;
         }
         let text = String::from_utf8(bytes).unwrap();

@@ -105,7 +105,7 @@ fn one_class_plays_every_track_and_x_y_animate_one_translate() {
     // Each easing-first track keeps its own keyframes on its own property.
     assert!(
         sheet.contains(
-            "@keyframes sheet-enter-opacity {\n  from { opacity: 0; }\n  to { opacity: 1; }"
+            "@keyframes sheet-enter-opacity {\n  from { opacity: var(--sheet-enter-opacity-from, 0); }\n  to { opacity: var(--sheet-enter-opacity-to, 1); }"
         ),
         "{sheet}"
     );

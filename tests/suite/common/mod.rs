@@ -11,6 +11,7 @@
 //!   skips a missing engine with a message, or fails under `CURVEBAKE_REQUIRE_BROWSER=1`).
 //! * [`compare`]: browser readings against a bake's tables, and the worst errors.
 //! * [`project`]: the real binary run on a temporary project folder.
+//! * [`random`]: a deterministic generator for drawn test cases.
 //! * [`readout`]: turning what the browser reports back into numbers.
 //! * [`tables`]: a bake's JSON tables read back, what a page reads of each motion and the
 //!   bound it must meet, and the page script that reads computed styles.
@@ -21,5 +22,6 @@ pub mod chromium;
 pub mod compare;
 pub mod engines;
 pub mod project;
+pub mod random;
 pub mod readout;
 pub mod tables;

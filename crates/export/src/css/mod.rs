@@ -54,7 +54,9 @@ use crate::settings::{ExportSettings, Format, Layout};
 use curvebake_model::bake::Baked;
 use curvebake_model::number::{format_number, write_fixed};
 use curvebake_model::spec::{unit_kind, Model, Property, ReducedMotion, UnitKind};
-use text::{animation, animation_item, declare_value, reduced_motion, register, ring_drawing};
+use text::{
+    animation, animation_item, declare_end, declare_value, reduced_motion, register, ring_drawing,
+};
 
 /// Path of the file with every motion.
 pub const BUNDLE_PATH: &str = "curves.css";
@@ -569,7 +571,13 @@ pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> Written {
             out.extend_from_slice(b"  ");
             out.extend_from_slice(offset);
             out.extend_from_slice(b" { ");
-            declare_value(out, &track.declaration, x, value_decimals);
+            // A registered custom property with a var() in its keyframes stops interpolating
+            // in Gecko (it animates discretely): its ends stay plain numbers.
+            if track.declaration.before.starts_with(b"--") {
+                declare_value(out, &track.declaration, x, value_decimals);
+            } else {
+                declare_end(out, &track.declaration, (name, offset), x, value_decimals);
+            }
             out.extend_from_slice(b" }\n");
         }
         out.extend_from_slice(b"}\n");
@@ -740,8 +748,8 @@ mod tests {
   --shelf-easing: linear(0,0.00076 3%,0.00435 6.7%,0.00986 10%,0.01676,0.02546,0.03596,0.04826 22%,0.06488,0.08396 29%,0.10679 32.7%,0.12946 36%,0.15826 39.8%,0.18476 43%,0.21146,0.23996 49%,0.27548,0.31346 56%,0.35627 59.7%,0.39676 63%,0.44608 66.8%,0.48986 70%,0.53276,0.57746 76%,0.63188,0.68876 83%,0.75155 86.7%,0.80986 90%,0.8797 93.8%,0.94076 97%,1);
 }
 @keyframes shelf {
-  from { scale: -2; }
-  to { scale: 0; }
+  from { scale: var(--shelf-from, -2); }
+  to { scale: var(--shelf-to, 0); }
 }
 .shelf {
   animation: shelf var(--shelf-duration) var(--shelf-easing) both;

@@ -182,3 +182,27 @@ pub(super) fn declare_value(out: &mut Vec<u8>, declaration: &Declaration, x: f64
     out.extend_from_slice(&declaration.after);
     out.push(b';');
 }
+
+/// Writes `<property>: var(--<name>-<end>, <value>);`: an end of a progress curve's
+/// `@keyframes` that an element may set (`--card-drop-from: 40px`), for `translate`, `scale`,
+/// `rotate` and `opacity` (not a custom property: see `property_css`). The easing is the
+/// motion's progress, so the curve between any two ends is the baked one stretched: exact for
+/// a spring baked with no initial velocity (x = to + (from - to)·s(t)); with one, its velocity
+/// scales with the distance.
+pub(super) fn declare_end(
+    out: &mut Vec<u8>,
+    declaration: &Declaration,
+    (name, end): (&[u8], &[u8]),
+    x: f64,
+    decimals: u32,
+) {
+    out.extend_from_slice(&declaration.before);
+    out.extend_from_slice(b"var(--");
+    out.extend_from_slice(name);
+    out.push(b'-');
+    out.extend_from_slice(end);
+    out.extend_from_slice(b", ");
+    write_fixed(out, x, decimals);
+    out.extend_from_slice(&declaration.after);
+    out.extend_from_slice(b");");
+}

@@ -1,5 +1,5 @@
 //! The custom properties (`--name`) a motion's CSS puts on the page: those it makes for
-//! itself (`--<name>-duration`, `--<name>-easing`, a ring's radii, a multi-track motion's
+//! itself (`--<name>-duration`, `--<name>-easing`, `--<name>-from` and `--<name>-to`, a ring's radii, a multi-track motion's
 //! per-track ones) and the one it animates (`property: "--glow"`). They share one page, so
 //! two motions meeting on one name would break each other: a motion's own `--b-duration`
 //! registered as a length stops motion `b`, and `--glow` registered as a length by one motion
@@ -61,12 +61,24 @@ impl MotionSpec {
             Model::Tracks(tracks) => {
                 let properties: Vec<&Property> =
                     tracks.tracks().iter().map(|t| &t.property).collect();
+                let ends: Vec<bool> = (tracks.tracks().iter())
+                    .map(|t| {
+                        t.model.endpoints().is_some() && !matches!(t.property, Property::Custom(_))
+                    })
+                    .collect();
                 let both_translates = [Property::TranslateX, Property::TranslateY]
                     .iter()
                     .all(|p| properties.contains(&p));
                 let mut variables = Vec::new();
-                for property in properties {
+                for (property, ends) in properties.into_iter().zip(ends) {
                     let p = property.name();
+                    if ends {
+                        variables.push(made(
+                            &format!("{p}-from"),
+                            &format!("its {p} track's start"),
+                        ));
+                        variables.push(made(&format!("{p}-to"), &format!("its {p} track's end")));
+                    }
                     variables.push(made(
                         &format!("{p}-duration"),
                         &format!("its {p} track's duration"),
@@ -88,6 +100,13 @@ impl MotionSpec {
                     made("duration", "its duration"),
                     made("easing", "its easing"),
                 ];
+                // A motion from one value to another: its CSS keyframes read the ends from
+                // `--<name>-from` and `--<name>-to` (the baked values by default), unless it
+                // animates a custom property (whose keyframes stay plain numbers).
+                if model.endpoints().is_some() && !matches!(self.property, Property::Custom(_)) {
+                    variables.push(made("from", "its start"));
+                    variables.push(made("to", "its end"));
+                }
                 if let Model::Ring(_) = model {
                     variables.push(made("inner", "its inner radius"));
                     variables.push(made("outer", "its outer radius"));

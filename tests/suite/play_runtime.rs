@@ -1,0 +1,265 @@
+//! The runtime of `play` (`js/runtime.js`) judged in Node against `curvebake_motion`, for many
+//! drawn inputs: its keyframes, played linearly between them, must stay within the bound (0.1
+//! px; 0.001 unitless) of the closed form at every instant, on and after the last keyframe too
+//! (rest), for springs of damping ratios from 0.05 to 30 (critical exactly included), flings
+//! onto snap points, behind them and into bounds, and gravity to a target. Each segment is
+//! checked at its ends and 15 points inside, which with the closed form's bounded curvature
+//! leaves nothing between; the bound is the one the runtime proves (chord h²/8·max|x''| under
+//! the decay envelope), so this checks the envelope and the stepping, not a sampled guess.
+//! Under `prefers-reduced-motion: reduce` it must jump to the rest value (policy `jump`), also
+//! fade the element in (`fade`), or play (`keep`). With `node` missing the test is skipped,
+//! or fails under `CURVEBAKE_REQUIRE_JS_TOOLS=1`. A control checks the wrong spring fails.
+
+use crate::common::random::Random;
+use curvebake_motion::{Gravity, Inertia, InertiaParams, Motion, Spring};
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::process::Command;
+
+/// Inside points checked per segment.
+const INSIDE: usize = 15;
+
+/// Node, or None (skipped; a failure under `CURVEBAKE_REQUIRE_JS_TOOLS=1`).
+fn node() -> Option<PathBuf> {
+    let found = std::env::var_os("PATH").and_then(|dirs| {
+        std::env::split_paths(&dirs)
+            .map(|d| d.join("node"))
+            .find(|p| p.is_file())
+    });
+    if found.is_none() {
+        assert!(
+            !std::env::var("CURVEBAKE_REQUIRE_JS_TOOLS").is_ok_and(|v| v.trim() == "1"),
+            "node not found on PATH (CURVEBAKE_REQUIRE_JS_TOOLS=1)"
+        );
+        eprintln!("SKIPPED play_runtime: node not found on PATH");
+    }
+    found
+}
+
+/// Plays every `b` (the runtime's baked motion, without `key`) with its input in Node, with a
+/// stub element whose `animate` records the keyframes; `reduce` answers the media query.
+/// Returns, per case, [duration (ms), [[offset, value]...], animations made].
+fn run_node(cases: &[Value], reduce: bool) -> Vec<Value> {
+    let node = node().expect("checked by the caller");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("runtime.mjs"),
+        curvebake::internals::export::js::RUNTIME,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("cases.json"),
+        Value::from(cases.to_vec()).to_string(),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("run.mjs"),
+        format!(
+            r#"import {{ play }} from "./runtime.mjs";
+import {{ readFileSync }} from "node:fs";
+globalThis.matchMedia = () => ({{ matches: {reduce} }});
+const out = [];
+for (const c of JSON.parse(readFileSync(new URL("./cases.json", import.meta.url)))) {{
+  const made = [];
+  const element = {{ animate(frames, timing) {{
+    const a = {{ frames, timing, currentTime: 0, startTime: null, playState: "running", pause() {{}}, cancel() {{}}, finished: new Promise(() => {{}}) }};
+    made.push(a);
+    return a;
+  }} }};
+  play(element, c.input, {{ ...c.b, key: (x) => ({{ v: x }}) }});
+  out.push([made[0].timing.duration, made[0].frames.map((f) => [f.offset, f.v]), made.length]);
+}}
+console.log(JSON.stringify(out));
+"#
+        ),
+    )
+    .unwrap();
+    let output = Command::new(node)
+        .arg(dir.path().join("run.mjs"))
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "node: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice::<Vec<Value>>(&output.stdout).unwrap()
+}
+
+/// A drawn case: the runtime's input and baked motion, and the closed form it must play.
+struct Case {
+    input: Value,
+    b: Value,
+    reference: Box<dyn Motion>,
+    tol: f64,
+    /// Gravity ends on arrival: nothing to check after the end.
+    ends: bool,
+}
+
+fn cases() -> Vec<Case> {
+    let mut r = Random(2028);
+    let mut cases = Vec::new();
+    let common = |tol: f64, policy: &str| json!({"tol": tol, "policy": policy, "cap": 1.0});
+    let merge = |mut a: Value, b: Value| {
+        a.as_object_mut()
+            .unwrap()
+            .extend(b.as_object().unwrap().clone());
+        a
+    };
+    for i in 0..60 {
+        // Damping ratios from 0.05 to 30, and exactly 1 every tenth case.
+        let (m, k) = (r.range(0.5, 3.0), r.range(50.0, 1500.0));
+        let zeta = if i % 10 == 0 {
+            1.0
+        } else {
+            (r.range(0.05f64.ln(), 30f64.ln())).exp()
+        };
+        let c = zeta * 2.0 * (m * k).sqrt();
+        let unitless = i % 7 == 3;
+        let scale = if unitless { 2.0 } else { 600.0 };
+        let (from, to, v) = (
+            r.range(-scale, scale),
+            r.range(-scale, scale),
+            r.range(-10.0, 10.0) * scale,
+        );
+        let b = json!({"from": 0, "to": 1, "velocity": 0, "mass": m, "stiffness": k, "damping": c});
+        let tol = if unitless { 0.001 } else { 0.1 };
+        cases.push(Case {
+            input: json!({"from": from, "to": to, "velocity": v}),
+            b: merge(b, common(tol, "jump")),
+            reference: Box::new(Spring::new(from, to, v, m, k, c).unwrap()),
+            tol,
+            ends: false,
+        });
+    }
+    for i in 0..40 {
+        let friction: f64 = r.range(0.01, 0.5);
+        let (lo, hi) = (-1280.0, 0.0);
+        let snap: Vec<f64> = if i % 2 == 0 {
+            (0..5).map(|p| -320.0 * p as f64).collect()
+        } else {
+            vec![]
+        };
+        let (from, velocity) = (r.range(-1400.0, 100.0), r.range(-6000.0, 6000.0));
+        let (k, c) = (r.range(200.0, 800.0), r.range(5.0, 40.0));
+        let b = json!({"from": 0, "velocity": 0, "lambda": -friction.ln(), "stiffness": k,
+            "damping": c, "min": lo, "max": hi, "snap": snap});
+        cases.push(Case {
+            input: json!({"from": from, "velocity": velocity}),
+            b: merge(b, common(0.1, "jump")),
+            reference: Box::new(
+                Inertia::new(InertiaParams {
+                    from,
+                    velocity,
+                    friction,
+                    min: Some(lo),
+                    max: Some(hi),
+                    bounce_stiffness: k,
+                    bounce_damping: c,
+                    snap,
+                })
+                .unwrap(),
+            ),
+            tol: 0.1,
+            ends: false,
+        });
+    }
+    for _ in 0..10 {
+        let (from, velocity, a) = (
+            r.range(-200.0, 0.0),
+            r.range(-1500.0, 0.0),
+            r.range(500.0, 4000.0),
+        );
+        let b = json!({"from": 0, "velocity": 0, "acceleration": a, "to": 300});
+        cases.push(Case {
+            input: json!({"from": from, "velocity": velocity}),
+            b: merge(b, common(0.1, "jump")),
+            reference: Box::new(Gravity::new(from, velocity, a).unwrap()),
+            tol: 0.1,
+            ends: true,
+        });
+    }
+    cases
+}
+
+/// The largest distance, relative to `tol`, between the played keyframes and `reference`.
+fn worst(played: &Value, reference: &dyn Motion, ends: bool) -> (f64, f64) {
+    let duration = played[0].as_f64().unwrap() / 1000.0;
+    let frames: Vec<(f64, f64)> = played[1]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f[0].as_f64().unwrap() * duration, f[1].as_f64().unwrap()))
+        .collect();
+    let mut worst = (0.0f64, 0.0);
+    let mut check = |t: f64, shown: f64| {
+        let error = (shown - reference.position(t)).abs();
+        if error > worst.0 {
+            worst = (error, t);
+        }
+    };
+    for pair in frames.windows(2) {
+        let ((ta, xa), (tb, xb)) = (pair[0], pair[1]);
+        for j in 0..=INSIDE + 1 {
+            let u = j as f64 / (INSIDE + 1) as f64;
+            check(ta + u * (tb - ta), xa + u * (xb - xa));
+        }
+    }
+    let rest = frames[frames.len() - 1].1;
+    if !ends {
+        for j in 1..=40 {
+            check(duration * (1.0 + j as f64 / 8.0) + j as f64 * 0.05, rest);
+        }
+    }
+    worst
+}
+
+#[test]
+fn the_runtime_plays_within_the_bound_of_the_closed_form_for_drawn_inputs() {
+    if node().is_none() {
+        return;
+    }
+    let cases = cases();
+    let inputs: Vec<Value> = cases
+        .iter()
+        .map(|c| json!({"input": c.input, "b": c.b}))
+        .collect();
+    let played = run_node(&inputs, false);
+    let mut failures = Vec::new();
+    let mut keyframes = 0;
+    for (c, p) in cases.iter().zip(&played) {
+        keyframes = keyframes.max(p[1].as_array().unwrap().len());
+        let (error, t) = worst(p, c.reference.as_ref(), c.ends);
+        if !(error <= c.tol) {
+            failures.push(format!("{} with {}: {error} off at {t} s", c.b, c.input));
+        }
+    }
+    eprintln!("{} drawn cases, at most {keyframes} keyframes", cases.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // The control: the first spring's keyframes against another spring.
+    let other = Spring::new(0.0, 1.0, 0.0, 1.0, 170.0, 26.0).unwrap();
+    assert!(worst(&played[0], &other, false).0 > 1.0);
+}
+
+#[test]
+fn under_reduced_motion_play_follows_the_policy() {
+    if node().is_none() {
+        return;
+    }
+    let b = |policy: &str| {
+        json!({"input": {"from": 10, "to": 50}, "b": {"from": 0, "to": 1, "velocity": 0, "mass": 1,
+            "stiffness": 200, "damping": 20, "tol": 0.1, "policy": policy, "cap": 1}})
+    };
+    let reduced = run_node(&[b("jump"), b("fade"), b("keep")], true);
+    // jump: one keyframe, the rest value, no time; fade: that and an opacity animation; keep:
+    // the whole motion.
+    assert_eq!(reduced[0], json!([0, [[1, 50]], 1]));
+    assert_eq!(reduced[1], json!([0, [[1, 50]], 2]));
+    assert!(
+        reduced[2][1].as_array().unwrap().len() > 10,
+        "{}",
+        reduced[2]
+    );
+    let played = run_node(&[b("jump")], false);
+    assert!(played[0][1].as_array().unwrap().len() > 10, "{}", played[0]);
+}
