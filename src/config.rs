@@ -110,35 +110,70 @@ impl Config {
             let (line, col) = line_col(&String::from_utf8_lossy(&bytes), e.valid_up_to());
             InputError::syntax(path, "", line, col, "not UTF-8 text".into())
         })?;
-        let error_at = |span: std::ops::Range<usize>, message: String| {
-            let (line, col) = line_col(text, span.start);
-            InputError::syntax(path, text, line, col, message)
-        };
+        let file = File { path, text };
         let keys: Keys = toml::from_str(text).map_err(|e| {
             let span = e.span().unwrap_or(0..0);
-            error_at(span, e.message().trim_end().to_owned())
+            file.error_at(span, e.message().trim_end().to_owned())
         })?;
         let base = path.parent().unwrap_or(Path::new(""));
         let mut options = BakeOptions::default();
         // Paths, given or default, are relative to the file's folder.
-        options.inputs = keys.inputs.unwrap_or(options.inputs);
+        options.inputs = keys.inputs.clone().unwrap_or(options.inputs);
         options.inputs = options.inputs.iter().map(|p| base.join(p)).collect();
-        // The output folder is checked as a bake checks one given relative to the working
-        // folder, but from the file's folder, however the file's path is spelled: no link
-        // planted below that folder may send the outputs elsewhere.
+        let (out, warnings) = file.out_folder(&keys, &options.out)?;
+        options.out = out;
+        file.apply(&keys, &mut options)?;
+        // The ranges and their wording are the bake's own: an out-of-range value is reported
+        // at the key that set it.
+        if let Err(crate::options::OptionError { option, message }) = options.check() {
+            let span = keys.span_of(option).unwrap_or(0..0);
+            return Err(file.error_at(span, format!("{option} {message}")));
+        }
+        Ok(Self {
+            path: path.to_owned(),
+            options,
+            sets_formats: keys.formats.is_some(),
+            warnings,
+        })
+    }
+}
+
+/// A project file's path and text, for errors at a place in it.
+struct File<'a> {
+    path: &'a Path,
+    text: &'a str,
+}
+
+impl File<'_> {
+    /// An error at the bytes `span` of the file.
+    fn error_at(&self, span: std::ops::Range<usize>, message: String) -> InputError {
+        let (line, col) = line_col(self.text, span.start);
+        InputError::syntax(self.path, self.text, line, col, message)
+    }
+
+    /// The output folder `keys` name (or `default`), joined to the file's folder, and a
+    /// warning when it lies outside that folder. It is checked as a bake checks one given
+    /// relative to the working folder, but from the file's folder, however the file's path is
+    /// spelled: no link planted below that folder may send the outputs elsewhere.
+    fn out_folder(
+        &self,
+        keys: &Keys,
+        default: &Path,
+    ) -> Result<(PathBuf, Vec<String>), InputError> {
+        let base = self.path.parent().unwrap_or(Path::new(""));
         let out = keys
             .out
             .as_ref()
-            .map_or(&options.out, |o| o.get_ref())
-            .clone();
+            .map_or(default, |o| o.get_ref())
+            .to_owned();
         let out_span = keys.out.as_ref().map_or(0..0, |o| o.span());
         if out.as_os_str().is_empty() {
             let message = "out must name a folder (\".\" for this file's folder)".to_owned();
-            return Err(error_at(out_span, message));
+            return Err(self.error_at(out_span, message));
         }
         if out.is_relative() {
             if let Some(link) = first_link(base, &out) {
-                return Err(error_at(
+                return Err(self.error_at(
                     out_span,
                     format!(
                         "out: refusing to write through the symbolic link {} (a link in the project could send outputs anywhere); give the output folder's real path",
@@ -151,7 +186,7 @@ impl Config {
         if out.is_absolute() || leaves(&out) {
             warnings.push(format!(
                 "{}: out = {:?} is outside the project file's folder{}",
-                path.display(),
+                self.path.display(),
                 out.display().to_string(),
                 if base.as_os_str().is_empty() {
                     String::new()
@@ -160,17 +195,22 @@ impl Config {
                 }
             ));
         }
-        options.out = base.join(out);
+        Ok((base.join(out), warnings))
+    }
+
+    /// Sets the options `keys` give, over those in `options`: names checked here, ranges by
+    /// [`BakeOptions::check`].
+    fn apply(&self, keys: &Keys, options: &mut BakeOptions) -> Result<(), InputError> {
         if let Some(formats) = &keys.formats {
             options.formats = formats
                 .get_ref()
                 .iter()
                 .map(|name| {
                     Format::parse(name.get_ref()).ok_or_else(|| {
-                        error_at(
+                        self.error_at(
                             name.span(),
                             format!(
-                                "formats: unknown format {:?}; use json, css, png, html, js, tokens, tailwind or lottie",
+                                "formats: unknown format {:?}; use json, css, png, html or js",
                                 name.get_ref()
                             ),
                         )
@@ -178,12 +218,12 @@ impl Config {
                 })
                 .collect::<Result<_, _>>()?;
         }
-        if let Some(layout) = keys.layout {
+        if let Some(layout) = &keys.layout {
             options.layout = match layout.get_ref().as_str() {
                 "per-motion" => Layout::PerMotion,
                 "bundle" => Layout::Bundle,
                 other => {
-                    return Err(error_at(
+                    return Err(self.error_at(
                         layout.span(),
                         format!(
                             "layout: unknown layout {other:?}; use \"per-motion\" or \"bundle\""
@@ -208,42 +248,35 @@ impl Config {
                     "plot_size must be [width, height], got {} numbers",
                     v.get_ref().len()
                 );
-                return Err(error_at(v.span(), message));
+                return Err(self.error_at(v.span(), message));
             };
             options.settings.plot_size = (w, h);
         }
         options.jobs = keys.jobs.as_ref().map(|v| *v.get_ref());
-        // The ranges and their wording are the bake's own: an out-of-range value is reported
-        // at the key that set it.
-        if let Err(crate::options::OptionError {
-            option: key,
-            message,
-        }) = options.check()
-        {
-            let span = match key {
-                "fps" => keys.fps.map(|v| v.span()),
-                "css_tolerance" => keys.css_tolerance.map(|v| v.span()),
-                "prefix" => keys.prefix.map(|v| v.span()),
-                "plot_size" => keys.plot_size.map(|v| v.span()),
-                "jobs" => keys.jobs.map(|v| v.span()),
-                "formats" => keys.formats.map(|names| {
-                    let missing = |n: &&Spanned<String>| {
-                        Format::parse(n.get_ref()).is_some_and(|f| !f.is_built())
-                    };
-                    let name = names.get_ref().iter().find(missing).map(|n| n.span());
-                    name.unwrap_or(names.span())
-                }),
-                "out" => keys.out.map(|v| v.span()),
-                _ => None,
-            };
-            return Err(error_at(span.unwrap_or(0..0), format!("{key} {message}")));
+        Ok(())
+    }
+}
+
+impl Keys {
+    /// Where the key `option` (as [`crate::OptionError`] names it) was written: for
+    /// `formats`, the name of a format this build lacks if there is one.
+    fn span_of(&self, option: &str) -> Option<std::ops::Range<usize>> {
+        match option {
+            "fps" => self.fps.as_ref().map(|v| v.span()),
+            "css_tolerance" => self.css_tolerance.as_ref().map(|v| v.span()),
+            "prefix" => self.prefix.as_ref().map(|v| v.span()),
+            "plot_size" => self.plot_size.as_ref().map(|v| v.span()),
+            "jobs" => self.jobs.as_ref().map(|v| v.span()),
+            "formats" => self.formats.as_ref().map(|names| {
+                let missing = |n: &&Spanned<String>| {
+                    Format::parse(n.get_ref()).is_some_and(|f| !f.is_built())
+                };
+                let name = names.get_ref().iter().find(missing).map(|n| n.span());
+                name.unwrap_or(names.span())
+            }),
+            "out" => self.out.as_ref().map(|v| v.span()),
+            _ => None,
         }
-        Ok(Self {
-            path: path.to_owned(),
-            options,
-            sets_formats: keys.formats.is_some(),
-            warnings,
-        })
     }
 }
 
