@@ -195,51 +195,7 @@ pub fn watch(
         path: PathBuf::from("."),
         message: e.to_string(),
     })?;
-    let mut scope = Scope {
-        folders: Vec::new(),
-        files: Vec::new(),
-        config: None,
-        out: absolute(&options.out),
-    };
-    for input in &options.inputs {
-        let fail = |message: String| WatchError::Watch {
-            path: input.clone(),
-            message,
-        };
-        let meta = std::fs::metadata(input).map_err(|e| fail(e.to_string()))?;
-        let (target, mode) = if meta.is_dir() {
-            (absolute(input), RecursiveMode::Recursive)
-        } else {
-            // The folder resolved, the file name as given: events name the file itself, even
-            // when it is a symbolic link.
-            let parent = match input.parent() {
-                Some(p) if !p.as_os_str().is_empty() => absolute(p),
-                _ => absolute(Path::new(".")),
-            };
-            let name = input
-                .file_name()
-                .ok_or_else(|| fail("not a file name".into()))?;
-            scope.files.push(parent.join(name));
-            (parent, RecursiveMode::NonRecursive)
-        };
-        if scope.add(target.clone(), mode) {
-            watcher
-                .watch(&target, mode)
-                .map_err(|e| fail(e.to_string()))?;
-        }
-    }
-    if let Some(config) = config {
-        let config = absolute(config);
-        let folder = config.parent().map(Path::to_owned).unwrap_or_default();
-        // Unless an input folder holds it already (watching it again would change how).
-        let covered = (scope.folders.iter())
-            .any(|w| folder.starts_with(&w.path) && w.mode == RecursiveMode::Recursive);
-        if !covered && scope.add(folder.clone(), RecursiveMode::NonRecursive) {
-            // Best effort: the bake does not need it.
-            let _ = watcher.watch(&folder, RecursiveMode::NonRecursive);
-        }
-        scope.config = Some(config);
-    }
+    let mut scope = Scope::watching(&mut watcher, &options, config)?;
 
     let mut changed = BTreeSet::new();
     let mut config_changed = false;
@@ -277,36 +233,12 @@ pub fn watch(
                             }
                         }
                         // Idle: a folder made again is watched again, and baked.
-                        for watched in &mut scope.folders {
-                            let (path, id) = (&watched.path, &mut watched.id);
-                            let now = folder_id(path);
-                            let again = watched.removed && now.is_some();
-                            if now == *id && !again {
-                                continue;
+                        match scope.rewatch(&mut watcher, &mut report, &mut changed) {
+                            ControlFlow::Break(()) => return Ok(()),
+                            ControlFlow::Continue(true) => {
+                                deadline = Some(Instant::now() + debounce);
                             }
-                            *id = now;
-                            if now.is_none() {
-                                let gone = format!(
-                                    "{} is gone; it is baked again when it is back",
-                                    path.display()
-                                );
-                                if report(WatchEvent::Trouble(gone)).is_break() {
-                                    return Ok(());
-                                }
-                                continue;
-                            }
-                            watched.removed = false;
-                            let _ = watcher.unwatch(path);
-                            if let Err(e) = watcher.watch(path, watched.mode) {
-                                watched.id = None;
-                                let trouble = format!("{}: {e}", path.display());
-                                if report(WatchEvent::Trouble(trouble)).is_break() {
-                                    return Ok(());
-                                }
-                                continue;
-                            }
-                            changed.insert(watched.path.clone());
-                            deadline = Some(Instant::now() + debounce);
+                            ControlFlow::Continue(false) => {}
                         }
                     }
                     Ok(Err(e)) => {
@@ -332,5 +264,105 @@ pub fn watch(
         if report(event).is_break() {
             return Ok(());
         }
+    }
+}
+
+impl Scope {
+    /// Watches the inputs of `options` (folders recursively, the folder of each file) and the
+    /// folder of the project file `config` the options came from.
+    fn watching(
+        watcher: &mut notify::RecommendedWatcher,
+        options: &crate::BakeOptions,
+        config: Option<&Path>,
+    ) -> Result<Self, WatchError> {
+        let mut scope = Scope {
+            folders: Vec::new(),
+            files: Vec::new(),
+            config: None,
+            out: absolute(&options.out),
+        };
+        for input in &options.inputs {
+            let fail = |message: String| WatchError::Watch {
+                path: input.clone(),
+                message,
+            };
+            let meta = std::fs::metadata(input).map_err(|e| fail(e.to_string()))?;
+            let (target, mode) = if meta.is_dir() {
+                (absolute(input), RecursiveMode::Recursive)
+            } else {
+                // The folder resolved, the file name as given: events name the file itself, even
+                // when it is a symbolic link.
+                let parent = match input.parent() {
+                    Some(p) if !p.as_os_str().is_empty() => absolute(p),
+                    _ => absolute(Path::new(".")),
+                };
+                let name = input
+                    .file_name()
+                    .ok_or_else(|| fail("not a file name".into()))?;
+                scope.files.push(parent.join(name));
+                (parent, RecursiveMode::NonRecursive)
+            };
+            if scope.add(target.clone(), mode) {
+                watcher
+                    .watch(&target, mode)
+                    .map_err(|e| fail(e.to_string()))?;
+            }
+        }
+        if let Some(config) = config {
+            let config = absolute(config);
+            let folder = config.parent().map(Path::to_owned).unwrap_or_default();
+            // Unless an input folder holds it already (watching it again would change how).
+            let covered = (scope.folders.iter())
+                .any(|w| folder.starts_with(&w.path) && w.mode == RecursiveMode::Recursive);
+            if !covered && scope.add(folder.clone(), RecursiveMode::NonRecursive) {
+                // Best effort: the bake does not need it.
+                let _ = watcher.watch(&folder, RecursiveMode::NonRecursive);
+            }
+            scope.config = Some(config);
+        }
+        Ok(scope)
+    }
+
+    /// While idle: watches again each folder made again since (and adds it to `changed`, to
+    /// be baked), and reports one that is gone. `Continue(true)`: something to bake.
+    fn rewatch(
+        &mut self,
+        watcher: &mut notify::RecommendedWatcher,
+        report: &mut impl FnMut(WatchEvent) -> ControlFlow<()>,
+        changed: &mut BTreeSet<PathBuf>,
+    ) -> ControlFlow<(), bool> {
+        let mut again_any = false;
+        for watched in &mut self.folders {
+            let (path, id) = (&watched.path, &mut watched.id);
+            let now = folder_id(path);
+            let again = watched.removed && now.is_some();
+            if now == *id && !again {
+                continue;
+            }
+            *id = now;
+            if now.is_none() {
+                let gone = format!(
+                    "{} is gone; it is baked again when it is back",
+                    path.display()
+                );
+                if report(WatchEvent::Trouble(gone)).is_break() {
+                    return ControlFlow::Break(());
+                }
+                continue;
+            }
+            watched.removed = false;
+            let _ = watcher.unwatch(path);
+            if let Err(e) = watcher.watch(path, watched.mode) {
+                watched.id = None;
+                let trouble = format!("{}: {e}", path.display());
+                if report(WatchEvent::Trouble(trouble)).is_break() {
+                    return ControlFlow::Break(());
+                }
+                continue;
+            }
+            changed.insert(watched.path.clone());
+            again_any = true;
+        }
+        ControlFlow::Continue(again_any)
     }
 }
