@@ -1,0 +1,16 @@
+/** Timing that plays the keyframes as baked, holding the first and last frame. */
+export const timing = {duration: durationMs, easing: "linear", fill: "both"};
+
+/** Plays the motion on `element`; `options` add to or override `timing`. Under
+ * `prefers-reduced-motion: reduce` it follows `reducedMotion`: "jump" shows the end at
+ * once (duration 0), "fade" does that and fades the element in, "keep" plays it as is. */
+export function animate(element, options) {
+  const reduce = reducedMotion !== "keep" && typeof matchMedia === "function" &&
+    matchMedia("(prefers-reduced-motion: reduce)").matches;
+  if (!reduce) return element.animate(keyframes, {...timing, ...options});
+  const a = element.animate(keyframes, {...timing, ...options, duration: 0});
+  if (reducedMotion === "fade") element.animate({opacity: [0, 1]}, {duration: 200, easing: "ease-out"});
+  return a;
+}
+
+export default {name, kind, property, unit, fps, duration, durationMs, frames, customProperties, tracks, keyframes, timing, easing, reducedMotion, registerProperties, animate};
