@@ -14,15 +14,14 @@
 //! server's refusals are checked either way.
 
 use crate::common;
+use common::watch::Watch;
 
 use common::chromium::{self as browser, LivePage};
 use common::tables::read_tables;
 use serde_json::Value;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::{Ipv4Addr, SocketAddr, TcpStream, UdpSocket};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// The curve file, with the card's start and a line that can be broken.
@@ -81,64 +80,6 @@ tick();
 </script>
 </body></html>
 "##;
-
-/// `curvebake watch --serve=0` running in `dir`, and the address it printed.
-struct Watch {
-    child: Child,
-    addr: SocketAddr,
-    /// What it prints after the address (kept, so that its reader thread runs on).
-    _lines: mpsc::Receiver<String>,
-}
-
-impl Watch {
-    fn start(dir: &Path) -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_curvebake"))
-            .current_dir(dir)
-            .args([
-                "watch",
-                "curves",
-                "--out",
-                "out",
-                "--formats",
-                "json,css,html",
-            ])
-            .args(["--debounce", "50", "--serve=0"])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the binary runs");
-        let (tx, lines) = mpsc::channel();
-        let stderr = child.stderr.take().unwrap();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                let _ = tx.send(line);
-            }
-        });
-        let deadline = Instant::now() + Duration::from_secs(60);
-        let addr = loop {
-            let line = lines
-                .recv_timeout(deadline.saturating_duration_since(Instant::now()))
-                .expect("watch --serve prints where it serves");
-            if let Some(rest) = line.strip_prefix("serving out at http://") {
-                let addr = rest.split('/').next().unwrap();
-                break addr.parse().expect("an address");
-            }
-        };
-        Self {
-            child,
-            addr,
-            _lines: lines,
-        }
-    }
-}
-
-impl Drop for Watch {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 /// One raw HTTP/1.1 request; the status code and the body.
 fn request(addr: SocketAddr, method: &str, target: &str, host: &str) -> (u16, String) {

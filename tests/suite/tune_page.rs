@@ -14,14 +14,14 @@
 //! or `CURVEBAKE_REQUIRE_JS_TOOLS=1`. The refusals are checked either way.
 
 use crate::common;
+use common::watch::Watch;
 
 use serde_json::Value;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::process::{Command, Stdio};
+use std::time::Duration;
 
 /// The motion tuned: a comment, CRLF line endings, a number written `0.0`.
 const CARD_DROP: &str = "// A card drops into place from above.\r\n(\r\n    name: \"card-drop\", // the card\r\n    property: \"translateY\",\r\n    motion: Spring(from: -240, to: 0.0, velocity: 0, mass: 1, stiffness: 220, damping: 18),\r\n)\r\n";
@@ -31,61 +31,6 @@ const OTHERS: &str = "[\n    (name: \"press\", property: \"scale\", motion: Spri
 
 /// Request headers, name and value.
 type Headers = Vec<(String, String)>;
-
-struct Watch {
-    child: Child,
-    addr: SocketAddr,
-    _lines: mpsc::Receiver<String>,
-}
-
-impl Watch {
-    fn start(dir: &Path) -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_curvebake"))
-            .current_dir(dir)
-            .args([
-                "watch",
-                "curves",
-                "--out",
-                "out",
-                "--formats",
-                "json,css,html",
-            ])
-            .args(["--debounce", "50", "--serve=0"])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the binary runs");
-        let (tx, lines) = mpsc::channel();
-        let stderr = child.stderr.take().unwrap();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                let _ = tx.send(line);
-            }
-        });
-        let deadline = Instant::now() + Duration::from_secs(60);
-        let addr = loop {
-            let line = lines
-                .recv_timeout(deadline.saturating_duration_since(Instant::now()))
-                .expect("watch --serve prints where it serves");
-            if let Some(rest) = line.strip_prefix("serving out at http://") {
-                break rest.split('/').next().unwrap().parse().expect("an address");
-            }
-        };
-        Self {
-            child,
-            addr,
-            _lines: lines,
-        }
-    }
-}
-
-impl Drop for Watch {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 /// One raw HTTP/1.1 request with these headers and body; the status code and the body.
 fn request(addr: SocketAddr, head: &str, headers: &[(&str, &str)], body: &[u8]) -> (u16, String) {

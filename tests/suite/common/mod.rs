@@ -25,3 +25,4 @@ pub mod project;
 pub mod random;
 pub mod readout;
 pub mod tables;
+pub mod watch;
