@@ -5,7 +5,7 @@
 //! A bundle remembers where each chunk went, so the manifest can locate it. On the next bake, a
 //! motion whose spec is unchanged gets its chunk copied from the previous bundle instead of
 //! being exported again, provided that bundle is still the file the manifest describes: of
-//! the length and content hash of its [`BundleStamp`].
+//! the length and content hash of its `BundleStamp`.
 
 use crate::output::manifest::Manifest;
 use crate::output::pool::Pool;

@@ -18,7 +18,7 @@
 //! typed arrays are marked `/* @__PURE__ */`: nothing else runs on import, so a bundler drops
 //! whatever is not used.
 //!
-//! Keyframe values are written with [`write_fixed`] (like the CSS exporter), float64 table
+//! Keyframe values are written with `write_fixed` (like the CSS exporter), float64 table
 //! values with [`write_json_f64`] (shortest round trip, like the JSON tables).
 
 mod play;

@@ -37,7 +37,7 @@ const FILE: FilePath = FilePath {
 };
 
 /// How far the keys may stray from the motion, as a multiple of the unit's precision target
-/// ([`value_precision`]: 0.01 px, 0.0001 of a unitless value): 0.1 px, 0.001.
+/// (`value_precision`: 0.01 px, 0.0001 of a unitless value): 0.1 px, 0.001.
 pub const EXACT_TOLERANCE_TARGETS: f64 = 10.0;
 
 /// Side of the square drawn, px.

@@ -32,7 +32,7 @@
 //! instant before `D`, and the value held from `D` on. Every join of its closed forms (a
 //! hand-off, a bound hit, a track's end, each gravity impact) is a stop at its time. Numbers
 //! get the digits that bound needs and no more; an input is written only where even spacing
-//! does not imply it. The module [`played`] is shared with the ES module; [`text`] writes
+//! does not imply it. The module `played` is shared with the ES module; `text` writes
 //! the rest of the bytes.
 //!
 //! # Digits
