@@ -49,23 +49,23 @@ pub struct OpenBundle {
 }
 
 impl OpenBundle {
-    /// Starts the bundle of `exporter` (only compared, with `dry_run`). Its previous version's
+    /// Starts the bundle of `exporter` (only compared, in a folder that only compares). Its previous version's
     /// chunks can be reused when `old`, the previous manifest, still describes it.
     pub fn open(
         out: &OutputDir,
         exporter: usize,
         bundle: Bundle,
-        dry_run: bool,
         old: &Manifest,
     ) -> Result<Self, WriteError> {
         let path = out.resolve(&bundle.path)?;
+        let dry_run = out.compares_only();
         let previous = old
             .bundles
             .iter()
             .position(|s| s.path == bundle.path)
             .filter(|&k| !dry_run && old.bundles[k].describes(&path))
             .and_then(|k| Some((open_regular(&path).ok()?, k)));
-        let mut file = out.stream(&bundle.path, dry_run)?;
+        let mut file = out.stream(&bundle.path)?;
         file.append(&bundle.header)?;
         let mut hasher = ContentHasher::new();
         hasher.update(&bundle.header);

@@ -192,7 +192,7 @@ impl DigestsWriter {
     /// Starts the annex of `out`.
     pub fn open(out: &OutputDir) -> Result<Self, WriteError> {
         Ok(Self {
-            file: out.stream(DIGESTS_PATH, false)?,
+            file: out.stream(DIGESTS_PATH)?,
             written: 0,
             hasher: ContentHasher::new(),
         })

@@ -237,7 +237,7 @@ pub struct ManifestWriter {
 impl ManifestWriter {
     /// Starts the manifest of `out`, and its digests annex if `digests` is set.
     pub fn open(out: &OutputDir, digests: bool) -> Result<Self, WriteError> {
-        let file = out.stream(MANIFEST_PATH, false)?;
+        let file = out.stream(MANIFEST_PATH)?;
         let mut writer = Self {
             file,
             entries: 0,

@@ -94,6 +94,8 @@ pub struct OutputDir {
     /// The folders opened by descriptor so far, by their path relative to the root (`""` is
     /// the root, opened when the folder is created for a bake).
     opened: Mutex<HashMap<PathBuf, Arc<Folder>>>,
+    /// Only compared (`--check`): nothing is written or removed.
+    compares_only: bool,
 }
 
 impl OutputDir {
@@ -114,7 +116,10 @@ impl OutputDir {
             return Err(io_error(root)(error));
         }
         fs::create_dir_all(root).map_err(io_error(root))?;
-        let out = Self::existing(root);
+        let out = Self {
+            compares_only: false,
+            ..Self::existing(root)
+        };
         out.folder(Path::new(""), true)?;
         Ok(out)
     }
@@ -127,6 +132,7 @@ impl OutputDir {
             written: Written::default(),
             owned: Owned::default(),
             opened: Mutex::default(),
+            compares_only: true,
         }
     }
 
@@ -495,8 +501,16 @@ pub enum Sync {
 }
 
 impl OutputDir {
-    /// Starts a streamed file at `relative`; with `dry_run`, it is only compared.
-    pub fn stream(&self, relative: &str, dry_run: bool) -> Result<StreamedFile, WriteError> {
+    /// Whether the folder is only compared (`--check`, [`OutputDir::existing`]): what would be
+    /// written is compared with what is there, and nothing is written or removed.
+    pub fn compares_only(&self) -> bool {
+        self.compares_only
+    }
+
+    /// Starts a streamed file at `relative` (only compared, in a folder that
+    /// [`OutputDir::compares_only`]).
+    pub fn stream(&self, relative: &str) -> Result<StreamedFile, WriteError> {
+        let dry_run = self.compares_only;
         let path = self.resolve(relative)?;
         let parent = self.parent_of(relative, !dry_run)?;
         let temp = match &parent {
@@ -662,7 +676,7 @@ mod tests {
             .enumerate()
             .map(|(k, &len)| (0..len).map(|i| (i * 31 + k) as u8).collect())
             .collect();
-        let mut file = out.stream("bundle.txt", false).unwrap();
+        let mut file = out.stream("bundle.txt").unwrap();
         file.append(&pieces[0]).unwrap();
         let middle: Vec<&[u8]> = pieces[1..6].iter().map(Vec::as_slice).collect();
         file.append_all(&middle).unwrap();
@@ -677,9 +691,9 @@ mod tests {
     #[test]
     fn a_streamed_file_in_check_mode_only_compares() {
         let dir = tempfile::tempdir().unwrap();
-        let out = OutputDir::create(dir.path()).unwrap();
+        let out = OutputDir::existing(dir.path());
         let stream = |bytes: &[u8]| {
-            let mut file = out.stream("bundle.txt", true).unwrap();
+            let mut file = out.stream("bundle.txt").unwrap();
             file.append(bytes).unwrap();
             file.finish().unwrap()
         };

@@ -38,14 +38,14 @@ pub(super) struct Baker<'a> {
 
 impl<'a> Baker<'a> {
     /// A baker for the motions of `plan`, reusing the outputs of an unchanged motion for the
-    /// exporters marked `reusable` (none when `check`ing).
+    /// exporters marked `reusable` (none when the output folder only compares).
     pub fn new(
         plan: &'a Plan,
-        check: bool,
         reusable: Vec<bool>,
         pool: &'a Pool,
         progress: &'a (dyn Fn(usize, usize) + Sync),
     ) -> Self {
+        let check = plan.out.compares_only();
         Self {
             plan,
             check,

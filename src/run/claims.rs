@@ -43,7 +43,8 @@ pub(super) type Due = Option<Vec<Entry>>;
 
 impl<'a> Claims<'a> {
     /// The claims of the bake `plan` describes (none when `check`ing).
-    pub fn new(plan: &'a Plan, check: bool) -> Result<Self, WriteError> {
+    pub fn new(plan: &'a Plan) -> Result<Self, WriteError> {
+        let check = plan.out.compares_only();
         let patterns: Vec<FilePath> = (plan.exporters.iter())
             .flat_map(|e| e.shape().files.iter().copied())
             .collect();

@@ -24,7 +24,6 @@ use std::path::Path;
 /// has open, and returns its report.
 pub(super) fn finish(
     plan: &Plan,
-    check: bool,
     pool: &Pool,
     intake: Intake,
     tally: Tally,
@@ -51,10 +50,8 @@ pub(super) fn finish(
     // inputs, so its old record is kept while its file fails.
     let baked = |name: &str| names.contains(name) && !unbaked.contains(name);
     let failed = failed_sources(plan, &report.errors);
-    let (mut kept, removed) = remove_vanished(&plan.out, &plan.old, &baked, &failed, check)?;
-    report
-        .warnings
-        .extend(other_inputs(plan, &baked, &failed, check));
+    let (mut kept, removed) = remove_vanished(&plan.out, &plan.old, &baked, &failed)?;
+    report.warnings.extend(other_inputs(plan, &baked, &failed));
     report.removed = removed;
     let kept_lines = keep_last_good(
         &plan.out,
@@ -70,7 +67,7 @@ pub(super) fn finish(
         record(&mut report, stamp.path.clone(), outcome);
         stamps.push(stamp);
     }
-    let mut summary_paths = write_summaries(plan, check, pool, digests, &mut report)?;
+    let mut summary_paths = write_summaries(plan, pool, digests, &mut report)?;
     summary_paths.extend(still_ours(plan, &stamps, &summary_paths));
 
     if let Some(mut manifest) = manifest {
@@ -108,8 +105,8 @@ fn other_inputs(
     plan: &Plan,
     baked: &dyn Fn(&str) -> bool,
     failed: &dyn Fn(&str) -> bool,
-    check: bool,
 ) -> Option<String> {
+    let check = plan.out.compares_only();
     let ours =
         |source: &str| (plan.input_roots.iter()).any(|root| Path::new(source).starts_with(root));
     let others: Vec<&Entry> = (plan.old.motions.iter())
@@ -205,7 +202,6 @@ fn still_ours(plan: &Plan, stamps: &[BundleStamp], written: &[String]) -> Vec<St
 /// returns their paths.
 fn write_summaries(
     plan: &Plan,
-    check: bool,
     pool: &Pool,
     digests: Option<Vec<Digest>>,
     report: &mut Report,
@@ -215,7 +211,7 @@ fn write_summaries(
         .collect();
     let summary_paths: Vec<String> = summaries.iter().map(|f| f.path.clone()).collect();
     let summaries = summaries.into_iter().map(|f| vec![f]).collect();
-    for (path, outcome) in write_files(&plan.out, check, pool, summaries) {
+    for (path, outcome) in write_files(&plan.out, pool, summaries) {
         record(report, path, outcome?);
     }
     Ok(summary_paths)
@@ -229,7 +225,6 @@ fn remove_vanished(
     old: &Manifest,
     baked: &dyn Fn(&str) -> bool,
     failed: &dyn Fn(&str) -> bool,
-    check: bool,
 ) -> Result<(Vec<Entry>, Vec<String>), WriteError> {
     let mut kept = Vec::new();
     let mut removed = Vec::new();
@@ -245,7 +240,7 @@ fn remove_vanished(
         // Only files that are there count: a claimed file may never have been written (a bake
         // killed before it), and a person may have removed one.
         for file in &entry.files {
-            let there = if check {
+            let there = if out.compares_only() {
                 out.exists(file)
             } else {
                 out.remove(file)?

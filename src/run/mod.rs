@@ -165,7 +165,7 @@ fn run_in_pool(
     };
     let folder_errors = std::mem::take(&mut plan.folder_errors);
     let plan = &plan;
-    let mut writer = Writer::open(plan, options.check, pool)?;
+    let mut writer = Writer::open(plan, pool)?;
     let exporters = plan.exporters.len();
     let mut tally = Tally::new(
         folder_errors,
@@ -173,12 +173,12 @@ fn run_in_pool(
         writer.bundle_of(exporters),
     );
     let reusable = writer.reusable(exporters);
-    let baker = Baker::new(plan, options.check, reusable, pool, progress);
+    let baker = Baker::new(plan, reusable, pool, progress);
     let overrides = Overrides { fps: options.fps };
     let mut intake = Intake::new(&plan.files, overrides, RunHasher::new(&plan.run_key));
-    let mut claims = Claims::new(plan, options.check)?;
+    let mut claims = Claims::new(plan)?;
     overlap::bake_and_write(&mut intake, &baker, &mut writer, &mut claims, &mut tally)?;
-    finish::finish(plan, options.check, pool, intake, tally, writer)
+    finish::finish(plan, pool, intake, tally, writer)
 }
 
 /// A source file's identity in the manifest: its canonical path (symbolic links, `.`, `..`

@@ -71,12 +71,11 @@ fn write_window<R: Send>(
 ) -> (Result<(), WriteError>, R) {
     let Writer {
         out,
-        check,
         bundles,
         manifest,
         pool,
     } = writer;
-    let (out, check, pool) = (*out, *check, *pool);
+    let (out, pool) = (*out, *pool);
     if !done.iter().any(Done::has_files) {
         // Only bundles (`--bundle`): the baking starts on this thread, the rest on another.
         let (next, appended) = rayon::join(next, || {
@@ -93,13 +92,13 @@ fn write_window<R: Send>(
     let mut groups = by_size(files);
     let largest = groups.pop();
     let (written, ((appended, rest), next)) = rayon::join(
-        || largest.map(|(k, group)| (k, write_group(out, check, pool, group))),
+        || largest.map(|(k, group)| (k, write_group(out, pool, group))),
         || {
             rayon::join(
                 || {
                     rayon::join(
                         || append(bundles, manifest, pool, chunks, entries),
-                        || write_groups(out, check, pool, groups),
+                        || write_groups(out, pool, groups),
                     )
                 },
                 next,

@@ -14,7 +14,6 @@ use rayon::prelude::*;
 /// Where baked windows go, in input order: the output folder, the bundles and the manifest.
 pub(super) struct Writer<'a> {
     pub out: &'a OutputDir,
-    pub check: bool,
     pub bundles: Vec<OpenBundle>,
     /// None in check mode.
     pub manifest: Option<ManifestWriter>,
@@ -24,10 +23,11 @@ pub(super) struct Writer<'a> {
 
 impl<'a> Writer<'a> {
     /// Opens the bake's outputs: marks the manifest in place as in progress and opens the
-    /// next one (unless `check`ing), and opens a bundle per exporter that writes one.
-    pub fn open(plan: &'a Plan, check: bool, pool: &'a Pool) -> Result<Self, WriteError> {
+    /// next one (unless the folder only compares), and opens a bundle per exporter that
+    /// writes one.
+    pub fn open(plan: &'a Plan, pool: &'a Pool) -> Result<Self, WriteError> {
         let (out, old) = (&plan.out, &plan.old);
-        let manifest = if check {
+        let manifest = if out.compares_only() {
             None
         } else {
             // Until this bake completes, the manifest in place says only which files are
@@ -45,12 +45,11 @@ impl<'a> Writer<'a> {
         let mut bundles = Vec::new();
         for (exporter, e) in plan.exporters.iter().enumerate() {
             if let Some(b) = &e.shape().bundle {
-                bundles.push(OpenBundle::open(out, exporter, b.clone(), check, old)?);
+                bundles.push(OpenBundle::open(out, exporter, b.clone(), old)?);
             }
         }
         Ok(Self {
             out,
-            check,
             bundles,
             manifest,
             pool,
@@ -62,7 +61,10 @@ impl<'a> Writer<'a> {
     /// bundle).
     pub fn reusable(&self, exporters: usize) -> Vec<bool> {
         (0..exporters)
-            .map(|k| !self.check && (self.bundles.iter()).all(|b| b.exporter != k || b.reusable()))
+            .map(|k| {
+                !self.out.compares_only()
+                    && (self.bundles.iter()).all(|b| b.exporter != k || b.reusable())
+            })
             .collect()
     }
 
@@ -105,13 +107,8 @@ pub(super) type Written = (usize, Outcomes);
 
 /// Writes (or, in check mode, compares) groups of files in parallel, each group's in order on
 /// one thread; returns what happened to each file, group by group.
-pub(super) fn write_files(
-    out: &OutputDir,
-    check: bool,
-    pool: &Pool,
-    groups: Vec<Vec<OutputFile>>,
-) -> Outcomes {
-    in_group_order(write_groups(out, check, pool, by_size(groups)))
+pub(super) fn write_files(out: &OutputDir, pool: &Pool, groups: Vec<Vec<OutputFile>>) -> Outcomes {
+    in_group_order(write_groups(out, pool, by_size(groups)))
 }
 
 /// The groups, each with its place, smallest (in bytes) first.
@@ -125,28 +122,19 @@ pub(super) fn by_size(groups: Vec<Vec<OutputFile>>) -> Vec<(usize, Vec<OutputFil
 /// Writes groups in parallel, the last (largest) handed out first.
 pub(super) fn write_groups(
     out: &OutputDir,
-    check: bool,
     pool: &Pool,
     groups: Vec<(usize, Vec<OutputFile>)>,
 ) -> Vec<Written> {
     groups
         .into_par_iter()
         .rev()
-        .map(|(k, group)| (k, write_group(out, check, pool, group)))
+        .map(|(k, group)| (k, write_group(out, pool, group)))
         .collect()
 }
 
 /// Writes one group of files in order.
-pub(super) fn write_group(
-    out: &OutputDir,
-    check: bool,
-    pool: &Pool,
-    group: Vec<OutputFile>,
-) -> Outcomes {
-    group
-        .into_iter()
-        .map(|f| write_one(out, check, pool, f))
-        .collect()
+pub(super) fn write_group(out: &OutputDir, pool: &Pool, group: Vec<OutputFile>) -> Outcomes {
+    group.into_iter().map(|f| write_one(out, pool, f)).collect()
 }
 
 /// The outcomes of every group, in the groups' places.
@@ -159,13 +147,8 @@ pub(super) fn in_group_order(mut written: Vec<Written>) -> Outcomes {
 }
 
 /// Writes (or compares) one file and hands its buffer back to the pool.
-fn write_one(
-    out: &OutputDir,
-    check: bool,
-    pool: &Pool,
-    f: OutputFile,
-) -> (String, Result<Outcome, WriteError>) {
-    let outcome = if check {
+fn write_one(out: &OutputDir, pool: &Pool, f: OutputFile) -> (String, Result<Outcome, WriteError>) {
+    let outcome = if out.compares_only() {
         out.holds(&f.path, &f.bytes).map(|same| {
             if same {
                 Outcome::Unchanged
@@ -199,7 +182,7 @@ mod tests {
         };
         let groups = vec![group("a", 3, 10), group("b", 2, 1000), group("c", 1, 100)];
         let expected: Vec<String> = groups.iter().flatten().map(|f| f.path.clone()).collect();
-        let written = write_files(&out, false, &Pool::default(), groups);
+        let written = write_files(&out, &Pool::default(), groups);
         let paths: Vec<String> = written.iter().map(|(p, _)| p.clone()).collect();
         assert_eq!(paths, expected);
         assert!(written
