@@ -18,7 +18,7 @@
 //! again under `prefers-reduced-motion`), so they are resolved where the element is. Names
 //! carry the prefix (`--prefix`) as the CSS does: `animate-<prefix><name>`.
 
-use crate::css::{capacity, motion_css};
+use crate::css::motion_css;
 use crate::exporter::{Buffers, Bundle, Exporter, MotionOutput, Shape, Summary};
 use crate::settings::{ExportSettings, Format, Layout};
 use curvebake_model::bake::Baked;
@@ -69,8 +69,7 @@ impl Exporter for Tailwind {
     }
 
     fn motion(&self, baked: &Baked, _: &[String], buffers: &dyn Buffers) -> MotionOutput {
-        let mut out = buffers.buffer(capacity(baked, &self.settings));
-        let written = motion_css(baked, &self.settings, &mut out);
+        let (mut out, written) = motion_css(baked, &self.settings, buffers);
         let global = self.settings.global_name(&baked.spec.name);
         out.extend_from_slice(b"@theme inline {\n");
         for animation in written.animations.iter().filter(|a| a.eased) {

@@ -118,9 +118,7 @@ impl Exporter for Css {
     }
 
     fn motion(&self, baked: &Baked, _: &[String], buffers: &dyn Buffers) -> MotionOutput {
-        // Sized once for the keyframes and the easing, so formatting never grows it per frame.
-        let mut bytes = buffers.buffer(capacity(baked, &self.settings));
-        let written = motion_css(baked, &self.settings, &mut bytes);
+        let (bytes, written) = motion_css(baked, &self.settings, buffers);
         // The motion's own file (if it has one) holds the same bytes as its chunk.
         let files = (self.shape.files.iter())
             .map(|_| {
@@ -143,13 +141,6 @@ impl Exporter for Css {
 }
 
 /// Bytes reserved per motion besides its stops (comment, class, registrations).
-/// Bytes to reserve for the CSS of `baked`: sized once for its keyframes and easings, so
-/// that formatting never grows the buffer stop by stop.
-pub(crate) fn capacity(baked: &Baked, settings: &ExportSettings) -> usize {
-    let stops = stops_estimate(&curves(baked, settings), baked.duration);
-    CAPACITY_BASE + stops * CAPACITY_PER_STOP
-}
-
 const CAPACITY_BASE: usize = 2048;
 /// Bytes reserved per stop ([`stops_estimate`]) of a track: a keyframe stop is at most
 /// about 70 bytes, a `linear()` one about 25, and a track may have both.
@@ -350,15 +341,33 @@ fn overshoot(values: impl Iterator<Item = f64>, (from, to): (f64, f64)) -> f64 {
         .fold(0.0, f64::max)
 }
 
-/// Writes one motion's CSS; returns what it holds, over all its properties.
-pub(crate) fn motion_css(baked: &Baked, settings: &ExportSettings, out: &mut Vec<u8>) -> Written {
+/// One motion's CSS, in a buffer from `buffers` sized once for its keyframes and easings (so
+/// that formatting never grows it stop by stop), and what it holds over all its properties.
+pub(crate) fn motion_css(
+    baked: &Baked,
+    settings: &ExportSettings,
+    buffers: &dyn Buffers,
+) -> (Vec<u8>, Written) {
+    let curves = curves(baked, settings);
+    let stops = stops_estimate(&curves, baked.duration);
+    let mut out = buffers.buffer(CAPACITY_BASE + stops * CAPACITY_PER_STOP);
+    let written = write_motion_css(baked, settings, curves, &mut out);
+    (out, written)
+}
+
+/// Writes one motion's CSS from its `curves`; returns what it holds.
+fn write_motion_css(
+    baked: &Baked,
+    settings: &ExportSettings,
+    curves: Vec<Curve>,
+    out: &mut Vec<u8>,
+) -> Written {
     let spec = baked.spec;
     let global = settings.global_name(&spec.name);
     let name = global.as_bytes();
     let times: Vec<f64> = (0..baked.frames()).map(|i| baked.time(i)).collect();
     let (unit, kind) = css_unit(baked);
     header(out, baked, settings, name, unit);
-    let curves = curves(baked, settings);
     if let Model::Ring(_) = spec.model {
         return Written {
             points: times.len(),
