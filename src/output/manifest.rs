@@ -193,9 +193,15 @@ impl Manifest {
     /// earlier unfinished bake left (read into them by [`Manifest::read`]). A bake that fails
     /// or is killed leaves it, with the claims of what it was about to write beside it
     /// (`output::claims`), and the next bake then knows which files are ours but trusts none of
-    /// them.
-    pub fn in_progress(&self, out: &OutputDir) -> Result<(), WriteError> {
-        let record = self.clone().ownership();
+    /// them. `whole_bake` are the files of the whole bake (bundles, summaries) the bake in
+    /// progress is about to write: named here, they are ours however far it gets.
+    pub fn in_progress(&self, out: &OutputDir, whole_bake: &[String]) -> Result<(), WriteError> {
+        let mut record = self.clone().ownership();
+        for file in whole_bake {
+            if !record.summaries.contains(file) {
+                record.summaries.push(file.clone());
+            }
+        }
         let mut writer = ManifestWriter::open(out, false)?;
         for entry in &record.motions {
             writer.push(entry)?;
@@ -464,9 +470,13 @@ mod tests {
                 ("b", "", vec!["json/b.json", "css/b.css"])
             ]
         );
-        // The next bake's record of its progress carries them; its claims start afresh.
-        read.in_progress(&out).unwrap();
+        // The next bake's record of its progress carries them, and names the files of the
+        // whole bake it is about to write (ours however far it gets); its claims start afresh.
+        let whole_bake = ["curves.json".to_owned(), "index.html".to_owned()];
+        read.in_progress(&out, &whole_bake).unwrap();
         claims::remove(&out).unwrap();
-        assert_eq!(Manifest::read(dir.path()).motions, read.motions);
+        let in_progress = Manifest::read(dir.path());
+        assert_eq!(in_progress.motions, read.motions);
+        assert_eq!(in_progress.summaries, whole_bake);
     }
 }

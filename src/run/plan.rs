@@ -90,14 +90,7 @@ impl Plan {
             // the whole bake if nothing of the user's is there (checked before anything is
             // written; each motion's new files are checked as they are claimed).
             out.guard(old.files().cloned());
-            let whole_bake = (exporters.iter())
-                .flat_map(|e| {
-                    let shape = e.shape();
-                    (shape.bundle.iter().map(|b| b.path.as_str()))
-                        .chain(shape.summaries.iter().copied())
-                })
-                .collect::<Vec<_>>();
-            out.claim(whole_bake)?;
+            out.claim(whole_bake_files(&exporters).iter().map(String::as_str))?;
         }
         let run_key = run_key(options);
         if !options.check
@@ -139,11 +132,27 @@ impl Plan {
         (self.identities.get(file).cloned()).unwrap_or_else(|| source_identity(file))
     }
 
+    /// The files of the whole bake its exporters write: their bundles and summaries.
+    pub fn whole_bake_files(&self) -> Vec<String> {
+        whole_bake_files(&self.exporters)
+    }
+
     /// Whether an exporter writes files describing the whole bake, so that every motion's
     /// digest is kept.
     pub fn summarized(&self) -> bool {
         (self.exporters.iter()).any(|e| e.shape().summary != Summary::None)
     }
+}
+
+/// The files of the whole bake `exporters` write: their bundles and summaries.
+fn whole_bake_files(exporters: &[Box<dyn Exporter>]) -> Vec<String> {
+    (exporters.iter())
+        .flat_map(|e| {
+            let shape = e.shape();
+            (shape.bundle.iter().map(|b| b.path.clone()))
+                .chain(shape.summaries.iter().map(|s| s.to_string()))
+        })
+        .collect()
 }
 
 /// The warnings the `old` bake gave about its motions, said again by a bake that changes

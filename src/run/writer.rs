@@ -33,8 +33,9 @@ impl<'a> Writer<'a> {
             // Until this bake completes, the manifest in place says only which files are
             // ours: a run that fails or is killed from here on leaves that record, so the next
             // run bakes everything again instead of trusting stale hashes, and still removes
-            // the files of motions that are gone. It is on disk before any output is replaced.
-            old.in_progress(out)?;
+            // the files of motions that are gone. It is on disk before any output is replaced,
+            // and names the files of the whole bake about to be written.
+            old.in_progress(out, &plan.whole_bake_files())?;
             // The claims an unfinished bake left are in that record now.
             claims::remove(out)?;
             // Before this bake writes anything: a fresh folder has nothing to walk, and the

@@ -413,7 +413,7 @@ fn a_bake_repairs_what_a_crash_left() {
         "{manifest:?}"
     );
     manifest
-        .in_progress(&OutputDir::create(&out).unwrap())
+        .in_progress(&OutputDir::create(&out).unwrap(), &[])
         .unwrap();
     for file in ["json/card.json", "css/fade.css", "curves.css", "index.html"] {
         fs::write(out.join(file), b"").unwrap();
