@@ -17,7 +17,7 @@ export const duration = 0.21666666666666667;
 /** Duration in milliseconds. */
 export const durationMs = 216.66666666666669;
 /** The motion's progress as a CSS `linear()` easing (for transitions between any two values), or null for a motion without an end value. */
-export const easing = "linear(0,0.008 2%,0.045 4.6%,0.116 7.8%,0.216 11.6%,0.341 16%,0.474 21%,0.608 27%,0.73 34%,0.838,0.906 52%,0.954 63%,0.983 77%,0.996 93%,1)";
+export const easing = "linear(0,0.008 2%,0.045 4.6%,0.116 7.8%,0.216 11.6%,0.341 16%,0.474 21%,0.608 27%,0.73 34%,0.838 43%,0.912 53%,0.962 66%,0.987 81%,0.998 99%,1)";
 /** What `prefers-reduced-motion: reduce` does: jump, fade or keep. */
 export const reducedMotion = "jump";
 /** Frame count: frame i is at min(i / fps, duration) seconds. */
@@ -51,9 +51,10 @@ export const keyframes = [
 {offset: 0.27, scale: "0.96352"},
 {offset: 0.34, scale: "0.95621"},
 {offset: 0.43, scale: "0.9497"},
-{offset: 0.54, scale: "0.94496"},
-{offset: 0.67, scale: "0.94212"},
-{offset: 0.83, scale: "0.94065"},
+{offset: 0.53, scale: "0.94529"},
+{offset: 0.66, scale: "0.94227"},
+{offset: 0.81, scale: "0.94077"},
+{offset: 0.99, scale: "0.94012"},
 {offset: 1, scale: "0.94"},
 ];
 /** Timing that plays the keyframes as baked, holding the first and last frame. */

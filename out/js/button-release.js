@@ -17,7 +17,7 @@ export const duration = 0.4666666666666667;
 /** Duration in milliseconds. */
 export const durationMs = 466.6666666666667;
 /** The motion's progress as a CSS `linear()` easing (for transitions between any two values), or null for a motion without an end value. */
-export const easing = "linear(0,0.016 2.4%,0.071 5%,0.184 8.5%,0.351 12.7%,0.532 17%,0.724 22%,0.902,1.018,1.078 40%,1.098 47%,1.078 56%,1.033 67%,0.997 80%,0.988 96%,0.997 100%,1)";
+export const easing = "linear(0,0.016 2.4%,0.071 5%,0.184 8.5%,0.351 12.7%,0.532 17%,0.724 22%,0.902,1.018,1.078 40%,1.098 47%,1.078 56%,1.036 66%,0.998 79%,0.988 94%,0.9968 100%,1)";
 /** What `prefers-reduced-motion: reduce` does: jump, fade or keep. */
 export const reducedMotion = "jump";
 /** Frame count: frame i is at min(i / fps, duration) seconds. */
@@ -53,10 +53,10 @@ export const keyframes = [
 {offset: 0.4, scale: "1.0047"},
 {offset: 0.47, scale: "1.00587"},
 {offset: 0.56, scale: "1.00468"},
-{offset: 0.67, scale: "1.00197"},
-{offset: 0.8, scale: "0.99981"},
-{offset: 0.96, scale: "0.99928"},
-{offset: 1, scale: "0.999823"},
+{offset: 0.66, scale: "1.00218"},
+{offset: 0.79, scale: "0.9999"},
+{offset: 0.94, scale: "0.99928"},
+{offset: 1, scale: "0.999812"},
 {offset: 1, scale: "1"},
 ];
 /** Timing that plays the keyframes as baked, holding the first and last frame. */

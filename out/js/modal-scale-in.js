@@ -17,7 +17,7 @@ export const duration = 0.6;
 /** Duration in milliseconds. */
 export const durationMs = 600.0;
 /** The motion's progress as a CSS `linear()` easing (for transitions between any two values), or null for a motion without an end value. */
-export const easing = "linear(0,0.0087 2%,0.0466 4.5%,0.1179 7.5%,0.2226 11%,0.3559 15%,0.5194 20%,0.6887,0.8204,0.9137,0.9739,1.0086 50%,1.0278 58%,1.0291 67%,1.0183 78%,1.005 92%,1)";
+export const easing = "linear(0,0.0087 2%,0.0466 4.5%,0.1179 7.5%,0.2226 11%,0.3559 15%,0.5194 20%,0.6887,0.8204,0.9137,0.9739 44%,1.0124 51%,1.0294 60%,1.0272 70%,1.0146 82%,1.0023 97%,1)";
 /** What `prefers-reduced-motion: reduce` does: jump, fade or keep. */
 export const reducedMotion = "jump";
 /** Frame count: frame i is at min(i / fps, duration) seconds. */
@@ -52,11 +52,11 @@ export const keyframes = [
 {offset: 0.31, scale: "0.9702"},
 {offset: 0.37, scale: "0.9851"},
 {offset: 0.43, scale: "0.9949"},
-{offset: 0.49, scale: "1.0006"},
-{offset: 0.57, scale: "1.004"},
-{offset: 0.66, scale: "1.0044"},
-{offset: 0.77, scale: "1.0032"},
-{offset: 0.91, scale: "1.0011"},
+{offset: 0.5, scale: "1.0013"},
+{offset: 0.58, scale: "1.0042"},
+{offset: 0.68, scale: "1.0043"},
+{offset: 0.8, scale: "1.0025"},
+{offset: 0.95, scale: "1.0005"},
 {offset: 1, scale: "1"},
 ];
 /** Timing that plays the keyframes as baked, holding the first and last frame. */

@@ -17,7 +17,7 @@ export const duration = 0.8;
 /** Duration in milliseconds. */
 export const durationMs = 800.0;
 /** The motion's progress as a CSS `linear()` easing (for transitions between any two values), or null for a motion without an end value. */
-export const easing = "linear(0,0.02 1.6%,0.1 3.5%,0.253 5.8%,0.487 8.6%,0.702 11%,0.939 13.9%,1.136 17%,1.259,1.313,1.308 26%,1.241 29.8%,1.126 34%,1.018 38%,0.929,0.898 48%,0.922,0.976 60%,1.024 67%,1.033 75%,1.005 85%,0.987 97%,0.9972 100%,1)";
+export const easing = "linear(0,0.02 1.6%,0.1 3.5%,0.253 5.8%,0.487 8.6%,0.702 11%,0.939 13.9%,1.136 17%,1.259,1.313,1.308 26%,1.236 30%,1.104 34.8%,0.996 39%,0.918,0.898 49%,0.93,0.984,1.024 67%,1.033 75%,1.005 85%,0.987 97%,0.9972 100%,1)";
 /** What `prefers-reduced-motion: reduce` does: jump, fade or keep. */
 export const reducedMotion = "jump";
 /** Frame count: frame i is at min(i / fps, duration) seconds. */
@@ -52,18 +52,19 @@ export const keyframes = [
 {offset: 0.2, rotate: "3.11deg"},
 {offset: 0.23, rotate: "3.75deg"},
 {offset: 0.26, rotate: "3.69deg"},
-{offset: 0.298, rotate: "2.89deg"},
-{offset: 0.34, rotate: "1.51deg"},
-{offset: 0.38, rotate: "0.22deg"},
-{offset: 0.43, rotate: "-0.86deg"},
-{offset: 0.48, rotate: "-1.22deg"},
-{offset: 0.54, rotate: "-0.93deg"},
-{offset: 0.6, rotate: "-0.29deg"},
-{offset: 0.67, rotate: "0.29deg"},
-{offset: 0.75, rotate: "0.39deg"},
-{offset: 0.85, rotate: "0.06deg"},
-{offset: 0.97, rotate: "-0.16deg"},
-{offset: 1, rotate: "-0.034deg"},
+{offset: 0.29, rotate: "3.11deg"},
+{offset: 0.33, rotate: "1.88deg"},
+{offset: 0.365, rotate: "0.7deg"},
+{offset: 0.407, rotate: "-0.45deg"},
+{offset: 0.458, rotate: "-1.15deg"},
+{offset: 0.51, rotate: "-1.15deg"},
+{offset: 0.58, rotate: "-0.52deg"},
+{offset: 0.64, rotate: "0.11deg"},
+{offset: 0.71, rotate: "0.41deg"},
+{offset: 0.79, rotate: "0.3deg"},
+{offset: 0.88, rotate: "-0.02deg"},
+{offset: 0.98, rotate: "-0.16deg"},
+{offset: 1, rotate: "-0.032deg"},
 {offset: 1, rotate: "0deg"},
 ];
 /** Timing that plays the keyframes as baked, holding the first and last frame. */

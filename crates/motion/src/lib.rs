@@ -51,6 +51,21 @@ pub trait Motion {
     /// This is what the fitting of browser outputs (`export::fit`) proves its bound with: the
     /// chord of `x` over `[a, b]` is within `(b - a)²/8 · max(|lo|, |hi|)` of it for `n = 2`.
     fn derivative_range(&self, order: u32, a: f64, b: f64) -> (f64, f64);
+    /// The motion at `t` as the bound of a chord needs it ([`Motion::bend`]): `x(t)`, and
+    /// `x''(t)` where the closed form gives it with the same evaluation (else NaN).
+    fn jet(&self, t: f64) -> Jet {
+        Jet {
+            t,
+            position: self.position(t),
+            second: f64::NAN,
+        }
+    }
+    /// [`Motion::derivative_range`] of `x''` on `[a.t, b.t]`, from jets this motion made at
+    /// both ends: a fitting walks from stop to stop, so each jet serves two segments and a
+    /// motion that keeps `x''` in it evaluates its closed form once per candidate stop.
+    fn bend(&self, a: &Jet, b: &Jet) -> (f64, f64) {
+        self.derivative_range(2, a.t, b.t)
+    }
     /// Appends `frames` samples at t_i = min(i/fps, duration) to `position` and `velocity`.
     /// One call per motion: the loop is compiled for each motion type, so a bake pays no
     /// dynamic dispatch per frame.
@@ -70,6 +85,17 @@ pub trait Motion {
             velocity.push(v);
         }
     }
+}
+
+/// A motion at one instant, as [`Motion::jet`] gives it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Jet {
+    /// The time, seconds.
+    pub t: f64,
+    /// `x(t)`.
+    pub position: f64,
+    /// `x''(t)` where the motion keeps it (NaN where it does not).
+    pub second: f64,
 }
 
 /// Time of frame i at `fps` in a bake of length `duration`: min(i/fps, duration).

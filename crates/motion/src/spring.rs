@@ -3,7 +3,7 @@
 use super::envelope::Envelope;
 use super::error::{check, finite, non_negative, positive, Result};
 use super::numeric::{sinc, sinhc};
-use super::{Motion, Settle};
+use super::{Jet, Motion, Settle};
 use std::f64::consts::PI;
 
 /// Above this `g·t` an overdamped spring is evaluated in its modal form
@@ -58,6 +58,9 @@ pub struct Spring {
     s_in_position: f64,
     /// -(ω0²·u0 + σ·v0), the coefficient of S in v.
     s_in_velocity: f64,
+    /// Where `x''` has its extrema, the zeros of `x'''`, as [`Spring::zero_times`] gives
+    /// them from t = 0: found once, for every segment [`Motion::bend`] bounds.
+    bend_extrema: (f64, f64),
 }
 
 impl Spring {
@@ -126,7 +129,7 @@ impl Spring {
         let sigma = damping / (2.0 * mass);
         let omega0_sq = stiffness / mass;
         let discriminant = damping.mul_add(damping, -4.0 * mass * stiffness) / (4.0 * mass * mass);
-        Self {
+        let mut spring = Self {
             from,
             to,
             velocity,
@@ -140,7 +143,11 @@ impl Spring {
             root: discriminant.abs().sqrt(),
             s_in_position: sigma.mul_add(u0, velocity),
             s_in_velocity: -omega0_sq.mul_add(u0, sigma * velocity),
-        }
+            bend_extrema: (f64::NAN, f64::INFINITY),
+        };
+        let (_, third, fourth) = spring.derivatives(2, 0.0);
+        spring.bend_extrema = spring.zero_times(third, sigma.mul_add(third, fourth));
+        spring
     }
 
     /// Whether every derived term the closed forms use is finite: the rates, the distance,
@@ -361,48 +368,74 @@ impl Spring {
         -2.0 * self.sigma * d1 - self.omega0_sq * d0
     }
 
-    /// Calls `at(s)` for each interior zero `s` in `(0, h)` of `y(s) = c·C(s) + p·S(s)` (a
-    /// solution of the spring's equation with `y(0) = c`, `y'(0) + σ·y(0) = p`); `false`
-    /// (after calling it for the first [`MAX_EXTREMA`]) if there are more.
+    /// The zeros at `s >= 0` of `y(s) = c·C(s) + p·S(s)` (a solution of the spring's equation
+    /// with `y(0) = c`, `y'(0) + σ·y(0) = p`), as `(first, period)`: they are at `first +
+    /// k·period` for k >= 0 (`first` NaN when there is none, `period` infinite when there is
+    /// at most one):
     ///
     /// - underdamped: `c·cos(ωd·s) + p·sin(ωd·s)/ωd = 0` at `ωd·s = atan(-c·ωd/p) + kπ`;
     /// - overdamped: `tanh(g·s) = -c·g/p`, one zero at most;
     /// - critically damped: `c + p·s = 0`.
-    fn zeros(&self, c: f64, p: f64, h: f64, mut at: impl FnMut(f64)) -> bool {
+    fn zero_times(&self, c: f64, p: f64) -> (f64, f64) {
         let root = self.root;
-        let mut inside = |s: f64| {
-            if s > 0.0 && s < h {
-                at(s);
-            }
-        };
+        let at_or_after_0 = |s: f64| if s >= 0.0 { s } else { f64::NAN };
         if self.discriminant < 0.0 && root > 0.0 {
-            // atan(-c·ωd/p) in (-π/2, π/2]; the first zero after 0 is that or π later.
-            let mut theta = if p == 0.0 {
+            // atan(-c·ωd/p) in (-π/2, π/2]; the first zero at or after 0 is that or π later.
+            let theta = if p == 0.0 {
                 PI / 2.0
             } else {
                 (-c * root / p).atan()
             };
-            if theta <= 0.0 {
-                theta += PI;
-            }
-            let mut found = 0;
-            while theta / root < h {
-                if found == MAX_EXTREMA {
-                    return false;
-                }
-                inside(theta / root);
-                found += 1;
-                theta += PI;
-            }
+            let theta = if theta < 0.0 { theta + PI } else { theta };
+            (theta / root, PI / root)
         } else if self.discriminant > 0.0 && root > 0.0 {
             let r = -c * root / p;
-            if r.abs() < 1.0 {
-                inside(r.atanh() / root);
-            }
+            let first = if r.abs() < 1.0 {
+                at_or_after_0(r.atanh() / root)
+            } else {
+                f64::NAN
+            };
+            (first, f64::INFINITY)
         } else if p != 0.0 {
-            inside(-c / p);
+            (at_or_after_0(-c / p), f64::INFINITY)
+        } else {
+            (f64::NAN, f64::INFINITY)
         }
-        true
+    }
+
+    /// The range `(lo, hi)` of `x⁽ⁿ⁾` on `(a, b)`, given its values at the ends and the zeros
+    /// of `x⁽ⁿ⁺¹⁾` (`(first, period)` in absolute time, see [`Spring::zero_times`]): the ends
+    /// and the values at the zeros inside, widened by [`RANGE_SLACK`]; `None` if there are
+    /// more than [`MAX_EXTREMA`] zeros inside.
+    fn extrema(
+        &self,
+        order: u32,
+        (mut lo, mut hi): (f64, f64),
+        (a, b): (f64, f64),
+        (first, period): (f64, f64),
+    ) -> Option<(f64, f64)> {
+        if !first.is_nan() {
+            // The last zero at or before `a` (or the first), then one period at a time.
+            let mut s = if period.is_finite() && a > first {
+                ((a - first) / period).floor().mul_add(period, first)
+            } else {
+                first
+            };
+            let mut found = 0;
+            while s < b {
+                if s > a {
+                    if found == MAX_EXTREMA {
+                        return None;
+                    }
+                    let (x, _, _) = self.derivatives(order, s);
+                    (lo, hi) = (lo.min(x), hi.max(x));
+                    found += 1;
+                }
+                s += period;
+            }
+        }
+        let slack = RANGE_SLACK * lo.abs().max(hi.abs());
+        Some((lo - slack, hi + slack))
     }
 }
 
@@ -416,20 +449,30 @@ impl Motion for Spring {
         let order = order.max(1);
         let (d, next, after) = self.derivatives(order, a);
         let (end, _, _) = self.derivatives(order, b);
-        let (mut lo, mut hi) = (d.min(end), d.max(end));
-        let p = after + self.sigma * next;
-        let all = self.zeros(next, p, b - a, |s| {
-            let (x, _, _) = self.derivatives(order, a + s);
-            lo = lo.min(x);
-            hi = hi.max(x);
-        });
-        if !all {
-            let q = next + self.sigma * d;
-            let amplitude = d.hypot(q / self.root);
-            (lo, hi) = (-amplitude, amplitude);
+        let (first, period) = self.zero_times(next, self.sigma.mul_add(next, after));
+        let zeros = (a + first, period);
+        (self.extrema(order, (d.min(end), d.max(end)), (a, b), zeros)).unwrap_or_else(|| {
+            let q = self.sigma.mul_add(d, next);
+            let amplitude = (1.0 + RANGE_SLACK) * d.hypot(q / self.root);
+            (-amplitude, amplitude)
+        })
+    }
+
+    fn jet(&self, t: f64) -> Jet {
+        let (u, v) = self.displacement_and_velocity(t);
+        Jet {
+            t,
+            position: self.to + u,
+            second: self.next_derivative(u, v),
         }
-        let slack = RANGE_SLACK * lo.abs().max(hi.abs());
-        (lo - slack, hi + slack)
+    }
+
+    /// The extrema of `x''` between the jets: their own values and those at the zeros of
+    /// `x'''` inside, which every segment shares (found once, from t = 0).
+    fn bend(&self, a: &Jet, b: &Jet) -> (f64, f64) {
+        let ends = (a.second.min(b.second), a.second.max(b.second));
+        (self.extrema(2, ends, (a.t, b.t), self.bend_extrema))
+            .unwrap_or_else(|| self.derivative_range(2, a.t, b.t))
     }
 
     fn position(&self, t: f64) -> f64 {
@@ -473,6 +516,40 @@ mod tests {
                     "damping {damping} t {t}"
                 );
                 assert!(s.velocity(t).abs() <= 0.1, "damping {damping} t {t}");
+            }
+        }
+    }
+
+    /// The range of `x''` between two jets holds `x''` everywhere between them, and is the
+    /// range `derivative_range` finds from the segment's start (to its widening).
+    #[test]
+    fn bend_between_jets_holds_the_second_derivative() {
+        let critical = 2.0 * 170f64.sqrt();
+        for damping in [0.5, 8.0, critical, 40.0, 400.0] {
+            let s = Spring::new(0.0, 100.0, -30.0, 1.0, 170.0, damping).unwrap();
+            for (a, b) in [
+                (0.0, 0.05),
+                (0.1, 0.9),
+                (0.33, 0.34),
+                (0.0, 3.0),
+                (1.0, 40.0),
+            ] {
+                let (lo, hi) = s.bend(&s.jet(a), &s.jet(b));
+                let (from_start_lo, from_start_hi) = s.derivative_range(2, a, b);
+                let scale = lo.abs().max(hi.abs());
+                assert!(
+                    (lo - from_start_lo).abs() <= 1e-8 * scale
+                        && (hi - from_start_hi).abs() <= 1e-8 * scale,
+                    "damping {damping} [{a}, {b}]: {lo} {hi} against {from_start_lo} {from_start_hi}"
+                );
+                for i in 0..=2000 {
+                    let t = a + (b - a) * f64::from(i) / 2000.0;
+                    let (x, _, _) = s.derivatives(2, t);
+                    assert!(
+                        lo <= x && x <= hi,
+                        "damping {damping} t {t}: {x} outside {lo} {hi}"
+                    );
+                }
             }
         }
     }

@@ -5,7 +5,16 @@ use std::cmp::Ordering;
 
 /// `10^k` for `k <= 22` (exact as a double).
 pub(super) fn pow10(k: u32) -> f64 {
-    10f64.powi(k as i32)
+    const POWERS: [f64; 23] = {
+        let mut powers = [1.0; 23];
+        let mut k = 1;
+        while k < 23 {
+            powers[k] = powers[k - 1] * 10.0;
+            k += 1;
+        }
+        powers
+    };
+    POWERS[k as usize]
 }
 
 /// The number `digits · 10^-scale`.
@@ -51,7 +60,10 @@ impl Decimal {
 
     /// The same number with `scale` decimals (at least its own).
     fn widened(self, scale: u32) -> i128 {
-        i128::from(self.digits) * 10i128.pow(scale.saturating_sub(self.scale))
+        match scale.saturating_sub(self.scale) {
+            0 => i128::from(self.digits),
+            k => i128::from(self.digits) * 10i128.pow(k),
+        }
     }
 
     /// The smallest number of `scale` decimals above `self` (`scale` at least its own).

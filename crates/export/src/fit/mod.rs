@@ -59,7 +59,7 @@ mod tests;
 
 pub use decimal::Decimal;
 
-use curvebake_motion::Motion;
+use curvebake_motion::{Jet, Motion};
 
 /// Share of the tolerance kept for moving each join's stop to its written time.
 pub const JOIN_SHARE: f64 = 0.05;
@@ -93,6 +93,10 @@ pub const MAX_STOPS: usize = 100_000;
 
 /// How a segment's length guess grows after a valid one.
 const GROW: f64 = 1.2;
+
+/// Share of the length predicted from the bend at a stop that the next segment tries first
+/// (see `benches/README.md`, tuning decisions).
+const PREDICT: f64 = 1.0;
 
 /// How it shrinks after an invalid one.
 const SHRINK: f64 = 0.85;
@@ -266,13 +270,40 @@ enum End {
     Last,
 }
 
-/// A valid segment's far stop: per track its number and offset, and the segment's bound.
+/// A stop and the segment that ends there: its input and time, whether it ends its piece,
+/// per track its number and offset, the segment's bound and the motion there (where the next
+/// segment starts). The fitting works on two of these in place (the last stop and the next).
 #[derive(Debug, Clone, Copy)]
 struct Reach {
+    input: Decimal,
+    time: f64,
+    at_end: bool,
     values: [Decimal; MAX_TRACKS],
     offsets: [f64; MAX_TRACKS],
     bounds: [f64; MAX_TRACKS],
+    jets: [Jet; MAX_TRACKS],
 }
+
+impl Reach {
+    fn new() -> Self {
+        Self {
+            input: Decimal::ZERO,
+            time: 0.0,
+            at_end: false,
+            values: [Decimal::ZERO; MAX_TRACKS],
+            offsets: [0.0; MAX_TRACKS],
+            bounds: [0.0; MAX_TRACKS],
+            jets: [NO_JET; MAX_TRACKS],
+        }
+    }
+}
+
+/// The jet of a track that is not there.
+const NO_JET: Jet = Jet {
+    t: 0.0,
+    position: 0.0,
+    second: f64::NAN,
+};
 
 /// Most tracks fitted together (a multi-track motion's five properties).
 pub const MAX_TRACKS: usize = 5;
@@ -350,47 +381,54 @@ pub fn fit_into(tracks: &[Track], timing: &Timing, fit: &mut Fit) {
             guess = guess.min(GROW * (8.0 * room[j] / bend).sqrt());
         }
     }
-    let mut offsets = [0.0; MAX_TRACKS];
+    let mut stops = [Reach::new(), Reach::new()];
     for (j, track) in tracks.iter().enumerate() {
-        let x = track.motion.position(0.0);
-        let w = track.scale.nearest(x, track.scale.join_decimals);
+        let jet = track.motion.jet(0.0);
+        let w = track.scale.nearest(jet.position, track.scale.join_decimals);
         fit.values.push(w);
-        offsets[j] = track.scale.played(w) - x;
+        stops[0].jets[j] = jet;
+        stops[0].offsets[j] = track.scale.played(w) - jet.position;
     }
     let ends = (timing.kinks.iter())
         .filter(|&&t| t > 0.0 && t < duration)
         .map(|&t| (t, End::Join))
         .chain([(duration, End::Last)]);
-    let mut a = 0.0;
+    // The last stop is `stops[last]`, the next one is made in the other.
+    let mut last = 0;
     for (piece_end, end) in ends {
-        if piece_end <= a {
+        let piece_start = stops[last].time;
+        if piece_end <= piece_start {
             continue;
         }
-        let piece_start = a;
         loop {
-            let (input, b, reach, at_end) = if fit.len() < MAX_STOPS {
-                let first = fit.times[fit.len() - 1] <= piece_start;
-                fitter.next_stop(fit, a, &offsets, piece_end, end, &mut guess, first)
+            let [first_of_two, second_of_two] = &mut stops;
+            let (from, next) = if last == 0 {
+                (&*first_of_two, second_of_two)
+            } else {
+                (&*second_of_two, first_of_two)
+            };
+            if fit.len() < MAX_STOPS {
+                let first = from.time <= piece_start;
+                fitter.next_stop(fit, from, piece_end, end, &mut guess, first, next);
             } else {
                 // A tolerance far below what the values can show: the rest of the piece in
                 // one segment, its bound whatever it is.
-                let input = match end {
+                next.input = match end {
                     End::Last => Decimal::HUNDRED,
                     _ => Decimal::round(100.0 * piece_end / duration, MAX_DECIMALS),
                 };
-                let reach = fitter.segment_anyway(a, piece_end, &offsets);
-                (input, piece_end, reach, true)
-            };
-            fit.inputs.push(input);
-            fit.times.push(b);
-            fit.values.extend_from_slice(&reach.values[..n]);
-            offsets[..n].copy_from_slice(&reach.offsets[..n]);
-            fit.segment_bounds.extend_from_slice(&reach.bounds[..n]);
-            a = b;
-            if at_end {
+                fitter.segment_anyway(from, piece_end, next);
+                next.at_end = true;
+            }
+            fit.inputs.push(next.input);
+            fit.times.push(next.time);
+            fit.values.extend_from_slice(&next.values[..n]);
+            fit.segment_bounds.extend_from_slice(&next.bounds[..n]);
+            last = 1 - last;
+            if next.at_end {
                 if end == End::Join {
                     fit.joins.push(fit.len() - 1);
-                    jump(fit, tracks, &mut offsets);
+                    jump(fit, tracks, &mut next.offsets);
                 }
                 break;
             }
@@ -404,24 +442,25 @@ pub fn fit_into(tracks: &[Track], timing: &Timing, fit: &mut Fit) {
 }
 
 impl Fitter<'_> {
-    /// The next stop from `a` (offsets `from`) towards `piece_end`: its input, time, values
-    /// and whether it is `piece_end`. `guess` carries the last segment's length over.
+    /// The next stop after the last one (`from`) towards `piece_end`, into `next`. `guess`
+    /// carries the last segment's length over.
     #[allow(clippy::too_many_arguments)]
     fn next_stop(
         &self,
         fit: &Fit,
-        a: f64,
-        from: &[f64; MAX_TRACKS],
+        from: &Reach,
         piece_end: f64,
         end: End,
         guess: &mut f64,
         first_of_piece: bool,
-    ) -> (Decimal, f64, Reach, bool) {
+        next: &mut Reach,
+    ) {
+        let a = from.time;
         let span = piece_end - a;
         let previous = fit.inputs[fit.len() - 1];
-        // A length that grows after each valid segment and shrinks after each invalid one:
-        // about two tries a stop, each one evaluation of the closed forms at its end (and
-        // at the derivative's extrema inside).
+        // A length predicted from the bend at the last stop (`next_guess`) that shrinks
+        // after each invalid try: about 1.2 tries a stop, each one evaluation of the closed
+        // forms at its end (and at the derivative's extrema inside).
         // The first stop of a piece tries the whole piece (a track that has ended holds its
         // value in one segment).
         let mut h = if first_of_piece {
@@ -431,22 +470,25 @@ impl Fitter<'_> {
         };
         for _ in 0..MAX_TRIES {
             if h >= span {
-                if let Some(reach) = self.segment(a, piece_end, from, end) {
+                if self.segment(from, piece_end, end, next) {
                     *guess = span.max(*guess);
-                    let input = match end {
+                    next.input = match end {
                         End::Last => Decimal::HUNDRED,
                         // Written once every stop is known (`place_joins`).
                         _ => Decimal::round(100.0 * piece_end / self.duration, MAX_DECIMALS),
                     };
-                    return (input, piece_end, reach, true);
+                    next.at_end = true;
+                    return;
                 }
                 h = guess.min(SHRINK * span);
                 continue;
             }
             if let Some((input, b)) = self.short_input(a, h, previous) {
-                if let Some(reach) = self.segment(a, b, from, End::Free) {
-                    *guess = GROW * h;
-                    return (input, b, reach, false);
+                if self.segment(from, b, End::Free, next) {
+                    *guess = self.next_guess(h, next);
+                    next.input = input;
+                    next.at_end = false;
+                    return;
                 }
             }
             h *= SHRINK;
@@ -454,10 +496,24 @@ impl Fitter<'_> {
         let hi = 100.0 * (a + h) / self.duration;
         // No valid segment to a short input (a tolerance below the arithmetic's rounding):
         // the finest input after `a`, its bound whatever it is.
-        let input = Decimal::round(hi, MAX_DECIMALS).max(previous.next_up(MAX_DECIMALS));
-        let b = (input.value() / 100.0 * self.duration).min(piece_end);
-        let reach = self.segment_anyway(a, b, from);
-        (input, b, reach, false)
+        next.input = Decimal::round(hi, MAX_DECIMALS).max(previous.next_up(MAX_DECIMALS));
+        let b = (next.input.value() / 100.0 * self.duration).min(piece_end);
+        self.segment_anyway(from, b, next);
+        next.at_end = false;
+    }
+
+    /// The length to try first after a valid segment of length `h` that ended at `next`: at
+    /// most [`GROW`] times longer, and no longer than where the chord of the bend there
+    /// would fill the room on both sides (the offsets lean by up to [`LEAN`]).
+    fn next_guess(&self, h: f64, next: &Reach) -> f64 {
+        let mut guess = GROW * h;
+        for (j, jet) in next.jets.iter().enumerate().take(self.tracks.len()) {
+            let bend = jet.second.abs();
+            if bend > 0.0 {
+                guess = guess.min(PREDICT * (8.0 * (1.0 + LEAN) * self.room[j] / bend).sqrt());
+            }
+        }
+        guess.max(SHRINK * h)
     }
 
     /// The time in `[a + (1 - INPUT_SLACK)·h, a + h]` whose input (percent of `D`, after
@@ -472,29 +528,30 @@ impl Fitter<'_> {
         })
     }
 
-    /// The segment from `a` (offsets `from`) to `b`, if valid on every track: the far stop's
-    /// numbers (chosen for `end`) and offsets, and the segment's bound per track.
-    fn segment(&self, a: f64, b: f64, from: &[f64; MAX_TRACKS], end: End) -> Option<Reach> {
-        let mut reach = Reach {
-            values: [Decimal::ZERO; MAX_TRACKS],
-            offsets: [0.0; MAX_TRACKS],
-            bounds: [0.0; MAX_TRACKS],
-        };
+    /// Whether the segment from the stop `from` to `b` is valid on every track; if so, `next`
+    /// holds its far stop at `b`: its numbers (chosen for `end`) and offsets, the segment's
+    /// bound per track and the motion there.
+    fn segment(&self, from: &Reach, b: f64, end: End, next: &mut Reach) -> bool {
+        let a = from.time;
+        next.time = b;
         let quarter = (b - a) * (b - a) / 8.0;
         for (j, track) in self.tracks.iter().enumerate() {
             let room = self.room[j];
-            let (lo, hi) = track.motion.derivative_range(2, a, b);
+            let jet = track.motion.jet(b);
+            let (lo, hi) = track.motion.bend(&from.jets[j], &jet);
+            next.jets[j] = jet;
+            let start = from.offsets[j];
             let (above, below) = (quarter * hi.max(0.0), quarter * (-lo).max(0.0));
             // Offsets that keep the segment within `room`.
             let (min, max) = (-room + below, room - above);
-            if !(min <= from[j] && from[j] <= max) {
-                return None;
+            if !(min <= start && start <= max) {
+                return false;
             }
             // At a join, the motion as it arrives (a track that ends may step to its held
             // value there: see `jump`).
             let x = match end {
                 End::Join => track.motion.position(before(b)),
-                _ => track.motion.position(b),
+                _ => jet.position,
             };
             let (target, decimals) = match end {
                 // Against the bend of the segment (the next one bends the same way, but
@@ -521,41 +578,42 @@ impl Fitter<'_> {
                 _ => (min, max),
             };
             if !(min <= max) {
-                return None;
+                return false;
             }
-            let (w, offset) = pick(
+            let Some((w, offset)) = pick(
                 &track.scale,
                 x,
                 target.clamp(min, max),
                 decimals,
                 (min, max),
-            )?;
-            reach.values[j] = w;
-            reach.offsets[j] = offset;
-            reach.bounds[j] = (from[j].max(offset) + above).max(below - from[j].min(offset));
+            ) else {
+                return false;
+            };
+            next.values[j] = w;
+            next.offsets[j] = offset;
+            next.bounds[j] = (start.max(offset) + above).max(below - start.min(offset));
         }
-        Some(reach)
+        true
     }
 
-    /// The segment from `a` to `b` valid or not: its bound as it comes.
-    fn segment_anyway(&self, a: f64, b: f64, from: &[f64; MAX_TRACKS]) -> Reach {
-        let mut reach = Reach {
-            values: [Decimal::ZERO; MAX_TRACKS],
-            offsets: [0.0; MAX_TRACKS],
-            bounds: [0.0; MAX_TRACKS],
-        };
+    /// The segment from the stop `from` to `b` valid or not, into `next`: its bound as it
+    /// comes.
+    fn segment_anyway(&self, from: &Reach, b: f64, next: &mut Reach) {
+        let a = from.time;
+        next.time = b;
         let quarter = (b - a) * (b - a) / 8.0;
         for (j, track) in self.tracks.iter().enumerate() {
             let (lo, hi) = track.motion.derivative_range(2, a, b);
-            let x = track.motion.position(b);
+            next.jets[j] = track.motion.jet(b);
+            let x = next.jets[j].position;
+            let start = from.offsets[j];
             let w = track.scale.nearest(x, MAX_DECIMALS);
             let offset = track.scale.played(w) - x;
             let (above, below) = (quarter * hi.max(0.0), quarter * (-lo).max(0.0));
-            reach.values[j] = w;
-            reach.offsets[j] = offset;
-            reach.bounds[j] = (from[j].max(offset) + above).max(below - from[j].min(offset));
+            next.values[j] = w;
+            next.offsets[j] = offset;
+            next.bounds[j] = (start.max(offset) + above).max(below - start.min(offset));
         }
-        reach
     }
 
     /// Where the last stop is not the held value, the rest step: a stop at `D` with it (or,
