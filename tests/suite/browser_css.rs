@@ -26,7 +26,8 @@
 //! table clamped to [0, 1], as CSS clamps it.
 //!
 //! The multi-track motions of `curves/tracks.ron` (a sheet that slides, fades and scales; a
-//! 2D toss) run one animation per track from their one class, all seeked together: each
+//! 2D toss) run one animation per property from their one class (the toss's x and y one of
+//! `translate`), all seeked together: each
 //! track's property (`translate`'s x or y word, `opacity`, `scale`) is compared with its own
 //! table, within its own unit's bound.
 //!
@@ -457,12 +458,20 @@ fn check_in_engine(
                 .push(format!("{}: script error {error}", m.name));
             continue;
         }
-        // The class runs the motion's animation, or one per track (`<name>-<property>`).
+        // The class runs the motion's animation, or one per property (`<name>-<property>`,
+        // translateX and translateY together as `<name>-translate`).
         let expected: Vec<String> = if m.is_multi() {
-            m.tracks
+            let both = ["translateX", "translateY"]
                 .iter()
-                .map(|(p, _)| format!("{}-{p}", m.name))
-                .collect()
+                .all(|p| m.tracks.iter().any(|(q, _)| q == p));
+            let mut names: Vec<String> = (m.tracks.iter())
+                .map(|(p, _)| match p.as_str() {
+                    "translateX" | "translateY" if both => format!("{}-translate", m.name),
+                    p => format!("{}-{p}", m.name),
+                })
+                .collect();
+            names.dedup();
+            names
         } else {
             vec![m.name.clone()]
         };
