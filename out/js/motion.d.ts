@@ -41,7 +41,7 @@ export interface Motion<Name extends string = string, Track extends string = str
   /** Web Animations API keyframes, linear in between. */
   readonly keyframes: Keyframe[];
   /** Timing that plays the keyframes as baked. */
-  readonly timing: { readonly duration: number; readonly easing: "linear"; readonly fill: "both" };
+  readonly timing: { readonly duration: number; readonly easing: "linear"; readonly fill: "both" | "backwards" };
   /** Registers `customProperties`; a property already registered is left as it is. */
   readonly registerProperties: () => void;
   /** Plays the motion on `element`; `options` add to or override `timing`. */

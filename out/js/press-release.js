@@ -70,9 +70,8 @@ export const keyframes = [
 {offset: 0.87, scale: "0.9985"},
 {offset: 1, scale: "1"},
 ];
-/** Timing that plays the keyframes as baked, holding the first and last frame. */
-export const timing = {duration: durationMs, easing: "linear", fill: "both"};
-
+/** Timing that plays the keyframes as baked: the first frame before it starts, and after it ends the last frame (fill "both"), or the element's own value again ("backwards": the motion ends at its properties' neutral values), as the CSS class does. */
+export const timing = {duration: durationMs, easing: "linear", fill: "backwards"};
 /** Plays the motion on `element`; `options` add to or override `timing`. Under
  * `prefers-reduced-motion: reduce` it follows `reducedMotion`: "jump" shows the end at
  * once (duration 0), "fade" does that and fades the element in, "keep" plays it as is. */

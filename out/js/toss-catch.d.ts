@@ -29,8 +29,8 @@ export declare const customProperties: readonly CustomProperty[];
 export declare const tracks: { readonly value: Float32Array };
 /** Web Animations API keyframes: one per kept frame and join, linear in between. */
 export declare const keyframes: Keyframe[];
-/** Timing that plays the keyframes as baked. */
-export declare const timing: Motion["timing"];
+/** Timing that plays the keyframes as baked, with the CSS class's fill. */
+export declare const timing: Motion["timing"] & { readonly fill: "both" };
 /** Registers `customProperties`; a property already registered is left as it is. */
 export declare function registerProperties(): void;
 /** Plays the motion on `element`; `options` add to or override `timing`. */

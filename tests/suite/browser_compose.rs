@@ -10,7 +10,11 @@
 //!   its own transform during the motion (its `scale` on the table) and after it, and ends
 //!   exactly centred (its box's centre on the container's, within 0.01 px); centred instead
 //!   with `translate: -50% -50%` (README's advice) it also stays centred *while* it scales,
-//!   where the `transform` one drifts (the control).
+//!   where the `transform` one drifts (the control);
+//! * the 2D toss (`toss-2d`, a multi-track motion on x and y) on elements that also have a
+//!   `transition: translate` and a `translate` of their own: its class animates `translate`
+//!   itself, so on both it plays the exact motion, as on a bare element (it used to set
+//!   `translate: var(--x) var(--y)`, which the transition froze and the own value fought).
 
 use crate::common;
 
@@ -27,6 +31,10 @@ use std::path::PathBuf;
 const TRIO: [&str; 3] = ["card-drop", "modal-scale-in", "modal-fade-in"];
 /// The scale motion of the centred element.
 const SCALE: &str = "modal-scale-in";
+
+/// The 2D toss, and the elements it plays on besides a bare one.
+const TOSS: &str = "toss-2d";
+const TOSS_HOSTS: [&str; 3] = ["toss-bare", "toss-transition", "toss-own"];
 
 /// Container and element sizes (px) of the centring check.
 const STAGE: (f64, f64) = (400.0, 300.0);
@@ -65,6 +73,13 @@ for (const id of ["transform", "translate"]) {
   out.after = { state: a.playState, transform: cs.transform, translate: cs.translate, scale: cs.scale, centre: centre() };
   result.centred[id] = out;
 }
+// The toss on each of its hosts, its one animation seeked.
+result.toss = {};
+for (const id of plan.toss.hosts) {
+  const el = document.getElementById(id);
+  result.toss[id] = { names: el.getAnimations().map((a) => a.animationName) };
+  result.toss[id].samples = seek(el.getAnimations(), el, plan.toss.kind, plan.toss.props, plan.toss.times);
+}
 cbReport(result);
 "#;
 
@@ -88,16 +103,21 @@ html, body {{ margin: 0; }}
 #stage {{ position: relative; width: {w}px; height: {h}px; }}
 #stage > div {{ position: absolute; left: 50%; top: 50%; width: {dw}px; height: {dh}px; }}
 #transform {{ transform: translate(-50%, -50%); }}
+#toss-transition {{ transition: translate 1s; }}
+#toss-own {{ translate: 30px 40px; }}
 #translate {{ translate: -50% -50%; }}
 </style>
 <script type="application/json" id="plan">{plan}</script>
 </head><body>
-<div id="host"><div id="trio"></div></div>
+<div id="host"><div id="trio"></div>{toss}</div>
 <div id="stage"><div id="transform" class="{SCALE}"></div><div id="translate" class="{SCALE}"></div></div>
 <script>{PAGE_READERS}{PAGE_SCRIPT}</script>
 </body></html>
 "#,
-        list = list.join(", ")
+        list = list.join(", "),
+        toss = TOSS_HOSTS
+            .map(|id| format!(r#"<div id="{id}" class="{TOSS}"></div>"#))
+            .concat(),
     )
 }
 
@@ -205,9 +225,9 @@ fn three_motions_on_one_element_and_a_centred_element_in_every_engine() {
     let tables: Vec<Table> = read_tables(&inputs, dir.path())
         .into_iter()
         .map(|(_, t)| t)
-        .filter(|t| TRIO.contains(&t.name.as_str()))
+        .filter(|t| TRIO.contains(&t.name.as_str()) || t.name == TOSS)
         .collect();
-    assert_eq!(tables.len(), 3);
+    assert_eq!(tables.len(), 4);
     let trio: Vec<&Table> = TRIO
         .iter()
         .map(|n| tables.iter().find(|t| t.name == *n).unwrap())
@@ -225,9 +245,13 @@ fn three_motions_on_one_element_and_a_centred_element_in_every_engine() {
         );
     }
     let scale = trio[1];
+    let toss = tables.iter().find(|t| t.name == TOSS).unwrap();
+    let mut toss_plan = toss.plan();
+    toss_plan["hosts"] = json!(TOSS_HOSTS);
     let plan = json!({
         "trio": trio.iter().map(|m| m.plan()).collect::<Vec<_>>(),
         "scale": scale.plan(),
+        "toss": toss_plan,
     });
     std::fs::write(dir.path().join("compose.html"), page(&plan)).unwrap();
     let mut failures = Vec::new();
@@ -255,6 +279,23 @@ fn three_motions_on_one_element_and_a_centred_element_in_every_engine() {
         }
         for id in ["transform", "translate"] {
             check_centred(scale, &r["centred"][id], id, &mut fails, &mut tally);
+        }
+        for id in TOSS_HOSTS {
+            let names = &r["toss"][id]["names"];
+            if *names != json!([format!("{TOSS}-translate")]) {
+                fails.push(format!("{id}: runs {names}"));
+                continue;
+            }
+            let label = format!("{TOSS} on {id}");
+            let samples = &r["toss"][id]["samples"];
+            compare(
+                toss,
+                samples,
+                &label,
+                toss.bound(),
+                Readings::Motion,
+                &mut tally,
+            );
         }
         eprintln!(
             "{name} ({:.2} s):\n{}after: {} / {}",

@@ -26,14 +26,17 @@
 //! table clamped to [0, 1], as CSS clamps it.
 //!
 //! The multi-track motions of `curves/tracks.ron` (a sheet that slides, fades and scales; a
-//! 2D toss) run one animation per track from their one class, all seeked together: each
+//! 2D toss) run one animation per property from their one class (the toss's x and y one of
+//! `translate`), all seeked together: each
 //! track's property (`translate`'s x or y word, `opacity`, `scale`) is compared with its own
 //! table, within its own unit's bound.
 //!
 //! For each motion from one value to another, a real CSS transition of a registered
 //! `<number>` property from `from` to `to` with `var(--<name>-duration)` and
 //! `var(--<name>-easing)` is seeked the same way and must land on the table within the
-//! motion's bound. A control element runs one motion with the default `ease` timing
+//! motion's bound; and the same from 0 to 400, a range other than the motion's own, must
+//! land on the exact motion scaled to that range within its tolerance scaled, plus the
+//! easing's end step scaled. A control element runs one motion with the default `ease` timing
 //! function, which must miss between frames by far: proof that the comparison can fail.
 //!
 //! The whole check runs twice: all frames (per-motion layout), and `--css-tolerance 0.05`
@@ -46,6 +49,7 @@
 use crate::common;
 
 use common::compare::{compare, Readings, Tally};
+use common::readout::leading_number;
 use common::tables::{read_tables, Table, PAGE_READERS, UNIT_BOUND};
 
 use common::chromium::{self as browser, CAPTURE_ERRORS};
@@ -61,6 +65,9 @@ use std::path::{Path, PathBuf};
 
 /// The tolerance of the second run (`--css-tolerance`: distance from the motion).
 const TOLERANCE: f64 = 0.05;
+/// The range a transition with a motion's easing is also run over (README's recipe uses an
+/// easing baked on a few px over hundreds).
+const OTHER_RANGE: f64 = 400.0;
 /// Motion whose control element runs with `ease`.
 const CONTROL: &str = "card-drop";
 
@@ -371,6 +378,15 @@ for (const m of plan.motions) {
       const a = p.getAnimations();
       r.easing_animations = a.length;
       if (a.length === 1) r.easing = seek(a[0], p, "custom", ["--cb-probe"], m.times);
+      // The same easing over another range, as README's transition recipe uses it.
+      const q = document.createElement("div");
+      q.style.transition = "--cb-probe var(--" + m.name + "-duration) var(--" + m.name + "-easing)";
+      q.style.setProperty("--cb-probe", "0");
+      host.appendChild(q);
+      getComputedStyle(q).getPropertyValue("--cb-probe");
+      q.style.setProperty("--cb-probe", String(plan.range));
+      const b = q.getAnimations();
+      if (b.length === 1) r.range_easing = seek(b[0], q, "custom", ["--cb-probe"], m.times);
     }
   } catch (e) {
     r.error = String((e && e.stack) || e);
@@ -391,7 +407,7 @@ fn write_page(out: &Path, motions: &[Motion]) {
             entry
         })
         .collect();
-    let plan = json!({ "motions": plan }).to_string();
+    let plan = json!({ "motions": plan, "range": OTHER_RANGE }).to_string();
     assert!(!plan.contains('<'));
     let page = format!(
         r#"<!doctype html>
@@ -457,12 +473,20 @@ fn check_in_engine(
                 .push(format!("{}: script error {error}", m.name));
             continue;
         }
-        // The class runs the motion's animation, or one per track (`<name>-<property>`).
+        // The class runs the motion's animation, or one per property (`<name>-<property>`,
+        // translateX and translateY together as `<name>-translate`).
         let expected: Vec<String> = if m.is_multi() {
-            m.tracks
+            let both = ["translateX", "translateY"]
                 .iter()
-                .map(|(p, _)| format!("{}-{p}", m.name))
-                .collect()
+                .all(|p| m.tracks.iter().any(|(q, _)| q == p));
+            let mut names: Vec<String> = (m.tracks.iter())
+                .map(|(p, _)| match p.as_str() {
+                    "translateX" | "translateY" if both => format!("{}-translate", m.name),
+                    p => format!("{}-{p}", m.name),
+                })
+                .collect();
+            names.dedup();
+            names
         } else {
             vec![m.name.clone()]
         };
@@ -501,6 +525,7 @@ fn check_in_engine(
                     }
                 );
                 compare(m, &r["easing"], &label, bound, Readings::Probe, &mut tally);
+                other_range(m, &r["range_easing"], tolerance, &mut tally);
             }
         }
         if m.name == CONTROL {
@@ -527,6 +552,63 @@ fn check_in_engine(
         "the control with `ease` matched the table: the comparison cannot tell"
     );
     tally
+}
+
+/// A transition of a probe from 0 to [`OTHER_RANGE`] with the motion's easing, against the
+/// exact motion scaled to that range, `R·(x(t) - from)/(to - from)`: within the motion's
+/// tolerance (in a bake with `--css-tolerance css_tolerance`) scaled the same way (the easing
+/// is its progress) and what reading back costs, plus the easing's end step (the motion's
+/// distance from `to` at `D`, where the easing ends on `to`), scaled.
+fn other_range(m: &Motion, seeks: &Value, css_tolerance: f64, tally: &mut Tally) {
+    let (from, to) = m.easing.unwrap();
+    let scale = OTHER_RANGE / (to - from);
+    let end_step = (m.exact(0, m.duration * (1.0 - 1e-12)) - to).abs() * scale.abs();
+    // The motion's tolerance in this bake (`--css-tolerance extra`, if above 0).
+    let settings = ExportSettings {
+        css_tolerance,
+        ..ExportSettings::default()
+    };
+    let tolerance =
+        curvebake::internals::export::css::tolerance(&m.spec, &settings, &m.unit, &m.tracks[0].1);
+    // Reading back: 6 significant digits of the probe, and what the motion's own readings
+    // may add, scaled.
+    let bound = (tolerance + m.exact_bound_of(0) - m.tolerances[0]) * scale.abs() + end_step + 1e-3;
+    let Some(seeks) = seeks.as_array() else {
+        tally.failures.push(format!(
+            "{}: the transition over {OTHER_RANGE} did not start",
+            m.name
+        ));
+        return;
+    };
+    for (seek, &sent) in seeks.iter().zip(&m.samples) {
+        let t = sent / 1000.0;
+        let expected = (m.exact(0, t) - from) * scale;
+        // About the end, either side of the step is the motion.
+        let sides = m.step_near(0, t).map_or(vec![expected], |(a, b)| {
+            vec![expected, (a - from) * scale, (b - from) * scale]
+        });
+        let reading = &seek[1][0];
+        let what = format!(
+            "{} over {OTHER_RANGE} at t={sent} ms: expected {expected}, read {reading}",
+            m.name
+        );
+        match leading_number(reading[0].as_str().unwrap_or_default()) {
+            Some(v) => {
+                let error = sides
+                    .iter()
+                    .map(|e| (v - e).abs())
+                    .fold(f64::INFINITY, f64::min);
+                tally.record(
+                    "easing over another range",
+                    "computed style",
+                    error,
+                    bound,
+                    &what,
+                );
+            }
+            None => tally.failures.push(format!("unreadable: {what}")),
+        }
+    }
 }
 
 #[test]

@@ -7,6 +7,7 @@ mod common;
 mod browser_compose;
 mod browser_css;
 mod browser_engines;
+mod browser_fill;
 mod browser_joins;
 mod browser_js;
 mod browser_play;

@@ -26,8 +26,8 @@ mod play;
 pub use play::{playable, Playable, RUNTIME, RUNTIME_PATH};
 
 use super::css::{
-    css_unit, curves, easing_endpoints, easing_into, fit_memory, keyframes_into, stops_estimate,
-    syntax, value_precision, write_linear,
+    css_unit, curves, easing_endpoints, easing_into, ends_neutral, fit_memory, keyframes_into,
+    stops_estimate, syntax, value_precision, write_linear,
 };
 use crate::exporter::{
     Buffers, Digest, Exporter, FilePath, MotionOutput, OutputFile, Shape, Summary,
@@ -427,9 +427,30 @@ pub fn module(baked: &Baked, settings: &ExportSettings) -> Vec<u8> {
         out.extend_from_slice(b",\n");
     }
     line(&mut out, if registers { "]);" } else { "];" });
+    line(
+        &mut out,
+        "/** Timing that plays the keyframes as baked: the first frame before it starts, and \
+         after it ends the last frame (fill \"both\"), or the element's own value again \
+         (\"backwards\": the motion ends at its properties' neutral values), as the CSS \
+         class does. */",
+    );
+    out.extend_from_slice(
+        b"export const timing = {duration: durationMs, easing: \"linear\", fill: ",
+    );
+    string(&mut out, fill(baked));
+    line(&mut out, "};");
     out.extend_from_slice(include_str!("js/animate.js").as_bytes());
     out.extend_from_slice(&play);
     out
+}
+
+/// The fill of `timing`: the CSS class's ([`ends_neutral`]).
+fn fill(baked: &Baked) -> &'static str {
+    if ends_neutral(baked) {
+        "backwards"
+    } else {
+        "both"
+    }
 }
 
 /// Appends `s` and a newline.
@@ -631,8 +652,8 @@ pub fn types(baked: &Baked) -> Vec<u8> {
          export declare const tracks: {{ {tracks} }};\n\
          /** Web Animations API keyframes: one per kept frame and join, linear in between. */\n\
          export declare const keyframes: Keyframe[];\n\
-         /** Timing that plays the keyframes as baked. */\n\
-         export declare const timing: Motion[\"timing\"];\n\
+         /** Timing that plays the keyframes as baked, with the CSS class's fill. */\n\
+         export declare const timing: Motion[\"timing\"] & {{ readonly fill: {fill} }};\n\
          /** Registers `customProperties`; a property already registered is left as it is. */\n\
          export declare function registerProperties(): void;\n\
          /** Plays the motion on `element`; `options` add to or override `timing`. */\n\
@@ -655,6 +676,7 @@ pub fn types(baked: &Baked) -> Vec<u8> {
             "null"
         },
         reduced = literal(spec.reduced_motion.name()),
+        fill = literal(fill(baked)),
         tracks = tracks.join("; "),
         track_names = track_names.join(" | "),
     );
@@ -707,7 +729,7 @@ export interface Motion<Name extends string = string, Track extends string = str
   /** Web Animations API keyframes, linear in between. */
   readonly keyframes: Keyframe[];
   /** Timing that plays the keyframes as baked. */
-  readonly timing: { readonly duration: number; readonly easing: "linear"; readonly fill: "both" };
+  readonly timing: { readonly duration: number; readonly easing: "linear"; readonly fill: "both" | "backwards" };
   /** Registers `customProperties`; a property already registered is left as it is. */
   readonly registerProperties: () => void;
   /** Plays the motion on `element`; `options` add to or override `timing`. */

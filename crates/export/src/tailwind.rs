@@ -10,8 +10,7 @@
 //!   motion: `--ease-<name>-<property>` per track with one);
 //! * `--animate-<name>`: the ready class's `animation` list, so `animate-<name>` plays what
 //!   the class `.<name>` plays, with its duration variable (reduced motion included). A ring
-//!   (whose class draws the ring) and a motion whose class also sets `translate` (a
-//!   multi-track motion on both axes) get none: their class is what plays them.
+//!   gets none: its class, which draws the ring, is what plays it.
 //!
 //! `inline` makes Tailwind write the value into each utility instead of a variable of its
 //! own: the values are references to variables the motion's CSS sets on `:root` (and sets
@@ -79,7 +78,7 @@ impl Exporter for Tailwind {
             out.extend_from_slice(&animation.name);
             out.extend_from_slice(b"-easing);\n");
         }
-        if !written.animations.is_empty() && !written.sets_translate {
+        if !written.animations.is_empty() {
             out.extend_from_slice(b"  --animate-");
             out.extend_from_slice(global.as_bytes());
             out.extend_from_slice(b":");

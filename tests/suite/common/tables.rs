@@ -23,6 +23,7 @@ pub const READ_SLACK_UNITLESS: f64 = 2e-5;
 pub const STEP_WINDOW: f64 = 2e-5;
 
 /// A baked motion as its JSON table has it, and the times a page seeks it to.
+#[derive(Clone)]
 pub struct Table {
     pub name: String,
     pub property: String,

@@ -53,7 +53,7 @@ use crate::exporter::{Buffers, Bundle, Exporter, FilePath, MotionOutput, Shape, 
 use crate::settings::{ExportSettings, Format, Layout};
 use curvebake_model::bake::Baked;
 use curvebake_model::number::{format_number, write_fixed};
-use curvebake_model::spec::{unit_kind, Model, Property, ReducedMotion, UnitKind};
+use curvebake_model::spec::{Model, Property, ReducedMotion};
 use text::{
     animation, animation_item, declare_end, declare_value, reduced_motion, register, ring_drawing,
 };
@@ -197,18 +197,18 @@ impl Declaration {
     /// The declaration of `property`, valued in `unit`. `custom` is the name a custom
     /// property is written under (the prefixed `--name`).
     pub fn new(property: &Property, custom: &[u8], unit: &str) -> Self {
-        let (before, neutral): (&[u8], f64) = match property {
-            Property::TranslateX => (b"translate: ", 0.0),
-            Property::TranslateY => (b"translate: 0 ", 0.0),
-            Property::Scale => (b"scale: ", 1.0),
-            Property::Rotate => (b"rotate: ", 0.0),
-            Property::Opacity => (b"opacity: ", 1.0),
+        let before: &[u8] = match property {
+            Property::TranslateX => b"translate: ",
+            Property::TranslateY => b"translate: 0 ",
+            Property::Scale => b"scale: ",
+            Property::Rotate => b"rotate: ",
+            Property::Opacity => b"opacity: ",
             Property::Custom(_) => return Self::custom(custom, unit),
         };
         Self {
             before: before.to_vec(),
             after: unit.as_bytes().to_vec(),
-            neutral,
+            neutral: neutral(property),
         }
     }
 
@@ -220,37 +220,95 @@ impl Declaration {
             neutral: 0.0,
         }
     }
+
+    /// The y of `translate: x y`, written after the x's declaration (whose `;` it takes
+    /// over): no name of its own.
+    pub fn translate_y(unit: &str) -> Self {
+        Self {
+            before: Vec::new(),
+            after: unit.as_bytes().to_vec(),
+            neutral: 0.0,
+        }
+    }
+}
+
+/// The value at which `property` leaves the element as it is: 0 for `translate`, `rotate`
+/// and a registered custom property (its initial value), 1 for `scale` and `opacity`.
+pub fn neutral(property: &Property) -> f64 {
+    match property {
+        Property::Scale | Property::Opacity => 1.0,
+        _ => 0.0,
+    }
+}
+
+/// Whether a motion's class, and its ES module's `animate()`, hand its properties back to
+/// the element once it ends (fill `backwards`, else `both`): a ring always (its radii go
+/// back to 0 and nothing is drawn), any other motion when every track's last frame is its
+/// property's [`neutral`] value, to the rounding of its written values. A multi-track motion
+/// follows one rule for all its tracks, as its module's one animation must.
+pub fn ends_neutral(baked: &Baked) -> bool {
+    let spec = baked.spec;
+    let properties: Vec<&Property> = match &spec.model {
+        Model::Ring(_) => return true,
+        Model::Tracks(multi) => multi.tracks().iter().map(|t| &t.property).collect(),
+        _ => vec![&spec.property],
+    };
+    let units: Vec<&str> = match &spec.model {
+        Model::Tracks(multi) => multi.tracks().iter().map(|t| t.unit.as_str()).collect(),
+        _ => vec![spec.unit.as_str()],
+    };
+    (properties.iter().zip(units).zip(&baked.tracks)).all(|((property, unit), track)| {
+        let last = track.position[track.position.len() - 1];
+        (last - neutral(property)).abs() <= value_rounding(unit)
+    })
+}
+
+/// Largest rounding of a value written in `unit` ([`value_precision`]'s decimals).
+fn value_rounding(unit: &str) -> f64 {
+    0.5 * 10f64.powi(-(value_precision(unit).1 as i32))
 }
 
 /// One animated property of a motion, as [`property_css`] writes it. A motion with several
-/// tracks on different properties calls it once per track, each under its own name.
+/// tracks calls it once per property, each under its own name.
 #[derive(Clone)]
 pub struct PropertyTrack<'a> {
     /// The name of the keyframes, the class and the custom properties
     /// (`--<name>-duration`, `--<name>-easing`), prefix included.
     pub name: &'a [u8],
-    /// What the keyframes declare.
-    pub declaration: Declaration,
-    /// The motion as the fitting sees it (its tolerance included).
-    pub curve: Curve<'a>,
+    /// The tracks that play the property: one, or translateX and translateY together in
+    /// `translate: x y` (see [`tracks_css`]).
+    pub parts: Vec<Part<'a>>,
     /// Frame times, seconds (they decide the duration's digits).
     pub times: &'a [f64],
     /// Bake length, seconds.
     pub duration: f64,
-    /// The value at each frame.
-    pub values: &'a [f64],
-    /// `(from, to)` when the track travels from one value to another and its last frame is
-    /// `to`: it is then one progress curve, written as a `linear()` easing.
+    /// `(from, to)` when the property has one track, which travels from one value to another
+    /// and whose last frame is `to`: it is then one progress curve, written as a `linear()`
+    /// easing.
     pub endpoints: Option<(f64, f64)>,
     /// Write keyframes with a stop per fitted stop even for a track with endpoints (for
     /// browsers without `linear()`).
     pub frame_keyframes: bool,
+    /// Whether the class hands the property back once it ends (fill `backwards`, else
+    /// `both`; see [`ends_neutral`]).
+    pub neutral_end: bool,
     /// What `prefers-reduced-motion: reduce` does.
     pub reduced_motion: ReducedMotion,
     /// Whether the tolerance was asked for (the motion's `tolerance` or `--css-tolerance`):
     /// only then is an overshoot it removes warned about (a default tolerance is below what
     /// anyone sees).
     pub asked_tolerance: bool,
+}
+
+/// One track of a [`PropertyTrack`].
+#[derive(Clone)]
+pub struct Part<'a> {
+    /// What the keyframes declare.
+    pub declaration: Declaration,
+    /// The motion as the fitting sees it (its tolerance included).
+    pub curve: Curve<'a>,
+    /// The value at each frame.
+    pub values: &'a [f64],
 }
 
 /// What one motion's or property's CSS holds, and the animations its class plays.
@@ -264,18 +322,15 @@ pub struct Written {
     pub lost: Vec<LostOvershoot>,
     /// The animations its class plays, in order (none for a ring, whose class draws).
     pub animations: Vec<Animation>,
-    /// Whether its class also sets `translate` (a multi-track motion moving along both axes):
-    /// its animations alone do not move the element.
-    pub sets_translate: bool,
 }
 
 impl Written {
-    /// Adds what the CSS of a multi-track motion's track on `property` holds.
-    fn add(&mut self, other: Written, property: &Property) {
+    /// Adds what the CSS of a multi-track motion's `property` holds.
+    fn add(&mut self, other: Written, property: &str) {
         self.points += other.points;
         self.stops += other.stops;
         let named = other.lost.into_iter().map(|lost| LostOvershoot {
-            track: Some(property.name().to_owned()),
+            track: Some(property.to_owned()),
             ..lost
         });
         self.lost.extend(named);
@@ -390,13 +445,16 @@ fn write_motion_css(
     property_css(
         &PropertyTrack {
             name,
-            declaration: Declaration::new(&spec.property, custom, unit),
-            curve,
+            parts: vec![Part {
+                declaration: Declaration::new(&spec.property, custom, unit),
+                curve,
+                values: &baked.tracks[0].position,
+            }],
             times: &times,
             duration: baked.duration,
-            values: &baked.tracks[0].position,
             endpoints: easing_endpoints(baked),
             frame_keyframes: settings.css_frames,
+            neutral_end: ends_neutral(baked),
             reduced_motion: spec.reduced_motion,
             asked_tolerance: spec.tolerance.is_some() || settings.css_tolerance > 0.0,
         },
@@ -433,12 +491,25 @@ fn header(out: &mut Vec<u8>, baked: &Baked, settings: &ExportSettings, name: &[u
     out.extend_from_slice(b" fps */\n");
 }
 
-/// The CSS of a multi-track motion: each track through [`property_css`] under the name
-/// `<name>-<property>` (its own duration and easing variables, keyframes and class), then one
-/// class `.<name>` that plays every track. `translateX` and `translateY` together animate the
-/// registered `--<name>-translateX` and `--<name>-translateY`, and the class sets
-/// `translate: var(--<name>-translateX) var(--<name>-translateY)`: two animations of
-/// `translate` would replace each other, while each variable keeps its own easing.
+/// The CSS of a multi-track motion: each property through [`property_css`] under the name
+/// `<name>-<property>` (its own duration and easing variables, keyframes and class), then
+/// one class `.<name>` that plays them all, each with the motion's fill ([`ends_neutral`]).
+///
+/// Every track animates its own property directly (`translate`, `scale`, `rotate`,
+/// `opacity`), as a single motion does, so that transitions, `:hover` rules and the
+/// element's own value on that property combine with it as they do with a single motion. A
+/// track with an end value gets its own `linear()` easing.
+///
+/// translateX and translateY both move `translate`, and an element runs one animation of a
+/// property at a time (a later one replaces an earlier), so the pair is one animation,
+/// `<name>-translate`, of `translate: x y`. Its two tracks cannot share an easing: an easing
+/// times one progress curve, and theirs differ (a fling and a fall). They are fitted
+/// together instead ([`keyframes`]): stops at the times either track needs (every join of
+/// either among them), each value within its own track's bound, straight between, so the
+/// fitting core's proof holds for each track on its own. (Two animations composed with
+/// `animation-composition: add` could each keep an easing, but once one ends the other would
+/// add onto the element's own `translate`, where a single motion replaces it, and the ES
+/// module, which plays the same stops, would need two animations.)
 fn tracks_css(
     baked: &Baked,
     multi: &curvebake_model::spec::Tracks,
@@ -450,74 +521,64 @@ fn tracks_css(
     let spec = baked.spec;
     // The class, keyframes and variables carry the prefix, as a single motion's do.
     let global = settings.global_name(&spec.name);
-    let both_translates = [Property::TranslateX, Property::TranslateY]
-        .iter()
-        .all(|p| multi.tracks().iter().any(|t| &t.property == p));
+    let neutral_end = ends_neutral(baked);
     let mut written = Written::default();
-    let mut animations: Vec<(Vec<u8>, bool, bool)> = Vec::new();
-    let mut translate: Vec<Vec<u8>> = Vec::new();
-    for ((track, baked_track), curve) in multi.tracks().iter().zip(&baked.tracks).zip(curves) {
-        let name = format!("{global}-{}", track.property.name()).into_bytes();
-        let values = baked_track.position.as_slice();
-        let as_variable = both_translates
-            && matches!(track.property, Property::TranslateX | Property::TranslateY);
-        let declaration = if as_variable {
-            let variable = [b"--".as_slice(), &name].concat();
-            let kind = unit_kind(&track.unit).unwrap_or(UnitKind::Length);
-            register(out, &variable, kind);
-            translate.push(variable.clone());
-            Declaration::custom(&variable, &track.unit)
-        } else {
-            Declaration::new(&track.property, b"", &track.unit)
+    let mut parts = (multi.tracks().iter())
+        .zip(&baked.tracks)
+        .zip(curves)
+        .peekable();
+    while let Some(((track, baked_track), curve)) = parts.next() {
+        let first = Part {
+            declaration: Declaration::new(&track.property, b"", &track.unit),
+            curve,
+            values: baked_track.position.as_slice(),
         };
-        let rounding = 0.5 * 10f64.powi(-(value_precision(&track.unit).1 as i32));
-        let last = values[values.len() - 1];
-        let endpoints = (track.model.endpoints()).filter(|&(_, to)| (last - to).abs() <= rounding);
-        let neutral_end = (last - declaration.neutral).abs() <= rounding;
-        let property = track.property.clone();
+        // translateX comes right before translateY (the model orders them so).
+        let pair = track.property == Property::TranslateX
+            && parts
+                .peek()
+                .is_some_and(|((t, _), _)| t.property == Property::TranslateY);
+        let (property, parts) = if pair {
+            let ((y, baked_y), curve_y) = parts.next().expect("peeked");
+            let second = Part {
+                declaration: Declaration::translate_y(&y.unit),
+                curve: curve_y,
+                values: baked_y.position.as_slice(),
+            };
+            ("translate", vec![first, second])
+        } else {
+            (track.property.name(), vec![first])
+        };
+        let name = format!("{global}-{property}").into_bytes();
+        let last = baked_track.position[baked_track.position.len() - 1];
+        let endpoints = (track.model.endpoints())
+            .filter(|&(_, to)| !pair && (last - to).abs() <= value_rounding(&track.unit));
         written.add(
             property_css(
                 &PropertyTrack {
                     name: &name,
-                    declaration,
-                    curve,
+                    parts,
                     times,
                     duration: baked.duration,
-                    values,
                     endpoints,
                     frame_keyframes: settings.css_frames,
+                    neutral_end,
                     reduced_motion: spec.reduced_motion,
                     asked_tolerance: spec.tolerance.is_some() || settings.css_tolerance > 0.0,
                 },
                 out,
             ),
-            &property,
+            property,
         );
-        animations.push((
-            name,
-            endpoints.is_some() && !settings.css_frames,
-            neutral_end,
-        ));
     }
     out.push(b'.');
     out.extend_from_slice(global.as_bytes());
-    out.extend_from_slice(b" {\n");
-    if !translate.is_empty() {
-        out.extend_from_slice(b"  translate:");
-        for variable in &translate {
-            out.extend_from_slice(b" var(");
-            out.extend_from_slice(variable);
-            out.push(b')');
-        }
-        out.extend_from_slice(b";\n");
-    }
-    out.extend_from_slice(b"  animation:");
-    for (i, (name, eased, neutral_end)) in animations.iter().enumerate() {
+    out.extend_from_slice(b" {\n  animation:");
+    for (i, animation) in written.animations.iter().enumerate() {
         out.extend_from_slice(if i == 0 { b"\n    " } else { b",\n    " });
-        animation_item(out, name, *eased, *neutral_end);
+        animation.write(out);
     }
     out.extend_from_slice(b";\n}\n");
-    written.sets_translate = !translate.is_empty();
     written
 }
 
@@ -528,16 +589,18 @@ fn tracks_css(
 /// A track with endpoints gets two keyframes (`from`, `to`) timed by the `linear()` easing
 /// of its progress, so that the curve is written once and the class reads
 /// `var(--<name>-duration)` and `var(--<name>-easing)` (overriding either on an element
-/// changes the class's animation there). Any other track (or with
-/// [`PropertyTrack::frame_keyframes`]) gets a keyframe per fitted stop and `linear` timing.
+/// changes the class's animation there). Any other property (or with
+/// [`PropertyTrack::frame_keyframes`]) gets a keyframe per fitted stop, of every part, and
+/// `linear` timing.
 pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> Written {
     let name = track.name;
-    let unit = track.curve.unit;
-    let decimals = duration_decimals(unit, track.times, &[track.values]);
-    let value_decimals = value_precision(unit).1;
-    let rounding = 0.5 * 10f64.powi(-(value_decimals as i32));
-    let last = track.values[track.values.len() - 1];
-    let neutral_end = (last - track.declaration.neutral).abs() <= rounding;
+    let parts = &track.parts;
+    let values: Vec<&[f64]> = parts.iter().map(|p| p.values).collect();
+    let decimals = (parts.iter())
+        .map(|p| duration_decimals(p.curve.unit, track.times, &[p.values]))
+        .max()
+        .expect("a part");
+    let neutral_end = track.neutral_end;
     let eased = track.endpoints.is_some() && !track.frame_keyframes;
 
     out.extend_from_slice(b":root {\n  --");
@@ -548,31 +611,37 @@ pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> Written {
     let mut stops = 0;
     let mut lost = Vec::new();
     if let Some(endpoints) = track.endpoints {
+        let [part] = &parts[..] else {
+            panic!("an easing times one track")
+        };
         out.extend_from_slice(b"  --");
         out.extend_from_slice(name);
         out.extend_from_slice(b"-easing: ");
-        let (fit, scale) = easing(&track.curve, endpoints, track.duration);
+        let (fit, scale) = easing(&part.curve, endpoints, track.duration);
         write_linear(out, &fit, 0);
         out.extend_from_slice(b";\n");
         stops = fit.len();
         // Straight between stops, the played curve peaks at a stop.
-        let table = overshoot(track.values.iter().copied(), endpoints);
+        let table = overshoot(part.values.iter().copied(), endpoints);
         let played = overshoot(
             (0..fit.len()).map(|k| scale.played(fit.value(k, 0))),
             endpoints,
         );
+        let rounding = value_rounding(part.curve.unit);
         if track.asked_tolerance && table > rounding && played <= rounding {
             lost.push(LostOvershoot {
                 track: None,
                 table,
-                tolerance: track.curve.tolerance,
+                tolerance: part.curve.tolerance,
             });
         }
     }
     out.extend_from_slice(b"}\n");
 
     if eased {
-        let from = track.values[0];
+        let part = &parts[0];
+        let value_decimals = value_precision(part.curve.unit).1;
+        let (from, last) = (part.values[0], part.values[part.values.len() - 1]);
         out.extend_from_slice(b"@keyframes ");
         out.extend_from_slice(name);
         out.extend_from_slice(b" {\n");
@@ -582,17 +651,19 @@ pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> Written {
             out.extend_from_slice(b" { ");
             // A registered custom property with a var() in its keyframes stops interpolating
             // in Gecko (it animates discretely): its ends stay plain numbers.
-            if track.declaration.before.starts_with(b"--") {
-                declare_value(out, &track.declaration, x, value_decimals);
+            if part.declaration.before.starts_with(b"--") {
+                declare_value(out, &part.declaration, x, value_decimals);
             } else {
-                declare_end(out, &track.declaration, (name, offset), x, value_decimals);
+                declare_end(out, &part.declaration, (name, offset), x, value_decimals);
             }
             out.extend_from_slice(b" }\n");
         }
         out.extend_from_slice(b"}\n");
     } else {
-        let fit = keyframes(std::slice::from_ref(&track.curve), track.duration, false);
-        stops = text::keyframes(out, name, &fit, &[&track.declaration]);
+        let curves: Vec<Curve> = parts.iter().map(|p| p.curve.clone()).collect();
+        let declarations: Vec<&Declaration> = parts.iter().map(|p| &p.declaration).collect();
+        let fit = keyframes(&curves, track.duration, false);
+        stops = text::keyframes(out, name, &fit, &declarations);
     }
 
     out.push(b'.');
@@ -602,7 +673,7 @@ pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> Written {
     out.extend_from_slice(b"}\n");
     reduced_motion(out, name, track.reduced_motion, neutral_end);
     Written {
-        points: track.values.len(),
+        points: values.iter().map(|v| v.len()).sum(),
         stops,
         lost,
         animations: vec![Animation {
@@ -610,7 +681,6 @@ pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> Written {
             eased,
             neutral_end,
         }],
-        sets_translate: false,
     }
 }
 
@@ -930,6 +1000,58 @@ mod tests {
             .unwrap_or_else(|| panic!("no stop at {at} %: {opacity}"));
         // It arrives there, and holds it: every later stop is 1.
         assert!(stops[k..].iter().all(|&(p, _)| p == 1.0), "{opacity}");
+    }
+
+    /// Regression (issue 26): a 2D toss animated registered `--x`/`--y` and its class set
+    /// `translate: var(--x) var(--y)`, which a `transition: translate` or a `:hover` rule
+    /// on the element froze or cancelled.
+    #[test]
+    fn x_and_y_animate_translate_itself_within_both_tracks_bounds() {
+        let spec = spec(
+            r#"(name: "t", tracks: [
+                (property: "translateX", unit: "%", motion: Friction(from: 0, velocity: 300, friction: 0.05)),
+                (property: "translateY", motion: Gravity(from: 0, velocity: -900, acceleration: 2400, to: 0, restitution: 0.4)),
+                (property: "opacity", motion: Decay(from: 0, to: 1, end_velocity: 0.2), duration: 0.3),
+            ])"#,
+        );
+        let baked = bake(&spec).unwrap();
+        let (text, _) = css(&spec, 0.0);
+        assert!(!text.contains("@property") && !text.contains("var(--t-translateX"));
+        let class = text.split(".t {\n").nth(1).unwrap();
+        assert_eq!(
+            class,
+            "  animation:\n    t-translate var(--t-translate-duration) linear both,\n    \
+             t-opacity var(--t-opacity-duration) var(--t-opacity-easing) both;\n}\n"
+        );
+        // The stops of `translate: x% ypx`, and what the browser plays between them.
+        let keyframes = text.split("@keyframes t-translate {\n").nth(1).unwrap();
+        let stops: Vec<[f64; 3]> = (keyframes.lines())
+            .take_while(|l| l.contains("% {"))
+            .map(|l| {
+                let numbers: Vec<f64> = l
+                    .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
+                    .filter_map(|w| w.parse().ok())
+                    .collect();
+                [numbers[0] / 100.0 * baked.duration, numbers[1], numbers[2]]
+            })
+            .collect();
+        let played = |t: f64, j: usize| {
+            let k = stops
+                .partition_point(|s| s[0] <= t)
+                .clamp(1, stops.len() - 1);
+            let (a, b) = (stops[k - 1], stops[k]);
+            a[j] + (b[j] - a[j]) * (t - a[0]) / (b[0] - a[0])
+        };
+        let curves = curves(&baked, &ExportSettings::default());
+        let motions = spec.model.tracks();
+        for (j, curve) in curves.iter().take(2).enumerate() {
+            let exact = motions[j].1;
+            let worst = (0..20_000)
+                .map(|i| i as f64 / 20_000.0 * baked.duration * (1.0 - 1e-5))
+                .map(|t| (played(t, j + 1) - exact.position(t)).abs())
+                .fold(0.0, f64::max);
+            assert!(worst <= curve.tolerance, "{}: {worst}", motions[j].0);
+        }
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! `animation` lists, reduced motion, a ring's drawing; and `@keyframes` written from a fit.
 
 use super::Declaration;
-use crate::fit::{Decimal, Fit};
+use crate::fit::Fit;
 use curvebake_model::number::write_fixed;
 use curvebake_model::spec::{ReducedMotion, UnitKind, REDUCED_FADE_SECONDS};
 
@@ -142,16 +142,10 @@ pub(super) fn ring_drawing(
     }
 }
 
-/// Appends `<before><w><after>;`.
-pub(super) fn declare(out: &mut Vec<u8>, declaration: &Declaration, w: Decimal) {
-    out.extend_from_slice(&declaration.before);
-    w.write(out);
-    out.extend_from_slice(&declaration.after);
-    out.push(b';');
-}
-
 /// Writes `@keyframes <name>` with a stop per stop of `fit`, each declaring every track (the
-/// fit's values in the tracks' units); returns the number of stops.
+/// fit's values in the tracks' units: ` <before><w><after>;`, a declaration without a
+/// `before` continuing the one before it, as the y of `translate: x y`); returns the number
+/// of stops.
 pub(super) fn keyframes(
     out: &mut Vec<u8>,
     name: &[u8],
@@ -167,7 +161,15 @@ pub(super) fn keyframes(
         out.extend_from_slice(b"% {");
         for (j, declaration) in declarations.iter().enumerate() {
             out.push(b' ');
-            declare(out, declaration, fit.value(k, j));
+            out.extend_from_slice(&declaration.before);
+            fit.value(k, j).write(out);
+            out.extend_from_slice(&declaration.after);
+            if !declarations
+                .get(j + 1)
+                .is_some_and(|next| next.before.is_empty())
+            {
+                out.push(b';');
+            }
         }
         out.extend_from_slice(b" }\n");
     }

@@ -1,6 +1,3 @@
-/** Timing that plays the keyframes as baked, holding the first and last frame. */
-export const timing = {duration: durationMs, easing: "linear", fill: "both"};
-
 /** Plays the motion on `element`; `options` add to or override `timing`. Under
  * `prefers-reduced-motion: reduce` it follows `reducedMotion`: "jump" shows the end at
  * once (duration 0), "fade" does that and fades the element in, "keep" plays it as is. */
