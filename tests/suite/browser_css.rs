@@ -457,12 +457,16 @@ fn check_in_engine(
                 .push(format!("{}: script error {error}", m.name));
             continue;
         }
-        // The class runs the motion's animation, or one per track (`<name>-<property>`).
+        // The class runs the motion's animation, or one per track (`<name>-<property>`); a
+        // spring on translate with an easing also its velocity's, which adds nothing here (no
+        // `--<name>-velocity`; `browser_velocity` plays it with one).
         let expected: Vec<String> = if m.is_multi() {
             m.tracks
                 .iter()
                 .map(|(p, _)| format!("{}-{p}", m.name))
                 .collect()
+        } else if m.spec.css_velocity() && m.easing.is_some() {
+            vec![m.name.clone(), format!("{}-velocity", m.name)]
         } else {
             vec![m.name.clone()]
         };

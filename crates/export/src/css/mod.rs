@@ -46,8 +46,10 @@
 
 mod played;
 mod text;
+mod velocity;
 
 pub use played::*;
+pub use velocity::Velocity;
 
 use crate::exporter::{Buffers, Bundle, Exporter, FilePath, MotionOutput, Shape, Summary};
 use crate::settings::{ExportSettings, Format, Layout};
@@ -251,6 +253,9 @@ pub struct PropertyTrack<'a> {
     /// only then is an overshoot it removes warned about (a default tolerance is below what
     /// anyone sees).
     pub asked_tolerance: bool,
+    /// A spring's initial velocity from `--<name>-velocity`, a second animation (see
+    /// [`velocity`]).
+    pub velocity: Option<Velocity>,
 }
 
 /// What one motion's or property's CSS holds, and the animations its class plays.
@@ -387,6 +392,10 @@ fn write_motion_css(
     }
     let custom = custom.as_bytes();
     let curve = curves.into_iter().next().expect("one track");
+    let endpoints = easing_endpoints(baked);
+    let velocity = endpoints
+        .filter(|_| !settings.css_frames)
+        .and_then(|ends| Velocity::of(baked, ends, curve.tolerance));
     property_css(
         &PropertyTrack {
             name,
@@ -395,10 +404,11 @@ fn write_motion_css(
             times: &times,
             duration: baked.duration,
             values: &baked.tracks[0].position,
-            endpoints: easing_endpoints(baked),
+            endpoints,
             frame_keyframes: settings.css_frames,
             reduced_motion: spec.reduced_motion,
             asked_tolerance: spec.tolerance.is_some() || settings.css_tolerance > 0.0,
+            velocity,
         },
         out,
     )
@@ -488,6 +498,7 @@ fn tracks_css(
                     frame_keyframes: settings.css_frames,
                     reduced_motion: spec.reduced_motion,
                     asked_tolerance: spec.tolerance.is_some() || settings.css_tolerance > 0.0,
+                    velocity: None,
                 },
                 out,
             ),
@@ -569,6 +580,10 @@ pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> Written {
             });
         }
     }
+    if let Some(velocity) = &track.velocity {
+        velocity.write_easing(out, name);
+        stops += velocity.stops();
+    }
     out.extend_from_slice(b"}\n");
 
     if eased {
@@ -594,13 +609,22 @@ pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> Written {
         let fit = keyframes(std::slice::from_ref(&track.curve), track.duration, false);
         stops = text::keyframes(out, name, &fit, &[&track.declaration]);
     }
+    if let Some(velocity) = &track.velocity {
+        velocity.write_keyframes(out, name, &track.declaration);
+    }
 
     out.push(b'.');
     out.extend_from_slice(name);
     out.extend_from_slice(b" {\n");
-    animation(out, name, eased, neutral_end);
+    match &track.velocity {
+        Some(velocity) => velocity.write_animation(out, name, neutral_end),
+        None => animation(out, name, eased, neutral_end),
+    }
     out.extend_from_slice(b"}\n");
     reduced_motion(out, name, track.reduced_motion, neutral_end);
+    if let Some(velocity) = &track.velocity {
+        velocity.write_reduced(out, name, track.reduced_motion);
+    }
     Written {
         points: track.values.len(),
         stops,
