@@ -10,6 +10,7 @@ mod browser_engines;
 mod browser_joins;
 mod browser_js;
 mod browser_play;
+mod browser_velocity;
 mod cli;
 mod composite_reference;
 mod config;
