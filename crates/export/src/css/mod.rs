@@ -354,17 +354,24 @@ pub(crate) fn motion_css(
     buffers: &dyn Buffers,
 ) -> (Vec<u8>, Written) {
     let curves = curves(baked, settings);
-    let stops = stops_estimate(&curves, baked.duration);
+    // A spring's velocity easing, fitted first so that the buffer has room for it too.
+    let velocity = easing_endpoints(baked)
+        .filter(|_| !settings.css_frames)
+        .and_then(|ends| Velocity::of(baked, ends, curves[0].tolerance));
+    let stops =
+        stops_estimate(&curves, baked.duration) + velocity.as_ref().map_or(0, Velocity::stops);
     let mut out = buffers.buffer(CAPACITY_BASE + stops * CAPACITY_PER_STOP);
-    let written = write_motion_css(baked, settings, curves, &mut out);
+    let written = write_motion_css(baked, settings, curves, velocity, &mut out);
     (out, written)
 }
 
-/// Writes one motion's CSS from its `curves`; returns what it holds.
+/// Writes one motion's CSS from its `curves` (and a spring's `velocity`); returns what it
+/// holds.
 fn write_motion_css(
     baked: &Baked,
     settings: &ExportSettings,
     curves: Vec<Curve>,
+    velocity: Option<Velocity>,
     out: &mut Vec<u8>,
 ) -> Written {
     let spec = baked.spec;
@@ -392,10 +399,6 @@ fn write_motion_css(
     }
     let custom = custom.as_bytes();
     let curve = curves.into_iter().next().expect("one track");
-    let endpoints = easing_endpoints(baked);
-    let velocity = endpoints
-        .filter(|_| !settings.css_frames)
-        .and_then(|ends| Velocity::of(baked, ends, curve.tolerance));
     property_css(
         &PropertyTrack {
             name,
@@ -404,7 +407,7 @@ fn write_motion_css(
             times: &times,
             duration: baked.duration,
             values: &baked.tracks[0].position,
-            endpoints,
+            endpoints: easing_endpoints(baked),
             frame_keyframes: settings.css_frames,
             reduced_motion: spec.reduced_motion,
             asked_tolerance: spec.tolerance.is_some() || settings.css_tolerance > 0.0,
