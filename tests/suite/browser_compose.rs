@@ -232,12 +232,13 @@ fn three_motions_on_one_element_and_a_centred_element_in_every_engine() {
         .iter()
         .map(|n| tables.iter().find(|t| t.name == *n).unwrap())
         .collect();
-    // Each motion ends at its property's neutral value, so each class fills `backwards`.
+    // Each motion ends at its property's neutral value, so each class fills `backwards` (a
+    // spring on translate lists its velocity's animation after it).
     for m in &trio {
         let css = std::fs::read_to_string(dir.path().join(format!("css/{}.css", m.name))).unwrap();
         assert!(
             css.contains(&format!(
-                "animation: {0} var(--{0}-duration) var(--{0}-easing) backwards;",
+                "animation: {0} var(--{0}-duration) var(--{0}-easing) backwards",
                 m.name
             )),
             "{}'s class is not what README's list copies:\n{css}",

@@ -474,7 +474,9 @@ fn check_in_engine(
             continue;
         }
         // The class runs the motion's animation, or one per property (`<name>-<property>`,
-        // translateX and translateY together as `<name>-translate`).
+        // translateX and translateY together as `<name>-translate`); a spring on translate
+        // with an easing also its velocity's, which adds nothing here (no
+        // `--<name>-velocity`; `browser_velocity` plays it with one).
         let expected: Vec<String> = if m.is_multi() {
             let both = ["translateX", "translateY"]
                 .iter()
@@ -487,6 +489,8 @@ fn check_in_engine(
                 .collect();
             names.dedup();
             names
+        } else if m.spec.css_velocity() && m.easing.is_some() {
+            vec![m.name.clone(), format!("{}-velocity", m.name)]
         } else {
             vec![m.name.clone()]
         };

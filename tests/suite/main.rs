@@ -11,6 +11,7 @@ mod browser_fill;
 mod browser_joins;
 mod browser_js;
 mod browser_play;
+mod browser_velocity;
 mod cli;
 mod composite_reference;
 mod config;

@@ -46,8 +46,10 @@
 
 mod played;
 mod text;
+mod velocity;
 
 pub use played::*;
+pub use velocity::Velocity;
 
 use crate::exporter::{Buffers, Bundle, Exporter, FilePath, MotionOutput, Shape, Summary};
 use crate::settings::{ExportSettings, Format, Layout};
@@ -298,6 +300,9 @@ pub struct PropertyTrack<'a> {
     /// only then is an overshoot it removes warned about (a default tolerance is below what
     /// anyone sees).
     pub asked_tolerance: bool,
+    /// A spring's initial velocity from `--<name>-velocity`, a second animation (see
+    /// [`velocity`]).
+    pub velocity: Option<Velocity>,
 }
 
 /// One track of a [`PropertyTrack`].
@@ -404,17 +409,24 @@ pub(crate) fn motion_css(
     buffers: &dyn Buffers,
 ) -> (Vec<u8>, Written) {
     let curves = curves(baked, settings);
-    let stops = stops_estimate(&curves, baked.duration);
+    // A spring's velocity easing, fitted first so that the buffer has room for it too.
+    let velocity = easing_endpoints(baked)
+        .filter(|_| !settings.css_frames)
+        .and_then(|ends| Velocity::of(baked, ends, curves[0].tolerance));
+    let stops =
+        stops_estimate(&curves, baked.duration) + velocity.as_ref().map_or(0, Velocity::stops);
     let mut out = buffers.buffer(CAPACITY_BASE + stops * CAPACITY_PER_STOP);
-    let written = write_motion_css(baked, settings, curves, &mut out);
+    let written = write_motion_css(baked, settings, curves, velocity, &mut out);
     (out, written)
 }
 
-/// Writes one motion's CSS from its `curves`; returns what it holds.
+/// Writes one motion's CSS from its `curves` (and a spring's `velocity`); returns what it
+/// holds.
 fn write_motion_css(
     baked: &Baked,
     settings: &ExportSettings,
     curves: Vec<Curve>,
+    velocity: Option<Velocity>,
     out: &mut Vec<u8>,
 ) -> Written {
     let spec = baked.spec;
@@ -457,6 +469,7 @@ fn write_motion_css(
             neutral_end: ends_neutral(baked),
             reduced_motion: spec.reduced_motion,
             asked_tolerance: spec.tolerance.is_some() || settings.css_tolerance > 0.0,
+            velocity,
         },
         out,
     )
@@ -565,6 +578,7 @@ fn tracks_css(
                     neutral_end,
                     reduced_motion: spec.reduced_motion,
                     asked_tolerance: spec.tolerance.is_some() || settings.css_tolerance > 0.0,
+                    velocity: None,
                 },
                 out,
             ),
@@ -636,6 +650,10 @@ pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> Written {
             });
         }
     }
+    if let Some(velocity) = &track.velocity {
+        velocity.write_easing(out, name);
+        stops += velocity.stops();
+    }
     out.extend_from_slice(b"}\n");
 
     if eased {
@@ -665,13 +683,22 @@ pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> Written {
         let fit = keyframes(&curves, track.duration, false);
         stops = text::keyframes(out, name, &fit, &declarations);
     }
+    if let Some(velocity) = &track.velocity {
+        velocity.write_keyframes(out, name, &track.parts[0].declaration);
+    }
 
     out.push(b'.');
     out.extend_from_slice(name);
     out.extend_from_slice(b" {\n");
-    animation(out, name, eased, neutral_end);
+    match &track.velocity {
+        Some(velocity) => velocity.write_animation(out, name, neutral_end),
+        None => animation(out, name, eased, neutral_end),
+    }
     out.extend_from_slice(b"}\n");
     reduced_motion(out, name, track.reduced_motion, neutral_end);
+    if let Some(velocity) = &track.velocity {
+        velocity.write_reduced(out, name, track.reduced_motion);
+    }
     Written {
         points: values.iter().map(|v| v.len()).sum(),
         stops,

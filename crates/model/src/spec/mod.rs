@@ -930,6 +930,15 @@ fn model_and_ending(
 }
 
 impl MotionSpec {
+    /// Whether its CSS takes an initial velocity from `--<name>-velocity`: a spring from one
+    /// value to another on `translate`, whose animations add up component-wise (a second
+    /// animation carries the velocity; see the CSS exporter).
+    pub fn css_velocity(&self) -> bool {
+        matches!(self.model, Model::Spring(_))
+            && self.model.endpoints().is_some()
+            && matches!(self.property, Property::TranslateX | Property::TranslateY)
+    }
+
     /// Validates one motion. Errors name the field.
     pub fn from_file(file: &MotionFile, overrides: Overrides) -> Result<Self, FieldError> {
         check_motion_name(&file.name).map_err(|m| FieldError::new("name", m))?;

@@ -1,7 +1,8 @@
 //! The custom properties (`--name`) a motion's CSS puts on the page: those it makes for
-//! itself (`--<name>-duration`, `--<name>-easing`, `--<name>-from` and `--<name>-to`, a ring's radii, a multi-track motion's
-//! per-track ones) and the one it animates (`property: "--glow"`). They share one page, so
-//! two motions meeting on one name would break each other: a motion's own `--b-duration`
+//! itself (`--<name>-duration`, `--<name>-easing`, `--<name>-from`, `--<name>-to`, a spring's
+//! `--<name>-velocity`, a ring's radii, a multi-track motion's per-track ones) and the one it
+//! animates (`property: "--glow"`). They share one page, so two motions meeting on one name
+//! would break each other: a motion's own `--b-duration`
 //! registered as a length stops motion `b`, and `--glow` registered as a length by one motion
 //! and as an angle by another animates in only one of them. [`Variables`] finds such a
 //! meeting; the only one allowed is two motions animating one custom property in units of
@@ -106,6 +107,10 @@ impl MotionSpec {
                 if model.endpoints().is_some() && !matches!(self.property, Property::Custom(_)) {
                     variables.push(made("from", "its start"));
                     variables.push(made("to", "its end"));
+                }
+                if self.css_velocity() {
+                    variables.push(made("velocity", "its initial velocity"));
+                    variables.push(made("velocity-easing", "its velocity's easing"));
                 }
                 if let Model::Ring(_) = model {
                     variables.push(made("inner", "its inner radius"));
