@@ -6,7 +6,8 @@
 //! * tokens: Terrazzo's `tz check` finds no error or warning; Style Dictionary 5 with
 //!   `style-dictionary.mjs` writes CSS variables, each motion's transition with its exact
 //!   `linear()` easing and no `[object Object]`; a bake of the tokens gives the bake of the
-//!   RON byte for byte, in every format; Material 3 spring tokens bake, bad tokens are named;
+//!   RON byte for byte, in every format; Material 3 spring tokens bake, bad tokens are named,
+//!   other tokens are skipped with a warning naming them;
 //! * Tailwind: the v4 CLI builds a page using `animate-<name>` and `ease-<name>`, which plays
 //!   the motion in every browser engine found within its CSS tolerance, at frame and
 //!   non-frame times, against the closed form;
@@ -131,6 +132,8 @@ fn a_bake_of_the_examples_tokens_is_the_bake_of_their_ron_byte_for_byte() {
         ],
     );
     assert!(again.status.success(), "{}", stderr(&again));
+    // A motion's own tokens beside it (its duration and easing) are not skipped ones.
+    assert!(!stderr(&again).contains("skipped"), "{}", stderr(&again));
     let again = dir.path().join("again");
     let (a, b) = (files(&first), files(&again));
     assert_eq!(a, b);
@@ -186,6 +189,37 @@ fn material_3_spring_tokens_bake_as_springs_and_a_bad_one_is_named() {
     assert_eq!(table["motion"], "spring");
     assert_eq!(table["params"]["stiffness"], 1400.0);
     assert!((table["params"]["damping_ratio"].as_f64().unwrap() - 0.9).abs() < 1e-12);
+}
+
+#[test]
+fn tokens_that_are_not_motions_are_skipped_with_a_warning_naming_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let colour = |name: &str| format!(r##""{name}": {{ "$type": "color", "$value": "#fff" }}"##);
+    let spring = r#""spring": { "stiffness": { "$value": 700 }, "damping": { "$value": 0.8 } }"#;
+    let write = |group: &str, tokens: &[String]| {
+        let text = format!(r#"{{ "{group}": {{ {spring}, {} }} }}"#, tokens.join(", "));
+        fs::write(dir.path().join(format!("{group}.tokens.json")), text).unwrap();
+    };
+    write("one", &[colour("ink")]);
+    write("five", &["a", "b", "c", "d", "e"].map(colour));
+    let run = curvebake(
+        dir.path(),
+        &["bake", ".", "--out", "out", "--formats", "json"],
+    );
+    assert!(run.status.success(), "{}", stderr(&run));
+    let why = "neither a curvebake motion ($extensions.dev.curvebake.ron) nor a Material 3 \
+               spring (a group with `stiffness` and `damping`)";
+    let err = stderr(&run);
+    for said in [
+        format!("warning: ./one.tokens.json: skipped token `one.ink`: {why}\n"),
+        format!(
+            "warning: ./five.tokens.json: skipped 5 tokens `five.a`, `five.b`, `five.c` and 2 \
+             more: {why}\n"
+        ),
+    ] {
+        assert!(err.contains(&said), "{err}");
+    }
+    assert!(dir.path().join("out/json/five-spring.json").is_file());
 }
 
 #[test]
