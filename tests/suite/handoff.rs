@@ -19,6 +19,7 @@ use common::engines::{engines, Kind, RunOptions, HARNESS_HEAD};
 use common::project::{curvebake, stderr};
 use curvebake::export::ExportSettings;
 use curvebake::internals::export::css::tolerance;
+use curvebake::spec::Model;
 use curvebake::Curve;
 use serde_json::Value;
 use std::fs;
@@ -494,8 +495,16 @@ fn every_lottie_file_validates_and_lottie_web_shows_the_closed_form_between_fram
                 (frame, curve.position(t))
             })
             .collect();
+        // A ball's impacts (to a tenth of its tolerance, as the keys list them): on the floor.
+        let impacts: Vec<(f64, f64)> = match &spec.model {
+            Model::Bounce(ball) => (ball.impacts_before(baked.duration, 0.01).into_iter())
+                .map(|t| (t * spec.fps, ball.floor()))
+                .collect(),
+            _ => Vec::new(),
+        };
         cases.push(serde_json::json!({
             "name": spec.name, "axis": axis, "centre": side / 2.0, "samples": times,
+            "impacts": impacts,
         }));
     }
     assert!(cases.len() >= 8, "{} cases", cases.len());
@@ -516,15 +525,15 @@ for (const c of cases) {{
   const stage = document.getElementById("stage");
   stage.innerHTML = "";
   const anim = lottie.loadAnimation({{ container: stage, renderer: "svg", autoplay: false, loop: false, animationData: animations[c.name] }});
-  let w = 0;
-  for (const [frame, x] of c.samples) {{
+  const off = ([frame, x]) => {{
     anim.goToAndStop(frame, true);
     const g = stage.querySelector("svg > g > g[transform]");
     const m = g.getAttribute("transform").match(/matrix\(([^)]*)\)/)[1].split(",").map(Number);
-    w = Math.max(w, Math.abs(m[c.axis] - c.centre - x));
-  }}
+    return Math.abs(m[c.axis] - c.centre - x);
+  }};
+  worst[c.name] = Math.max(...c.samples.map(off));
+  if (c.impacts.length) worst[c.name + " impacts"] = Math.max(...c.impacts.map(off));
   anim.destroy();
-  worst[c.name] = w;
 }}
 cbReport(worst);
 </script></body></html>"#,
@@ -538,10 +547,18 @@ cbReport(worst);
     let outcome = chromium.run(&site, "lottie.html", &RunOptions::default());
     assert!(outcome.errors.is_empty(), "{:?}", outcome.errors);
     eprintln!("lottie-web: {}", outcome.result);
-    for (name, worst) in outcome.result.as_object().unwrap() {
-        // The keys' bound (0.1 px) and lottie-web's matrix text (its numbers to 1e-3 px).
+    let results = outcome.result.as_object().unwrap();
+    assert!(results.keys().any(|name| name.ends_with(" impacts")));
+    for (name, worst) in results {
+        // The keys' bound (0.1 px; on the floor at an impact, 0.01 px) and lottie-web's
+        // matrix text (its numbers to 1e-3 px).
+        let bound = if name.ends_with(" impacts") {
+            0.01
+        } else {
+            0.1
+        };
         assert!(
-            worst.as_f64().unwrap() <= 0.1 + 2e-3,
+            worst.as_f64().unwrap() <= bound + 2e-3,
             "{name}: {worst} px off"
         );
     }
