@@ -45,7 +45,7 @@ use crate::run::{run, FatalError, Report};
 use curvebake_export::{Format, Layout};
 use curvebake_model::bake::{bake, BakeError, Baked};
 use curvebake_model::error::{InputError, Problem};
-use curvebake_model::load::load_bytes;
+use curvebake_model::load::{load_bytes, Loaded};
 use curvebake_model::spec::{MotionSpec, Overrides};
 use curvebake_motion::Motion;
 use std::fmt;
@@ -264,7 +264,7 @@ impl Curve {
 
     /// Every motion in `text` (one motion or a list), validated; all errors if any is invalid.
     pub fn all_from_ron(text: &str) -> Result<Vec<Self>, RonError> {
-        let (inputs, errors) =
+        let Loaded { inputs, errors, .. } =
             load_bytes(Path::new(TEXT_FILE), text.as_bytes(), Overrides::default());
         if errors.is_empty() {
             Ok(inputs

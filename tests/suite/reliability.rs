@@ -887,7 +887,7 @@ fn errors_in_one_long_line_keep_only_a_window_of_it() {
     let text = format!("[{}]", motions.join(", "));
     assert!(text.len() > 150_000);
     let file = Path::new("one-line.ron");
-    let (inputs, errors) =
+    let curvebake::internals::load::Loaded { inputs, errors, .. } =
         curvebake::internals::load::load_bytes(file, text.as_bytes(), Default::default());
     assert!(inputs.is_empty());
     assert_eq!(errors.len(), 3000);

@@ -26,7 +26,7 @@ use crate::css::value_precision;
 use crate::exporter::{Buffers, Exporter, FilePath, MotionOutput, Shape, Summary};
 use crate::settings::{ExportSettings, Format, Layout};
 use curvebake_model::bake::Baked;
-use curvebake_model::spec::{Model, Property};
+use curvebake_model::spec::{Model, MotionSpec, Property};
 use hermite::Key;
 use serde_json::{json, Value};
 
@@ -149,15 +149,19 @@ fn animation(baked: &Baked) -> (Value, usize, Vec<String>) {
     let spec = baked.spec;
     let mut warnings = Vec::new();
     let named = spec.model.tracks();
-    // Every impact a float can tell apart (negligible 0): the Hermite bound holds only on
-    // smooth segments.
-    let kinks = spec.model.track_kinks(baked.duration, 0.0);
     let tracks: Vec<(Property, String)> = match &spec.model {
         Model::Tracks(t) => (t.tracks().iter())
             .map(|k| (k.property.clone(), k.unit.clone()))
             .collect(),
         _ => vec![(spec.property.clone(), spec.unit.clone()); named.len()],
     };
+    let tolerances: Vec<f64> = (tracks.iter())
+        .map(|(_, unit)| tolerance(spec, unit))
+        .collect();
+    // Impacts until the bounces rise at most a tenth of the smallest tolerance: from the last
+    // one on, a hold on the floor is within that (`hermite::keys`).
+    let negligible = tolerances.iter().copied().fold(f64::INFINITY, f64::min) / 10.0;
+    let kinks = spec.model.track_kinks_banded(baked.duration, negligible);
     let mut played = Vec::new();
     for (j, ((_, motion), (property, unit))) in named.iter().zip(&tracks).enumerate() {
         let mut px = || {
@@ -181,10 +185,7 @@ fn animation(baked: &Baked) -> (Value, usize, Vec<String>) {
                 (Channel::X, factor)
             }
         };
-        let tolerance = (spec.tolerance)
-            .filter(|t| *t > 0.0)
-            .unwrap_or(EXACT_TOLERANCE_TARGETS * value_precision(unit).0);
-        let keys = hermite::keys(*motion, baked.duration, &kinks[j], tolerance);
+        let keys = hermite::keys(*motion, baked.duration, &kinks[j], tolerances[j]);
         played.push(Played {
             channel,
             factor,
@@ -193,6 +194,13 @@ fn animation(baked: &Baked) -> (Value, usize, Vec<String>) {
     }
     let keys = played.iter().map(|p| p.keys.keys.len()).sum();
     (composition(baked, &played), keys, warnings)
+}
+
+/// The tolerance of a track in `unit`: the motion's own, else that of the exact easings.
+pub fn tolerance(spec: &MotionSpec, unit: &str) -> f64 {
+    (spec.tolerance)
+        .filter(|t| *t > 0.0)
+        .unwrap_or(EXACT_TOLERANCE_TARGETS * value_precision(unit).0)
 }
 
 /// The composition: canvas, frame rate, one layer.

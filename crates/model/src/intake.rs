@@ -5,7 +5,7 @@
 
 use crate::error::InputError;
 use crate::hash::{source_digest, RunHasher, SourceDigest};
-use crate::load::{load_bytes, Input, Names};
+use crate::load::{load_bytes, Input, Loaded, Names};
 use crate::number::format_number;
 use crate::source::read_source;
 use crate::spec::{Ending, Overrides};
@@ -57,7 +57,8 @@ pub struct Intake<'a> {
     ready: VecDeque<Input>,
     ready_frames: usize,
     errors: Vec<InputError>,
-    /// Warnings about the motions read (see [`long_motion`]), in input order.
+    /// Warnings about the files and motions read ([`Loaded::note`], [`long_motion`]), in
+    /// input order.
     warnings: Vec<String>,
     run: RunHasher,
     read: usize,
@@ -76,8 +77,8 @@ pub fn read_all(files: &[PathBuf], overrides: Overrides) -> (Vec<Input>, Vec<Inp
     (inputs, errors)
 }
 
-/// One file read: its digest (if it could be read), valid motions, errors.
-type FileRead = (Option<SourceDigest>, Vec<Input>, Vec<InputError>);
+/// One file read: its digest (if it could be read) and what it holds.
+type FileRead = (Option<SourceDigest>, Loaded);
 
 impl<'a> Intake<'a> {
     /// Reads `files` (in this order) with `overrides`; `run` is the run hash the files are
@@ -191,20 +192,27 @@ impl<'a> Intake<'a> {
         let reads: Vec<FileRead> = batch
             .par_iter()
             .map(|file| match read_source(file) {
-                Err(e) => (None, Vec::new(), vec![e]),
-                Ok(bytes) => {
-                    let (inputs, errors) = load_bytes(file, &bytes, overrides);
-                    (Some(source_digest(file, &bytes)), inputs, errors)
-                }
+                Err(e) => (
+                    None,
+                    Loaded {
+                        errors: vec![e],
+                        ..Loaded::default()
+                    },
+                ),
+                Ok(bytes) => (
+                    Some(source_digest(file, &bytes)),
+                    load_bytes(file, &bytes, overrides),
+                ),
             })
             .collect();
-        for (digest, inputs, errors) in reads {
+        for (digest, loaded) in reads {
             if let Some(digest) = digest {
                 self.run.add(&digest);
             }
-            self.errors.extend(errors);
-            self.ready.reserve(inputs.len());
-            for input in inputs {
+            self.errors.extend(loaded.errors);
+            self.warnings.extend(loaded.note);
+            self.ready.reserve(loaded.inputs.len());
+            for input in loaded.inputs {
                 match self.names.admit(&input) {
                     Ok(()) => {
                         let frames = input.frames();

@@ -145,34 +145,47 @@ impl std::hash::Hash for Caseless {
     }
 }
 
-/// Reads one file: its valid motions and its errors.
+/// Reads one file: its valid motions and its errors (for tools that do not bake it, which
+/// leave out its note).
 pub fn load_file(file: &Path, overrides: Overrides) -> (Vec<Input>, Vec<InputError>) {
     match read_source(file) {
-        Ok(bytes) => load_bytes(file, &bytes, overrides),
+        Ok(bytes) => {
+            let loaded = load_bytes(file, &bytes, overrides);
+            (loaded.inputs, loaded.errors)
+        }
         Err(e) => (Vec::new(), vec![e]),
     }
 }
 
-/// Parses and validates the bytes of `file`: its valid motions and its errors. The parsing is
+/// What one file holds for a bake.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    /// Its valid motions.
+    pub inputs: Vec<Input>,
+    /// Its errors.
+    pub errors: Vec<InputError>,
+    /// What it holds that the bake leaves out, naming the file (a tokens file's other
+    /// tokens, [`tokens::Read::note`]): a warning.
+    pub note: Option<String>,
+}
+
+/// Parses and validates the bytes of `file`: its valid motions, its errors, its note. The parsing is
 /// one pass over the text; the motions are then checked and planned in parallel (which is
 /// most of the work), so that one large file keeps every core busy.
-pub fn load_bytes(
-    file: &Path,
-    bytes: &[u8],
-    overrides: Overrides,
-) -> (Vec<Input>, Vec<InputError>) {
-    let (motions, mut errors, texts) = if tokens::is_tokens_file_name(file) {
+pub fn load_bytes(file: &Path, bytes: &[u8], overrides: Overrides) -> Loaded {
+    let (motions, mut errors, texts, note) = if tokens::is_tokens_file_name(file) {
         let read = tokens::read(file, bytes);
+        let note = read.note(file);
         let (motions, texts) = (read.motions.into_iter())
             .map(|(index, motion, text)| ((index, motion), text))
             .unzip();
-        (motions, read.errors, texts)
+        (motions, read.errors, texts, note)
     } else {
         let (motions, errors) = parse_motions(file, bytes);
         let texts = (motion_texts(bytes).unwrap_or_default().into_iter())
             .map(Some)
             .collect();
-        (motions, errors, texts)
+        (motions, errors, texts, None)
     };
     let motions: Vec<(usize, MotionFile)> = motions;
     let texts: Vec<Option<crate::source::MotionText>> = texts;
@@ -206,7 +219,11 @@ pub fn load_bytes(
             Err(e) => errors.push(e),
         }
     }
-    (valid, errors)
+    Loaded {
+        inputs: valid,
+        errors,
+        note,
+    }
 }
 
 /// The motion's name when it is a valid one, else its position in the file.

@@ -235,6 +235,13 @@ impl Bounce {
         launch * launch / (2.0 * self.fall.acceleration.abs())
     }
 
+    /// How high the bounce launched at impact `t` rises above the floor, `v(t)²/(2|a|)`; every
+    /// later bounce rises less (by `e²` each).
+    pub fn rise_after(&self, t: f64) -> f64 {
+        let launch = self.velocity(t);
+        launch * launch / (2.0 * self.fall.acceleration.abs())
+    }
+
     /// The impacts strictly between 0 and `end`, in time order (where the velocity jumps: each
     /// is a join of the motion's parabolas), up to the first after which the bounce rises at
     /// most `negligible`.

@@ -7,7 +7,7 @@ use crate::options::BakeOptions;
 use curvebake_export::exporter::{Digest, Exporter as _, New};
 use curvebake_export::{css, exporters, html, Format, Layout};
 use curvebake_model::bake::{bake_planned, frame_plan, Baked};
-use curvebake_model::load::load_bytes;
+use curvebake_model::load::{load_bytes, Loaded};
 use curvebake_model::spec::Overrides;
 use serde_json::{json, Value};
 use std::path::Path;
@@ -21,7 +21,7 @@ pub fn rebake(
     name: &str,
 ) -> Result<Value, Refusal> {
     let overrides = Overrides { fps: options.fps };
-    let (inputs, errors) = load_bytes(file, text.as_bytes(), overrides);
+    let Loaded { inputs, errors, .. } = load_bytes(file, text.as_bytes(), overrides);
     let Some(input) = inputs.into_iter().find(|i| i.spec.name == name) else {
         let why = (errors.iter())
             .find(|e| e.to_string().contains(name))

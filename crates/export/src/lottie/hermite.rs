@@ -13,6 +13,14 @@
 //! and `(t - a)²(t - b)² <= h⁴/16`, so `|x(t) - H(t)| <= h⁴/384 · max|x⁗|` on the segment,
 //! with `max|x⁗|` from [`Motion::derivative_range`] (exact extrema of the closed forms).
 //!
+//! The a priori bound is tight only where `x⁗` is constant; where it is not (a spring's
+//! start), the error itself is bounded instead: `e = x - H` has `e⁗ = x⁗` (`H` is a cubic),
+//! so on each of [`SUBDIVISIONS`] equal parts `[tᵢ, tᵢ₊₁]` (`g = h/N`) of the segment, `e`
+//! is within `g⁴/384 · max|x⁗|` of the Hermite cubic of its own values and slopes there,
+//! which is at most `max(|eᵢ|, |eᵢ₊₁|) + 4/27 · g · (|e'ᵢ| + |e'ᵢ₊₁|)` (the value basis
+//! functions are `>= 0` and sum to 1; the slope ones are at most `4/27` in size). Both are
+//! proven; a segment keeps the smaller.
+//!
 //! A velocity off by `e` at one end moves the cubic by at most `4/27 · h · |e|` (the largest
 //! value of the Hermite basis `s(1-s)²`). Velocities are taken one-sidedly at joins: at `δ`
 //! inside the segment ([`INSIDE`] of the segment's length), which is off by at most
@@ -21,12 +29,23 @@
 //! # Keys
 //!
 //! Keys go at `0`, at every join (`kinks`: hand-offs, an inertia's bound hit, a track's end,
-//! each gravity impact, where the velocity jumps: the two segments meeting there take the
-//! velocity from their own side), at every zero of the velocity (so that the value changes on
-//! every segment and a Lottie handle, `v·Δt / (3·Δs)`, is finite), and at `D`; between them,
-//! each segment is the longest whose bound is within the tolerance (a bracket on its
-//! length). A segment where the motion does not move at all (velocity 0 throughout) is a hold.
+//! each gravity impact, where the velocity jumps: the key's `v_in` is the velocity just
+//! before, from the segment on its left, and `v_out` the one just after), at every zero of
+//! the velocity (so that the value changes on every segment and a Lottie handle,
+//! `v·Δt / (3·Δs)`, is finite), and at `D`; between them, each segment is the longest whose
+//! bound is within the tolerance (a bracket on its length). A join where the motion is
+//! continuous is one key at its value there (the step from the value on its left, at most
+//! [`JOIN_SHARE`] of the tolerance, is part of the bound of the segment ending there); a
+//! join where it steps (a track onto its rest value) is two keys at that time.
+//!
+//! A bounce's last impact listed ([`Kink::band`]: every later bounce rises at most `h`) starts
+//! a hold: from there to the next join or `D` the motion stays within `h` of the floor, and
+//! a cubic with zero slopes between two values in that band stays between them, so the
+//! hold's bound is `h` (the infinitely many impacts after it get no key).
+//!
+//! A segment where the motion does not move at all (velocity 0 throughout) is a hold too.
 
+use curvebake_model::spec::Kink;
 use curvebake_motion::Motion;
 
 /// Where one-sided velocities are taken: this share of the segment inside it.
@@ -34,6 +53,12 @@ pub const INSIDE: f64 = 1e-9;
 
 /// Share of the tolerance kept for floating-point arithmetic (the player's and ours).
 pub const FLOAT_SHARE: f64 = 0.01;
+
+/// Share of the tolerance a continuous join's key may be off the value on its left.
+pub const JOIN_SHARE: f64 = 0.01;
+
+/// Parts of a segment on which its error is bounded ([`segment_bound`]).
+pub const SUBDIVISIONS: usize = 8;
 
 /// Most bisection steps locating one velocity zero, or one segment's length.
 const STEPS: u32 = 60;
@@ -66,53 +91,74 @@ pub struct Keys {
 
 /// The keys of `motion` over `[0, duration]` within `tolerance`, with a key at each of
 /// `kinks` (inside `(0, duration)`, ascending).
-pub fn keys(motion: &dyn Motion, duration: f64, kinks: &[f64], tolerance: f64) -> Keys {
-    let room = tolerance * (1.0 - FLOAT_SHARE);
-    let mut breaks: Vec<f64> = Vec::new();
-    let mut start = 0.0;
-    for &end in kinks
-        .iter()
-        .filter(|&&t| t > 0.0 && t < duration)
-        .chain([&duration])
+pub fn keys(motion: &dyn Motion, duration: f64, kinks: &[Kink], tolerance: f64) -> Keys {
+    let room = tolerance * (1.0 - FLOAT_SHARE - JOIN_SHARE);
+    // Pieces between joins, each with its band if it is a hold.
+    let mut pieces: Vec<(f64, f64, Option<f64>)> = Vec::new();
+    let mut start = (0.0, None);
+    for kink in (kinks.iter())
+        .filter(|k| k.t > 0.0 && k.t < duration)
+        .chain([&Kink {
+            t: duration,
+            band: None,
+        }])
     {
-        if end <= start {
-            continue;
+        if kink.t > start.0 {
+            pieces.push((start.0, kink.t, start.1));
+            start = (kink.t, kink.band);
         }
-        velocity_zeros(motion, start, end, 0, &mut breaks);
-        breaks.push(end);
-        start = end;
     }
     let mut keys = vec![key(motion, 0.0, 0.0, 0.0)];
     let mut bound: f64 = 0.0;
-    let mut a = 0.0;
-    for &end in &breaks {
-        if end <= a {
-            continue;
+    for (piece_start, end, band) in pieces {
+        let mut breaks = Vec::new();
+        if band.is_none() {
+            velocity_zeros(motion, piece_start, end, 0, &mut breaks);
         }
-        let piece_start = a;
-        while a < end {
-            let (mut b, mut segment) = longest(motion, a, end, room);
-            if b <= a {
-                // No length is short enough (a bound that is not finite): the piece is one
-                // segment, and its bound says so.
-                (b, segment) = (end, segment_bound(motion, a, end));
+        breaks.push(end);
+        let mut a = piece_start;
+        for stop in breaks {
+            while a < stop {
+                let (mut b, mut segment) = match band {
+                    Some(height) => (stop, height),
+                    None => longest(motion, a, stop, room),
+                };
+                if b <= a {
+                    // No length is short enough (a bound that is not finite): the piece is
+                    // one segment, and its bound says so.
+                    (b, segment) = (stop, segment_bound(motion, a, stop));
+                }
+                let hold = band.is_some();
+                let last = keys.last_mut().expect("a key at 0");
+                last.v_out = if hold {
+                    0.0
+                } else {
+                    one_sided(motion, a, b, true)
+                };
+                let v_in = if hold {
+                    0.0
+                } else {
+                    one_sided(motion, a, b, false)
+                };
+                let mut next = key(motion, b, v_in, 0.0);
+                if b == end && b < duration {
+                    // A join: the value there from the left; one key if the motion is
+                    // continuous, else a second key at that time starts the next piece.
+                    let step = next.x - left_value(motion, piece_start, b);
+                    if step.abs() <= JOIN_SHARE * tolerance {
+                        segment += step.abs();
+                        keys.push(next);
+                    } else {
+                        next.x -= step;
+                        keys.push(next);
+                        keys.push(key(motion, b, 0.0, 0.0));
+                    }
+                } else {
+                    keys.push(next);
+                }
+                bound = bound.max(segment);
+                a = b;
             }
-            let last = keys.last_mut().expect("a key at 0");
-            last.v_out = one_sided(motion, a, b, true);
-            let mut next = key(motion, b, one_sided(motion, a, b, false), 0.0);
-            if b == end && b < duration {
-                // The value from the left at a join, where a track may step onto its rest
-                // value: the key ends this piece, and a second key at the same time starts
-                // the next from the value there.
-                next.x = left_value(motion, piece_start, b);
-            }
-            let step = motion.position(b) - next.x;
-            keys.push(next);
-            if b == end && b < duration && step != 0.0 {
-                keys.push(key(motion, b, 0.0, 0.0));
-            }
-            bound = bound.max(segment);
-            a = b;
         }
     }
     let last = keys.last_mut().expect("a key at D");
@@ -145,7 +191,8 @@ fn one_sided(motion: &dyn Motion, a: f64, b: f64, start: bool) -> f64 {
     motion.velocity(if start { a + delta } else { b - delta })
 }
 
-/// The bound of the Hermite segment `[a, b]`: `h⁴/384 · max|x⁗| + 2 · 4/27 · h · δ ·
+/// The bound of the Hermite segment `[a, b]` (module docs): the smaller of `h⁴/384 ·
+/// max|x⁗|` and the bound of its error on [`SUBDIVISIONS`] parts, plus `2 · 4/27 · h · δ ·
 /// max|x''|` (the one-sided velocities' share, `δ` = [`INSIDE`]·h).
 pub fn segment_bound(motion: &dyn Motion, a: f64, b: f64) -> f64 {
     let h = b - a;
@@ -153,7 +200,37 @@ pub fn segment_bound(motion: &dyn Motion, a: f64, b: f64) -> f64 {
     let (lo2, hi2) = motion.derivative_range(2, a, b);
     let m4 = lo4.abs().max(hi4.abs());
     let m2 = lo2.abs().max(hi2.abs());
-    h.powi(4) / 384.0 * m4 + 2.0 * 4.0 / 27.0 * h * (INSIDE * h) * m2
+    let slopes = INSIDE * h * m2;
+    // The cubic through x(a) and x(b⁻), the value at b from the left.
+    let ends = (
+        key(motion, a, 0.0, one_sided(motion, a, b, true)),
+        Key {
+            x: left_value(motion, a, b),
+            ..key(motion, b, one_sided(motion, a, b, false), 0.0)
+        },
+    );
+    // e and e' at the parts' ends: 0 and at most the slopes' share at the segment's ends.
+    let error = |i: usize| match i {
+        0 => (0.0, slopes),
+        i if i == SUBDIVISIONS => (0.0, slopes),
+        i => {
+            let t = a + h * i as f64 / SUBDIVISIONS as f64;
+            let (x, v) = motion.state(t);
+            let (hx, hv) = hermite_state(&ends.0, &ends.1, t);
+            ((x - hx).abs(), (v - hv).abs())
+        }
+    };
+    let g = h / SUBDIVISIONS as f64;
+    let mut parts: f64 = 0.0;
+    let mut left = error(0);
+    for i in 1..=SUBDIVISIONS {
+        let right = error(i);
+        parts = parts.max(left.0.max(right.0) + 4.0 / 27.0 * g * (left.1 + right.1));
+        left = right;
+    }
+    let parts = parts + g.powi(4) / 384.0 * m4;
+    let whole = h.powi(4) / 384.0 * m4;
+    whole.min(parts) + 2.0 * 4.0 / 27.0 * h * slopes
 }
 
 /// The furthest `b` in `(a, end]` whose segment's bound is within `room`, and that bound
@@ -216,16 +293,25 @@ fn velocity_zeros(motion: &dyn Motion, a: f64, b: f64, depth: u32, out: &mut Vec
 
 /// The Hermite cubic of a segment at `t` in `[k0.t, k1.t]`.
 pub fn hermite(k0: &Key, k1: &Key, t: f64) -> f64 {
+    hermite_state(k0, k1, t).0
+}
+
+/// The Hermite cubic of a segment and its slope at `t` in `[k0.t, k1.t]`.
+fn hermite_state(k0: &Key, k1: &Key, t: f64) -> (f64, f64) {
     let h = k1.t - k0.t;
     if h <= 0.0 {
-        return k1.x;
+        return (k1.x, 0.0);
     }
     let s = (t - k0.t) / h;
     let (s2, s3) = (s * s, s * s * s);
-    (2.0 * s3 - 3.0 * s2 + 1.0) * k0.x
+    let x = (2.0 * s3 - 3.0 * s2 + 1.0) * k0.x
         + (s3 - 2.0 * s2 + s) * h * k0.v_out
         + (-2.0 * s3 + 3.0 * s2) * k1.x
-        + (s3 - s2) * h * k1.v_in
+        + (s3 - s2) * h * k1.v_in;
+    let v = (6.0 * s2 - 6.0 * s) * (k0.x - k1.x) / h
+        + (3.0 * s2 - 4.0 * s + 1.0) * k0.v_out
+        + (3.0 * s2 - 2.0 * s) * k1.v_in;
+    (x, v)
 }
 
 /// What the keys play at `t`: the segment's cubic (after the last key, its value).

@@ -7,7 +7,9 @@
 //!   3 Expressive spring (`md.sys.motion.spring.fast.spatial`: stiffness of a unit mass and
 //!   damping ratio): it bakes as a spring of a progress from 0 to 1 on `--progress`, named
 //!   by its path with `-` (`md-sys-motion-spring-fast-spatial`).
-//! * Every other token is left alone ([`Read::skipped`] counts them).
+//! * Every other token is skipped, with a note naming it ([`Read::note`]), except the
+//!   tokens beside a motion's token in its group (its `duration` and `easing`, which curvebake
+//!   writes for aliases): they are that motion's.
 //!
 //! A file that is not JSON, a `ron` that is not a string, a RON that does not parse and a
 //! Material 3 value that is not a positive number are refused, naming the token's path.
@@ -34,8 +36,40 @@ pub struct Read {
     pub motions: Vec<(usize, MotionFile, Option<MotionText>)>,
     /// Errors, each naming the token.
     pub errors: Vec<InputError>,
-    /// Tokens that are neither a motion nor a Material 3 spring.
-    pub skipped: usize,
+    /// The paths of the tokens that are neither a motion (nor beside one) nor a Material 3
+    /// spring, in file order.
+    pub skipped: Vec<String>,
+}
+
+/// Skipped tokens a note names before it only counts the rest.
+const NAMED: usize = 3;
+
+impl Read {
+    /// The note on the tokens of `file` left out of the bake (`None` if none is): how many,
+    /// the first [`NAMED`] paths, and why.
+    pub fn note(&self, file: &Path) -> Option<String> {
+        let mut named: Vec<String> = (self.skipped.iter().take(NAMED))
+            .map(|path| format!("`{path}`"))
+            .collect();
+        let more = self.skipped.len() - named.len();
+        if more > 0 {
+            named.push(format!("{more} more"));
+        }
+        let last = named.pop()?;
+        let list = match named.is_empty() {
+            true => last,
+            false => format!("{} and {last}", named.join(", ")),
+        };
+        Some(format!(
+            "{}: skipped {} {list}: neither a curvebake motion ($extensions.{EXTENSION}.ron) nor a \
+             Material 3 spring (a group with `stiffness` and `damping`)",
+            file.display(),
+            match self.skipped.len() {
+                1 => "token".to_owned(),
+                n => format!("{n} tokens"),
+            },
+        ))
+    }
 }
 
 /// Reads the motions of a tokens file.
@@ -57,7 +91,7 @@ pub fn read(file: &Path, bytes: &[u8]) -> Read {
         }
     };
     let mut texts: Vec<(String, String)> = Vec::new();
-    walk(file, &root, &mut Vec::new(), &mut texts, &mut read);
+    walk(file, &root, &mut Vec::new(), false, &mut texts, &mut read);
     for (path, ron) in texts {
         let problem = |message: String| {
             InputError::new(
@@ -91,11 +125,13 @@ pub fn read(file: &Path, bytes: &[u8]) -> Read {
 }
 
 /// Collects, depth first in file order, each motion text (once) with its token's path, each
-/// Material 3 spring, each error and each skipped token.
+/// Material 3 spring, each error and each skipped token; `beside_motion`: `node`'s group
+/// holds a motion's token.
 fn walk(
     file: &Path,
     node: &Node,
     path: &mut Vec<String>,
+    beside_motion: bool,
     texts: &mut Vec<(String, String)>,
     read: &mut Read,
 ) {
@@ -119,9 +155,10 @@ fn walk(
                     },
                 )),
                 // A track's token without its motion's text (a motion made in code).
-                None => read.skipped += 1,
+                None => read.skipped.push(dotted),
             },
-            None => read.skipped += 1,
+            None if beside_motion => {}
+            None => read.skipped.push(dotted),
         }
         return;
     }
@@ -135,9 +172,14 @@ fn walk(
         texts.push((dotted, ron));
         return;
     }
-    for (key, child) in members.iter().filter(|(k, _)| !k.starts_with('$')) {
+    let children = || members.iter().filter(|(k, _)| !k.starts_with('$'));
+    let holds_motion = children().any(|(_, child)| {
+        let data = child.get("$extensions").and_then(|e| e.get(EXTENSION));
+        child.get("$value").is_some() && data.and_then(|d| d.get("ron")).is_some()
+    });
+    for (key, child) in children() {
         path.push(key.clone());
-        walk(file, child, path, texts, read);
+        walk(file, child, path, holds_motion, texts, read);
         path.pop();
     }
 }

@@ -120,6 +120,24 @@ pub fn unit_kind(unit: &str) -> Option<UnitKind> {
     }
 }
 
+/// A time where a track's motion is not one smooth closed form ([`Model::track_kinks_banded`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Kink {
+    /// Seconds.
+    pub t: f64,
+    /// `Some(h)` at a bounce's last impact listed: from here to the next kink (or the end)
+    /// the motion stays between its value here (the floor) and `h` from it, bouncing ever
+    /// lower (infinitely often) until it rests there.
+    pub band: Option<f64>,
+}
+
+impl Kink {
+    /// A join where the motion goes on smoothly on each side.
+    fn join(t: f64) -> Self {
+        Self { t, band: None }
+    }
+}
+
 /// A motion in closed form, with the parameters it was resolved from.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Model {
@@ -259,12 +277,20 @@ impl Model {
     /// a sequence's steps too, until the bounces rise at most `negligible` (see
     /// [`Bounce::impacts_before`]). A fitting of the motion puts a stop at each.
     pub fn track_kinks(&self, end: f64, negligible: f64) -> Vec<Vec<f64>> {
+        (self.track_kinks_banded(end, negligible).into_iter())
+            .map(|kinks| kinks.into_iter().map(|k| k.t).collect())
+            .collect()
+    }
+
+    /// [`Model::track_kinks`], each saying whether the motion bounces on within a band
+    /// after it ([`Kink::band`]).
+    pub fn track_kinks_banded(&self, end: f64, negligible: f64) -> Vec<Vec<Kink>> {
         match self {
             Self::Tracks(t) => (t.tracks().iter())
                 .map(|k| {
                     let mut kinks = k.model.kinks(k.length.min(end), negligible);
                     if k.length < end {
-                        kinks.push(k.length);
+                        kinks.push(Kink::join(k.length));
                     }
                     kinks
                 })
@@ -274,11 +300,19 @@ impl Model {
         }
     }
 
-    /// [`Model::track_kinks`] of a one-value model.
-    fn kinks(&self, end: f64, negligible: f64) -> Vec<f64> {
-        let mut kinks = match self {
-            Self::Bounce(b) => b.impacts_before(end, negligible),
-            Self::Inertia(m) => m.bound_time().into_iter().collect(),
+    /// [`Model::track_kinks_banded`] of a one-value model.
+    fn kinks(&self, end: f64, negligible: f64) -> Vec<Kink> {
+        let mut kinks: Vec<Kink> = match self {
+            Self::Bounce(b) => (b.impacts_before(end, negligible).into_iter())
+                .map(|t| {
+                    let rise = b.rise_after(t);
+                    Kink {
+                        t,
+                        band: (rise <= negligible).then_some(rise),
+                    }
+                })
+                .collect(),
+            Self::Inertia(m) => m.bound_time().into_iter().map(Kink::join).collect(),
             Self::Sequence(s) => {
                 let steps = s.steps();
                 let mut kinks = Vec::new();
@@ -288,18 +322,21 @@ impl Model {
                         break;
                     }
                     if k > 0 {
-                        kinks.push(step.start);
+                        kinks.push(Kink::join(step.start));
                     }
                     let own = step.model.kinks(stop - step.start, negligible);
-                    kinks.extend(own.into_iter().map(|t| t + step.start));
+                    kinks.extend(own.into_iter().map(|k| Kink {
+                        t: k.t + step.start,
+                        ..k
+                    }));
                 }
                 kinks
             }
             _ => Vec::new(),
         };
-        kinks.retain(|&t| t > 0.0 && t < end);
-        kinks.sort_by(f64::total_cmp);
-        kinks.dedup();
+        kinks.retain(|k| k.t > 0.0 && k.t < end);
+        kinks.sort_by(|a, b| a.t.total_cmp(&b.t));
+        kinks.dedup_by(|later, earlier| later.t == earlier.t);
         kinks
     }
 
