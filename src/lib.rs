@@ -25,7 +25,7 @@ pub use commands::template as new;
 #[cfg(feature = "watch")]
 pub mod watch {
     pub use crate::commands::serve::Server;
-    pub use crate::commands::watch::{watch, WatchError, WatchEvent};
+    pub use crate::commands::watch::{watch, Inbox, Saves, WatchError, WatchEvent};
 }
 pub mod config;
 mod options;

@@ -10,7 +10,7 @@ use cli::{Cli, Command, CompletionsArgs, InspectArgs, NewArgs, WatchArgs};
 use curvebake::export::Format;
 use curvebake::new::NewError;
 use curvebake::spec::Overrides;
-use curvebake::watch::{Server, WatchError, WatchEvent};
+use curvebake::watch::{Inbox, Server, WatchError, WatchEvent};
 use curvebake::{Bake, BakeOptions, Config, FatalError, Report};
 use std::io::{IsTerminal, Write};
 use std::ops::ControlFlow;
@@ -284,9 +284,10 @@ fn watch(args: &WatchArgs, config: Option<&Config>) -> ExitCode {
         .iter()
         .map(|p| p.display().to_string())
         .collect();
+    let inbox = Inbox::new();
     let server = match args.serve {
         None => None,
-        Some(port) => match Server::start_tuning(&options, port) {
+        Some(port) => match Server::start_tuning(&options, port, inbox.saves()) {
             Ok(server) => Some(server),
             Err(e) => {
                 say!("error: --serve: cannot listen on 127.0.0.1: {e}");
@@ -299,6 +300,7 @@ fn watch(args: &WatchArgs, config: Option<&Config>) -> ExitCode {
         &Bake::from(options.clone()),
         Duration::from_millis(args.debounce),
         config.map(|c| c.path.as_path()),
+        inbox,
         |event| {
             match event {
                 WatchEvent::Baked { changed, result } => {

@@ -3,10 +3,10 @@
 //!
 //! The server answers `GET` and `HEAD` for files under the output folder and for one more
 //! path, [`STATUS_PATH`]: a small JSON document saying how many bakes have finished
-//! (`generation`) and the errors of the last one (each input error with its file, line and
-//! column when it has them, message and source line). The review page polls it and, when the
-//! generation moves on, fetches itself again and swaps its cards in place (see
-//! `src/export/html.rs`).
+//! (`generation`), the errors of the last one (each input error with its file, line and
+//! column when it has them, message and source line) and the files it wrote (`written`). The
+//! review page polls it and, when the generation moves on, fetches itself again and swaps the
+//! cards that changed in place (see `crates/export/src/html/page.js`).
 //!
 //! What is refused, and how:
 //! * anything but `127.0.0.1`: the socket is bound there, so no other interface reaches it;
@@ -25,6 +25,7 @@
 //! one worker, for at most that long, while the others answer the page's polling.
 
 use super::tune::Tuner;
+use super::watch::Saves;
 use crate::commands::loopback::host_is_local;
 use crate::options::BakeOptions;
 use crate::run::{FatalError, Report};
@@ -183,7 +184,9 @@ pub fn status_json(generation: u64, result: &Result<Report, FatalError>) -> Stri
             .collect(),
         Err(e) => vec![json!({ "file": "", "message": e.to_string(), "text": e.to_string() })],
     };
-    json!({ "generation": generation, "errors": errors }).to_string()
+    // What the bake wrote: a page one bake behind reloads only those of its stylesheets.
+    let written = result.as_ref().map_or(&[][..], |r| &r.written[..]);
+    json!({ "generation": generation, "errors": errors, "written": written }).to_string()
 }
 
 /// A running server; dropping it stops it.
@@ -209,9 +212,14 @@ impl Server {
     }
 
     /// Serves `options.out` as [`Server::start_on`] does, and answers the review page's
-    /// tuning requests for the motions of `options.inputs` (see the `tune` module).
-    pub fn start_tuning(options: &BakeOptions, port: Option<u16>) -> io::Result<Self> {
-        let tune = Arc::new(Tuner::new(options.clone())?);
+    /// tuning requests for the motions of `options.inputs` (see the `tune` module), telling
+    /// the watch of each save through `saves`.
+    pub fn start_tuning(
+        options: &BakeOptions,
+        port: Option<u16>,
+        saves: Saves,
+    ) -> io::Result<Self> {
+        let tune = Arc::new(Tuner::new(options.clone(), Some(saves))?);
         let root = &options.out;
         match port {
             Some(p) => Self::start_with(root, p, Some(Arc::clone(&tune))),

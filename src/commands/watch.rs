@@ -5,7 +5,9 @@
 //! did not change and rewrite only the files whose bytes did. Events are debounced: the first
 //! change opens a window ([`DEBOUNCE`] by default) in which further events only add to the
 //! list of changed files, so an editor's save burst (write, rename, chmod, ...) bakes once.
-//! Errors are reported to the caller and watching goes on.
+//! Errors are reported to the caller and watching goes on. A curve file curvebake itself
+//! wrote (the review page's Save, told through [`Saves`]) is baked at once: no editor's burst
+//! follows such a write.
 //!
 //! Every folder watched (an input folder, or the folder of an input file) is checked while
 //! the watcher is idle: one deleted and made again, also in one step (`rm -rf curves && mkdir
@@ -18,7 +20,7 @@ use crate::run::{FatalError, Report};
 use curvebake_model::source::{is_curve_file_name, is_editor_temp};
 use notify::event::{ModifyKind, RemoveKind};
 use notify::{EventKind, RecursiveMode, Watcher as _};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
@@ -31,6 +33,68 @@ pub const DEBOUNCE: Duration = Duration::from_millis(200);
 /// folder deleted and made again (`git stash`, a generator) is a new folder, which the file
 /// system's watch of the old one never sees.
 const RECHECK: Duration = Duration::from_secs(1);
+
+/// What reaches the watch loop: the file system's events, and the curve files curvebake
+/// itself wrote, with their bytes.
+#[derive(Debug)]
+enum Signal {
+    Event(notify::Result<notify::Event>),
+    Saved(PathBuf, Vec<u8>),
+}
+
+/// The inbox of a watch: given to [`watch`], after its [`Saves`] went to what writes curve
+/// files for the user (the review page's Save under `watch --serve`).
+#[derive(Debug)]
+pub struct Inbox {
+    tx: mpsc::Sender<Signal>,
+    rx: mpsc::Receiver<Signal>,
+}
+
+impl Inbox {
+    /// An empty inbox.
+    pub fn new() -> Self {
+        let (tx, rx) = mpsc::channel();
+        Self { tx, rx }
+    }
+
+    /// Where to say what curvebake itself saved.
+    pub fn saves(&self) -> Saves {
+        Saves(self.tx.clone())
+    }
+}
+
+impl Default for Inbox {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Tells a watch that curvebake itself replaced a curve file: the watch bakes it at once,
+/// without waiting out the debounce window, and takes the file system's events of that write
+/// (which may come before or after) for nothing new as long as the file holds those bytes.
+#[derive(Debug, Clone)]
+pub struct Saves(mpsc::Sender<Signal>);
+
+impl Saves {
+    /// `path` now holds `bytes`, written by curvebake.
+    pub fn saved(&self, path: &Path, bytes: &[u8]) {
+        let _ = self.0.send(Signal::Saved(absolute(path), bytes.to_vec()));
+    }
+}
+
+/// Whether the event at `path` is one of curvebake's own writes: the file still holds what
+/// [`Saves::saved`] said (in `own`). A file that holds anything else is the user's again.
+fn own_write(own: &mut BTreeMap<PathBuf, Vec<u8>>, path: &Path) -> bool {
+    let path = absolute(path);
+    let Some(bytes) = own.get(&path) else {
+        return false;
+    };
+    if std::fs::read(&path).is_ok_and(|now| now == *bytes) {
+        return true;
+    }
+    own.remove(&path);
+    false
+}
 
 /// What the watcher reports.
 #[derive(Debug)]
@@ -179,25 +243,31 @@ impl Scope {
 /// Bakes, then re-bakes on every burst of changes to the inputs, calling `report` after each
 /// bake (and on watcher trouble, and when the project file `config` the options came from
 /// changes) until it returns [`ControlFlow::Break`]. `debounce` is the window after the first
-/// change of a burst (see [`DEBOUNCE`]).
+/// change of a burst (see [`DEBOUNCE`]); the files `inbox` hears of are baked at once.
 pub fn watch(
     bake: &Bake,
     debounce: Duration,
     config: Option<&Path>,
+    inbox: Inbox,
     mut report: impl FnMut(WatchEvent) -> ControlFlow<()>,
 ) -> Result<(), WatchError> {
     let options = bake
         .resolved()
         .map_err(|e| WatchError::Usage(e.to_string()))?;
     let bake = Bake::from(options.clone());
-    let (tx, rx) = mpsc::channel::<notify::Result<notify::Event>>();
-    let mut watcher = notify::recommended_watcher(tx).map_err(|e| WatchError::Watch {
+    let Inbox { tx, rx } = inbox;
+    let events = move |event| {
+        let _ = tx.send(Signal::Event(event));
+    };
+    let mut watcher = notify::recommended_watcher(events).map_err(|e| WatchError::Watch {
         path: PathBuf::from("."),
         message: e.to_string(),
     })?;
     let mut scope = Scope::watching(&mut watcher, &options, config)?;
 
     let mut changed = BTreeSet::new();
+    // The files curvebake saved, with their bytes.
+    let mut own = BTreeMap::new();
     let mut config_changed = false;
     let mut first = true;
     loop {
@@ -210,7 +280,12 @@ pub fn watch(
                     Some(d) => rx.recv_timeout(d.saturating_duration_since(Instant::now())),
                 };
                 match event {
-                    Ok(Ok(event)) => {
+                    Ok(Signal::Saved(path, bytes)) => {
+                        changed.insert(path.clone());
+                        own.insert(path, bytes);
+                        deadline = Some(Instant::now());
+                    }
+                    Ok(Signal::Event(Ok(event))) => {
                         if matches!(event.kind, EventKind::Access(_)) {
                             continue;
                         }
@@ -220,7 +295,10 @@ pub fn watch(
                             scope.note_removal(path, &kind);
                             config_changed |= scope.config.as_ref() == Some(path);
                         }
-                        changed.extend(event.paths.into_iter().filter(|p| scope.counts(p, &kind)));
+                        changed.extend(
+                            (event.paths.into_iter())
+                                .filter(|p| scope.counts(p, &kind) && !own_write(&mut own, p)),
+                        );
                         if deadline.is_none() && changed.len() > before {
                             deadline = Some(Instant::now() + debounce);
                         }
@@ -241,7 +319,7 @@ pub fn watch(
                             ControlFlow::Continue(false) => {}
                         }
                     }
-                    Ok(Err(e)) => {
+                    Ok(Signal::Event(Err(e))) => {
                         if report(WatchEvent::Trouble(e.to_string())).is_break() {
                             return Ok(());
                         }
@@ -256,6 +334,9 @@ pub fn watch(
         if result.is_ok() {
             // The output folder exists now: resolve it as the events will name it.
             scope.out = absolute(&options.out);
+        } else {
+            // What was saved is not baked: its events count again.
+            own.clear();
         }
         let event = WatchEvent::Baked {
             changed: std::mem::take(&mut changed).into_iter().collect(),

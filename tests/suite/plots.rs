@@ -2,7 +2,7 @@
 //! carries its title, and is byte-identical across runs and thread counts.
 
 use curvebake::export::{ExportSettings, Format};
-use curvebake::internals::export::png::{plot_path, CONTACT_SHEET_PATH};
+use curvebake::internals::export::png::{plot_path, screen_path, CONTACT_SHEET_PATH};
 use curvebake::internals::pipeline::run;
 use curvebake::{BakeOptions, Report};
 use image::RgbImage;
@@ -118,7 +118,7 @@ fn check_plots(out: &Path, (width, height): (u32, u32), count: usize) -> BTreeMa
 }
 
 /// The plot of each multi-track motion of `curves/` (by its path) and its panels: one per
-/// track.
+/// track, and one for a path on screen.
 fn panels() -> BTreeMap<String, u32> {
     use curvebake::internals::intake::read_all;
     use curvebake::internals::load::find_inputs;
@@ -130,7 +130,8 @@ fn panels() -> BTreeMap<String, u32> {
         .filter_map(|input| match &input.spec.model {
             Model::Tracks(multi) => Some((
                 plot_path(&input.spec.name),
-                u32::try_from(multi.tracks().len()).unwrap(),
+                u32::try_from(multi.tracks().len()).unwrap()
+                    + u32::from(screen_path(&input.spec.model).is_some()),
             )),
             _ => None,
         })

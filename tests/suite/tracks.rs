@@ -112,7 +112,8 @@ fn one_class_plays_every_track_and_x_y_animate_one_translate() {
 #[test]
 fn the_plot_has_a_panel_per_track() {
     let dir = baked();
-    for (name, panels) in [("sheet-enter", 3), ("toss-2d", 2)] {
+    // toss-2d: its two tracks, then its path on screen.
+    for (name, panels) in [("sheet-enter", 3), ("toss-2d", 3)] {
         let bytes = std::fs::read(dir.path().join(format!("out/png/{name}.png"))).unwrap();
         let img = image::load_from_memory(&bytes).unwrap();
         assert_eq!((img.width(), img.height()), (1200, 800 * panels), "{name}");

@@ -373,4 +373,8 @@ fn a_person_tunes_a_spring_in_the_page_and_saves_it_into_the_file() {
         .unwrap()
         .contains("changed on disk"));
     assert_eq!(seen["fileAfterRefusal"], seen["editedOnDisk"]);
+    eprintln!(
+        "tune_page: a save round trip (click to the page showing the bake) took {:.0} ms",
+        seen["saveRoundTripMs"].as_f64().unwrap_or(f64::NAN)
+    );
 }

@@ -6,6 +6,7 @@
 pub use super::plot::{contact_sheet, motion_plot, Png};
 
 use crate::exporter::FilePath;
+use curvebake_model::spec::Model;
 
 /// Folder of the plots, relative to the output folder.
 pub const DIR: &str = "png";
@@ -25,4 +26,14 @@ pub(crate) const PLOT: FilePath = FilePath {
 /// Path of one motion's plot.
 pub fn plot_path(name: &str) -> String {
     PLOT.of(name)
+}
+
+/// The tracks of a motion's path on screen, `(translateX, translateY)`, when it has both (its
+/// plot then ends with that path).
+pub fn screen_path(model: &Model) -> Option<(usize, usize)> {
+    let Model::Tracks(tracks) = model else {
+        return None;
+    };
+    let at = |name: &str| (tracks.tracks().iter()).position(|t| t.property.name() == name);
+    Some((at("translateX")?, at("translateY")?))
 }

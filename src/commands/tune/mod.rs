@@ -9,7 +9,8 @@
 //!   its card (the review page's HTML for it, with the card data the plots are drawn from),
 //!   its CSS, and its figures (looks done, at rest, overshoot);
 //! * `save` (`{file, motion, values, hash}`): the values written into the file, if its hash is
-//!   still `hash`; an atomic rename, after which the watcher bakes as after any edit.
+//!   still `hash`; an atomic rename, after which the watch bakes it at once (told through its
+//!   [`Saves`]).
 //!
 //! `values` maps a parameter's path (`motion.stiffness`, `tracks.1.motion.velocity`) to a
 //! finite number. What is refused, always before any file is touched, and with a sentence
@@ -25,6 +26,7 @@ pub mod literals;
 mod rebake;
 mod save;
 
+use crate::commands::watch::Saves;
 use crate::options::BakeOptions;
 use curvebake_model::hash::ContentHasher;
 use curvebake_model::source::{find_inputs, parse_motions, read_source};
@@ -54,11 +56,13 @@ pub const PAGE_SCRIPT: (&str, &str) = ("page.js", include_str!("page.js"));
 /// Largest request body read: a motion's values are a few hundred bytes.
 pub const MAX_BODY: usize = 64 * 1024;
 
-/// What tuning needs: the bake's options (its inputs, frame rate and formats) and the secret.
+/// What tuning needs: the bake's options (its inputs, frame rate and formats), the secret,
+/// and the watch to tell of each save.
 #[derive(Debug)]
 pub struct Tuner {
     options: BakeOptions,
     secret: String,
+    saves: Option<Saves>,
     /// Held while a save checks the file's hash and replaces it, so two saves cannot both
     /// pass the check.
     saving: Mutex<()>,
@@ -191,11 +195,13 @@ fn content_hash(bytes: &[u8]) -> String {
 }
 
 impl Tuner {
-    /// Tuning for a watch of `options`, with a fresh secret.
-    pub fn new(options: BakeOptions) -> std::io::Result<Self> {
+    /// Tuning for a watch of `options`, with a fresh secret; `saves` tells the watch of each
+    /// save.
+    pub fn new(options: BakeOptions, saves: Option<Saves>) -> std::io::Result<Self> {
         Ok(Self {
             options,
             secret: new_secret()?,
+            saves,
             saving: Mutex::new(()),
         })
     }
@@ -366,6 +372,9 @@ impl Tuner {
         rebake::rebake(&self.options, path, &text, &request.motion)?;
         save::replace_atomically(path, text.as_bytes())
             .map_err(|e| refuse(500, format!("{}: cannot write: {e}", path.display())))?;
+        if let Some(saves) = &self.saves {
+            saves.saved(path, text.as_bytes());
+        }
         Ok(json!({ "hash": content_hash(text.as_bytes()) }))
     }
 }

@@ -311,6 +311,8 @@
     say(name, "saving…");
     ask("save", { file: e.file, motion: name, values, hash: e.hash })
       .then((answer) => {
+        // The watch bakes the file at once: the page follows as soon as it has.
+        review.expectBake();
         e.hash = answer.hash;
         e.saved = values;
         e.savedAt = started;

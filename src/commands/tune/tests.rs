@@ -33,7 +33,7 @@ fn project() -> Project {
         name: file.display().to_string(),
         file,
         _dir: dir,
-        tuner: Tuner::new(options).unwrap(),
+        tuner: Tuner::new(options, None).unwrap(),
     }
 }
 

@@ -447,7 +447,14 @@
   const header = document.querySelector("header.top");
   const live = document.getElementById("live");
   const setHeaderHeight = () => document.documentElement.style.setProperty("--header-height", `${header.offsetHeight}px`);
+  // The page keeps its scroll position as the box of errors comes, goes or changes (it is
+  // sticky, over the cards), whichever card the browser's scroll anchoring holds on to.
   const showErrors = (errors) => {
+    const y = scrollY;
+    fillErrors(errors);
+    if (scrollY !== y) scrollTo(scrollX, y);
+  };
+  const fillErrors = (errors) => {
     const box = document.getElementById("bake-errors");
     box.hidden = errors.length === 0;
     if (box.hidden) { box.replaceChildren(); return; }
@@ -473,37 +480,62 @@
       return item;
     }));
   };
-  // Fetches the page again and swaps its cards in place: the new stylesheets are loaded
-  // first (so no card shows unstyled), then `main` is replaced, and the scroll position, the
-  // scrubber, the comparison and the 1:1 setting are applied to the new cards.
-  const refresh = async (generation) => {
+  // What the server sent of each card (before this script drew on it), to tell on a live
+  // update which cards changed.
+  let served = new Map();
+  const remember = (root) => {
+    served = new Map([...root.querySelectorAll("article[data-motion]")].map((a) => [a.dataset.motion, a.outerHTML]));
+  };
+  // Fetches the page again and swaps in what changed: the stylesheets the bake wrote (`written`;
+  // all of them when not known) are loaded first, each in its place (so no card shows
+  // unstyled), then the cards that changed are replaced (all of `main`, which holds only the
+  // cards, when motions came, went or moved), and the scroll position, the scrubber, the
+  // comparison and the 1:1 setting are applied to the new cards.
+  const refresh = async (generation, written) => {
     const response = await fetch(location.pathname, { cache: "no-store" });
     if (!response.ok) return;
     const doc = new DOMParser().parseFromString(await response.text(), "text/html");
     const fresh = doc.querySelector("main");
     if (!fresh) return;
-    const old = [...document.querySelectorAll('link[rel="stylesheet"]')];
-    await Promise.all([...doc.querySelectorAll('link[rel="stylesheet"]')].map((l) => new Promise((done) => {
+    const href = (l) => l.getAttribute("href").split("?")[0];
+    const have = new Map([...document.querySelectorAll('link[rel="stylesheet"]')].map((l) => [href(l), l]));
+    const wanted = [...doc.querySelectorAll('link[rel="stylesheet"]')].map(href);
+    const load = wanted.filter((h) => !have.has(h) || !written || written.includes(h));
+    await Promise.all(load.map((h) => new Promise((done) => {
       const link = document.createElement("link");
       link.rel = "stylesheet";
-      link.href = `${l.getAttribute("href")}?g=${generation}`;
+      link.href = `${h}?g=${generation}`;
       link.onload = link.onerror = done;
       setTimeout(done, 2000);
-      document.head.appendChild(link);
+      if (have.has(h)) have.get(h).after(link);
+      else document.head.appendChild(link);
     })));
+    for (const [h, l] of have) if (load.includes(h) || !wanted.includes(h)) l.remove();
+    const cards = [...fresh.querySelectorAll("article[data-motion]")];
+    const names = (list) => JSON.stringify(list);
+    const same = names(cards.map((a) => a.dataset.motion)) === names([...served.keys()]);
+    const changed = same ? cards.filter((a) => served.get(a.dataset.motion) !== a.outerHTML) : null;
+    remember(fresh);
     const y = scrollY;
-    document.querySelector("main").replaceWith(document.adoptNode(fresh));
-    old.forEach((l) => l.remove());
+    if (changed) {
+      changed.forEach((a) => document.querySelector(`article[data-motion="${CSS.escape(a.dataset.motion)}"]`).replaceWith(document.adoptNode(a)));
+    } else {
+      document.querySelector("main").replaceWith(document.adoptNode(fresh));
+    }
     document.title = doc.title;
     const summary = doc.querySelector(".summary");
     if (summary) document.querySelector(".summary").replaceWith(document.adoptNode(summary));
     const max = doc.getElementById("scrub");
     if (max) scrub.max = max.max;
-    init();
+    init(changed);
     scrollTo(scrollX, y);
     document.documentElement.dataset.generation = String(generation);
   };
+  // Polled every 250 ms; every 20 ms for 2 s after `expectBake` (a save made from this page:
+  // its bake follows at once).
+  let eager = 0, polling = false, next = null;
   const poll = async () => {
+    polling = true;
     let wait = 250;
     try {
       const response = await fetch(STATUS, { cache: "no-store" });
@@ -515,27 +547,46 @@
       // A bake with errors leaves the cards as they are (a broken file's motions would
       // vanish from the new page): the errors show over them until a clean bake replaces them.
       if (state.generation === null) state.generation = status.generation;
-      if (status.generation !== state.generation && status.errors.length === 0) await refresh(status.generation);
+      if (status.generation !== state.generation && status.errors.length === 0) {
+        // The files written are the last bake's: they say what changed only since the one before.
+        await refresh(status.generation, status.generation === state.generation + 1 ? status.written : null);
+        eager = 0;
+      }
       if (status.errors.length === 0) state.generation = status.generation;
       showErrors(status.errors);
       setHeaderHeight();
+      if (performance.now() < eager) wait = 20;
     } catch (e) {
       live.classList.add("off");
       live.textContent = "disconnected";
       wait = 1000;
+    } finally {
+      polling = false;
     }
-    setTimeout(poll, wait);
+    next = setTimeout(poll, wait);
+  };
+  const expectBake = () => {
+    eager = performance.now() + 2000;
+    if (polling) return;
+    clearTimeout(next);
+    poll();
   };
 
-  const init = () => {
+  // Sets the page up from its cards' data; `cards`: only those are new (a live update).
+  const init = (cards) => {
     readData();
     initHooks.forEach((f) => f());
-    fitAll();
-    drawCards();
+    if (cards) {
+      cards.forEach((card) => { card.querySelectorAll(".fit").forEach(fit); drawCard(card); });
+    } else {
+      fitAll();
+      drawCards();
+    }
     restorePicks();
     drawCompare();
     seekAll();
   };
+  remember(document);
   init();
   setHeaderHeight();
   let width = innerWidth;
@@ -547,7 +598,7 @@
   if (location.protocol === "http:" || location.protocol === "https:") poll();
   // What the tuning script of `curvebake watch --serve` builds on.
   window.curvebakeReview = {
-    state, setScrub, refresh, motions: () => motions, fit, drawCard, drawCompare, seekAll,
+    state, setScrub, refresh, expectBake, motions: () => motions, fit, drawCard, drawCompare, seekAll,
     onInit: (f) => initHooks.push(f), onDrawn: (f) => drawnHooks.push(f),
   };
 })();

@@ -31,6 +31,7 @@ use std::ops::Range;
 use std::sync::Once;
 
 mod figure;
+mod path;
 mod sheet;
 mod text;
 
@@ -115,7 +116,9 @@ impl Exporter for Png {
 /// if some part of the drawing failed (the picture then holds what was drawn before).
 ///
 /// A multi-track motion gets a panel per track, stacked top to bottom, each `size` and each
-/// drawn as that track alone on the shared timeline (holding its end value once it ends).
+/// drawn as that track alone on the shared timeline (holding its end value once it ends), and
+/// with translateX and translateY tracks a last panel of its path on screen
+/// ([`crate::png::screen_path`]).
 pub fn motion_plot(baked: &Baked, size: (u32, u32)) -> (Vec<u8>, bool) {
     let curvebake_model::spec::Model::Tracks(tracks) = &baked.spec.model else {
         return render(size, |root, texts| figure::draw(root, texts, baked));
@@ -141,7 +144,17 @@ pub fn motion_plot(baked: &Baked, size: (u32, u32)) -> (Vec<u8>, bool) {
         rgb.extend_from_slice(&panel);
         complete &= drawn;
     }
-    let height = size.1 * tracks.tracks().len() as u32;
+    let mut panels = tracks.tracks().len() as u32;
+    if let Some((x, y)) = crate::png::screen_path(&baked.spec.model) {
+        let units = (&tracks.tracks()[x].unit[..], &tracks.tracks()[y].unit[..]);
+        let (panel, drawn) = render_rgb(size, |root, texts| {
+            path::draw(root, texts, baked, (x, y), units)
+        });
+        rgb.extend_from_slice(&panel);
+        complete &= drawn;
+        panels += 1;
+    }
+    let height = size.1 * panels;
     (encode(&rgb, (size.0, height)), complete)
 }
 
@@ -419,6 +432,48 @@ mod tests {
         assert_eq!(t.label(0.1), "0.10");
         assert!(Ticks::new(&(-257.0..37.0), 8).points.contains(&-200.0));
         assert_eq!(Ticks::new(&(-1e-9..1e-9), 8).label(5e-10), "5e-10");
+    }
+
+    /// A 2D toss (x from 0 to about 234 px, y up to -168 px and back): its plot ends with its
+    /// path, drawn at one scale (the curve's box is as wide, for its height, as the path) with
+    /// y down (the start, at y = 0, is the lowest point on the left) and time marks.
+    #[test]
+    fn a_toss_in_x_and_y_ends_with_its_path_on_screen() {
+        use curvebake_model::bake::{bake_planned, frame_plan};
+        use curvebake_model::load::load_bytes;
+        let ron = r#"(name: "toss", tracks: [
+            (property: "translateX", motion: Friction(from: 0, velocity: 700, friction: 0.05)),
+            (property: "translateY", motion: Gravity(from: 0, velocity: -900, acceleration: 2400, to: 0, restitution: 0.4)),
+        ])"#;
+        let (inputs, errors) = load_bytes("toss.ron".as_ref(), ron.as_bytes(), Default::default());
+        assert!(errors.is_empty(), "{errors:?}");
+        let spec = &inputs[0].spec;
+        let baked = bake_planned(spec, frame_plan(spec).unwrap()).unwrap();
+        let (bytes, complete) = motion_plot(&baked, (600, 400));
+        assert!(complete);
+        let img = image::load_from_memory(&bytes).unwrap().to_rgb8();
+        assert_eq!(img.dimensions(), (600, 3 * 400), "two tracks and the path");
+        let is = |c: RGBColor| move |p: &image::Rgb<u8>| p.0 == [c.0, c.1, c.2];
+        let (mut lo, mut hi) = ((u32::MAX, u32::MAX), (0, 0));
+        let mut leftmost = (u32::MAX, 0);
+        let mut marks = 0;
+        for (x, y, p) in img.enumerate_pixels().filter(|(_, y, _)| *y >= 800) {
+            if is(POSITION)(p) {
+                (lo, hi) = ((lo.0.min(x), lo.1.min(y)), (hi.0.max(x), hi.1.max(y)));
+                if x < leftmost.0 {
+                    leftmost = (x, y);
+                }
+            }
+            marks += usize::from(is(FRAMES)(p));
+        }
+        let (w, h) = (f64::from(hi.0 - lo.0), f64::from(hi.1 - lo.1));
+        let (rest_x, peak_y) = (700.0 / -(0.05f64.ln()), 900.0 * 900.0 / (2.0 * 2400.0));
+        assert!(
+            (w / h / (rest_x / peak_y) - 1.0).abs() < 0.05,
+            "one scale: {w} x {h} pixels for {rest_x} x {peak_y} px"
+        );
+        assert!(leftmost.1 + 4 >= hi.1, "y down: the start is at the bottom");
+        assert!(marks > 20 * 8, "time marks (23 dots): {marks} pixels");
     }
 
     #[test]

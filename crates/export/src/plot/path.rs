@@ -1,0 +1,165 @@
+//! The path on screen of a motion with translateX and translateY tracks: x against y at one
+//! scale on both axes (so the path has its true shape), y pointing down as on screen, with a
+//! dot and its time at round times (every 0.1 s for a motion of a few seconds).
+
+use super::text::{self, Align, Baseline, Texts};
+use super::{
+    line, thick_path, value_range, Area, DrawResult, Scale, Ticks, AXIS, FRAMES, GRID, MUTED,
+    POSITION, TEXT,
+};
+use curvebake_model::bake::Baked;
+use curvebake_motion::Motion;
+
+/// At most about this many time marks along the path.
+const MARKS: usize = 30;
+
+/// Draws the path of tracks `x` and `y` (translateX, translateY) of `baked` on `root`; `units`
+/// are theirs.
+pub fn draw(
+    root: &Area,
+    texts: &mut Texts,
+    baked: &Baked,
+    (x, y): (usize, usize),
+    units: (&str, &str),
+) -> DrawResult {
+    let (width, height) = root.dim_in_pixel();
+    let (width, height) = (width as i32, height as i32);
+    let s = Scale::of((width as u32, height as u32));
+    let tracks = baked.spec.model.tracks();
+    let (mx, my): (&dyn Motion, &dyn Motion) = (tracks[x].1, tracks[y].1);
+    let samples = (2 * width as usize).max(1000);
+    let path: Vec<(f64, f64)> = (0..=samples)
+        .map(|j| {
+            let t = baked.duration * j as f64 / samples as f64;
+            (mx.position(t), my.position(t))
+        })
+        .collect();
+
+    let pad = s.px(20.0);
+    let mut top = s.px(12.0);
+    texts.add(
+        text::fit(
+            &format!("{} · path on screen", baked.spec.name),
+            s.font(24.0),
+            (width - 2 * pad) as f32,
+        ),
+        (pad, top),
+        s.font(24.0),
+        TEXT,
+        (Align::Start, Baseline::Top),
+    );
+    top += s.line(24.0);
+    let times = Ticks::new(&(0.0..baked.duration), MARKS);
+    texts.add(
+        format!(
+            "translateX against translateY at one scale, y down as on screen; a dot every {} s",
+            times.label(times.step())
+        ),
+        (pad, top),
+        s.font(14.0),
+        MUTED,
+        (Align::Start, Baseline::Top),
+    );
+    top += s.line(14.0) + s.px(14.0);
+
+    // The plotting box, then one scale that fits both spans in it, centred.
+    let (left, right) = (pad + s.px(70.0), width - s.px(28.0));
+    let bottom = height - s.px(20.0) - s.line(13.0) - s.line(14.0);
+    let xs = value_range(path.iter().map(|p| p.0));
+    let ys = value_range(path.iter().map(|p| p.1));
+    let (w, h) = (f64::from(right - left), f64::from(bottom - top));
+    let k = (w / (xs.end - xs.start)).min(h / (ys.end - ys.start));
+    let x0 = (xs.start + xs.end) / 2.0 - w / k / 2.0;
+    let y0 = (ys.start + ys.end) / 2.0 - h / k / 2.0;
+    let px = |(vx, vy): (f64, f64)| {
+        (
+            left + ((vx - x0) * k).round() as i32,
+            top + ((vy - y0) * k).round() as i32,
+        )
+    };
+
+    // Grid and labels: the same step on both axes (one scale), at least 80 pixels apart.
+    let grid = Ticks::new(&(x0..x0 + w / k), (w / f64::from(s.px(80.0))) as usize);
+    let rows = Ticks::new(&(y0..y0 + h / k), (h / f64::from(s.px(80.0))) as usize);
+    let (label, tick, gap) = (s.font(13.0), s.px(5.0), s.px(4.0));
+    for &v in &grid.points {
+        let (gx, _) = px((v, y0));
+        line(root, (gx, top), (gx, bottom), &GRID)?;
+        line(root, (gx, bottom), (gx, bottom + tick), &AXIS)?;
+        let at = (gx, bottom + tick + gap);
+        texts.add(
+            grid.label(v),
+            at,
+            label,
+            TEXT,
+            (Align::Center, Baseline::Top),
+        );
+    }
+    for &v in &rows.points {
+        let (_, gy) = px((x0, v));
+        line(root, (left, gy), (right, gy), &GRID)?;
+        line(root, (left - tick, gy), (left, gy), &AXIS)?;
+        let at = (left - tick - gap, gy);
+        texts.add(
+            rows.label(v),
+            at,
+            label,
+            TEXT,
+            (Align::End, Baseline::Middle),
+        );
+    }
+    line(root, (left, top), (left, bottom), &AXIS)?;
+    line(root, (left, bottom), (right, bottom), &AXIS)?;
+    texts.add(
+        format!("translateX ({})", or_unitless(units.0)),
+        (
+            (left + right) / 2,
+            bottom + tick + gap + s.line(13.0) + s.px(4.0),
+        ),
+        s.font(14.0),
+        TEXT,
+        (Align::Center, Baseline::Top),
+    );
+    texts.add_vertical(
+        format!("translateY ({}), down ↓", or_unitless(units.1)),
+        (s.px(16.0), (top + bottom) / 2),
+        s.font(14.0),
+        TEXT,
+        (Align::Center, Baseline::Top),
+    );
+
+    let curve: Vec<(i32, i32)> = path.iter().copied().map(px).collect();
+    thick_path(root, &curve, &POSITION, 2)?;
+
+    // Every mark gets its dot; a label that would overlap one already placed is left out (a
+    // motion near rest puts its last marks on one spot).
+    let mut placed: Vec<(i32, i32, i32, i32)> = Vec::new();
+    for &t in &times.points {
+        let (cx, cy) = px((mx.position(t), my.position(t)));
+        root.draw(&plotters::element::Circle::new(
+            (cx, cy),
+            s.px(4.0) as u32,
+            plotters::style::ShapeStyle::from(&FRAMES).filled(),
+        ))?;
+        let text = format!("{} s", times.label(t));
+        let (tx, ty) = (cx + s.px(7.0), cy - s.px(7.0) - s.line(13.0));
+        let tw = text::width(&text, label).ceil() as i32;
+        let b = (tx, ty, tx + tw, ty + s.line(13.0));
+        let free = placed
+            .iter()
+            .all(|p| b.2 < p.0 || b.0 > p.2 || b.3 < p.1 || b.1 > p.3);
+        if free && b.2 < width {
+            texts.add(text, (tx, ty), label, TEXT, (Align::Start, Baseline::Top));
+            placed.push(b);
+        }
+    }
+    Ok(())
+}
+
+fn or_unitless(unit: &str) -> &str {
+    if unit.is_empty() {
+        "unitless"
+    } else {
+        unit
+    }
+}
