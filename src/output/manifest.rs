@@ -369,6 +369,7 @@ impl SpecHasher {
             put(&x.map_or(u64::MAX, f64::to_bits).to_le_bytes());
         }
         put(spec.reduced_motion.name().as_bytes());
+        put(&[u8::from(spec.css_velocity())]);
         for group in spec.model.inputs() {
             put(group.name.unwrap_or("").as_bytes());
             for (name, value) in group.values {

@@ -24,9 +24,9 @@ use std::path::Path;
 
 /// The springs (their classes are played with input).
 const MOTIONS: &str = r#"[
-  (name: "v-under", property: "translateY", motion: Spring(from: -240, to: 0, stiffness: 220, damping: 18)),
-  (name: "v-critical", property: "translateX", motion: Spring(from: 0, to: 300, stiffness: 400, damping: 40)),
-  (name: "v-over", property: "translateX", motion: Spring(from: 0, to: 300, stiffness: 100, damping: 60)),
+  (name: "v-under", property: "translateY", motion: Spring(from: -240, to: 0, stiffness: 220, damping: 18), css_velocity: true),
+  (name: "v-critical", property: "translateX", motion: Spring(from: 0, to: 300, stiffness: 400, damping: 40), css_velocity: true),
+  (name: "v-over", property: "translateX", motion: Spring(from: 0, to: 300, stiffness: 100, damping: 60), css_velocity: true),
 ]"#;
 
 /// Random instants per case.

@@ -66,6 +66,7 @@ fn motion(kind: MotionKind, fps: f64, duration: Option<f64>) -> MotionFile {
         tolerance: None,
         relative_tolerance: None,
         reduced_motion: None,
+        css_velocity: None,
         name: "prop".into(),
         property: None,
         unit: None,

@@ -445,9 +445,9 @@ mod tests {
             (property: "translateX", motion: Friction(from: 0, velocity: 700, friction: 0.05)),
             (property: "translateY", motion: Gravity(from: 0, velocity: -900, acceleration: 2400, to: 0, restitution: 0.4)),
         ])"#;
-        let (inputs, errors) = load_bytes("toss.ron".as_ref(), ron.as_bytes(), Default::default());
-        assert!(errors.is_empty(), "{errors:?}");
-        let spec = &inputs[0].spec;
+        let loaded = load_bytes("toss.ron".as_ref(), ron.as_bytes(), Default::default());
+        assert!(loaded.errors.is_empty(), "{:?}", loaded.errors);
+        let spec = &loaded.inputs[0].spec;
         let baked = bake_planned(spec, frame_plan(spec).unwrap()).unwrap();
         let (bytes, complete) = motion_plot(&baked, (600, 400));
         assert!(complete);

@@ -140,6 +140,15 @@ impl<'a> Reader<'a> {
         Some(string.to_owned())
     }
 
+    /// `true` or `false`.
+    fn boolean(&mut self) -> Option<bool> {
+        match self.identifier() {
+            "true" => Some(true),
+            "false" => Some(false),
+            _ => None,
+        }
+    }
+
     /// A decimal number, `-?d+(.d+)?([eE][+-]?d+)?`, converted as `ron` converts it. (What
     /// follows must be a blank, `,` or `)`, so `1.5.2`, `3-4` or `1_000` are left to `ron`.)
     fn number(&mut self) -> Option<f64> {
@@ -183,7 +192,7 @@ impl<'a> Reader<'a> {
         let (mut name, mut property, mut unit, mut motion) = (None, None, None, None);
         let (mut fps, mut duration, mut rest_delta, mut rest_speed) = (None, None, None, None);
         let (mut tolerance, mut relative_tolerance, mut reduced_motion) = (None, None, None);
-        let mut tracks = None;
+        let (mut tracks, mut css_velocity) = (None, None);
         self.separated(b')', |r| match r.field_name()? {
             "name" => fill(&mut name, r.string()?),
             "property" => fill(&mut property, r.string()?),
@@ -195,6 +204,7 @@ impl<'a> Reader<'a> {
             "tolerance" => fill(&mut tolerance, r.number()?),
             "relative_tolerance" => fill(&mut relative_tolerance, r.number()?),
             "reduced_motion" => fill(&mut reduced_motion, r.string()?),
+            "css_velocity" => fill(&mut css_velocity, r.boolean()?),
             "motion" => fill(&mut motion, r.kind()?),
             "tracks" => fill(&mut tracks, r.track_list()?),
             // Anything else is left to `ron`.
@@ -215,6 +225,7 @@ impl<'a> Reader<'a> {
             tolerance,
             relative_tolerance,
             reduced_motion,
+            css_velocity,
             motion,
             tracks,
         })

@@ -30,6 +30,9 @@ pub struct MotionFile {
     pub relative_tolerance: Option<f64>,
     /// What `prefers-reduced-motion: reduce` does: `"jump"`, `"fade"` or `"keep"`.
     pub reduced_motion: Option<String>,
+    /// Whether its CSS takes an initial velocity from `--<name>-velocity` (a spring on
+    /// translateX or translateY; default false: it doubles the spring's CSS).
+    pub css_velocity: Option<bool>,
     /// The motion itself (or `tracks`).
     pub motion: Option<MotionKind>,
     /// Several properties on one timeline, instead of `property` and `motion`.

@@ -606,6 +606,9 @@ pub struct MotionSpec {
     pub relative_tolerance: Option<f64>,
     /// What `prefers-reduced-motion: reduce` does to the motion.
     pub reduced_motion: ReducedMotion,
+    /// Whether its CSS takes an initial velocity from `--<name>-velocity` (see
+    /// [`MotionSpec::css_velocity`]).
+    pub takes_css_velocity: bool,
     /// The closed-form motion.
     pub model: Model,
     /// The motion's text as written in its file, when it was read from one (a motion made
@@ -967,13 +970,20 @@ fn model_and_ending(
 }
 
 impl MotionSpec {
-    /// Whether its CSS takes an initial velocity from `--<name>-velocity`: a spring from one
-    /// value to another on `translate`, whose animations add up component-wise (a second
-    /// animation carries the velocity; see the CSS exporter).
+    /// Whether its CSS takes an initial velocity from `--<name>-velocity` (`css_velocity:
+    /// true`, which only a spring from one value to another on `translate` may ask: its
+    /// animations add up component-wise, and a second animation carries the velocity; see
+    /// the CSS exporter). Not by default: that animation's easing doubles the spring's CSS
+    /// and the time it takes to bake.
     pub fn css_velocity(&self) -> bool {
-        matches!(self.model, Model::Spring(_))
-            && self.model.endpoints().is_some()
-            && matches!(self.property, Property::TranslateX | Property::TranslateY)
+        self.takes_css_velocity
+    }
+
+    /// Whether a motion may ask for `css_velocity` (see [`MotionSpec::css_velocity`]).
+    fn may_take_css_velocity(property: &Property, model: &Model) -> bool {
+        matches!(model, Model::Spring(_))
+            && model.endpoints().is_some()
+            && matches!(property, Property::TranslateX | Property::TranslateY)
     }
 
     /// Validates one motion. Errors name the field.
@@ -1016,10 +1026,22 @@ impl MotionSpec {
                 )
             })?,
         };
+        let takes_css_velocity = file.css_velocity.unwrap_or(false);
+        if takes_css_velocity && !Self::may_take_css_velocity(&property, &model) {
+            return Err(FieldError::new(
+                "css_velocity",
+                "is for a spring from one value to another on translateX or translateY only (its \
+                 CSS adds a second animation to the first, and added scales multiply); remove \
+                 the field, or play the motion with the ES module's play(), which takes a \
+                 velocity"
+                    .to_owned(),
+            ));
+        }
         Ok(Self {
             tolerance,
             relative_tolerance,
             reduced_motion,
+            takes_css_velocity,
             name: file.name.clone(),
             property,
             unit,
