@@ -207,7 +207,7 @@ pub fn tolerance(spec: &MotionSpec, unit: &str) -> f64 {
 fn composition(baked: &Baked, played: &[Played]) -> Value {
     let spec = baked.spec;
     let fps = spec.fps;
-    let op = baked.duration * fps;
+    let op = out_point(baked.duration, fps);
     // Room for the square wherever it goes, and for a ring's outer circle.
     let reach = (played.iter())
         .filter(|p| matches!(p.channel, Channel::X | Channel::Y | Channel::Circle(_)))
@@ -289,6 +289,14 @@ fn composition(baked: &Baked, played: &[Played]) -> Value {
             "shapes": [{ "ty": "gr", "nm": spec.name, "it": group }],
         }],
     })
+}
+
+/// The out point `op` of a motion of `duration` seconds at `fps`: a whole frame at least one
+/// past the motion's end, `ceil(D·fps) + 1`. Players stop one frame before `op`
+/// (dotlottie-web's `setFrame` takes frames up to `op - 1` only, and `op = D·fps` never showed
+/// the end of a motion whose end falls between frames); the last key holds from `D·fps` on.
+fn out_point(duration: f64, fps: f64) -> f64 {
+    (duration * fps).ceil() + 1.0
 }
 
 /// A fill (fill rule `rule`: 1 non-zero, 2 even-odd).

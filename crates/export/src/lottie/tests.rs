@@ -183,3 +183,23 @@ fn a_bouncing_ball_has_one_exact_key_per_impact_and_holds_after_the_last() {
     }
     assert!(k.keys.len() * 4 <= baked.frames(), "{} keys", k.keys.len());
 }
+
+/// The last frame a player stops on (`op - 1`) is at or past the motion's end, which falls
+/// between frames or on one, and the composition ends on a whole frame.
+#[test]
+fn the_out_point_leaves_a_whole_frame_at_or_past_the_end() {
+    for (duration, fps) in [
+        (0.8666666666666667, 60.0),
+        (1.75, 60.0),
+        (0.4564, 60.0),
+        (1.0, 24.0),
+    ] {
+        let op = out_point(duration, fps);
+        assert_eq!(op, op.round(), "{duration} s at {fps}");
+        assert!(op - 1.0 >= duration * fps, "{duration} s at {fps}: op {op}");
+        assert!(
+            op - 2.0 < duration * fps,
+            "{duration} s at {fps}: op {op} holds too long"
+        );
+    }
+}
