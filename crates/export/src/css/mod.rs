@@ -42,7 +42,7 @@
 //! and `to` keyframes 4 decimals (px, %, deg, pt, mm, grad) or 6 (other units).
 //!
 //! Nothing reaches the CSS but fixed text, validated names (`spec::check_name`), units from
-//! the fixed list of [`unit_kind`] and formatted numbers.
+//! the fixed list of `unit_kind` and formatted numbers.
 
 mod played;
 mod text;
@@ -278,7 +278,7 @@ pub struct PropertyTrack<'a> {
     /// (`--<name>-duration`, `--<name>-easing`), prefix included.
     pub name: &'a [u8],
     /// The tracks that play the property: one, or translateX and translateY together in
-    /// `translate: x y` (see [`tracks_css`]).
+    /// `translate: x y` (see `tracks_css`).
     pub parts: Vec<Part<'a>>,
     /// Frame times, seconds (they decide the duration's digits).
     pub times: &'a [f64],
@@ -301,7 +301,7 @@ pub struct PropertyTrack<'a> {
     /// anyone sees).
     pub asked_tolerance: bool,
     /// A spring's initial velocity from `--<name>-velocity`, a second animation (see
-    /// [`velocity`]).
+    /// the `velocity` module).
     pub velocity: Option<Velocity>,
 }
 

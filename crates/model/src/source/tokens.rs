@@ -46,7 +46,7 @@ const NAMED: usize = 3;
 
 impl Read {
     /// The note on the tokens of `file` left out of the bake (`None` if none is): how many,
-    /// the first [`NAMED`] paths, and why.
+    /// the first three paths, and why.
     pub fn note(&self, file: &Path) -> Option<String> {
         let mut named: Vec<String> = (self.skipped.iter().take(NAMED))
             .map(|path| format!("`{path}`"))

@@ -8,9 +8,13 @@
 //! meeting; the only one allowed is two motions animating one custom property in units of
 //! one kind (their `@property` rules agree).
 //!
+//! The same holds for the `@keyframes` names: a motion's own (its name), and those it makes
+//! beside it (`<name>-fade` for a reduced-motion fade, `<name>-velocity` for a CSS velocity),
+//! which another motion's name must not be.
+//!
 //! Names are compared without the bake's `--prefix`, which every one of them carries alike.
 
-use super::{unit_kind, Model, MotionSpec, Property};
+use super::{unit_kind, Model, MotionSpec, Property, ReducedMotion};
 use std::collections::hash_map::{Entry, HashMap};
 
 /// What a motion does with one custom property.
@@ -128,11 +132,28 @@ impl MotionSpec {
     }
 }
 
+impl MotionSpec {
+    /// Every `@keyframes` name the motion's CSS puts on the page (without the prefix), with
+    /// what it plays: its own name, and those it makes beside it.
+    pub fn keyframes_names(&self) -> Vec<(String, &'static str)> {
+        let name = &self.name;
+        let mut names = vec![(name.clone(), "its animation")];
+        if self.reduced_motion == ReducedMotion::Fade {
+            names.push((format!("{name}-fade"), "its reduced-motion fade"));
+        }
+        if self.css_velocity() {
+            names.push((format!("{name}-velocity"), "its velocity's animation"));
+        }
+        names
+    }
+}
+
 /// The custom properties of the motions admitted so far, each with the first motion that uses
-/// it and how.
+/// it and how, and their `@keyframes` names alike.
 #[derive(Debug, Default)]
 pub struct Variables {
     taken: HashMap<Box<str>, (Box<str>, Use)>,
+    keyframes: HashMap<Box<str>, (Box<str>, &'static str)>,
 }
 
 /// Two motions meeting on one custom property.
@@ -153,6 +174,24 @@ impl Variables {
     /// far, or with one another (`property: "--b-duration"` on motion `b`), if any (nothing is
     /// recorded then); else records them.
     pub fn admit(&mut self, spec: &MotionSpec) -> Result<(), Clash> {
+        let keyframes = spec.keyframes_names();
+        for (name, what) in &keyframes {
+            if let Some((other, theirs)) = self.keyframes.get(name.as_str()) {
+                let ours = if *name == spec.name {
+                    "name".to_owned()
+                } else {
+                    format!("name, which makes @keyframes {name} ({what}),")
+                };
+                return Err(Clash {
+                    other: other.to_string(),
+                    ours: format!("{ours} clashes with motion {other:?}"),
+                    theirs: format!(
+                        "which makes it ({theirs}): the page has one @keyframes {name}; rename one \
+                         of the motions"
+                    ),
+                });
+            }
+        }
         let variables = spec.variables();
         let mut own: HashMap<&str, &Use> = HashMap::new();
         for (name, used) in &variables {
@@ -190,6 +229,10 @@ impl Variables {
             if let Entry::Vacant(slot) = self.taken.entry(name.into()) {
                 slot.insert((spec.name.as_str().into(), used));
             }
+        }
+        for (name, what) in keyframes {
+            self.keyframes
+                .insert(name.into(), (spec.name.as_str().into(), what));
         }
         Ok(())
     }
