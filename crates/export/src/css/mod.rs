@@ -52,6 +52,7 @@ pub use played::*;
 pub use velocity::Velocity;
 
 use crate::exporter::{Buffers, Bundle, Exporter, FilePath, MotionOutput, Shape, Summary};
+use crate::fit::MAX_TRACKS;
 use crate::settings::{ExportSettings, Format, Layout};
 use curvebake_model::bake::Baked;
 use curvebake_model::number::{format_number, write_fixed};
@@ -657,31 +658,15 @@ pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> Written {
     out.extend_from_slice(b"}\n");
 
     if eased {
-        let part = &parts[0];
-        let value_decimals = value_precision(part.curve.unit).1;
-        let (from, last) = (part.values[0], part.values[part.values.len() - 1]);
-        out.extend_from_slice(b"@keyframes ");
-        out.extend_from_slice(name);
-        out.extend_from_slice(b" {\n");
-        for (offset, x) in [(&b"from"[..], from), (b"to", last)] {
-            out.extend_from_slice(b"  ");
-            out.extend_from_slice(offset);
-            out.extend_from_slice(b" { ");
-            // A registered custom property with a var() in its keyframes stops interpolating
-            // in Gecko (it animates discretely): its ends stay plain numbers.
-            if part.declaration.before.starts_with(b"--") {
-                declare_value(out, &part.declaration, x, value_decimals);
-            } else {
-                declare_end(out, &part.declaration, (name, offset), x, value_decimals);
-            }
-            out.extend_from_slice(b" }\n");
-        }
-        out.extend_from_slice(b"}\n");
+        eased_keyframes(out, name, &parts[0]);
     } else {
-        let curves: Vec<Curve> = parts.iter().map(|p| p.curve.clone()).collect();
-        let declarations: Vec<&Declaration> = parts.iter().map(|p| &p.declaration).collect();
-        let fit = keyframes(&curves, track.duration, false);
-        stops = text::keyframes(out, name, &fit, &declarations);
+        // On the stack, so that a motion allocates as often written so as eased.
+        let n = parts.len();
+        let curves: [&Curve; MAX_TRACKS] = std::array::from_fn(|j| &parts[j.min(n - 1)].curve);
+        let declarations: [&Declaration; MAX_TRACKS] =
+            std::array::from_fn(|j| &parts[j.min(n - 1)].declaration);
+        let fit = keyframes(&curves[..n], track.duration, false);
+        stops = text::keyframes(out, name, &fit, &declarations[..n]);
     }
     if let Some(velocity) = &track.velocity {
         velocity.write_keyframes(out, name, &track.parts[0].declaration);
@@ -709,6 +694,30 @@ pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> Written {
             neutral_end,
         }],
     }
+}
+
+/// Writes `@keyframes <name>` of a track eased by its progress curve: its first and last
+/// values (`from`, `to`), which an element may set (`--<name>-from`, `--<name>-to`).
+fn eased_keyframes(out: &mut Vec<u8>, name: &[u8], part: &Part) {
+    let value_decimals = value_precision(part.curve.unit).1;
+    let (from, last) = (part.values[0], part.values[part.values.len() - 1]);
+    out.extend_from_slice(b"@keyframes ");
+    out.extend_from_slice(name);
+    out.extend_from_slice(b" {\n");
+    for (offset, x) in [(&b"from"[..], from), (b"to", last)] {
+        out.extend_from_slice(b"  ");
+        out.extend_from_slice(offset);
+        out.extend_from_slice(b" { ");
+        // A registered custom property with a var() in its keyframes stops interpolating
+        // in Gecko (it animates discretely): its ends stay plain numbers.
+        if part.declaration.before.starts_with(b"--") {
+            declare_value(out, &part.declaration, x, value_decimals);
+        } else {
+            declare_end(out, &part.declaration, (name, offset), x, value_decimals);
+        }
+        out.extend_from_slice(b" }\n");
+    }
+    out.extend_from_slice(b"}\n");
 }
 
 /// An explosion ring: registered `--<name>-inner` and `--<name>-outer`, animated together in

@@ -7,6 +7,7 @@ use crate::settings::ExportSettings;
 use curvebake_model::bake::Baked;
 use curvebake_model::spec::{unit_kind, Model, MotionSpec, UnitKind};
 use curvebake_motion::Motion;
+use std::borrow::Borrow;
 
 /// Largest distance, in its unit, of what a browser plays from the motion, at any instant,
 /// when neither the motion nor the bake says: 0.1 for px, deg, pt, mm and grad (a tenth of
@@ -188,7 +189,7 @@ pub fn easing_into(curve: &Curve, (from, to): (f64, f64), duration: f64, fit: &m
 /// Keyframes of some curves on one timeline played over `duration`: shared stops, each
 /// curve's values in its unit (`Scale::new(0, 1, tolerance)`). `repeat_input` says whether two keyframes may share an offset
 /// (Web Animations keyframes may; `@keyframes` selectors may not).
-pub fn keyframes(curves: &[Curve], duration: f64, repeat_input: bool) -> Fit {
+pub fn keyframes<'a>(curves: &[impl Borrow<Curve<'a>>], duration: f64, repeat_input: bool) -> Fit {
     let mut fit = Fit::default();
     keyframes_into(curves, duration, repeat_input, &mut fit);
     fit
@@ -196,10 +197,12 @@ pub fn keyframes(curves: &[Curve], duration: f64, repeat_input: bool) -> Fit {
 
 /// The tracks the keyframes of `curves` fit, on the stack (so that a motion allocates as
 /// often written as keyframes as as an easing), and their joins.
-fn keyframe_tracks<'a>(curves: &[Curve<'a>]) -> ([fit::Track<'a>; fit::MAX_TRACKS], Vec<f64>) {
+fn keyframe_tracks<'a>(
+    curves: &[impl Borrow<Curve<'a>>],
+) -> ([fit::Track<'a>; fit::MAX_TRACKS], Vec<f64>) {
     assert!(!curves.is_empty() && curves.len() <= fit::MAX_TRACKS);
     let track = |j: usize| {
-        let c = &curves[j.min(curves.len() - 1)];
+        let c = curves[j.min(curves.len() - 1)].borrow();
         fit::Track {
             motion: c.motion,
             scale: Scale::new(0.0, 1.0, c.tolerance),
@@ -209,7 +212,7 @@ fn keyframe_tracks<'a>(curves: &[Curve<'a>]) -> ([fit::Track<'a>; fit::MAX_TRACK
     };
     let mut kinks: Vec<f64> = curves
         .iter()
-        .flat_map(|c| c.kinks.iter().copied())
+        .flat_map(|c| c.borrow().kinks.iter().copied())
         .collect();
     kinks.sort_by(f64::total_cmp);
     kinks.dedup();
@@ -217,7 +220,12 @@ fn keyframe_tracks<'a>(curves: &[Curve<'a>]) -> ([fit::Track<'a>; fit::MAX_TRACK
 }
 
 /// [`keyframes`] into `fit`, reusing its memory.
-pub fn keyframes_into(curves: &[Curve], duration: f64, repeat_input: bool, fit: &mut Fit) {
+pub fn keyframes_into<'a>(
+    curves: &[impl Borrow<Curve<'a>>],
+    duration: f64,
+    repeat_input: bool,
+    fit: &mut Fit,
+) {
     let (tracks, kinks) = keyframe_tracks(curves);
     let timing = Timing {
         duration,

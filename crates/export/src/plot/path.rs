@@ -34,12 +34,23 @@ pub fn draw(
             (mx.position(t), my.position(t))
         })
         .collect();
+    let times = Ticks::new(&(0.0..baked.duration), MARKS);
+    let top = header(texts, &baked.spec.name, &times, s, width);
+    let screen = Screen::fitting(&path, s, (width, height), top);
+    screen.grid(root, texts, s, units)?;
+    let curve: Vec<(i32, i32)> = path.iter().copied().map(|p| screen.px(p)).collect();
+    thick_path(root, &curve, &POSITION, 2)?;
+    let at = |t: f64| screen.px((mx.position(t), my.position(t)));
+    time_marks(root, texts, s, width, &times, at)
+}
 
+/// Writes the title and what the panel shows; returns the top of the plotting box.
+fn header(texts: &mut Texts, name: &str, times: &Ticks, s: Scale, width: i32) -> i32 {
     let pad = s.px(20.0);
     let mut top = s.px(12.0);
     texts.add(
         text::fit(
-            &format!("{} · path on screen", baked.spec.name),
+            &format!("{name} · path on screen"),
             s.font(24.0),
             (width - 2 * pad) as f32,
         ),
@@ -49,7 +60,6 @@ pub fn draw(
         (Align::Start, Baseline::Top),
     );
     top += s.line(24.0);
-    let times = Ticks::new(&(0.0..baked.duration), MARKS);
     texts.add(
         format!(
             "translateX against translateY at one scale, y down as on screen; a dot every {} s",
@@ -60,82 +70,116 @@ pub fn draw(
         MUTED,
         (Align::Start, Baseline::Top),
     );
-    top += s.line(14.0) + s.px(14.0);
+    top + s.line(14.0) + s.px(14.0)
+}
 
-    // The plotting box, then one scale that fits both spans in it, centred.
-    let (left, right) = (pad + s.px(70.0), width - s.px(28.0));
-    let bottom = height - s.px(20.0) - s.line(13.0) - s.line(14.0);
-    let xs = value_range(path.iter().map(|p| p.0));
-    let ys = value_range(path.iter().map(|p| p.1));
-    let (w, h) = (f64::from(right - left), f64::from(bottom - top));
-    let k = (w / (xs.end - xs.start)).min(h / (ys.end - ys.start));
-    let x0 = (xs.start + xs.end) / 2.0 - w / k / 2.0;
-    let y0 = (ys.start + ys.end) / 2.0 - h / k / 2.0;
-    let px = |(vx, vy): (f64, f64)| {
+/// The plotting box and the one scale `k` (pixels per unit) that fits both spans of the path
+/// in it, centred: the value `(x0, y0)` is at its top left corner.
+struct Screen {
+    left: i32,
+    right: i32,
+    top: i32,
+    bottom: i32,
+    x0: f64,
+    y0: f64,
+    k: f64,
+}
+
+impl Screen {
+    fn fitting(path: &[(f64, f64)], s: Scale, (width, height): (i32, i32), top: i32) -> Self {
+        let (left, right) = (s.px(20.0) + s.px(70.0), width - s.px(28.0));
+        let bottom = height - s.px(20.0) - s.line(13.0) - s.line(14.0);
+        let xs = value_range(path.iter().map(|p| p.0));
+        let ys = value_range(path.iter().map(|p| p.1));
+        let (w, h) = (f64::from(right - left), f64::from(bottom - top));
+        let k = (w / (xs.end - xs.start)).min(h / (ys.end - ys.start));
+        Self {
+            left,
+            right,
+            top,
+            bottom,
+            x0: (xs.start + xs.end) / 2.0 - w / k / 2.0,
+            y0: (ys.start + ys.end) / 2.0 - h / k / 2.0,
+            k,
+        }
+    }
+
+    /// The pixel of the value `(vx, vy)`.
+    fn px(&self, (vx, vy): (f64, f64)) -> (i32, i32) {
         (
-            left + ((vx - x0) * k).round() as i32,
-            top + ((vy - y0) * k).round() as i32,
+            self.left + ((vx - self.x0) * self.k).round() as i32,
+            self.top + ((vy - self.y0) * self.k).round() as i32,
         )
-    };
+    }
 
-    // Grid and labels: the same step on both axes (one scale), at least 80 pixels apart.
-    let grid = Ticks::new(&(x0..x0 + w / k), (w / f64::from(s.px(80.0))) as usize);
-    let rows = Ticks::new(&(y0..y0 + h / k), (h / f64::from(s.px(80.0))) as usize);
-    let (label, tick, gap) = (s.font(13.0), s.px(5.0), s.px(4.0));
-    for &v in &grid.points {
-        let (gx, _) = px((v, y0));
-        line(root, (gx, top), (gx, bottom), &GRID)?;
-        line(root, (gx, bottom), (gx, bottom + tick), &AXIS)?;
-        let at = (gx, bottom + tick + gap);
+    /// Grid, axes and their labels: the same step on both axes (one scale), at least 80 pixels
+    /// apart.
+    fn grid(&self, root: &Area, texts: &mut Texts, s: Scale, units: (&str, &str)) -> DrawResult {
+        let (left, right, top, bottom) = (self.left, self.right, self.top, self.bottom);
+        let (w, h) = (f64::from(right - left), f64::from(bottom - top));
+        let columns = Ticks::new(
+            &(self.x0..self.x0 + w / self.k),
+            (w / f64::from(s.px(80.0))) as usize,
+        );
+        let rows = Ticks::new(
+            &(self.y0..self.y0 + h / self.k),
+            (h / f64::from(s.px(80.0))) as usize,
+        );
+        let (label, tick, gap) = (s.font(13.0), s.px(5.0), s.px(4.0));
+        for &v in &columns.points {
+            let (gx, _) = self.px((v, self.y0));
+            line(root, (gx, top), (gx, bottom), &GRID)?;
+            line(root, (gx, bottom), (gx, bottom + tick), &AXIS)?;
+            let at = (gx, bottom + tick + gap);
+            let anchor = (Align::Center, Baseline::Top);
+            texts.add(columns.label(v), at, label, TEXT, anchor);
+        }
+        for &v in &rows.points {
+            let (_, gy) = self.px((self.x0, v));
+            line(root, (left, gy), (right, gy), &GRID)?;
+            line(root, (left - tick, gy), (left, gy), &AXIS)?;
+            let at = (left - tick - gap, gy);
+            let anchor = (Align::End, Baseline::Middle);
+            texts.add(rows.label(v), at, label, TEXT, anchor);
+        }
+        line(root, (left, top), (left, bottom), &AXIS)?;
+        line(root, (left, bottom), (right, bottom), &AXIS)?;
         texts.add(
-            grid.label(v),
-            at,
-            label,
+            format!("translateX ({})", or_unitless(units.0)),
+            (
+                (left + right) / 2,
+                bottom + tick + gap + s.line(13.0) + s.px(4.0),
+            ),
+            s.font(14.0),
             TEXT,
             (Align::Center, Baseline::Top),
         );
-    }
-    for &v in &rows.points {
-        let (_, gy) = px((x0, v));
-        line(root, (left, gy), (right, gy), &GRID)?;
-        line(root, (left - tick, gy), (left, gy), &AXIS)?;
-        let at = (left - tick - gap, gy);
-        texts.add(
-            rows.label(v),
-            at,
-            label,
+        texts.add_vertical(
+            format!("translateY ({}), down ↓", or_unitless(units.1)),
+            (s.px(16.0), (top + bottom) / 2),
+            s.font(14.0),
             TEXT,
-            (Align::End, Baseline::Middle),
+            (Align::Center, Baseline::Top),
         );
+        Ok(())
     }
-    line(root, (left, top), (left, bottom), &AXIS)?;
-    line(root, (left, bottom), (right, bottom), &AXIS)?;
-    texts.add(
-        format!("translateX ({})", or_unitless(units.0)),
-        (
-            (left + right) / 2,
-            bottom + tick + gap + s.line(13.0) + s.px(4.0),
-        ),
-        s.font(14.0),
-        TEXT,
-        (Align::Center, Baseline::Top),
-    );
-    texts.add_vertical(
-        format!("translateY ({}), down ↓", or_unitless(units.1)),
-        (s.px(16.0), (top + bottom) / 2),
-        s.font(14.0),
-        TEXT,
-        (Align::Center, Baseline::Top),
-    );
+}
 
-    let curve: Vec<(i32, i32)> = path.iter().copied().map(px).collect();
-    thick_path(root, &curve, &POSITION, 2)?;
-
-    // Every mark gets its dot; a label that would overlap one already placed is left out (a
-    // motion near rest puts its last marks on one spot).
+/// A dot at every time mark, at the pixel `at(t)`, with its time beside it; a label that would
+/// overlap one already placed is left out (a motion near rest puts its last marks on one
+/// spot), as is one past the right edge.
+fn time_marks(
+    root: &Area,
+    texts: &mut Texts,
+    s: Scale,
+    width: i32,
+    times: &Ticks,
+    at: impl Fn(f64) -> (i32, i32),
+) -> DrawResult {
+    let label = s.font(13.0);
     let mut placed: Vec<(i32, i32, i32, i32)> = Vec::new();
     for &t in &times.points {
-        let (cx, cy) = px((mx.position(t), my.position(t)));
+        let (cx, cy) = at(t);
         root.draw(&plotters::element::Circle::new(
             (cx, cy),
             s.px(4.0) as u32,
