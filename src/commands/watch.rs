@@ -135,6 +135,15 @@ fn absolute(path: &Path) -> PathBuf {
         .unwrap_or_else(|_| path.to_owned())
 }
 
+/// What one watcher event changed.
+#[derive(Default)]
+struct Changes {
+    /// Some input (a file to bake).
+    inputs: bool,
+    /// The project file.
+    config: bool,
+}
+
 /// What is watched, and which event paths count.
 struct Scope {
     /// The folders watched: the input folders (recursively) and the folders of input files.
@@ -216,6 +225,34 @@ impl Scope {
     }
 
     /// Notes the removal of a watched folder itself (its watch goes with it).
+    /// Takes a watcher's event: notes removed folders, adds the inputs it changed (but not
+    /// files curvebake saved, as long as they hold what it saved: `own`) to `changed`, and
+    /// says whether it changed any input and whether it touched the project file.
+    fn take(
+        &mut self,
+        event: notify::Event,
+        changed: &mut BTreeSet<PathBuf>,
+        own: &mut BTreeMap<PathBuf, Vec<u8>>,
+    ) -> Changes {
+        let kind = event.kind;
+        if matches!(kind, EventKind::Access(_)) {
+            return Changes::default();
+        }
+        let before = changed.len();
+        let mut config = false;
+        for path in &event.paths {
+            self.note_removal(path, &kind);
+            config |= self.config.as_ref() == Some(path);
+        }
+        changed.extend(
+            (event.paths.into_iter()).filter(|p| self.counts(p, &kind) && !own_write(own, p)),
+        );
+        Changes {
+            inputs: changed.len() > before,
+            config,
+        }
+    }
+
     fn note_removal(&mut self, path: &Path, kind: &EventKind) {
         if matches!(kind, EventKind::Remove(_)) {
             for watched in self.folders.iter_mut().filter(|w| w.path == path) {
@@ -286,20 +323,9 @@ pub fn watch(
                         deadline = Some(Instant::now());
                     }
                     Ok(Signal::Event(Ok(event))) => {
-                        if matches!(event.kind, EventKind::Access(_)) {
-                            continue;
-                        }
-                        let before = changed.len();
-                        let kind = event.kind;
-                        for path in &event.paths {
-                            scope.note_removal(path, &kind);
-                            config_changed |= scope.config.as_ref() == Some(path);
-                        }
-                        changed.extend(
-                            (event.paths.into_iter())
-                                .filter(|p| scope.counts(p, &kind) && !own_write(&mut own, p)),
-                        );
-                        if deadline.is_none() && changed.len() > before {
+                        let changes = scope.take(event, &mut changed, &mut own);
+                        config_changed |= changes.config;
+                        if deadline.is_none() && changes.inputs {
                             deadline = Some(Instant::now() + debounce);
                         }
                     }
