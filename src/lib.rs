@@ -43,12 +43,21 @@ pub use curvebake_motion as motion;
 pub use options::{BakeOptions, OptionError, MAX_JOBS, PLOT_SIDES};
 pub use run::{FatalError, Report};
 
+/// Removes the temporary files of the bakes in progress in this process (being written, not
+/// yet moved into place); returns how many it removed. For a process about to end on a
+/// signal, and only then: no bake of this process makes or moves a file after it (they wait
+/// for good). What a bake already put in place is whole (outputs are replaced by renames), and
+/// the next bake finishes the work.
+pub fn remove_temporary_files() -> usize {
+    output::folder::remove_live_temps()
+}
+
 /// The formats a bake writes, their settings and the layout of the output folder.
 pub mod export {
     pub use curvebake_export::{ExportSettings, Format, Layout};
 }
 
-/// The crate's insides, for the `curvebake` binary, tests, benchmarks and fuzz targets only:
+/// The crate's insides, for tests, benchmarks and fuzz targets only:
 /// not part of the public API, and free to change in any release.
 #[doc(hidden)]
 pub mod internals {

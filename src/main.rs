@@ -121,7 +121,7 @@ fn remove_temporary_files_on_signals() {
         .name("curvebake-signals".into())
         .spawn(move || {
             if let Some(signal) = signals.forever().next() {
-                curvebake::internals::folder::remove_live_temps();
+                curvebake::remove_temporary_files();
                 let _ = signal_hook::low_level::emulate_default_handler(signal);
                 std::process::exit(128 + signal);
             }
