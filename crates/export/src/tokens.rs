@@ -30,6 +30,7 @@ use crate::exporter::{
 };
 use crate::settings::{ExportSettings, Format, Layout};
 use curvebake_model::bake::Baked;
+use curvebake_model::number::format_number;
 use curvebake_model::spec::{Ending, Model, ReducedMotion};
 use serde_json::{json, Map, Value};
 
@@ -260,9 +261,11 @@ fn track_group(
                 "timingFunction": format!("{{{path}.easing}}"),
             },
             "$description": format!(
-                "{what}: {} from {from} to {to}{}. Its cubic Bézier is up to {error} of \
+                "{what}: {} from {} to {}{}. Its cubic Bézier is up to {error} of \
                  progress off the motion; $extensions.{EXTENSION}.linear plays it within {} {}.",
                 spec.model.kind(),
+                format_number(from),
+                format_number(to),
                 if unit.is_empty() { String::new() } else { format!(" {unit}") },
                 format_bound(exact.bound),
                 if unit.is_empty() { "of its value" } else { unit },
@@ -279,7 +282,7 @@ fn format_bound(bound: f64) -> String {
         return "0".into();
     }
     let scale = 10f64.powi(1 - bound.log10().floor() as i32);
-    curvebake_model::number::format_number((bound * scale).ceil() / scale)
+    format_number((bound * scale).ceil() / scale)
 }
 
 /// What every token of a motion's tracks carries under [`EXTENSION`]: the motion as written
