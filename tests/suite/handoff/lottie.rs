@@ -5,9 +5,10 @@
 //! A motion's file is a square (a ring: two circles) whose layer transform plays its tracks
 //! (`lottie.rs`). Each channel is compared in Lottie's own units with `origin + factor ·
 //! x(t)`, `x` the track's closed form: position in px (centred on the canvas; em and rem at
-//! 16 px, other lengths as px), scale in %, rotation in degrees, opacity 0-100, a ring's
-//! circles by their size (twice the radius). A channel no track drives must show its rest
-//! value exactly (position at the centre, scale 100 %, rotation 0, opacity 100).
+//! 16 px, other lengths as px), scale in % (along x and along y, both driven by the motion),
+//! rotation in degrees, opacity 0-100, a ring's circles by their size (twice the radius). A
+//! channel no track drives must show its rest value (position at the centre, scale 100 %,
+//! rotation 0, opacity 100) within the reading's slack alone.
 //!
 //! The bound is the keys' (`lottie::tolerance`: 0.1 px, 0.1°, 0.001 of a unitless value,
 //! so 0.1 % of scale and 0.1 of opacity, 0.2 px of a circle's size), a tenth of it at a
@@ -34,7 +35,10 @@ const RANDOM_STOPS: usize = 40;
 enum Channel {
     X,
     Y,
-    Scale,
+    /// The scale along x (the square's width).
+    ScaleX,
+    /// The scale along y (its height): Lottie's scale has both, the motion drives both.
+    ScaleY,
     Rotation,
     Opacity,
     /// A ring's inner circle's size.
@@ -44,10 +48,11 @@ enum Channel {
 }
 
 impl Channel {
-    const SQUARE: [Channel; 5] = [
+    const SQUARE: [Channel; 6] = [
         Channel::X,
         Channel::Y,
-        Channel::Scale,
+        Channel::ScaleX,
+        Channel::ScaleY,
         Channel::Rotation,
         Channel::Opacity,
     ];
@@ -57,7 +62,8 @@ impl Channel {
         match self {
             Channel::X => "x",
             Channel::Y => "y",
-            Channel::Scale => "scale",
+            Channel::ScaleX => "scaleX",
+            Channel::ScaleY => "scaleY",
             Channel::Rotation => "rotation",
             Channel::Opacity => "opacity",
             Channel::Inner => "inner",
@@ -68,7 +74,7 @@ impl Channel {
     fn unit(self) -> &'static str {
         match self {
             Channel::X | Channel::Y | Channel::Inner | Channel::Outer => "px",
-            Channel::Scale => "%",
+            Channel::ScaleX | Channel::ScaleY => "%",
             Channel::Rotation => "°",
             Channel::Opacity => "/100",
         }
@@ -130,15 +136,15 @@ fn degrees_per_unit(unit: &str) -> f64 {
     }
 }
 
-/// The channel a track of `property` in `unit` drives, and its factor into Lottie's units.
-fn channel_of(property: &Property, unit: &str) -> (Channel, f64) {
+/// The channels a track of `property` in `unit` drives, and its factor into Lottie's units.
+fn channels_of(property: &Property, unit: &str) -> (Vec<Channel>, f64) {
     let percent = |unit: &str| if unit == "%" { 1.0 } else { 100.0 };
     match property {
-        Property::TranslateX | Property::Custom(_) => (Channel::X, px_per_unit(unit)),
-        Property::TranslateY => (Channel::Y, px_per_unit(unit)),
-        Property::Scale => (Channel::Scale, percent(unit)),
-        Property::Rotate => (Channel::Rotation, degrees_per_unit(unit)),
-        Property::Opacity => (Channel::Opacity, percent(unit)),
+        Property::TranslateX | Property::Custom(_) => (vec![Channel::X], px_per_unit(unit)),
+        Property::TranslateY => (vec![Channel::Y], px_per_unit(unit)),
+        Property::Scale => (vec![Channel::ScaleX, Channel::ScaleY], percent(unit)),
+        Property::Rotate => (vec![Channel::Rotation], degrees_per_unit(unit)),
+        Property::Opacity => (vec![Channel::Opacity], percent(unit)),
     }
 }
 
@@ -146,7 +152,7 @@ fn channel_of(property: &Property, unit: &str) -> (Channel, f64) {
 fn rest(channel: Channel, side: f64) -> f64 {
     match channel {
         Channel::X | Channel::Y => side / 2.0,
-        Channel::Scale | Channel::Opacity => 100.0,
+        Channel::ScaleX | Channel::ScaleY | Channel::Opacity => 100.0,
         Channel::Rotation | Channel::Inner | Channel::Outer => 0.0,
     }
 }
@@ -162,25 +168,27 @@ fn shown<'a>(curve: &'a Curve, side: f64) -> Vec<Shown<'a>> {
     };
     let ring = matches!(spec.model, Model::Ring(_));
     let mut channels: Vec<Shown> = (curve.tracks().into_iter().zip(&units).enumerate())
-        .map(|(j, ((_, track), (property, unit)))| {
-            let (channel, factor) = match ring {
-                true => ([Channel::Inner, Channel::Outer][j], 2.0 * px_per_unit(unit)),
-                false => channel_of(property, unit),
-            };
-            let origin = match channel {
-                Channel::X | Channel::Y => side / 2.0,
-                _ => 0.0,
+        .flat_map(|(j, ((_, track), (property, unit)))| {
+            let (driven, factor) = match ring {
+                true => (
+                    vec![[Channel::Inner, Channel::Outer][j]],
+                    2.0 * px_per_unit(unit),
+                ),
+                false => channels_of(property, unit),
             };
             let bound = factor * tolerance(spec, unit);
             let bounces = matches!(spec.model, Model::Bounce(_));
-            Shown {
+            driven.into_iter().map(move |channel| Shown {
                 channel,
                 track: Some(track),
-                origin,
+                origin: match channel {
+                    Channel::X | Channel::Y => side / 2.0,
+                    _ => 0.0,
+                },
                 factor,
                 bound,
                 impact_bound: if bounces { bound / 10.0 } else { bound },
-            }
+            })
         })
         .collect();
     let all: &[Channel] = if ring {
@@ -476,7 +484,8 @@ cbReport(shown);
 }
 
 /// lottie-web (SVG renderer) reads from the layer's `<g>`: its `transform` matrix
-/// `(a, b, c, d, e, f)` is translation `(e, f)`, scale `100 · hypot(a, b)` % and rotation
+/// `(a, b, c, d, e, f)` is translation `(e, f)`, scale `100 · hypot(a, b)` % along x and
+/// `100 · hypot(c, d)` % along y, and rotation
 /// `atan2(b, a)`; its `opacity` attribute (absent: 1) times 100; a ring's circles from its
 /// path, one subpath per circle, each a size `max x - min x` of its points (a Lottie
 /// ellipse's vertices are its extremes; its control points lie within them).
@@ -511,7 +520,8 @@ async function readings(c, animation) {
     const g = stage.querySelector("svg > g > g[transform]");
     if (!g) return { opacity: 0 };
     const m = g.getAttribute("transform").match(/matrix\(([^)]*)\)/)[1].split(",").map(Number);
-    const r = { x: m[4], y: m[5], scale: 100 * Math.hypot(m[0], m[1]),
+    const r = { x: m[4], y: m[5], scaleX: 100 * Math.hypot(m[0], m[1]),
+      scaleY: 100 * Math.hypot(m[2], m[3]),
       rotation: Math.atan2(m[1], m[0]) * 180 / Math.PI,
       opacity: 100 * Number(g.getAttribute("opacity") ?? 1) };
     if (c.ring) [r.inner, r.outer] = sizes(g.querySelector("path").getAttribute("d"));
@@ -538,7 +548,8 @@ const COLUMNS: f64 = 20.0;
 ///
 /// * Position: the centroid `Σα·p / Σα` (a shape symmetric about its centre).
 /// * Scale: the width of the row through the centroid, `Σα / α_in` (exactly the area of
-///   that row's strip, `100 · s / cos θ` px, times `cos θ`): a 100 px square, so % of scale.
+///   that row's strip, `100 · s / cos θ` px), times `cos θ`: a 100 px square, so % of scale
+///   along x; along y the same of the column through the centroid.
 /// * Rotation: each column within [`COLUMNS`] of the centre is cut by the top and bottom
 ///   edges, parallel lines; its alpha above a pixel row `Y` and below, over `α_in`, are
 ///   exactly the strip's areas `Y - top` and `bottom - Y`, so its midpoint is `Y - (above -
@@ -555,7 +566,7 @@ const COLUMNS: f64 = 20.0;
 ///   50 px out on two sides and 25 px on average on the other two, over `10⁴ · α_in`)
 ///   `1.5/α_in` px, 0.021 px in all at full opacity; for a ring (`2πρ` edge pixels on each
 ///   circle, `2ρ/π` out on average, over `255 · π(R² - r²)`) `4(R² + r²) / (255π(R² - r²))`;
-/// * scale `1/64 + 2/α_in` % (two edge pixels in the row);
+/// * scale `1/64 + 2/α_in` % (two edge pixels in the row or column);
 /// * rotation: each column's midpoint to `2/α_in` px (two pixels per edge), the fitted slope
 ///   to `Σ|x - x̄| / Σ(x - x̄)² = 0.075/px` of that, and the edges' ends to 1/64 px over their
 ///   length (76 px · 0.85): `0.15/α_in + 0.00048` rad;
@@ -586,7 +597,7 @@ fn dotlottie_slack(channel: Channel, reading: &Value) -> Option<f64> {
         Channel::Opacity => Some(2.0 * 100.0 / 255.0),
         _ if alpha < MIN_ALPHA => None,
         Channel::X | Channel::Y => Some(grid + centroid_slack(reading)?),
-        Channel::Scale => Some(grid + 2.0 / alpha),
+        Channel::ScaleX | Channel::ScaleY => Some(grid + 2.0 / alpha),
         Channel::Rotation => Some((0.15 / alpha + 2.0 * grid / (76.0 * 0.85)).to_degrees()),
         Channel::Inner | Channel::Outer => {
             let radius = 0.5 * reading[channel.key()].as_f64()?;
@@ -633,10 +644,11 @@ function square(alpha, w, h) {
     n++; sx += x; sm += m; sxx += x * x; sxm += x * m;
   }
   const theta = Math.atan((n * sxm - sx * sm) / (n * sxx - sx * sx));
-  let row = 0;
+  let row = 0, column = 0;
   for (let i = 0; i < w; i++) row += alpha(i, Math.floor(c.y));
+  for (let j = 0; j < h; j++) column += alpha(Math.floor(c.x), j);
   return { ...r, x: c.x, y: c.y, rotation: theta * 180 / Math.PI,
-    scale: row / inside * Math.cos(theta) };
+    scaleX: row / inside * Math.cos(theta), scaleY: column / inside * Math.cos(theta) };
 }
 function ring(alpha, w, h) {
   const c = centroid(alpha, w, h);
