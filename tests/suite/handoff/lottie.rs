@@ -566,7 +566,8 @@ const COLUMNS: f64 = 20.0;
 ///   50 px out on two sides and 25 px on average on the other two, over `10⁴ · α_in`)
 ///   `1.5/α_in` px, 0.021 px in all at full opacity; for a ring (`2πρ` edge pixels on each
 ///   circle, `2ρ/π` out on average, over `255 · π(R² - r²)`) `4(R² + r²) / (255π(R² - r²))`;
-/// * scale `1/64 + 2/α_in` % (two edge pixels in the row or column);
+/// * scale `1/64 + 4/α_in` % (the row's or column's two edges, each across up to two pixels
+///   when the square is turned);
 /// * rotation: each column's midpoint to `2/α_in` px (two pixels per edge), the fitted slope
 ///   to `Σ|x - x̄| / Σ(x - x̄)² = 0.075/px` of that, and the edges' ends to 1/64 px over their
 ///   length (76 px · 0.85): `0.15/α_in + 0.00048` rad;
@@ -597,7 +598,7 @@ fn dotlottie_slack(channel: Channel, reading: &Value) -> Option<f64> {
         Channel::Opacity => Some(2.0 * 100.0 / 255.0),
         _ if alpha < MIN_ALPHA => None,
         Channel::X | Channel::Y => Some(grid + centroid_slack(reading)?),
-        Channel::ScaleX | Channel::ScaleY => Some(grid + 2.0 / alpha),
+        Channel::ScaleX | Channel::ScaleY => Some(grid + 4.0 / alpha),
         Channel::Rotation => Some((0.15 / alpha + 2.0 * grid / (76.0 * 0.85)).to_degrees()),
         Channel::Inner | Channel::Outer => {
             let radius = 0.5 * reading[channel.key()].as_f64()?;
