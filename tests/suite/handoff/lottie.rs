@@ -211,9 +211,9 @@ fn shown<'a>(curve: &'a Curve, side: f64) -> Vec<Shown<'a>> {
     channels
 }
 
-/// Where to stop a motion of `duration` s at `fps`: every quarter frame, every other one a
-/// tenth further (frame and non-frame times), through the frame past the end, random times,
-/// and a ball's impacts (to a tenth of its tolerance, as the keys list them).
+/// Where to stop a motion of `duration` s (at its `fps`): every quarter frame up to its end,
+/// every other one a tenth further (frame and non-frame times), [`RANDOM_STOPS`] random
+/// times, and a ball's impacts (to a tenth of its tolerance, as the keys list them).
 fn stops(curve: &Curve, duration: f64, random: &mut Random) -> Vec<Stop> {
     let spec = curve.spec();
     let fps = spec.fps;
