@@ -11,20 +11,22 @@
 //! * Tailwind: the v4 CLI builds a page using `animate-<name>` and `ease-<name>`, which plays
 //!   the motion in every browser engine found within its CSS tolerance, at frame and
 //!   non-frame times, against the closed form;
-//! * Lottie: every file validates against the lottie-spec schema, and lottie-web in Chromium,
-//!   stopped at frame and non-frame times, shows the closed form within the bound.
+//! * Lottie ([`lottie`]): every file validates against the lottie-spec schema, and
+//!   lottie-web and dotlottie-web in Chromium, stopped at frame and non-frame times, show
+//!   every channel of every motion within the keys' bound of the closed form.
 
 use crate::common;
-use common::engines::{engines, Kind, RunOptions, HARNESS_HEAD};
+use common::engines::{engines, RunOptions, HARNESS_HEAD};
 use common::project::{curvebake, stderr};
 use curvebake::export::ExportSettings;
 use curvebake::internals::export::css::tolerance;
-use curvebake::spec::Model;
 use curvebake::Curve;
 use serde_json::Value;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+mod lottie;
 
 const EXAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/curves");
 
@@ -447,198 +449,5 @@ cbReport(worst);
             );
         }
         eprintln!("tailwind in {}: {}", engine.name(), outcome.result);
-    }
-}
-
-#[test]
-fn every_lottie_file_validates_and_lottie_web_shows_the_closed_form_between_frames() {
-    let Some(tools) = js_tools("lottie") else {
-        return;
-    };
-    let dir = tempfile::tempdir().unwrap();
-    let out = bake_examples(dir.path(), "lottie");
-    let validator = tools.join("@lottie-animation-community/lottie-specs/bin/validate.js");
-    let mut animations = serde_json::Map::new();
-    for path in files(&out.join("lottie")) {
-        let file = out.join("lottie").join(&path);
-        let report = run(
-            Command::new("node").arg(&validator).arg("-q").arg(&file),
-            &format!("lottie-specs validate {}", path.display()),
-        );
-        assert_eq!(report.trim(), "[]", "{}", path.display());
-        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-        animations.insert(
-            name,
-            serde_json::from_slice(&fs::read(&file).unwrap()).unwrap(),
-        );
-    }
-    // Single-track translate motions, stopped at frames and between them; expected from the
-    // closed form.
-    let curves = closed_forms();
-    let mut cases = Vec::new();
-    for curve in &curves {
-        let spec = curve.spec();
-        let axis = match spec.property.name() {
-            "translateX" => 4,
-            "translateY" => 5,
-            _ => continue,
-        };
-        if spec.unit != "px" || curve.tracks().len() != 1 {
-            continue;
-        }
-        let baked = curve.bake().unwrap();
-        let side = animations[&spec.name]["w"].as_f64().unwrap();
-        let times: Vec<(f64, f64)> = (0..(baked.duration * spec.fps * 4.0) as usize)
-            .map(|q| {
-                let frame = q as f64 * 0.25 + 0.1 * (q % 2) as f64;
-                let t = (frame / spec.fps).min(baked.duration);
-                (frame, curve.position(t))
-            })
-            .collect();
-        // A ball's impacts (to a tenth of its tolerance, as the keys list them): on the floor.
-        let impacts: Vec<(f64, f64)> = match &spec.model {
-            Model::Bounce(ball) => (ball.impacts_before(baked.duration, 0.01).into_iter())
-                .map(|t| (t * spec.fps, ball.floor()))
-                .collect(),
-            _ => Vec::new(),
-        };
-        cases.push(serde_json::json!({
-            "name": spec.name, "axis": axis, "centre": side / 2.0, "samples": times,
-            "impacts": impacts,
-        }));
-    }
-    assert!(cases.len() >= 8, "{} cases", cases.len());
-    let site = dir.path().join("site");
-    fs::create_dir(&site).unwrap();
-    fs::copy(
-        tools.join("lottie-web/build/player/lottie.min.js"),
-        site.join("lottie.min.js"),
-    )
-    .unwrap();
-    let page = format!(
-        r#"<!doctype html><html><head><meta charset="utf-8">{HARNESS_HEAD}
-<script src="lottie.min.js"></script></head><body><div id="stage"></div><script>
-const animations = {animations};
-const cases = {cases};
-const worst = {{}};
-for (const c of cases) {{
-  const stage = document.getElementById("stage");
-  stage.innerHTML = "";
-  const anim = lottie.loadAnimation({{ container: stage, renderer: "svg", autoplay: false, loop: false, animationData: animations[c.name] }});
-  const off = ([frame, x]) => {{
-    anim.goToAndStop(frame, true);
-    const g = stage.querySelector("svg > g > g[transform]");
-    const m = g.getAttribute("transform").match(/matrix\(([^)]*)\)/)[1].split(",").map(Number);
-    return Math.abs(m[c.axis] - c.centre - x);
-  }};
-  worst[c.name] = Math.max(...c.samples.map(off));
-  if (c.impacts.length) worst[c.name + " impacts"] = Math.max(...c.impacts.map(off));
-  anim.destroy();
-}}
-cbReport(worst);
-</script></body></html>"#,
-        animations = Value::Object(animations.clone()),
-        cases = Value::Array(cases.clone()),
-    );
-    fs::write(site.join("lottie.html"), page).unwrap();
-    let Some(chromium) = engines().into_iter().find(|e| e.kind == Kind::Chromium) else {
-        return;
-    };
-    let outcome = chromium.run(&site, "lottie.html", &RunOptions::default());
-    assert!(outcome.errors.is_empty(), "{:?}", outcome.errors);
-    eprintln!("lottie-web: {}", outcome.result);
-    let results = outcome.result.as_object().unwrap();
-    assert!(results.keys().any(|name| name.ends_with(" impacts")));
-    dotlottie_web_shows_the_closed_form(&tools, &site, &chromium, &animations, &cases);
-    for (name, worst) in results {
-        // The keys' bound (0.1 px; on the floor at an impact, 0.01 px) and lottie-web's
-        // matrix text (its numbers to 1e-3 px).
-        let bound = if name.ends_with(" impacts") {
-            0.01
-        } else {
-            0.1
-        };
-        assert!(
-            worst.as_f64().unwrap() <= bound + 2e-3,
-            "{name}: {worst} px off"
-        );
-    }
-}
-
-/// dotlottie-web (ThorVG in WASM, drawing on a canvas) stopped at the same times: the
-/// square's centre along the motion's axis, from the canvas's alpha (its covered pixels'
-/// centroid, exact for a shape symmetric about its centre whatever its anti-aliasing, to the
-/// 8-bit alpha's rounding), against the closed form: within the keys' bound (0.1 px) and
-/// what reading the canvas costs (0.02 px: the alpha's 8 bits over the square's edges). Its
-/// `setFrame` takes frames up to `op - 1` only, so the composition ends a frame past the
-/// motion (`lottie.rs`'s `out_point`).
-fn dotlottie_web_shows_the_closed_form(
-    tools: &Path,
-    site: &Path,
-    chromium: &common::engines::Engine,
-    animations: &serde_json::Map<String, Value>,
-    cases: &[Value],
-) {
-    let dist = tools.join("@lottiefiles/dotlottie-web/dist");
-    for file in ["index.js", "dotlottie-player.wasm"] {
-        fs::copy(dist.join(file), site.join(file)).unwrap();
-    }
-    let page = format!(
-        r#"<!doctype html><html><head><meta charset="utf-8">{HARNESS_HEAD}</head><body>
-<canvas id="c"></canvas><script type="module">
-import {{ DotLottie }} from "./index.js";
-DotLottie.setWasmUrl(new URL("dotlottie-player.wasm", location.href).href);
-const animations = {animations};
-const cases = {cases};
-const worst = {{}};
-for (const c of cases) {{
-  const a = animations[c.name];
-  const canvas = document.createElement("canvas");
-  canvas.width = a.w; canvas.height = a.h;
-  canvas.style.width = a.w + "px"; canvas.style.height = a.h + "px";
-  document.body.replaceChildren(canvas);
-  const player = new DotLottie({{ canvas, data: JSON.stringify(a), autoplay: false, loop: false,
-    useFrameInterpolation: true,
-    renderConfig: {{ devicePixelRatio: 1, autoResize: false, freezeOnOffscreen: false }} }});
-  await new Promise((ok, no) => {{
-    player.addEventListener("load", ok);
-    player.addEventListener("loadError", (e) => no(new Error(c.name + ": " + e.error)));
-  }});
-  const context = canvas.getContext("2d");
-  const off = ([frame, x]) => {{
-    player.setFrame(frame);
-    const pixels = context.getImageData(0, 0, a.w, a.h).data;
-    let sum = 0, moment = 0;
-    for (let i = 3; i < pixels.length; i += 4) {{
-      const p = (i - 3) / 4;
-      const at = c.axis === 4 ? p % a.w : Math.floor(p / a.w);
-      sum += pixels[i]; moment += pixels[i] * (at + 0.5);
-    }}
-    return Math.abs(moment / sum - c.centre - x);
-  }};
-  worst[c.name] = Math.max(...c.samples.map(off));
-  if (c.impacts.length) worst[c.name + " impacts"] = Math.max(...c.impacts.map(off));
-  player.destroy();
-}}
-cbReport(worst);
-</script></body></html>"#,
-        animations = Value::Object(animations.clone()),
-        cases = Value::Array(cases.to_vec()),
-    );
-    fs::write(site.join("dotlottie.html"), page).unwrap();
-    let outcome = chromium.run(site, "dotlottie.html", &RunOptions::default());
-    assert!(
-        outcome.errors.is_empty(),
-        "dotlottie-web: {:?}",
-        outcome.errors
-    );
-    eprintln!("dotlottie-web: {}", outcome.result);
-    for case in cases {
-        let worst = outcome.result[case["name"].as_str().unwrap()].as_f64();
-        assert!(
-            worst.is_some_and(|px| px <= 0.1 + 0.02),
-            "dotlottie-web {}: {worst:?} px off",
-            case["name"]
-        );
     }
 }
