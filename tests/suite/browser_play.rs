@@ -237,6 +237,13 @@ function at(h, el, property, t) {
 }
 async function main() {
   const out = { userAgent: navigator.userAgent, cases: [], chain: null };
+  // The CSS classes' animations, started here and paused at once: one that ends at the
+  // element's own value leaves no animation behind once it ends (fill backwards), which a
+  // slow page would reach before the cases below are done.
+  const cssElements = ["css-base", "css-ends"].map((id) => document.getElementById(id));
+  for (const e of cssElements) e.className = "p-under";
+  const cssAnimations = cssElements.map((e) => e.getAnimations()[0]);
+  for (const a of cssAnimations) a.pause();
   for (const c of plan.cases) {
     const m = modules[c.module], el = fresh();
     const h = m.play(el, c.input);
@@ -288,12 +295,7 @@ async function main() {
   }
   // The CSS with other ends (--p-under-from: 100px, --p-under-to: -50px, and the element at
   // -50px as the recipe says, for after the end) beside the baked one.
-  {
-    const els = ["css-base", "css-ends"].map((id) => document.getElementById(id));
-    const as = els.map((e) => e.getAnimations()[0]);
-    for (const a of as) a.pause();
-    out.css = plan.seeks.map((f) => as.map((a, i) => { a.currentTime = round(f * 800); return played(els[i], "translateY"); }));
-  }
+  out.css = plan.seeks.map((f) => cssAnimations.map((a, i) => { a.currentTime = round(f * 800); return played(cssElements[i], "translateY"); }));
   // Script cost of a start and of a retarget (reported, not asserted).
   {
     const m = modules[plan.chain.module], el = fresh(), n = 200;
@@ -327,8 +329,8 @@ fn write_page(out: &Path, plan: &Value) {
          <style>#host > div {{ width: 100px; height: 10px; }}</style>\n\
          <script type=\"application/json\" id=\"plan\">{plan}</script>\n</head>\n<body>\n\
          <link rel=\"stylesheet\" href=\"css/p-under.css\">\n\
-         <div id=\"host\"></div><div id=\"css-base\" class=\"p-under\"></div>\
-         <div id=\"css-ends\" class=\"p-under\" style=\"--p-under-from: 100px; --p-under-to: -50px; translate: 0 -50px\"></div>\n<script type=\"module\">\n{imports}{PAGE_SCRIPT}</script>\n</body>\n</html>\n"
+         <div id=\"host\"></div><div id=\"css-base\"></div>\
+         <div id=\"css-ends\" style=\"--p-under-from: 100px; --p-under-to: -50px; translate: 0 -50px\"></div>\n<script type=\"module\">\n{imports}{PAGE_SCRIPT}</script>\n</body>\n</html>\n"
     );
     std::fs::write(out.join("browser-play-test.html"), page).unwrap();
 }

@@ -71,13 +71,15 @@ addEventListener("load", () => {
     pngLinks: document.querySelectorAll("article figcaption a[href$='.png']").length,
     cards: document.querySelectorAll("article").length,
     animated: animated.length,
-    // A motion's class runs its animation, or one per track (`<name>-<property>`), or a
-    // spring's and its velocity's (`<name>-velocity`).
+    // A motion's class runs its animation, or one per track (`<name>-<property>`, or
+    // `<name>-translate` for translateX and translateY), or a spring's and its velocity's
+    // (`<name>-velocity`).
     wrongAnimation: animated
       .filter((el) => {
         const names = getComputedStyle(el).animationName.split(", ");
-        const velocity = names.length === 2 && names[0] === el.dataset.anim && names[1] === el.dataset.anim + "-velocity";
-        return names.length === 1 ? names[0] !== el.dataset.anim : !velocity && !names.every((n) => n.startsWith(el.dataset.anim + "-"));
+        const anim = el.dataset.anim;
+        const velocity = names.length === 2 && names[0] === anim && names[1] === anim + "-velocity";
+        return names.length === 1 && names[0] === anim ? false : !velocity && !names.every((n) => n.startsWith(anim + "-"));
       })
       .map((el) => el.dataset.anim + ": " + getComputedStyle(el).animationName),
     // Each card's legend, item by item.

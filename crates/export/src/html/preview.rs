@@ -204,7 +204,7 @@ pub(super) fn preview(out: &mut String, d: &Digest, settings: &ExportSettings) {
 
 /// The animated element's own style: a custom property shows through a style that reads it,
 /// a `%` ring gets a box for its radii to be of; quarter speed reads the duration the CSS puts
-/// on `:root` (a multi-track motion's per track, each the motion's length: the first's).
+/// on `:root` (a multi-track motion's per animation, each the motion's length: the first's).
 fn element_style(d: &Digest, kind: Preview, name: &str, settings: &ExportSettings) -> String {
     let custom = escape(&settings.custom_property(&d.property));
     let mut style = match kind {
@@ -214,7 +214,17 @@ fn element_style(d: &Digest, kind: Preview, name: &str, settings: &ExportSetting
         Preview::Ring if d.unit == "%" => "width: 140px; height: 140px; ".to_owned(),
         _ => String::new(),
     };
+    let has = |track: &str| d.preview.iter().any(|(t, _)| t == track);
     let duration_var = match d.preview.first() {
+        // translateX and translateY together are one animation of `translate`.
+        Some((track, _))
+            if d.kind == "tracks"
+                && track.starts_with("translate")
+                && has("translateX")
+                && has("translateY") =>
+        {
+            format!("{name}-translate")
+        }
         Some((track, _)) if d.kind == "tracks" => format!("{name}-{}", escape(track)),
         _ => name.to_owned(),
     };

@@ -63,21 +63,11 @@ impl MotionSpec {
         let name = &self.name;
         let made = |suffix: &str, what: &str| (format!("{name}-{suffix}"), Use::Made(what.into()));
         match &self.model {
-            Model::Tracks(tracks) => {
-                let properties: Vec<&Property> =
-                    tracks.tracks().iter().map(|t| &t.property).collect();
-                let ends: Vec<bool> = (tracks.tracks().iter())
-                    .map(|t| {
-                        t.model.endpoints().is_some() && !matches!(t.property, Property::Custom(_))
-                    })
-                    .collect();
-                let both_translates = [Property::TranslateX, Property::TranslateY]
-                    .iter()
-                    .all(|p| properties.contains(&p));
+            Model::Tracks(_) => {
                 let mut variables = Vec::new();
-                for (property, ends) in properties.into_iter().zip(ends) {
-                    let p = property.name();
-                    if ends {
+                for animation in self.track_animations() {
+                    let p = animation.suffix;
+                    if animation.ends {
                         variables.push(made(
                             &format!("{p}-from"),
                             &format!("its {p} track's start"),
@@ -88,14 +78,11 @@ impl MotionSpec {
                         &format!("{p}-duration"),
                         &format!("its {p} track's duration"),
                     ));
-                    variables.push(made(
-                        &format!("{p}-easing"),
-                        &format!("its {p} track's easing"),
-                    ));
-                    if both_translates
-                        && matches!(property, Property::TranslateX | Property::TranslateY)
-                    {
-                        variables.push(made(p, &format!("its {p} track's value")));
+                    if animation.eased {
+                        variables.push(made(
+                            &format!("{p}-easing"),
+                            &format!("its {p} track's easing"),
+                        ));
                     }
                 }
                 variables
@@ -132,12 +119,61 @@ impl MotionSpec {
     }
 }
 
+/// One animation of a multi-track motion's class: `<name>-<suffix>`, its keyframes, class
+/// and variables.
+struct TrackAnimation<'a> {
+    /// The property it animates: a track's, or `translate` for translateX and translateY
+    /// together (one animation with per-stop keyframes).
+    suffix: &'a str,
+    /// Whether its keyframes read their ends from `--<name>-<suffix>-from` and `-to`.
+    ends: bool,
+    /// Whether `--<name>-<suffix>-easing` may time it.
+    eased: bool,
+}
+
 impl MotionSpec {
+    /// The animations of a multi-track motion's class, in track order (none for any other
+    /// motion).
+    fn track_animations(&self) -> Vec<TrackAnimation<'_>> {
+        let Model::Tracks(tracks) = &self.model else {
+            return Vec::new();
+        };
+        let tracks = tracks.tracks();
+        let is_translate = |p: &Property| matches!(p, Property::TranslateX | Property::TranslateY);
+        let translates = tracks.iter().filter(|t| is_translate(&t.property)).count();
+        let mut animations = Vec::new();
+        for track in tracks {
+            if translates == 2 && is_translate(&track.property) {
+                if track.property == Property::TranslateX {
+                    animations.push(TrackAnimation {
+                        suffix: "translate",
+                        ends: false,
+                        eased: false,
+                    });
+                }
+                continue;
+            }
+            animations.push(TrackAnimation {
+                suffix: track.property.name(),
+                ends: track.model.endpoints().is_some()
+                    && !matches!(track.property, Property::Custom(_)),
+                eased: true,
+            });
+        }
+        animations
+    }
+
     /// Every `@keyframes` name the motion's CSS puts on the page (without the prefix), with
     /// what it plays: its own name, and those it makes beside it.
     pub fn keyframes_names(&self) -> Vec<(String, &'static str)> {
         let name = &self.name;
         let mut names = vec![(name.clone(), "its animation")];
+        for animation in self.track_animations() {
+            names.push((
+                format!("{name}-{}", animation.suffix),
+                "a track's animation",
+            ));
+        }
         if self.reduced_motion == ReducedMotion::Fade {
             names.push((format!("{name}-fade"), "its reduced-motion fade"));
         }
