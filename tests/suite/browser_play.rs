@@ -21,7 +21,7 @@
 
 use crate::common;
 
-use common::engines::{engines, Engine, RunOptions, HARNESS_HEAD};
+use common::engines::{assert_none_fails, engines, Engine, RunOptions, HARNESS_HEAD};
 use common::random::Random;
 use curvebake::export::{Format, Layout};
 use curvebake::internals::pipeline::run;
@@ -381,20 +381,7 @@ fn play_with_input_stays_within_the_bound_of_the_closed_form_in_every_engine() {
         },
     });
     write_page(&out, &plan);
-    let mut failures = Vec::new();
-    for engine in &engines {
-        failures.extend(
-            check_in_engine(engine, &out, &cases)
-                .into_iter()
-                .map(|f| format!("{}: {f}", engine.name())),
-        );
-    }
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert_none_fails(&engines, |engine| check_in_engine(engine, &out, &cases));
 }
 
 /// Loads the page in one engine; returns the failures.

@@ -13,7 +13,7 @@
 
 use crate::common;
 
-use common::engines::{engines, Engine, RunOptions, HARNESS_HEAD};
+use common::engines::{assert_none_fails, engines, Engine, RunOptions, HARNESS_HEAD};
 use common::random::Random;
 use curvebake::export::{Format, Layout};
 use curvebake::internals::pipeline::run;
@@ -180,20 +180,7 @@ fn a_spring_class_with_other_ends_and_a_velocity_plays_the_closed_form_in_every_
         }).collect::<Vec<_>>(),
     });
     write_page(&out, &cases, &plan);
-    let mut failures = Vec::new();
-    for engine in &engines {
-        failures.extend(
-            check_in_engine(engine, &out, &cases)
-                .into_iter()
-                .map(|f| format!("{}: {f}", engine.name())),
-        );
-    }
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert_none_fails(&engines, |engine| check_in_engine(engine, &out, &cases));
 }
 
 /// Loads the page in one engine; returns the failures.

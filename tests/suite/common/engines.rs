@@ -128,6 +128,25 @@ fn find(kind: Kind) -> Result<PathBuf, String> {
     }
 }
 
+/// The failures `check` finds in each of `engines`, each named by its engine; panics listing
+/// them all if there is any.
+pub fn assert_none_fails(engines: &[Engine], check: impl Fn(&Engine) -> Vec<String>) {
+    let failures: Vec<String> = (engines.iter())
+        .flat_map(|engine| {
+            let name = engine.name();
+            check(engine)
+                .into_iter()
+                .map(move |f| format!("{name}: {f}"))
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
 /// Every engine on this machine. For each missing one, prints that the calling test skips it
 /// and why, or panics when `CURVEBAKE_REQUIRE_BROWSER=1`.
 pub fn engines() -> Vec<Engine> {

@@ -131,17 +131,12 @@ impl Texts {
         anchor: (i32, i32),
         size: f32,
         color: RGBColor,
-        (align, baseline): (Align, Baseline),
+        placement: (Align, Baseline),
     ) {
-        self.labels.push(Label {
-            text: text.into(),
-            anchor,
-            size,
-            color,
-            align,
-            baseline,
-            vertical: true,
-        });
+        self.add(text, anchor, size, color, placement);
+        if let Some(label) = self.labels.last_mut() {
+            label.vertical = true;
+        }
     }
 
     /// Blends every label into an RGB buffer of `size` pixels (clipped to it).
