@@ -168,9 +168,10 @@ impl Server {
 impl Drop for Server {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::SeqCst);
-        // Wakes the accept loop, which then sees the flag.
-        let _ = TcpStream::connect_timeout(&self.addr, Duration::from_secs(1));
-        if let Some(thread) = self.accepting.take() {
+        // Wakes the accept loop, which then sees the flag. Without that connection it would
+        // wait on: it is left to end with the process rather than waited for.
+        let woken = TcpStream::connect_timeout(&self.addr, Duration::from_secs(1)).is_ok();
+        if let Some(thread) = self.accepting.take().filter(|_| woken) {
             let _ = thread.join();
         }
     }
