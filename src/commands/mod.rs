@@ -2,6 +2,8 @@
 //! files (`curvebake new`), `watch` bakes again whenever an input changes, and
 //! `serve` gives the output folder to a browser while it does (`watch --serve`).
 
+#[cfg(feature = "watch")]
+pub mod http;
 pub mod inspect;
 #[cfg(feature = "watch")]
 pub mod loopback;

@@ -20,10 +20,12 @@
 //! Every answer says `Cache-Control: no-store`, so a reload never shows an old bake, and
 //! `X-Content-Type-Options: nosniff`, so a browser takes each file as its `Content-Type` says.
 //!
-//! Requests are answered by [`WORKERS`] threads at once, and each connection writes
-//! with [`SOCKET_TIMEOUT`]: a client that asks for a large file and does not read it holds
-//! one worker, for at most that long, while the others answer the page's polling.
+//! Each connection is answered on a thread of its own, as soon as it is accepted (see the
+//! `http` module): a request never waits on another connection, so a page's hundred
+//! stylesheets and its polling are all answered, and a client that asks for a large file and
+//! does not read it holds only its own connection.
 
+use super::http::{self, Request, Response};
 use super::tune::Tuner;
 use super::watch::Saves;
 use crate::commands::loopback::host_is_local;
@@ -34,7 +36,6 @@ use std::io;
 use std::net::{Ipv4Addr, SocketAddr};
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 
 /// The path of the status document (never a file of the output folder: bakes write no
 /// folder of that name).
@@ -42,14 +43,6 @@ pub const STATUS_PATH: &str = "/_curvebake/status";
 
 /// The port `--serve` tries when given none; when it is taken, the system picks a free one.
 pub const DEFAULT_PORT: u16 = 8419;
-
-/// Requests answered at once.
-pub const WORKERS: usize = 8;
-
-/// How long a connection may wait to write an answer before it is closed: far longer than a
-/// page on this machine takes, short enough that a client that stopped reading lets its
-/// worker go.
-pub const SOCKET_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(20);
 
 /// Why a request target does not name a file to serve.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -191,16 +184,16 @@ pub fn status_json(generation: u64, result: &Result<Report, FatalError>) -> Stri
 
 /// A running server; dropping it stops it.
 pub struct Server {
-    addr: SocketAddr,
+    http: http::Server,
     status: Arc<Mutex<Status>>,
-    http: Arc<tiny_http::Server>,
-    threads: Vec<JoinHandle<()>>,
     tune: Option<Arc<Tuner>>,
 }
 
 impl std::fmt::Debug for Server {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Server").field("addr", &self.addr).finish()
+        f.debug_struct("Server")
+            .field("addr", &self.addr())
+            .finish()
     }
 }
 
@@ -230,36 +223,24 @@ impl Server {
 
     fn start_with(root: &Path, port: u16, tune: Option<Arc<Tuner>>) -> io::Result<Self> {
         let listener = std::net::TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, port)))?;
-        set_timeouts(&listener, SOCKET_TIMEOUT)?;
-        let http = tiny_http::Server::from_listener(listener, None).map_err(io::Error::other)?;
-        let addr = http
-            .server_addr()
-            .to_ip()
-            .ok_or_else(|| io::Error::other("not an IP socket"))?;
-        let http = Arc::new(http);
+        let addr = listener.local_addr()?;
         let status = Arc::new(Mutex::new(Status {
             generation: 0,
             json: status_json(0, &Ok(Report::default())),
         }));
         let root = std::path::absolute(root)?;
-        let threads = (0..WORKERS)
-            .map(|_| {
-                let (http, status, root) = (Arc::clone(&http), Arc::clone(&status), root.clone());
-                let tune = tune.clone();
-                std::thread::Builder::new()
-                    .name("curvebake-serve".into())
-                    .spawn(move || {
-                        for request in http.incoming_requests() {
-                            answer(request, &root, addr, &status, tune.as_deref());
-                        }
-                    })
+        let handler: Arc<http::Handler> = {
+            let (status, tune) = (Arc::clone(&status), tune.clone());
+            Arc::new(move |request: &Request| {
+                answer(request, &root, addr, &status, tune.as_deref())
             })
-            .collect::<io::Result<_>>()?;
+        };
+        let limits = http::Limits {
+            body: super::tune::MAX_BODY,
+        };
         Ok(Self {
-            addr,
+            http: http::Server::start(listener, limits, handler)?,
             status,
-            http,
-            threads,
             tune,
         })
     }
@@ -275,7 +256,7 @@ impl Server {
 
     /// The address served (always on 127.0.0.1).
     pub fn addr(&self) -> SocketAddr {
-        self.addr
+        self.http.addr()
     }
 
     /// The secret the served page carries for tuning (`None` without tuning).
@@ -291,129 +272,67 @@ impl Server {
     }
 }
 
-impl Drop for Server {
-    fn drop(&mut self) {
-        for _ in &self.threads {
-            self.http.unblock();
-        }
-        for thread in self.threads.drain(..) {
-            let _ = thread.join();
-        }
-    }
+/// A plain-text answer: `text` and a line end.
+fn plain(code: u16, text: &str) -> Response {
+    Response::bytes(code, "text/plain; charset=utf-8", format!("{text}\n"))
 }
 
-/// Sets the write timeout of `listener`'s socket, which the connections it accepts inherit on
-/// Linux and the BSDs (tiny_http does not expose the sockets it accepts). Not the read
-/// timeout: on a listening socket that also times `accept` out, and tiny_http's accept loop
-/// ends for good at the first error, so a server left idle that long stopped answering. A
-/// client that sends its request slowly holds only its own connection's thread (tiny_http
-/// reads each connection on a thread of its own), not a worker.
-#[cfg(unix)]
-fn set_timeouts(listener: &std::net::TcpListener, timeout: std::time::Duration) -> io::Result<()> {
-    use std::os::fd::AsRawFd;
-    let value = libc::timeval {
-        tv_sec: timeout.as_secs() as libc::time_t,
-        tv_usec: timeout.subsec_micros() as libc::suseconds_t,
-    };
-    // SAFETY: the descriptor is open and `value` is a `timeval` of the size given.
-    let done = unsafe {
-        libc::setsockopt(
-            listener.as_raw_fd(),
-            libc::SOL_SOCKET,
-            libc::SO_SNDTIMEO,
-            std::ptr::from_ref(&value).cast(),
-            std::mem::size_of::<libc::timeval>() as libc::socklen_t,
-        )
-    };
-    if done != 0 {
-        return Err(io::Error::last_os_error());
-    }
-    Ok(())
-}
-
-/// Elsewhere connections have no timeouts; the workers still answer side by side.
-#[cfg(not(unix))]
-fn set_timeouts(_: &std::net::TcpListener, _: std::time::Duration) -> io::Result<()> {
-    Ok(())
-}
-
-fn header(name: &str, value: &str) -> tiny_http::Header {
-    tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes())
-        .expect("header names and values here are ASCII")
-}
-
-/// Answers one request (failures to send are the client's business: it went away).
+/// Answers one request, with the headers every answer has: no caching, no sniffing.
 fn answer(
-    request: tiny_http::Request,
+    request: &Request,
     root: &Path,
     addr: SocketAddr,
     status: &Mutex<Status>,
     tune: Option<&Tuner>,
-) {
-    use tiny_http::{Method, Response};
-    if let Some(tune) = tune {
-        if let Some(what) = request.url().strip_prefix(super::tune::TUNE_PREFIX) {
-            let what = what.to_owned();
-            tune_answer(request, tune, &what, addr);
-            return;
-        }
-    }
-    let plain = |code: u16, text: &str| {
-        Response::from_string(format!("{text}\n"))
-            .with_status_code(code)
-            .with_header(header("Content-Type", "text/plain; charset=utf-8"))
+) -> Response {
+    let response = match tune.zip(request.target.strip_prefix(super::tune::TUNE_PREFIX)) {
+        Some((tune, what)) => tune_answer(request, tune, what, addr),
+        None => file_answer(request, root, addr, status, tune),
     };
-    if !matches!(request.method(), Method::Get | Method::Head) {
-        let _ = respond(
-            request,
-            plain(405, "only GET and HEAD").with_header(header("Allow", "GET, HEAD")),
-        );
-        return;
+    response
+        .with_header("Cache-Control", "no-store")
+        .with_header("X-Content-Type-Options", "nosniff")
+}
+
+/// Answers a request for a file of the output folder or for the status document.
+fn file_answer(
+    request: &Request,
+    root: &Path,
+    addr: SocketAddr,
+    status: &Mutex<Status>,
+    tune: Option<&Tuner>,
+) -> Response {
+    if !matches!(request.method.as_str(), "GET" | "HEAD") {
+        return plain(405, "only GET and HEAD").with_header("Allow", "GET, HEAD");
     }
-    let host = request
-        .headers()
-        .iter()
-        .find(|h| h.field.equiv("Host"))
-        .map(|h| h.value.as_str().to_owned());
-    if host.is_some_and(|h| !host_is_local(&h, addr.port())) {
-        let _ = respond(request, plain(403, "this server answers only to 127.0.0.1"));
-        return;
+    if (request.header("Host")).is_some_and(|h| !host_is_local(h, addr.port())) {
+        return plain(403, "this server answers only to 127.0.0.1");
     }
-    let url = request.url().to_owned();
+    let url = request.target.as_str();
     if url.split(['?', '#']).next() == Some(STATUS_PATH) {
         let json = status
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .json
             .clone();
-        let _ = respond(
-            request,
-            Response::from_string(json).with_header(header("Content-Type", "application/json")),
-        );
-        return;
+        return Response::bytes(200, "application/json", json);
     }
     let Ok(root) = root.canonicalize() else {
-        let _ = respond(
-            request,
-            plain(404, "the output folder does not exist (yet)"),
-        );
-        return;
+        return plain(404, "the output folder does not exist (yet)");
     };
-    let response = match resolve(&root, &url) {
+    match resolve(&root, url) {
         Ok(path) if tune.is_some() && path.file_name() == Some("index.html".as_ref()) => {
             match (std::fs::read(&path), tune) {
-                (Ok(html), Some(tune)) => Response::from_data(tune.page_with_secret(&html))
-                    .with_header(header("Content-Type", content_type(&path)))
-                    .boxed(),
-                _ => plain(404, "not found").boxed(),
+                (Ok(html), Some(tune)) => {
+                    Response::bytes(200, content_type(&path), tune.page_with_secret(&html))
+                }
+                _ => plain(404, "not found"),
             }
         }
-        Ok(path) => match std::fs::File::open(&path) {
-            Ok(file) => Response::from_file(file)
-                .with_header(header("Content-Type", content_type(&path)))
-                .boxed(),
-            Err(_) => plain(404, "not found").boxed(),
-        },
+        Ok(path) => std::fs::File::open(&path)
+            .ok()
+            .and_then(|file| Response::file(file, content_type(&path)))
+            .unwrap_or_else(|| plain(404, "not found")),
         Err(refusal) => plain(
             refusal.status(),
             match refusal {
@@ -421,48 +340,29 @@ fn answer(
                 Refusal::Forbidden => "outside the output folder",
                 Refusal::NotFound => "not found",
             },
-        )
-        .boxed(),
-    };
-    let _ = respond(request, response);
+        ),
+    }
 }
 
 /// Answers a tuning request (`what`: the path after [`super::tune::TUNE_PREFIX`]) with JSON:
 /// the answer, or `{"error": reason}` with the refusal's status.
-fn tune_answer(mut request: tiny_http::Request, tune: &Tuner, what: &str, addr: SocketAddr) {
-    if what == super::tune::PAGE_SCRIPT.0 && *request.method() == tiny_http::Method::Get {
-        let script = tiny_http::Response::from_string(super::tune::PAGE_SCRIPT.1)
-            .with_header(header("Content-Type", "text/javascript; charset=utf-8"));
-        let _ = respond(request, script);
-        return;
+fn tune_answer(request: &Request, tune: &Tuner, what: &str, addr: SocketAddr) -> Response {
+    if what == super::tune::PAGE_SCRIPT.0 && request.method == "GET" {
+        return Response::bytes(
+            200,
+            "text/javascript; charset=utf-8",
+            super::tune::PAGE_SCRIPT.1,
+        );
     }
-    let headers: Vec<(String, String)> = (request.headers().iter())
-        .map(|h| (h.field.as_str().to_string(), h.value.as_str().to_owned()))
-        .collect();
-    let method = request.method().as_str().to_owned();
-    let (code, body) = match tune.answer(what, &method, &headers, request.as_reader(), addr) {
+    let mut body = &request.body[..];
+    let (code, json) = match tune.answer(what, &request.method, &request.headers, &mut body, addr) {
         Ok(value) => (200, value),
         Err(refusal) => (
             refusal.status,
             serde_json::json!({ "error": refusal.reason }),
         ),
     };
-    let response = tiny_http::Response::from_string(body.to_string())
-        .with_status_code(code)
-        .with_header(header("Content-Type", "application/json"));
-    let _ = respond(request, response);
-}
-
-/// Sends `response` with the headers every answer has: no caching, no sniffing.
-fn respond<R: io::Read>(
-    request: tiny_http::Request,
-    response: tiny_http::Response<R>,
-) -> io::Result<()> {
-    request.respond(
-        response
-            .with_header(header("Cache-Control", "no-store"))
-            .with_header(header("X-Content-Type-Options", "nosniff")),
-    )
+    Response::bytes(code, "application/json", json.to_string())
 }
 
 #[cfg(test)]

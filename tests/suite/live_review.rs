@@ -320,3 +320,110 @@ fn an_open_page_follows_the_bakes_and_shows_their_errors() {
     drop(page);
     drop(watch);
 }
+
+/// A project of `n` motions in one file: springs and flings by turns.
+fn many_motions(n: usize) -> String {
+    let motions: Vec<String> = (0..n)
+        .map(|i| match i % 2 {
+            0 => format!("    (name: \"spring-{i}\", property: \"translateY\", motion: Spring(from: -{}, to: 0, stiffness: {}, damping: 18)),", 100 + i, 150 + i),
+            _ => format!("    (name: \"fling-{i}\", motion: Friction(from: 0, velocity: {}, friction: 0.05)),", 1000 + 5 * i),
+        })
+        .collect();
+    format!("[\n{}\n]\n", motions.join("\n"))
+}
+
+/// Asks for `target` on an open connection, keeping it open (HTTP/1.1 keep-alive).
+fn ask(stream: &TcpStream, target: &str) {
+    let addr = stream.peer_addr().unwrap();
+    let request = format!("GET {target} HTTP/1.1\r\nHost: {addr}\r\n\r\n");
+    (&*stream).write_all(request.as_bytes()).unwrap();
+}
+
+/// The next answer on a kept-open connection: its status code and its body, read by its
+/// `Content-Length` (`None` when the connection ended or stayed silent first).
+fn keep_alive_answer(reader: &mut impl std::io::BufRead) -> Option<(u16, Vec<u8>)> {
+    let mut status = String::new();
+    reader.read_line(&mut status).ok()?;
+    let code = status.split(' ').nth(1)?.parse().ok()?;
+    let mut length = 0;
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        match line.trim_end().split_once(':') {
+            None => break,
+            Some((name, value)) if name.eq_ignore_ascii_case("content-length") => {
+                length = value.trim().parse().ok()?;
+            }
+            Some(_) => {}
+        }
+    }
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body).ok()?;
+    Some((code, body))
+}
+
+/// A page of a hundred motions asks for a hundred stylesheets at once, as a browser does: its
+/// connection for the page stays open, it opens five more at once and asks for the stylesheets
+/// over them, one after another, keeping them all open. Every request gets its whole answer,
+/// and so do a hundred connections opened at once. (Under tiny_http, the server before, two
+/// of the five connections waited for ever behind the open ones, the requests sent over them
+/// never answered.) The deadline of each answer is far past any answer's time: only a request
+/// left unanswered reaches it.
+#[test]
+fn every_request_of_a_hundred_at_once_is_answered() {
+    const MOTIONS: usize = 100;
+    let dir = common::project::project(&[("many.ron", &many_motions(MOTIONS))]);
+    let watch = Watch::start(dir.path());
+    let mut sheets: Vec<String> = std::fs::read_dir(dir.path().join("out/css"))
+        .unwrap()
+        .map(|e| format!("/css/{}", e.unwrap().file_name().to_string_lossy()))
+        .collect();
+    sheets.sort();
+    assert_eq!(sheets.len(), MOTIONS, "{sheets:?}");
+    let page = TcpStream::connect(watch.addr).unwrap();
+    page.set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    ask(&page, "/");
+    let answer = keep_alive_answer(&mut std::io::BufReader::new(&page));
+    assert_eq!(answer.map(|(code, _)| code), Some(200));
+    for at_once in [5, MOTIONS] {
+        // Opened in a burst, before any is used; each kept open until all are answered.
+        let streams: Vec<TcpStream> = (0..at_once)
+            .map(|_| TcpStream::connect(watch.addr).unwrap())
+            .collect();
+        let done = std::sync::Arc::new(std::sync::Barrier::new(at_once));
+        let clients: Vec<_> = (streams.into_iter().enumerate())
+            .map(|(k, stream)| {
+                let mine: Vec<String> = sheets.iter().skip(k).step_by(at_once).cloned().collect();
+                let done = std::sync::Arc::clone(&done);
+                std::thread::spawn(move || {
+                    stream
+                        .set_read_timeout(Some(Duration::from_secs(60)))
+                        .unwrap();
+                    let mut reader = std::io::BufReader::new(&stream);
+                    let mut answers = Vec::new();
+                    for sheet in mine {
+                        ask(&stream, &sheet);
+                        let answer = keep_alive_answer(&mut reader);
+                        let answered = answer.is_some();
+                        answers.push((answer, sheet));
+                        if !answered {
+                            break;
+                        }
+                    }
+                    done.wait();
+                    answers
+                })
+            })
+            .collect();
+        for (answer, sheet) in clients.into_iter().flat_map(|c| c.join().unwrap()) {
+            let file = std::fs::read(dir.path().join("out").join(&sheet[1..])).unwrap();
+            assert!(
+                answer == Some((200, file)),
+                "{at_once} connections at once: {sheet} was not answered in whole"
+            );
+        }
+    }
+}

@@ -100,13 +100,17 @@ struct Request {
     hash: Option<String>,
 }
 
-/// A watched curve file, read: its text, hash and motions (name and position in the file).
+/// A watched curve file, read: its text, hash, motions (name and position in the file) and
+/// numbers.
 struct Source {
     path: PathBuf,
     text: String,
     hash: String,
     motions: Vec<(usize, String)>,
     list: bool,
+    /// Every number of the text (`None`: the text does not scan), found once for all its
+    /// motions: a file of 111 motions took 30 ms to list when each motion scanned it again.
+    literals: Option<Vec<Literal>>,
 }
 
 impl Source {
@@ -120,6 +124,7 @@ impl Source {
             hash: content_hash(text.as_bytes()),
             list: literals::starts_with_list(&text),
             motions: motions.into_iter().map(|(i, m)| (i, m.name)).collect(),
+            literals: literals(&text),
             text,
         })
     }
@@ -134,7 +139,7 @@ impl Source {
                     format!("{}: no motion named {name:?}", self.path.display()),
                 )
             })?;
-        let all = literals(&self.text).ok_or_else(|| {
+        let all = self.literals.as_deref().ok_or_else(|| {
             refuse(
                 422,
                 format!("{}: the file does not read as RON", self.path.display()),
@@ -142,7 +147,7 @@ impl Source {
         })?;
         let item = index.to_string();
         Ok(all
-            .into_iter()
+            .iter()
             .filter_map(|l| {
                 let inside = if self.list {
                     l.path.split_first().filter(|(i, _)| **i == item)?.1
