@@ -223,7 +223,7 @@ mod tests {
     fn the_easing_plays_the_unit_impulse_within_the_tolerance_over_v() {
         for (damping, stretched) in [(18.0, false), (20.0, true), (60.0, true)] {
             let ron = format!(
-                "(name: \"s\", property: \"translateX\", \
+                "(name: \"s\", property: \"translateX\", css_velocity: true, \
                  motion: Spring(from: 0, to: 300, stiffness: 100, damping: {damping}))"
             );
             let (v, tolerance, reference) = velocity(&ron).unwrap();
@@ -249,17 +249,33 @@ mod tests {
     }
 
     #[test]
-    fn only_a_spring_on_translate_takes_a_velocity() {
-        let on = |property: &str, motion: &str| {
-            velocity(&format!(
-                "(name: \"s\", property: \"{property}\", motion: {motion})"
-            ))
-            .is_some()
+    fn only_a_spring_on_translate_that_asks_takes_a_velocity() {
+        let ron = |property: &str, asks: bool, motion: &str| {
+            format!(
+                "(name: \"s\", property: \"{property}\", css_velocity: {asks}, motion: {motion})"
+            )
         };
         let spring = "Spring(from: 0, to: 1, stiffness: 170, damping: 26)";
-        assert!(on("translateY", spring) && on("translateX", spring));
-        assert!(!on("scale", spring) && !on("rotate", spring) && !on("opacity", spring));
-        assert!(!on(
+        for property in ["translateX", "translateY"] {
+            assert!(
+                velocity(&ron(property, true, spring)).is_some(),
+                "{property}"
+            );
+            assert!(
+                velocity(&ron(property, false, spring)).is_none(),
+                "{property}"
+            );
+        }
+        // Anything else that asks is refused when it is read.
+        let refused = |property: &str, motion: &str| {
+            let text = ron(property, true, motion);
+            let files = parse_bytes(Path::new("t.ron"), text.as_bytes()).unwrap();
+            MotionSpec::from_file(&files[0], Overrides::default()).is_err()
+        };
+        assert!(
+            refused("scale", spring) && refused("rotate", spring) && refused("opacity", spring)
+        );
+        assert!(refused(
             "translateY",
             "Friction(from: 0, velocity: 100, to: 50)"
         ));
