@@ -28,6 +28,44 @@ export const customProperties = [];
 export const tracks = {
   value: /* @__PURE__ */ new Float32Array([-300,-299.66666,-298.66666,-297,-294.66666,-291.66666,-288,-283.66666,-278.66666,-273,-266.66666,-259.66666,-252,-243.66667,-234.66667,-225,-214.66667,-203.66667,-192,-179.66667,-166.66667,-153,-138.66667,-123.666664,-108,-91.666664,-74.666664,-57,-38.666668,-19.666666,0,-10.666667,-20.666666,-30,-38.666668,-46.666668,-54,-60.666668,-66.666664,-72,-76.666664,-80.666664,-84,-86.666664,-88.666664,-90,-90.666664,-90.666664,-90,-88.666664,-86.666664,-84,-80.666664,-76.666664,-72,-66.666664,-60.666668,-54,-46.666668,-38.666668,-30,-20.666666,-10.666667,0,-5.7166667,-10.766666,-15.15,-18.866667,-21.916666,-24.3,-26.016666,-27.066668,-27.45,-27.166666,-26.216667,-24.6,-22.316668,-19.366667,-15.75,-11.466666,-6.516667,-0.9,-2.5875416,-5.015042,-6.775875,-7.870042,-8.297542,-8.058375,-7.1525416,-5.580042,-3.340875,-0.43504167,-1.3367814,-2.2552397,-2.5070314,-2.0921564,-1.0106146,-0.33219448,-0.75401324,-0.50916535,-0.15528888,-0.1372892,-0.050358307,-0.00021613853,0]),
 };
+/** Velocity per frame (units per second), per track, in the positions' type: with them `valueAt` reads between frames exactly. */
+export const velocities = {
+  value: /* @__PURE__ */ new Float32Array([0,40,80,120,160,200,240,280,320,360,400,440,480,520,560,600,640,680,720,760,800,840,880,920,960,1000,1040,1080,1120,1160,-660,-620,-580,-540,-500,-460,-420,-380,-340,-300,-260,-220,-180,-140,-100,-60,-20,20,60,100,140,180,220,260,300,340,380,420,460,500,540,580,620,-363,-323,-283,-243,-203,-163,-123,-83,-43,-3,37,77,117,157,197,237,277,317,357,-165.65,-125.65,-85.65,-45.65,-5.65,34.35,74.35,114.35,154.35,194.35,-75.1075,-35.1075,4.8925,44.8925,84.8925,-45.309124,-5.309125,34.690876,-18.92002,21.07998,9.593989,-2.8638,0]),
+};
+/** Per track, where the motion is not smooth between frames (an impact, a hand-off, a bound hit, a track's end) and the end if the last frame holds the rest value: [t, x before, v before, x after, v after]. */
+export const joins = {
+  value: [[0.5,-1.1368683772161603e-13,1199.9999999999998,0.0,-660.0],[1.05,-1.250555214937776e-13,659.9999999999995,0.0,-363.00000000000006],[1.3525,-1.0317080523236647e-13,362.9999999999994,0.0,-199.65000000000006],[1.5188750000000002,-2.3643309532417325e-14,199.64999999999978,0.0,-109.80750000000003],[1.6103812500000003,-1.430420226711247e-14,109.80749999999972,0.0,-60.394125000000024],[1.6607096875000003,-1.8595462947246127e-14,60.394124999999285,0.0,-33.216768750000014],[1.6883903281250003,-4.917069529319893e-15,33.21676874999966,0.0,-18.26922281250001],[1.7036146804687504,-2.758476005948448e-15,18.26922281249965,0.0,-10.048072546875005],[1.7119880742578129,-2.945078794586063e-15,10.048072546874302,0.0,-5.526439900781253],[1.716593440841797,-1.934753152554376e-15,5.526439900780413,0.0,-3.0395419454296895],[1.7191263924629885,-7.547787007929987e-16,3.0395419454290935,0.0,-1.6717480699863296],[1.7205195158546438,-3.0314882244963737e-16,1.6717480699858944,0.0,-0.9194614384924812],[1.721285733720054,-3.8765155670731086e-16,0.9194614384914693,0.0,-0.5057037911708647],[1.7217071535460298,-8.92228078236815e-17,0.5057037911704413,0.0,-0.2781370851439756],[1.7219389344503164,-5.787317888696904e-17,0.27813708514347624,0.0,-0.1529753968291866],[1.7220664139476742,-1.0713871956246312e-17,0.1529753968290185,0.0,-0.08413646825605263],[1.722136527671221,-9.779857970221561e-18,0.08413646825577366,0.0,-0.046275057540828946],[1.7333333333333334,0.0,0.0,0.0,0.0]],
+};
+/** The position of `track` (the first one by default) at `seconds`, clamped to [0, duration],
+ * read from `tracks` and `velocities` between frames by cubic Hermite: on [a, b], h = b - a,
+ * s = (t - a) / h, x = (2s³ - 3s² + 1)·x(a) + (s³ - 2s² + s)·h·v(a) + (3s² - 2s³)·x(b) +
+ * (s³ - s²)·h·v(b). Each entry of `joins` inside a frame interval ends the piece there with
+ * the motion's own values on that side, so every piece is smooth, and the reading is within
+ * h⁴/384·max|x⁗| of the motion on it (plus the tables' float32 rounding). From `duration` on
+ * it is the last frame. */
+export function valueAt(seconds, track = Object.keys(tracks)[0]) {
+  const x = tracks[track], v = velocities[track];
+  const t = Math.min(Math.max(seconds, 0), duration);
+  const i = Math.min(Math.floor(t * fps), frames - 2);
+  let a = i / fps, xa = x[i], va = v[i];
+  let b = Math.min((i + 1) / fps, duration), xb = x[i + 1], vb = v[i + 1];
+  for (const [tj, xl, vl, xr, vr] of joins[track]) {
+    if (tj < a) continue;
+    if (tj > b) break;
+    if (tj <= t) {
+      a = tj; xa = xr; va = vr;
+    } else {
+      b = tj; xb = xl; vb = vl;
+      break;
+    }
+  }
+  const h = b - a;
+  if (!(h > 0)) return xa;
+  const s = (t - a) / h, s2 = s * s, s3 = s2 * s;
+  return (2 * s3 - 3 * s2 + 1) * xa + (s3 - 2 * s2 + s) * h * va + (3 * s2 - 2 * s3) * xb +
+    (s3 - s2) * h * vb;
+}
+
 /** Registers `customProperties`; a property already registered is left as it is. */
 export function registerProperties() {
   if (typeof CSS === "undefined" || typeof CSS.registerProperty !== "function") return;
@@ -148,6 +186,6 @@ export function animate(element, options) {
   return a;
 }
 
-export default {name, kind, property, unit, fps, duration, durationMs, frames, customProperties, tracks, keyframes, timing, easing, reducedMotion, registerProperties, animate};
+export default {name, kind, property, unit, fps, duration, durationMs, frames, customProperties, tracks, velocities, joins, valueAt, keyframes, timing, easing, reducedMotion, registerProperties, animate};
 
 // No `play` (input at run time): its bounces on the floor are fixed by the baked start.

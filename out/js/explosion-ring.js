@@ -29,6 +29,46 @@ export const tracks = {
   inner: /* @__PURE__ */ new Float32Array([0,8.093441,15.776479,23.069923,29.993532,36.566055,42.805298,48.72816,54.350685,59.688103,64.75487,69.564705,74.130646,78.46506,82.57968,86.48566,90.193565,93.713455,97.054855,100.22682,103.237946,106.096375,108.80986,111.38575,113.831024,116.1523,118.355865,120.4477,122.43346,124.31852,126.107994,127.806725,129.41931,130.95013,132.40334,133.78285,135.0924,136.33556,137.51567,138.63594,139.6994,140.70894,141.66728,142.57703,143.44066,144.26048,145.03873,145.77753,146.47885,147.1446,147.77661,148.37657,148.9461,149.48676,150]),
   outer: /* @__PURE__ */ new Float32Array([8,20.326931,31.787693,42.44315,52.349884,61.56051,70.12394,78.08564,85.48791,92.37004,98.76859,104.717545,110.24848,115.39078,120.171745,124.616776,128.74947,132.59177,136.16408,139.48538,142.5733,145.44426,148.11348,150.59514,152.90242,155.04758,157.042,158.89629,160.62029,162.22314,163.71336,165.09888,166.38704,167.58469,168.69817,169.73341,170.69592,171.5908,172.42279,173.19632,173.91551,174.58415,175.20581,175.7838,176.32117,176.82077,177.28528,177.71713,178.11865,178.49196,178.83904,179.16173,179.46173,179.74066,180]),
 };
+/** Velocity per frame (units per second), per track, in the positions' type: with them `valueAt` reads between frames exactly. */
+export const velocities = {
+  inner: /* @__PURE__ */ new Float32Array([498.35132,473.0808,449.09177,426.31912,404.70126,384.1796,364.69855,346.20532,328.64987,311.98465,296.16446,281.1465,266.89008,253.35657,240.50931,228.31352,216.73615,205.74585,195.31285,185.40889,176.00714,167.08214,158.60971,150.5669,142.93192,135.6841,128.8038,122.2724,116.07219,110.18638,104.59902,99.295,94.259926,89.48018,84.9428,80.635506,76.54662,72.665085,68.98037,65.4825,62.162,59.009876,56.017593,53.177044,50.48053,47.920753,45.49078,43.184025,40.99424,38.915497,36.94216,35.068893,33.29061,31.602507,30]),
+  outer: /* @__PURE__ */ new Float32Array([766.88617,712.9999,662.8999,616.3203,573.01373,532.7501,495.31567,460.51163,428.15314,398.06833,370.0975,344.0921,319.91397,297.43478,276.5351,257.10397,239.03821,222.24185,206.62572,192.10687,178.60822,166.05806,154.38976,143.54134,133.4552,124.07779,115.35928,107.2534,99.717094,92.710335,86.19591,80.13924,74.50814,69.27272,64.405174,59.879654,55.672127,51.760246,48.12324,44.741795,41.59795,38.67501,35.957455,33.430855,31.081789,28.897783,26.86724,24.979376,23.224165,21.592287,20.075075,18.66447,17.352985,16.133654,15]),
+};
+/** Per track, where the motion is not smooth between frames (an impact, a hand-off, a bound hit, a track's end) and the end if the last frame holds the rest value: [t, x before, v before, x after, v after]. */
+export const joins = {
+  inner: [[0.9,149.99999999999991,30.000000000000014,150.0,30.0]],
+  outer: [[0.9,179.99999999999997,15.000000000000014,180.0,15.000000000000005]],
+};
+/** The position of `track` (the first one by default) at `seconds`, clamped to [0, duration],
+ * read from `tracks` and `velocities` between frames by cubic Hermite: on [a, b], h = b - a,
+ * s = (t - a) / h, x = (2s³ - 3s² + 1)·x(a) + (s³ - 2s² + s)·h·v(a) + (3s² - 2s³)·x(b) +
+ * (s³ - s²)·h·v(b). Each entry of `joins` inside a frame interval ends the piece there with
+ * the motion's own values on that side, so every piece is smooth, and the reading is within
+ * h⁴/384·max|x⁗| of the motion on it (plus the tables' float32 rounding). From `duration` on
+ * it is the last frame. */
+export function valueAt(seconds, track = Object.keys(tracks)[0]) {
+  const x = tracks[track], v = velocities[track];
+  const t = Math.min(Math.max(seconds, 0), duration);
+  const i = Math.min(Math.floor(t * fps), frames - 2);
+  let a = i / fps, xa = x[i], va = v[i];
+  let b = Math.min((i + 1) / fps, duration), xb = x[i + 1], vb = v[i + 1];
+  for (const [tj, xl, vl, xr, vr] of joins[track]) {
+    if (tj < a) continue;
+    if (tj > b) break;
+    if (tj <= t) {
+      a = tj; xa = xr; va = vr;
+    } else {
+      b = tj; xb = xl; vb = vl;
+      break;
+    }
+  }
+  const h = b - a;
+  if (!(h > 0)) return xa;
+  const s = (t - a) / h, s2 = s * s, s3 = s2 * s;
+  return (2 * s3 - 3 * s2 + 1) * xa + (s3 - 2 * s2 + s) * h * va + (3 * s2 - 2 * s3) * xb +
+    (s3 - s2) * h * vb;
+}
+
 /** Registers `customProperties`; a property already registered is left as it is. */
 export function registerProperties() {
   if (typeof CSS === "undefined" || typeof CSS.registerProperty !== "function") return;
@@ -88,6 +128,6 @@ export function animate(element, options) {
   return a;
 }
 
-export default {name, kind, property, unit, fps, duration, durationMs, frames, customProperties, tracks, keyframes, timing, easing, reducedMotion, registerProperties, animate};
+export default {name, kind, property, unit, fps, duration, durationMs, frames, customProperties, tracks, velocities, joins, valueAt, keyframes, timing, easing, reducedMotion, registerProperties, animate};
 
 // No `play` (input at run time): a ring's two radii are solved from their ends.

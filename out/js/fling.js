@@ -28,6 +28,44 @@ export const customProperties = [];
 export const tracks = {
   value: /* @__PURE__ */ new Float32Array([0,29.042908,56.252617,81.74484,105.62799,128.00363,148.96692,168.60698,187.00737,204.24632,220.39714,235.52852,249.7048,262.98627,275.4294,287.08713,298.009,308.24152,317.82812,326.80963,335.2242,343.10767,350.49353,357.41318,363.89606,369.96976,375.66006,380.99118,385.9858,390.6652,395.0492,399.1565,403.00452,406.60968,409.98724,413.15164,416.1163,418.89383,421.49603,423.934,426.21805,428.35797,430.3628,432.2411,434.0008,435.64944,437.19403,438.64114,439.9969,441.26706,442.45706,443.57196,444.61646,445.59506,446.51187,447.37082,448.17557,448.9295,449.63583,450.2976,450.9176,451.49844,452.04263,452.5525,453.03015,453.47766,453.89694,454.28973,454.65775,455.00253,455.32553,455.62817,455.91168,456.1773,456.42618,456.65933,456.87778,457.08243,457.27417,457.4538,457.62207,457.77975,457.92746,458.06586,458.19553,458.317,458.4308,458.5374,458.6373,458.7309,458.81857,458.90073,458.9777,459.04977,459.11734,459.18063,459.23993,459.29547,459.3475,459.39627,459.44196,459.48474,459.52484,459.5624,459.5976,459.63058,459.66147,459.69043,459.71753,459.74292,459.76672,459.78903,459.80994,459.8295,459.84784,459.86502,460.12]),
 };
+/** Velocity per frame (units per second), per track, in the positions' type: with them `valueAt` reads between frames exactly. */
+export const velocities = {
+  value: /* @__PURE__ */ new Float32Array([1800,1686.3834,1579.9385,1480.2123,1386.7809,1299.2468,1217.238,1140.4056,1068.4229,1000.9837,937.80133,878.607,823.1491,771.1917,722.51385,676.90857,634.1819,594.15216,556.6491,521.51324,488.59518,457.7549,428.86127,401.79144,376.43024,352.66986,330.40924,309.5537,290.0146,271.70877,254.55844,238.49063,223.43704,209.33363,196.12042,183.74126,172.14345,161.27771,151.09781,141.56047,132.62514,124.2538,116.41086,109.06297,102.17889,95.729324,89.68687,84.0258,78.72207,73.75311,69.09779,64.73632,60.650143,56.821888,53.235275,49.87505,46.72692,43.777504,41.014256,38.425423,36,33.72767,31.59877,29.604246,27.735617,25.984938,24.34476,22.808111,21.368458,20.019674,18.756027,17.57214,16.462982,15.423834,14.450276,13.538171,12.683638,11.883043,11.132982,10.430264,9.771903,9.155098,8.577226,8.035829,7.528605,7.053397,6.608185,6.191074,5.8002915,5.4341755,5.091169,4.7698126,4.468741,4.1866727,3.9224086,3.674825,3.442869,3.225554,3.0219562,2.8312094,2.6525028,2.485076,2.3282173,2.1812594,2.0435777,1.9145865,1.7937373,1.680516,1.5744414,1.4750621,1.3819559,1.2947264,1.2130029,1.1364378,1.0647055,0.99750096,0]),
+};
+/** Per track, where the motion is not smooth between frames (an impact, a hand-off, a bound hit, a track's end) and the end if the last frame holds the rest value: [t, x before, v before, x after, v after]. */
+export const joins = {
+  value: [[1.9333333333333333,459.8811047576613,0.9345384263176761,460.11999354359665,0.0]],
+};
+/** The position of `track` (the first one by default) at `seconds`, clamped to [0, duration],
+ * read from `tracks` and `velocities` between frames by cubic Hermite: on [a, b], h = b - a,
+ * s = (t - a) / h, x = (2s³ - 3s² + 1)·x(a) + (s³ - 2s² + s)·h·v(a) + (3s² - 2s³)·x(b) +
+ * (s³ - s²)·h·v(b). Each entry of `joins` inside a frame interval ends the piece there with
+ * the motion's own values on that side, so every piece is smooth, and the reading is within
+ * h⁴/384·max|x⁗| of the motion on it (plus the tables' float32 rounding). From `duration` on
+ * it is the last frame. */
+export function valueAt(seconds, track = Object.keys(tracks)[0]) {
+  const x = tracks[track], v = velocities[track];
+  const t = Math.min(Math.max(seconds, 0), duration);
+  const i = Math.min(Math.floor(t * fps), frames - 2);
+  let a = i / fps, xa = x[i], va = v[i];
+  let b = Math.min((i + 1) / fps, duration), xb = x[i + 1], vb = v[i + 1];
+  for (const [tj, xl, vl, xr, vr] of joins[track]) {
+    if (tj < a) continue;
+    if (tj > b) break;
+    if (tj <= t) {
+      a = tj; xa = xr; va = vr;
+    } else {
+      b = tj; xb = xl; vb = vl;
+      break;
+    }
+  }
+  const h = b - a;
+  if (!(h > 0)) return xa;
+  const s = (t - a) / h, s2 = s * s, s3 = s2 * s;
+  return (2 * s3 - 3 * s2 + 1) * xa + (s3 - 2 * s2 + s) * h * va + (3 * s2 - 2 * s3) * xb +
+    (s3 - s2) * h * vb;
+}
+
 /** Registers `customProperties`; a property already registered is left as it is. */
 export function registerProperties() {
   if (typeof CSS === "undefined" || typeof CSS.registerProperty !== "function") return;
@@ -103,7 +141,7 @@ export function animate(element, options) {
   return a;
 }
 
-export default {name, kind, property, unit, fps, duration, durationMs, frames, customProperties, tracks, keyframes, timing, easing, reducedMotion, registerProperties, animate};
+export default {name, kind, property, unit, fps, duration, durationMs, frames, customProperties, tracks, velocities, joins, valueAt, keyframes, timing, easing, reducedMotion, registerProperties, animate};
 
 import { play as run } from "./runtime.js";
 

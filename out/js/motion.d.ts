@@ -11,6 +11,10 @@ export interface CustomProperty {
 /** What `prefers-reduced-motion: reduce` does in `animate()`. */
 export type ReducedMotion = "jump" | "fade" | "keep";
 
+/** Where a track is not smooth: its time (s), and position and velocity just before and from
+ * it on. */
+export type Join = readonly [t: number, xBefore: number, vBefore: number, xAfter: number, vAfter: number];
+
 /** One baked motion: what every module exports, and its default export. */
 export interface Motion<Name extends string = string, Track extends string = string> {
   /** Motion name. */
@@ -38,6 +42,15 @@ export interface Motion<Name extends string = string, Track extends string = str
   readonly customProperties: readonly CustomProperty[];
   /** Position per frame, per track (float32, or float64 where values need it). */
   readonly tracks: { readonly [K in Track]: Float32Array | Float64Array };
+  /** Velocity per frame (units per second), per track, in the positions' type. */
+  readonly velocities: { readonly [K in Track]: Float32Array | Float64Array };
+  /** Per track, where the motion is not smooth between frames (an impact, a hand-off, a bound
+   * hit, a track's end), and the end if the last frame holds the rest value. */
+  readonly joins: { readonly [K in Track]: readonly Join[] };
+  /** The position of `track` (the first by default) at `seconds`, clamped to the bake: the
+   * tables read between frames by cubic Hermite with the velocities, a piece ending at each
+   * join, within h⁴/384·max|x⁗| of the motion (h = 1/fps). */
+  valueAt(seconds: number, track?: Track): number;
   /** Web Animations API keyframes, linear in between. */
   readonly keyframes: Keyframe[];
   /** Timing that plays the keyframes as baked. */

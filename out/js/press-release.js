@@ -28,6 +28,44 @@ export const customProperties = [];
 export const tracks = {
   value: /* @__PURE__ */ new Float32Array([1,0.9918431,0.9730675,0.95067835,0.92946833,0.912167,0.8998413,0.8956151,0.90047747,0.9115115,0.92615086,0.9422762,0.95824975,0.97290474,0.9855013,0.995663,1.0033033,1.0085509,1.0116793,1.0130461,1.0130419,1.0120513,1.0104262,1.0084673,1.0064168,1.0044554,1.0027068,1.0012436,1.0000966,0.99926394,0.9987205,0.9984264,0.9983339,0.9983935,0.998558,0.99878556,0.9990412,0.9992978,0.9995356,0.99974185,1]),
 };
+/** Velocity per frame (units per second), per track, in the positions' type: with them `valueAt` reads between frames exactly. */
+export const velocities = {
+  value: /* @__PURE__ */ new Float32Array([0,-0.8887515,-1.2939938,-1.3449585,-1.1733698,-0.8926303,-0.5879564,0.049578752,0.504568,0.79375595,0.94174486,0.9769282,0.9282775,0.822987,0.6849129,0.53370327,0.38449052,0.2480121,0.13103011,0.03693407,-0.03356984,-0.08175973,-0.110244766,-0.122394316,-0.12186965,-0.11226491,-0.09685372,-0.078431316,-0.059237,-0.040940527,-0.024675399,-0.011103437,-0.00049694924,0.0071726516,0.012148298,0.014808766,0.015601895,0.014991316,0.013416918,0.011268201,0]),
+};
+/** Per track, where the motion is not smooth between frames (an impact, a hand-off, a bound hit, a track's end) and the end if the last frame holds the rest value: [t, x before, v before, x after, v after]. */
+export const joins = {
+  value: [[0.1,0.8998413093720357,-0.5879564230913574,0.8998413093720357,-0.5879564230913572],[0.6666666666666666,0.9999098211890356,0.008868916471697342,1.0,0.0]],
+};
+/** The position of `track` (the first one by default) at `seconds`, clamped to [0, duration],
+ * read from `tracks` and `velocities` between frames by cubic Hermite: on [a, b], h = b - a,
+ * s = (t - a) / h, x = (2s³ - 3s² + 1)·x(a) + (s³ - 2s² + s)·h·v(a) + (3s² - 2s³)·x(b) +
+ * (s³ - s²)·h·v(b). Each entry of `joins` inside a frame interval ends the piece there with
+ * the motion's own values on that side, so every piece is smooth, and the reading is within
+ * h⁴/384·max|x⁗| of the motion on it (plus the tables' float32 rounding). From `duration` on
+ * it is the last frame. */
+export function valueAt(seconds, track = Object.keys(tracks)[0]) {
+  const x = tracks[track], v = velocities[track];
+  const t = Math.min(Math.max(seconds, 0), duration);
+  const i = Math.min(Math.floor(t * fps), frames - 2);
+  let a = i / fps, xa = x[i], va = v[i];
+  let b = Math.min((i + 1) / fps, duration), xb = x[i + 1], vb = v[i + 1];
+  for (const [tj, xl, vl, xr, vr] of joins[track]) {
+    if (tj < a) continue;
+    if (tj > b) break;
+    if (tj <= t) {
+      a = tj; xa = xr; va = vr;
+    } else {
+      b = tj; xb = xl; vb = vl;
+      break;
+    }
+  }
+  const h = b - a;
+  if (!(h > 0)) return xa;
+  const s = (t - a) / h, s2 = s * s, s3 = s2 * s;
+  return (2 * s3 - 3 * s2 + 1) * xa + (s3 - 2 * s2 + s) * h * va + (3 * s2 - 2 * s3) * xb +
+    (s3 - s2) * h * vb;
+}
+
 /** Registers `customProperties`; a property already registered is left as it is. */
 export function registerProperties() {
   if (typeof CSS === "undefined" || typeof CSS.registerProperty !== "function") return;
@@ -84,6 +122,6 @@ export function animate(element, options) {
   return a;
 }
 
-export default {name, kind, property, unit, fps, duration, durationMs, frames, customProperties, tracks, keyframes, timing, easing, reducedMotion, registerProperties, animate};
+export default {name, kind, property, unit, fps, duration, durationMs, frames, customProperties, tracks, velocities, joins, valueAt, keyframes, timing, easing, reducedMotion, registerProperties, animate};
 
 // No `play` (input at run time): a sequence's hand-offs are fixed by its baked pieces.

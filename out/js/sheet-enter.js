@@ -28,8 +28,50 @@ export const customProperties = [];
 export const tracks = {
   translateY: /* @__PURE__ */ new Float32Array([480,464.85297,427.19467,376.67484,320.52286,263.918,210.35886,162.01035,120.01536,84.76408,56.11902,33.597153,16.51238,4.083093,-4.490101,-9.97121,-13.055319,-14.350187,-14.369077,-13.531532,-12.169461,-10.536382,-8.818268,-7.1448126,-5.6003094,-4.233633,-3.067022,-2.1035466,-1.3332446,-0.7380088,-0.295343,0.018859897,0.22836049,0.35528105,0.4193368,0.43746284,0.42372882,0.389451,0.3434304,0.2922614,0.24066895,0.19184534,0.14776658,0.10947648,0]),
   opacity: /* @__PURE__ */ new Float32Array([0,0.21466179,0.3838807,0.51727676,0.62243354,0.7053291,0.7706761,0.8221894,0.86279756,0.89480925,0.9200441,0.93993694,0.95561856,0.96798044,0.9777253,0.9854073,0.99146307,0.9962368,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]),
-  scale: /* @__PURE__ */ new Float32Array([0.96,0.9611721,0.9640138,0.9677433,0.9718243,0.9759029,0.97975844,0.98326516,0.9863636,0.98903877,0.99130434,0.9931912,0.99473894,0.99599105,0.9969905,0.99777794,0.9983902,0.99885994,0.99921507,0.9994794,0.9996727,0.9998112,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]),
+  scale: /* @__PURE__ */ new Float32Array([0.96,0.9611721,0.9640138,0.9677433,0.9718243,0.9759029,0.97975844,0.98326516,0.9863636,0.98903877,0.99130434,0.9931912,0.99473894,0.99599105,0.9969905,0.99777794,0.9983902,0.99885994,0.99921507,0.9994794,0.9996727,0.9998112,0.99990785,0.99997324,1.0000155,1.000041,1.0000547,1.0000603,1.0000606,1.0000573,1.0000523,1.0000463,1.0000399,1,1,1,1,1,1,1,1,1,1,1,1]),
 };
+/** Velocity per frame (units per second), per track, in the positions' type: with them `valueAt` reads between frames exactly. */
+export const velocities = {
+  translateY: /* @__PURE__ */ new Float32Array([0,-1693.8292,-2729.0144,-3261.4465,-3425.3696,-3332.5745,-3073.1865,-2717.476,-2318.2456,-1913.4647,-1528.9141,-1180.6776,-877.3881,-622.1728,-414.28345,-250.41827,-125.75914,-34.756565,28.300798,68.89488,92.02946,102.09173,102.796,97.18574,87.67467,76.11158,63.85716,51.864403,40.756645,30.89936,22.463537,15.479689,9.882356,5.545621,2.3104916,0.005209541,-1.5403754,-2.4852693,-2.9715996,-3.1217694,-3.0377192,-2.8016396,-2.47762,-2.1138246,0]),
+  opacity: /* @__PURE__ */ new Float32Array([14.472233,11.408529,8.993398,7.089538,5.5887165,4.4056115,3.4729645,2.7377543,2.1581848,1.7013073,1.3411486,1.0572338,0.8334224,0.6569908,0.517909,0.40827012,0.32184127,0.253709,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]),
+  scale: /* @__PURE__ */ new Float32Array([0,0.12968127,0.20358469,0.2386538,0.24757566,0.23969083,0.22174326,0.19848958,0.17318736,0.1479814,0.124205306,0.10261384,0.083559446,0.06712424,0.053217154,0.04164395,0.032156553,0.02448675,0.018368347,0.013550866,0.009807257,0.00693743,0.004768998,0.003156237,0.001977985,0.0011349962,0.00054709887,0.00015038544,-0.000105426814,-0.00025938285,-0.0003413908,-0.00037403018,-0.0003740785,0,0,0,0,0,0,0,0,0,0,0,0]),
+};
+/** Per track, where the motion is not smooth between frames (an impact, a hand-off, a bound hit, a track's end) and the end if the last frame holds the rest value: [t, x before, v before, x after, v after]. */
+export const joins = {
+  translateY: [[0.7220437882336946,0.09843229276184128,-1.9940227354636095,0.0,0.0],[0.7333333333333333,0.0,0.0,0.0,0.0]],
+  opacity: [[0.3,0.9999999999999999,0.20000000000000018,1.0,0.0],[0.7333333333333333,1.0,0.0,1.0,0.0]],
+  scale: [[0.5473600838557595,1.0000348388798665,-0.0003579580033458099,1.0,0.0],[0.7333333333333333,1.0,0.0,1.0,0.0]],
+};
+/** The position of `track` (the first one by default) at `seconds`, clamped to [0, duration],
+ * read from `tracks` and `velocities` between frames by cubic Hermite: on [a, b], h = b - a,
+ * s = (t - a) / h, x = (2s³ - 3s² + 1)·x(a) + (s³ - 2s² + s)·h·v(a) + (3s² - 2s³)·x(b) +
+ * (s³ - s²)·h·v(b). Each entry of `joins` inside a frame interval ends the piece there with
+ * the motion's own values on that side, so every piece is smooth, and the reading is within
+ * h⁴/384·max|x⁗| of the motion on it (plus the tables' float32 rounding). From `duration` on
+ * it is the last frame. */
+export function valueAt(seconds, track = Object.keys(tracks)[0]) {
+  const x = tracks[track], v = velocities[track];
+  const t = Math.min(Math.max(seconds, 0), duration);
+  const i = Math.min(Math.floor(t * fps), frames - 2);
+  let a = i / fps, xa = x[i], va = v[i];
+  let b = Math.min((i + 1) / fps, duration), xb = x[i + 1], vb = v[i + 1];
+  for (const [tj, xl, vl, xr, vr] of joins[track]) {
+    if (tj < a) continue;
+    if (tj > b) break;
+    if (tj <= t) {
+      a = tj; xa = xr; va = vr;
+    } else {
+      b = tj; xb = xl; vb = vl;
+      break;
+    }
+  }
+  const h = b - a;
+  if (!(h > 0)) return xa;
+  const s = (t - a) / h, s2 = s * s, s3 = s2 * s;
+  return (2 * s3 - 3 * s2 + 1) * xa + (s3 - 2 * s2 + s) * h * va + (3 * s2 - 2 * s3) * xb +
+    (s3 - s2) * h * vb;
+}
+
 /** Registers `customProperties`; a property already registered is left as it is. */
 export function registerProperties() {
   if (typeof CSS === "undefined" || typeof CSS.registerProperty !== "function") return;
@@ -91,16 +133,16 @@ export const keyframes = [
 {offset: 0.409, translate: "0 -14.369px", opacity: "1", scale: "0.999215"},
 {offset: 0.43, translate: "0 -13.68px", opacity: "1", scale: "0.99957"},
 {offset: 0.455, translate: "0 -12.2px", opacity: "1", scale: "0.99979"},
-{offset: 0.4795, translate: "0 -10.371px", opacity: "1", scale: "0.999822"},
-{offset: 0.4795, translate: "0 -10.371px", opacity: "1", scale: "1"},
-{offset: 0.51, translate: "0 -8.07px", opacity: "1", scale: "1"},
-{offset: 0.547, translate: "0 -5.44px", opacity: "1", scale: "1"},
-{offset: 0.59, translate: "0 -3.05px", opacity: "1", scale: "1"},
-{offset: 0.64, translate: "0 -1.17px", opacity: "1", scale: "1"},
-{offset: 0.7, translate: "0 0.03px", opacity: "1", scale: "1"},
-{offset: 0.77, translate: "0 0.47px", opacity: "1", scale: "1"},
-{offset: 0.86, translate: "0 0.41px", opacity: "1", scale: "1"},
-{offset: 0.97, translate: "0 0.12px", opacity: "1", scale: "1"},
+{offset: 0.486, translate: "0 -9.93px", opacity: "1", scale: "0.99997"},
+{offset: 0.52, translate: "0 -7.34px", opacity: "1", scale: "1.00008"},
+{offset: 0.56, translate: "0 -4.65px", opacity: "1", scale: "1.00015"},
+{offset: 0.61, translate: "0 -2.19px", opacity: "1", scale: "1.00017"},
+{offset: 0.66, translate: "0 -0.66px", opacity: "1", scale: "1.00017"},
+{offset: 0.72, translate: "0 0.23px", opacity: "1", scale: "1.00004"},
+{offset: 0.746, translate: "0 0.34px", opacity: "1", scale: "1.000035"},
+{offset: 0.746, translate: "0 0.34px", opacity: "1", scale: "1"},
+{offset: 0.82, translate: "0 0.48px", opacity: "1", scale: "1"},
+{offset: 0.91, translate: "0 0.24px", opacity: "1", scale: "1"},
 {offset: 0.985, translate: "0 0.098px", opacity: "1", scale: "1"},
 {offset: 0.985, translate: "0 0px", opacity: "1", scale: "1"},
 {offset: 1, translate: "0 0px", opacity: "1", scale: "1"},
@@ -119,6 +161,6 @@ export function animate(element, options) {
   return a;
 }
 
-export default {name, kind, property, unit, fps, duration, durationMs, frames, customProperties, tracks, keyframes, timing, easing, reducedMotion, registerProperties, animate};
+export default {name, kind, property, unit, fps, duration, durationMs, frames, customProperties, tracks, velocities, joins, valueAt, keyframes, timing, easing, reducedMotion, registerProperties, animate};
 
 // No `play` (input at run time): it moves several properties at once; bake each as its own motion to play it with input.

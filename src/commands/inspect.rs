@@ -75,6 +75,10 @@ pub struct Inspection {
     pub rest_delta: f64,
     /// Speed that counts as resting.
     pub rest_speed: f64,
+    /// Distance from rest a resting bake ends within: `rest_delta`, and at most 0.1 % of the
+    /// travel of a motion from one value to another (`Model::end_delta`: its easing then ends
+    /// without a visible step over any range).
+    pub end_delta: f64,
     /// Resolved physical parameters, as in the JSON tables.
     pub params: Params,
     /// Spring figures, for a spring.
@@ -87,8 +91,9 @@ pub struct Inspection {
     pub inertia: Option<InertiaFigures>,
     /// Per step of a sequence: its kind, when it starts and the state it hands over.
     pub steps: Option<Vec<StepFigures>>,
-    /// The earliest time the motion provably rests (within `rest_delta`, slower than
-    /// `rest_speed`), from its decay envelope: a bound, never earlier than the true time.
+    /// The earliest time the motion provably rests (within `end_delta`, slower than
+    /// `rest_speed`), from its decay envelope: a bound, never earlier than the true time,
+    /// and where a resting bake ends (at the first frame from it).
     pub settle_time: Option<f64>,
     /// Per track (`value`, or `inner` and `outer` for a ring).
     pub tracks: Vec<TrackFigures>,
@@ -497,6 +502,7 @@ pub fn inspect(baked: &Baked) -> Inspection {
         },
         rest_delta: spec.rest_delta,
         rest_speed: spec.rest_speed,
+        end_delta: model.end_delta(spec.rest_delta),
         params: Params(model.params()),
         spring: match model {
             Model::Spring(s) => Some(spring_figures(s)),
@@ -520,7 +526,7 @@ pub fn inspect(baked: &Baked) -> Inspection {
             Model::Sequence(s) => Some(step_figures(s)),
             _ => None,
         },
-        settle_time: model.settle_time(spec.rest_delta, spec.rest_speed),
+        settle_time: model.settle_time(model.end_delta(spec.rest_delta), spec.rest_speed),
         tracks,
     }
 }
@@ -659,12 +665,16 @@ impl Inspection {
             self.track_rows(&mut rows, track, many);
         }
         if let Some(t) = self.settle_time {
+            let within = if self.end_delta < self.rest_delta {
+                format!("{}: 0.1 % of the travel", units.value(self.end_delta))
+            } else {
+                format!("rest_delta {}", units.value(self.rest_delta))
+            };
             rows.push(
                 "settle time",
                 format!(
-                    "{} (envelope bound for rest_delta {}, rest_speed {})",
+                    "{} (envelope bound for {within}, rest_speed {})",
                     seconds(t),
-                    units.value(self.rest_delta),
                     units.per_s(self.rest_speed)
                 ),
             );

@@ -15,7 +15,8 @@ pieces and the joins come from issue 17, written here from its formulas (not fro
   a spring's rest time is where its envelope crosses the thresholds, found numerically (no
   closed form gives it): that one time is read from the Rust (`RUST_REST_TIMES`, each checked here to be a time at which
   the spring is within the thresholds) and the next step is evaluated from the exact state
-  at that double time, in high precision;
+  at that double time, in high precision. A motion to a `to` (a whole sequence, a track)
+  that ends at rest rests within min(rest_delta, 0.1 % of its travel) (`end_rest`);
 - tracks: frame i at min(i/fps, D), D the latest end of any track; a track that has ended
   holds its end value with velocity 0: its `to`, rest position or floor when it rests or
   arrives, its position at L_k when a `duration` (its own or the motion's) cuts it;
@@ -321,14 +322,27 @@ def ron_call(kind, p, skip=()):
 
 # ---------------------------------------------------------------- composites
 
+def end_rest(rest, start, end):
+    """The rest thresholds a motion from `start` to `end` is baked to (`Model::end_delta`):
+    within min(rest_delta, 0.1 % of its travel) of rest, so that its easing ends without a
+    visible step over any range; `rest` as it is when it does not travel."""
+    if end is None or float(end) == float(start):
+        return rest
+    return (min(rest[0], 1e-3 * abs(float(end) - float(start))), rest[1])
+
+
 def sequence_pieces(steps, rest):
-    """[(T_i, piece_i)]: step i starts at T_i from step i - 1's exact state at its length."""
+    """[(T_i, piece_i)]: step i starts at T_i from step i - 1's exact state at its length. A
+    last step that rests does so within `end_rest` of the whole sequence's travel."""
     pieces, start, x, v = [], mpf(0), None, None
-    for kind, p, duration, rust_rest in steps:
+    first = steps[0][1]["from"]
+    for i, (kind, p, duration, rust_rest) in enumerate(steps):
         if x is None:
             x, v = p["from"], p.get("velocity", 0.0)
         solve = dict(p, duration=duration) if kind == "Decay" and "to" in p else p
         piece_ = piece(kind, solve, x, v, rest, rust_rest)
+        if i + 1 == len(steps) and duration is None and (piece_.how or "").startswith("rests"):
+            piece_ = piece(kind, solve, x, v, end_rest(rest, first, piece_.end), rust_rest)
         if duration is not None:
             # A solved decay arrives at its `to` at its duration.
             piece_.length, piece_.how = mpf(duration), "arrives" if piece_.how == "arrives" else "duration"
@@ -405,7 +419,7 @@ def sequence_case(ident, steps, duration, rest):
 RUST_REST_TIMES = {
     "press": 0.3483484074305998,
     "sheet-translateY": 0.7220437882336946,
-    "sheet-scale": 0.3516141376490267,
+    "sheet-scale": 0.5473600838557595,
 }
 
 # curvebake's default rest thresholds: px and deg (REST_FOR_PIXELS), numbers (REST_FOR_UNITLESS).
@@ -432,6 +446,12 @@ def tracks_case(ident, name, tracks, duration=None):
             motion = sequence_motion_ron(p["steps"])
         else:
             q = piece(kind, solve, p["from"], p.get("velocity", 0.0), rest, rust_rest)
+            # Only a motion to a `to` travels (`Model::endpoints`; the inertia tracks here glide
+            # free, with no target).
+            travels = kind in ("Spring", "Gravity", "Decay", "Friction") and "to" in p
+            if travels and track_duration is None and (q.how or "").startswith("rests"):
+                tight = end_rest(rest, p["from"], q.end)
+                q = piece(kind, solve, p["from"], p.get("velocity", 0.0), tight, rust_rest)
             motion = ron_call(kind, p)
         if track_duration is not None:
             length = mpf(track_duration)

@@ -75,7 +75,7 @@ fn inspect_shows_the_figures_of_a_known_spring() {
         "overshoot      9.088 % (21.81 px) at 0.2667 s (frames); 9.088 % at 0.2665 s (closed form)",
         "peak speed     1760 px/s at 0.08333 s (frames)",
         "resting value  0 px",
-        "settle time    0.8571 s (envelope bound for rest_delta 0.25 px, rest_speed 2 px/s)",
+        "settle time    0.8571 s (envelope bound for 0.24 px: 0.1 % of the travel, rest_speed 2 px/s)",
     ] {
         assert!(
             squeezed_stdout.contains(&squeezed(expected)),

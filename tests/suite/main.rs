@@ -30,6 +30,7 @@ mod play_runtime;
 mod plots;
 mod prefix;
 mod properties_outputs;
+mod read_tables;
 mod reference;
 mod reliability;
 mod review_page;

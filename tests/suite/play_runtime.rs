@@ -20,7 +20,7 @@ use std::process::Command;
 const INSIDE: usize = 15;
 
 /// Node, or None (skipped; a failure under `CURVEBAKE_REQUIRE_JS_TOOLS=1`).
-fn node() -> Option<PathBuf> {
+pub(crate) fn node() -> Option<PathBuf> {
     let found = std::env::var_os("PATH").and_then(|dirs| {
         std::env::split_paths(&dirs)
             .map(|d| d.join("node"))

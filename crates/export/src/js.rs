@@ -9,7 +9,9 @@
 //! and one at each join of its closed forms, valued by them there (a hand-off or a bound hit
 //! between two frames, as in the CSS), `offset` = t/D, linear in between), the position table per track (a `Float32Array` in
 //! float32's shortest digits, or a `Float64Array` where float32 would move a value by more
-//! than the keyframes' rounding), the duration in seconds and milliseconds, the frame rate,
+//! than the keyframes' rounding) and the velocity table in the same type, with `joins` and
+//! `valueAt`, which reads the tables between frames by cubic Hermite ([`joins`]), the
+//! duration in seconds and milliseconds, the frame rate,
 //! the `linear()` easing and the reduced-motion policy. Custom properties (a `--name`
 //! property, or a ring's `--<name>-inner` and `--<name>-outer`) only interpolate once
 //! registered, so the module registers them with `CSS.registerProperty` as it makes its
@@ -36,7 +38,7 @@ use crate::fit::Fit;
 use crate::settings::{ExportSettings, Format, Layout};
 use curvebake_model::bake::Baked;
 use curvebake_model::number::{json_text, max_fixed_len, write_json_f64, write_list};
-use curvebake_model::spec::{Model, Property};
+use curvebake_model::spec::{Ending, Model, Property};
 
 /// Fewest decimals of keyframe offsets.
 pub const OFFSET_DECIMALS: u32 = 6;
@@ -327,9 +329,10 @@ fn module_capacity(
         };
         keyframe += ", ".len() + key + max_fixed_len(max_abs, decimals.1) + unit.len();
     }
-    let table = baked.tracks.len() * (JSON_F64_LEN + 1);
+    // Positions and velocities.
+    let tables = 2 * baked.tracks.len() * (JSON_F64_LEN + 1);
     let names = 8 * (baked.spec.name.len() + baked.spec.property.name().len());
-    FIXED_TEXT + names + keyframes * keyframe + baked.frames() * table
+    FIXED_TEXT + names + keyframes * keyframe + baked.frames() * tables
 }
 
 /// Whether a track's values need a `Float64Array`: rounding one to float32 would move it by
@@ -381,7 +384,9 @@ pub fn module(baked: &Baked, settings: &ExportSettings) -> Vec<u8> {
     let registers = !custom_properties(baked, settings).is_empty();
     let play = play::section(baked, &targets, registers);
     let capacity = module_capacity(baked, &targets, unit, decimals, stops);
-    let mut out = Vec::with_capacity(capacity + easing_len + play.len());
+    let joins = joins(baked);
+    let mut out =
+        Vec::with_capacity(capacity + easing_len + play.len() + reader_len(baked, &joins));
     header(&mut out, baked);
     // A JSON string: `linear(...)` is digits, signs, points, commas, spaces and `%`, none of
     // which JSON escapes.
@@ -402,6 +407,7 @@ pub fn module(baked: &Baked, settings: &ExportSettings) -> Vec<u8> {
         },
     );
     tables(&mut out, baked, unit);
+    reader(&mut out, baked, &joins);
     out.extend_from_slice(include_str!("js/register.js").as_bytes());
     if registers {
         out.extend_from_slice(include_str!("js/registered.js").as_bytes());
@@ -571,14 +577,18 @@ fn constants(
     );
 }
 
-/// `tracks`: each track's positions per frame as a typed array.
-fn tables(out: &mut Vec<u8>, baked: &Baked, unit: &str) {
-    line(
-        out,
-        "/** Position per frame, per track (`value`; `inner` and `outer` for a ring): float32, \
-         or float64 where float32 would move a value by more than the keyframes' rounding. */",
-    );
-    line(out, "export const tracks = {");
+/// A table of the module: `export const <name> = {<track>: Float32Array, ...}` of what
+/// `values` picks of each track, float64 where its positions need it ([`needs_float64`]).
+fn table(
+    out: &mut Vec<u8>,
+    baked: &Baked,
+    unit: &str,
+    name: &str,
+    values: fn(&curvebake_model::bake::Track) -> &[f64],
+) {
+    out.extend_from_slice(b"export const ");
+    out.extend_from_slice(name.as_bytes());
+    line(out, " = {");
     for track in &baked.tracks {
         out.extend_from_slice(b"  ");
         out.extend_from_slice(track.name.as_bytes());
@@ -588,14 +598,100 @@ fn tables(out: &mut Vec<u8>, baked: &Baked, unit: &str) {
         } else {
             b": /* @__PURE__ */ new Float32Array(["
         });
-        write_list(
-            out,
-            &track.position,
-            if wide { json_text } else { f32_text },
-        );
+        write_list(out, values(track), if wide { json_text } else { f32_text });
         out.extend_from_slice(b"]),\n");
     }
     line(out, "};");
+}
+
+/// `tracks` and `velocities`: each track's positions and velocities per frame as typed
+/// arrays.
+fn tables(out: &mut Vec<u8>, baked: &Baked, unit: &str) {
+    line(
+        out,
+        "/** Position per frame, per track (`value`; `inner` and `outer` for a ring): float32, \
+         or float64 where float32 would move a value by more than the keyframes' rounding. */",
+    );
+    table(out, baked, unit, "tracks", |t| t.position.as_slice());
+    line(
+        out,
+        "/** Velocity per frame (units per second), per track, in the positions' type: with them \
+         `valueAt` reads between frames exactly. */",
+    );
+    table(out, baked, unit, "velocities", |t| t.velocity.as_slice());
+}
+
+/// Bounces that rise at most this much (in the motion's unit) get no join of their own in
+/// `joins`: after the last one listed the motion stays that close to the floor.
+pub const READ_NEGLIGIBLE: f64 = 1e-6;
+
+/// Each track's joins for `valueAt`: `[t, x(t⁻), v(t⁻), x(t), v(t)]` where its closed form is
+/// not one smooth function (a gravity impact, a hand-off, a bound hit, a track's end: the
+/// kinks of [`Model::track_kinks`] down to bounces of [`READ_NEGLIGIBLE`]) and at the end `D`
+/// of a motion whose last frame is its end value (it rests or arrives) rather than the
+/// motion's: the values on each side, so that no Hermite piece spans one.
+pub fn joins(baked: &Baked) -> Vec<Vec<[f64; 5]>> {
+    let d = baked.duration;
+    let kinks = baked.spec.model.track_kinks(d, READ_NEGLIGIBLE);
+    let motions = baked.spec.model.tracks();
+    (motions.iter().zip(kinks).zip(&baked.tracks))
+        .map(|(((_, motion), kinks), track)| {
+            let side = |t: f64| {
+                let (left, right) = (crate::fit::before(t), t);
+                [
+                    t,
+                    motion.position(left),
+                    motion.velocity(left),
+                    motion.position(right),
+                    motion.velocity(right),
+                ]
+            };
+            let mut joins: Vec<[f64; 5]> = kinks.into_iter().map(side).collect();
+            if !matches!(baked.spec.ending, Ending::Fixed(_)) {
+                let last = track.position.len() - 1;
+                let mut end = side(d);
+                (end[3], end[4]) = (track.position[last], track.velocity[last]);
+                joins.push(end);
+            }
+            joins
+        })
+        .collect()
+}
+
+/// The text of `valueAt`.
+const VALUE_AT: &str = include_str!("js/value_at.js");
+
+/// Bytes of the reader ([`reader`]) of a motion with these `joins`.
+fn reader_len(baked: &Baked, joins: &[Vec<[f64; 5]>]) -> usize {
+    let entries: usize = joins.iter().map(Vec::len).sum();
+    512 + VALUE_AT.len() + baked.tracks.len() * 16 + entries * 5 * (JSON_F64_LEN + 1)
+}
+
+/// `joins` ([`joins`]) and `valueAt`, which reads the tables between frames.
+fn reader(out: &mut Vec<u8>, baked: &Baked, joins: &[Vec<[f64; 5]>]) {
+    line(
+        out,
+        "/** Per track, where the motion is not smooth between frames (an impact, a hand-off, a \
+         bound hit, a track's end) and the end if the last frame holds the rest value: [t, \
+         x before, v before, x after, v after]. */",
+    );
+    line(out, "export const joins = {");
+    for (track, joins) in baked.tracks.iter().zip(joins) {
+        out.extend_from_slice(b"  ");
+        out.extend_from_slice(track.name.as_bytes());
+        out.extend_from_slice(b": [");
+        for (i, join) in joins.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            out.push(b'[');
+            write_list(out, join, json_text);
+            out.push(b']');
+        }
+        line(out, "],");
+    }
+    line(out, "};");
+    out.extend_from_slice(VALUE_AT.as_bytes());
 }
 
 /// The type declarations of one motion's module: its constants with literal types where they
@@ -616,6 +712,9 @@ pub fn types(baked: &Baked) -> Vec<u8> {
         .map(|t| format!("readonly {}: {}", t.name, array(t)))
         .collect();
     let track_names: Vec<String> = baked.tracks.iter().map(|t| literal(t.name)).collect();
+    let joins: Vec<String> = (baked.tracks.iter())
+        .map(|t| format!("readonly {}: readonly Join[]", t.name))
+        .collect();
     let property = match spec.model {
         Model::Ring(_) => "null".to_owned(),
         _ => literal(spec.property.name()),
@@ -623,8 +722,8 @@ pub fn types(baked: &Baked) -> Vec<u8> {
     let text = format!(
         "// Types of {name}.js, generated by curvebake.\n\
          \n\
-         import type {{ CustomProperty, Motion, ReducedMotion }} from \"./motion.js\";\n\
-         export type {{ CustomProperty, Motion, ReducedMotion }};\n\
+         import type {{ CustomProperty, Join, Motion, ReducedMotion }} from \"./motion.js\";\n\
+         export type {{ CustomProperty, Join, Motion, ReducedMotion }};\n\
          \n\
          /** Motion name. */\n\
          export declare const name: {name_literal};\n\
@@ -650,6 +749,12 @@ pub fn types(baked: &Baked) -> Vec<u8> {
          export declare const customProperties: readonly CustomProperty[];\n\
          /** Position per frame, per track. */\n\
          export declare const tracks: {{ {tracks} }};\n\
+         /** Velocity per frame (units per second), per track, in the positions' type. */\n\
+         export declare const velocities: {{ {tracks} }};\n\
+         /** Per track, where the motion is not smooth between frames, and the end if the last frame holds the rest value. */\n\
+         export declare const joins: {{ {joins} }};\n\
+         /** The position of `track` (the first by default) at `seconds`, read between frames by cubic Hermite with the velocities: within h⁴/384·max|x⁗| of the motion. */\n\
+         export declare function valueAt(seconds: number, track?: {track_names}): number;\n\
          /** Web Animations API keyframes: one per kept frame and join, linear in between. */\n\
          export declare const keyframes: Keyframe[];\n\
          /** Timing that plays the keyframes as baked, with the CSS class's fill. */\n\
@@ -664,6 +769,7 @@ pub fn types(baked: &Baked) -> Vec<u8> {
          \x20 readonly property: typeof property;\n\
          \x20 readonly unit: typeof unit;\n\
          \x20 readonly tracks: typeof tracks;\n\
+         \x20 readonly velocities: typeof velocities;\n\
          }};\n\
          export default motion;\n",
         name = spec.name,
@@ -678,6 +784,7 @@ pub fn types(baked: &Baked) -> Vec<u8> {
         reduced = literal(spec.reduced_motion.name()),
         fill = literal(fill(baked)),
         tracks = tracks.join("; "),
+        joins = joins.join("; "),
         track_names = track_names.join(" | "),
     );
     let mut bytes = text.into_bytes();
@@ -698,6 +805,10 @@ export interface CustomProperty {
 
 /** What `prefers-reduced-motion: reduce` does in `animate()`. */
 export type ReducedMotion = "jump" | "fade" | "keep";
+
+/** Where a track is not smooth: its time (s), and position and velocity just before and from
+ * it on. */
+export type Join = readonly [t: number, xBefore: number, vBefore: number, xAfter: number, vAfter: number];
 
 /** One baked motion: what every module exports, and its default export. */
 export interface Motion<Name extends string = string, Track extends string = string> {
@@ -726,6 +837,15 @@ export interface Motion<Name extends string = string, Track extends string = str
   readonly customProperties: readonly CustomProperty[];
   /** Position per frame, per track (float32, or float64 where values need it). */
   readonly tracks: { readonly [K in Track]: Float32Array | Float64Array };
+  /** Velocity per frame (units per second), per track, in the positions' type. */
+  readonly velocities: { readonly [K in Track]: Float32Array | Float64Array };
+  /** Per track, where the motion is not smooth between frames (an impact, a hand-off, a bound
+   * hit, a track's end), and the end if the last frame holds the rest value. */
+  readonly joins: { readonly [K in Track]: readonly Join[] };
+  /** The position of `track` (the first by default) at `seconds`, clamped to the bake: the
+   * tables read between frames by cubic Hermite with the velocities, a piece ending at each
+   * join, within h⁴/384·max|x⁗| of the motion (h = 1/fps). */
+  valueAt(seconds: number, track?: Track): number;
   /** Web Animations API keyframes, linear in between. */
   readonly keyframes: Keyframe[];
   /** Timing that plays the keyframes as baked. */

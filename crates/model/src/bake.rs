@@ -2,8 +2,10 @@
 //!
 //! Frame i is at t_i = min(i/fps, D), i = 0 ..= ceil(D·fps), with D the bake length. A motion
 //! that ends at rest gets D = the first frame time from which its decay envelope proves it
-//! stays within `rest_delta` of rest with speed below `rest_speed`; its last frame is exactly
-//! the rest value. Every other frame is the exact closed form.
+//! stays within `rest_delta` of rest (and, for a motion from one value to another, within
+//! 0.1 % of its travel: [`Model::end_delta`](crate::spec::Model::end_delta)) with speed below
+//! `rest_speed`; its last frame is exactly the rest value. Every other frame is the exact
+//! closed form.
 
 use crate::spec::{Ending, MotionSpec};
 use curvebake_motion::frame_time;
@@ -158,7 +160,7 @@ pub fn frame_plan(spec: &MotionSpec) -> Result<FramePlan, BakeError> {
         Ending::Rests => {
             let settle = spec
                 .model
-                .settle_time(spec.rest_delta, spec.rest_speed)
+                .settle_time(spec.model.end_delta(spec.rest_delta), spec.rest_speed)
                 .ok_or(BakeError::NeverRests {
                     rest_delta: spec.rest_delta,
                     rest_speed: spec.rest_speed,

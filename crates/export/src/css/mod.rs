@@ -876,6 +876,68 @@ mod tests {
         );
     }
 
+    /// The step at the end of an easing, in progress: `|1 − p|` just before `D` where the
+    /// last two stops share it (0 when the curve reaches 1 by itself).
+    fn end_step(fit: &crate::fit::Fit, scale: &crate::fit::Scale) -> f64 {
+        let n = fit.len();
+        if fit.times[n - 2] < fit.times[n - 1] {
+            return 0.0;
+        }
+        let played = |k| (scale.played(fit.value(k, 0)) - scale.origin) / scale.unit;
+        (played(n - 1) - played(n - 2)).abs()
+    }
+
+    /// An easing stretched over any range ends with a step of at most `END_STEP` of it, on
+    /// the hard cases: ranges where `rest_delta` alone would allow a step of 0.5 to 4 %.
+    #[test]
+    fn a_stretched_easing_ends_within_a_thousandth_of_its_range() {
+        use curvebake_model::spec::END_STEP;
+        let cases = [
+            ("small", "motion: Spring(from: 0, to: 6, stiffness: 170, damping: 12)"),
+            (
+                "underdamped",
+                "property: \"rotate\", motion: Spring(from: -12, to: 0, stiffness: 300, damping: 6)",
+            ),
+            (
+                "overdamped",
+                "property: \"scale\", motion: Spring(from: 0.94, to: 1, stiffness: 200, damping: 80)",
+            ),
+            ("snap", "motion: Friction(from: 0, to: 8, velocity: 300)"),
+            (
+                "ball",
+                "motion: Gravity(from: -12, velocity: 0, acceleration: 2400, to: 0, restitution: 0.55)",
+            ),
+        ];
+        for (name, fields) in cases {
+            let spec = spec(&format!("(name: \"{name}\", {fields})"));
+            let baked = bake(&spec).unwrap();
+            let (from, to) = easing_endpoints(&baked).unwrap();
+            let range = (to - from).abs();
+            assert!(
+                spec.rest_delta > 5.0 * END_STEP * range,
+                "{name} is not hard"
+            );
+            let curve = &curves(&baked, &ExportSettings::default())[0];
+            let (fit, scale) = easing(curve, (from, to), baked.duration);
+            let step = end_step(&fit, &scale);
+            assert!(step <= END_STEP, "{name}: an end step of {step}");
+            // The premise of the proof: from D on, the motion stays that close to `to`.
+            for i in 0..=5000 {
+                let t = baked.duration + f64::from(i) * 1e-3;
+                let off = (curve.motion.position(t) - to).abs() / range;
+                assert!(off <= END_STEP, "{name}: {off} of its range at {t} s");
+            }
+        }
+        // A decay solved to its end arrives there: no step at all.
+        let spec = spec(
+            "(name: \"decay\", duration: 0.3, motion: Decay(from: 0, to: 5, end_velocity: 2))",
+        );
+        let baked = bake(&spec).unwrap();
+        let curve = &curves(&baked, &ExportSettings::default())[0];
+        let (fit, scale) = easing(curve, (0.0, 5.0), baked.duration);
+        assert_eq!(end_step(&fit, &scale), 0.0);
+    }
+
     #[test]
     fn reduced_motion_follows_the_policy() {
         let fade = spec(

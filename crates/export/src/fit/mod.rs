@@ -686,7 +686,7 @@ fn pick(
 }
 
 /// The largest double below `t` (a time just before a join, where the motion arrives).
-fn before(t: f64) -> f64 {
+pub(crate) fn before(t: f64) -> f64 {
     if t > 0.0 {
         f64::from_bits(t.to_bits() - 1)
     } else {

@@ -10,4 +10,4 @@ export function animate(element, options) {
   return a;
 }
 
-export default {name, kind, property, unit, fps, duration, durationMs, frames, customProperties, tracks, keyframes, timing, easing, reducedMotion, registerProperties, animate};
+export default {name, kind, property, unit, fps, duration, durationMs, frames, customProperties, tracks, velocities, joins, valueAt, keyframes, timing, easing, reducedMotion, registerProperties, animate};

@@ -16,6 +16,11 @@ use curvebake_motion::{
     DEFAULT_BOUNCE_DAMPING, DEFAULT_BOUNCE_STIFFNESS,
 };
 
+/// Largest step at the end of a motion's easing, as a fraction of its travel: a motion from
+/// one value to another is baked until it stays this close to `to` ([`Model::end_delta`]), so
+/// an easing stretched over another range ends without a visible snap.
+pub const END_STEP: f64 = 1e-3;
+
 /// Default frames per second.
 pub const DEFAULT_FPS: f64 = 60.0;
 /// Highest accepted frame rate.
@@ -377,6 +382,24 @@ impl Model {
             Self::Sequence(s) => s.rest_position().into_iter().collect(),
             Self::Tracks(t) => t.tracks().iter().map(|k| k.end_value).collect(),
             Self::Gravity(_) | Self::Decay(_) => Vec::new(),
+        }
+    }
+
+    /// How close to rest a motion that rests is baked: `rest_delta`, and for a motion from
+    /// one value to another (its [`endpoints`](Self::endpoints)) at most [`END_STEP`] of its
+    /// travel `|to − from|`.
+    ///
+    /// Its easing, the progress `p(t) = (x(t) − from)/(to − from)` up to the end `D`, then
+    /// 1, steps by `|1 − p(D)| = |x(D) − to|/|to − from|` at `D`. [`Model::settle_time`]
+    /// with this distance proves `|x(t) − rest| ≤ end_delta` for every `t` from the settle
+    /// time on (each kind's decay envelope), `D` is a frame time at or after it, and the rest
+    /// is `to` (to its last bit: a snap rests at `from + v/λ`, solved to be `to`). So
+    /// `|1 − p(D)| ≤ END_STEP`: stretched over any range `R`, the easing ends with a step of
+    /// at most `END_STEP·|R|` (0.4 px over 400 px), and over its own at most `rest_delta`.
+    pub fn end_delta(&self, rest_delta: f64) -> f64 {
+        match self.endpoints() {
+            Some((from, to)) => rest_delta.min(END_STEP * (to - from).abs()),
+            None => rest_delta,
         }
     }
 

@@ -170,7 +170,7 @@ pub(super) fn resolve_tracks(
         let (model, ending) = resolve(&file.motion, own, (rest_delta, rest_speed)).map_err(at)?;
         let length = match ending {
             Ending::Fixed(d) | Ending::Arrives(d) => Some(d),
-            Ending::Rests => model.settle_time(rest_delta, rest_speed),
+            Ending::Rests => model.settle_time(model.end_delta(rest_delta), rest_speed),
         };
         // A track that never rests runs to the motion's duration: it is cut there, like a
         // track with its own `duration`, and holds the position it reached.
