@@ -15,3 +15,4 @@ pub mod load;
 pub mod number;
 pub mod source;
 pub mod spec;
+pub mod str_map;

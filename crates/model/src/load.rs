@@ -7,8 +7,8 @@ use crate::error::{InputError, Problem};
 use crate::source::schema::MotionFile;
 use crate::source::{motion_texts, parse_motions, read_source, tokens};
 use crate::spec::{Clash, MotionSpec, Overrides, Variables};
+use crate::str_map::{Span, StrMap};
 use rayon::prelude::*;
-use std::collections::hash_map::{Entry, HashMap};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -36,25 +36,28 @@ impl Input {
 /// shared path per motion and a few names of custom properties, nothing else.
 #[derive(Debug, Default)]
 pub struct Names {
-    taken: HashMap<Caseless, Arc<Path>>,
+    /// Each name in ASCII lower case, with its spelling and file.
+    taken: StrMap<(Span, Arc<Path>)>,
     variables: Variables,
+    /// The name being looked up, in lower case.
+    key: String,
 }
 
 impl Names {
     /// Takes `input`'s name and custom properties, or says which file already has the name,
     /// or which motion a custom property clashes with.
     pub fn admit(&mut self, input: &Input) -> Result<(), InputError> {
-        let name = Caseless(input.spec.name.as_str().into());
-        let (first, file) = match self.taken.entry(name) {
-            Entry::Vacant(slot) => {
-                if let Err(clash) = self.variables.admit(&input.spec) {
-                    return Err(self.clash(input, clash));
-                }
-                slot.insert(Arc::clone(&input.file));
-                return Ok(());
+        let Some((first, file)) = self.find(&input.spec.name) else {
+            if let Err(clash) = self.variables.admit(&input.spec) {
+                return Err(self.clash(input, clash));
             }
-            Entry::Occupied(taken) => (taken.key().0.clone(), Arc::clone(taken.get())),
+            let name = &input.spec.name;
+            self.taken.insert_new(&self.key, |taken| {
+                (taken.store(name), Arc::clone(&input.file))
+            });
+            return Ok(());
         };
+        let (first, file) = (first.to_owned(), Arc::clone(file));
         // Say so when the names differ only in case: they look different.
         let case = if *first == *input.spec.name {
             String::new()
@@ -87,12 +90,26 @@ impl Names {
         ))
     }
 
+    /// The spelling and file of the motion whose name is `name` ignoring ASCII case, if any
+    /// (`self.key` is then `name` in lower case).
+    fn find(&mut self, name: &str) -> Option<(&str, &Arc<Path>)> {
+        self.key.clear();
+        self.key.push_str(name);
+        self.key.make_ascii_lowercase();
+        self.lookup(&self.key)
+    }
+
+    /// The spelling and file of the motion whose name in lower case is `key`, if any.
+    fn lookup(&self, key: &str) -> Option<(&str, &Arc<Path>)> {
+        let (spelling, file) = self.taken.get(key)?;
+        Some((self.taken.text(*spelling), file))
+    }
+
     /// The error of a motion whose custom property clashes with an earlier motion's.
-    fn clash(&self, input: &Input, clash: Clash) -> InputError {
+    fn clash(&mut self, input: &Input, clash: Clash) -> InputError {
         let file = self
-            .taken
-            .get(&Caseless(clash.other.as_str().into()))
-            .map_or_else(String::new, |f| format!(" (in {})", f.display()));
+            .find(&clash.other)
+            .map_or_else(String::new, |(_, f)| format!(" (in {})", f.display()));
         InputError::new(
             &input.file,
             Problem::Field {
@@ -104,9 +121,13 @@ impl Names {
 
     /// Whether a motion has exactly this name.
     pub fn contains(&self, name: &str) -> bool {
-        self.taken
-            .get_key_value(&Caseless(name.into()))
-            .is_some_and(|(taken, _)| *taken.0 == *name)
+        let key = if name.bytes().any(|b| b.is_ascii_uppercase()) {
+            std::borrow::Cow::Owned(name.to_ascii_lowercase())
+        } else {
+            std::borrow::Cow::Borrowed(name)
+        };
+        self.lookup(&key)
+            .is_some_and(|(spelling, _)| spelling == name)
     }
 }
 
@@ -122,27 +143,6 @@ fn beyond_ascii_escaped(text: &str) -> String {
             }
         })
         .collect()
-}
-
-/// A name that hashes and compares ignoring ASCII case.
-#[derive(Debug)]
-struct Caseless(Box<str>);
-
-impl PartialEq for Caseless {
-    fn eq(&self, other: &Self) -> bool {
-        self.0.eq_ignore_ascii_case(&other.0)
-    }
-}
-
-impl Eq for Caseless {}
-
-impl std::hash::Hash for Caseless {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        for byte in self.0.bytes() {
-            state.write_u8(byte.to_ascii_lowercase());
-        }
-        state.write_u8(0xff);
-    }
 }
 
 /// Reads one file: its valid motions and its errors (for tools that do not bake it, which

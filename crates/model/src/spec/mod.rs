@@ -7,7 +7,7 @@ mod variables;
 
 pub use sequence::{Sequence, Step, MAX_STEPS};
 pub use tracks::{Track, Tracks};
-pub use variables::{Clash, Use, Variables};
+pub use variables::{Clash, Made, Variable, Variables};
 
 use crate::source::schema::{MotionFile, MotionKind, RadiusFile};
 use curvebake_motion::{

@@ -15,107 +15,145 @@
 //! Names are compared without the bake's `--prefix`, which every one of them carries alike.
 
 use super::{unit_kind, Model, MotionSpec, Property, ReducedMotion};
-use std::collections::hash_map::{Entry, HashMap};
+use crate::str_map::{Span, StrMap};
 
-/// What a motion does with one custom property.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Use {
-    /// The motion's CSS makes it for itself: what it holds (`duration`, `easing`, ...).
-    Made(String),
-    /// The motion animates it as its property, registered for values of this unit.
-    Animated(String),
+/// What a motion's CSS makes a custom property of its own for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Made {
+    /// `-duration`.
+    Duration,
+    /// `-easing`.
+    Easing,
+    /// `-from`: the start its keyframes read.
+    From,
+    /// `-to`: the end its keyframes read.
+    To,
+    /// `-velocity`: a spring's initial velocity in CSS.
+    Velocity,
+    /// `-velocity-easing`.
+    VelocityEasing,
+    /// `-inner`: a ring's inner radius.
+    Inner,
+    /// `-outer`: a ring's outer radius.
+    Outer,
 }
 
-impl Use {
-    /// What the motion does with `--name`, after the field it comes from (`property
-    /// "--glow" in px`, `name, which makes --b-duration (its duration),`).
-    fn ours(&self, name: &str) -> String {
+impl Made {
+    /// The end of the property's name.
+    fn suffix(self) -> &'static str {
         match self {
-            Self::Made(what) => format!(", which makes --{name} ({what}),"),
-            Self::Animated(unit) if unit.is_empty() => format!(" \"--{name}\" as a number"),
-            Self::Animated(unit) => format!(" \"--{name}\" in {unit}"),
+            Self::Duration => "duration",
+            Self::Easing => "easing",
+            Self::From => "from",
+            Self::To => "to",
+            Self::Velocity => "velocity",
+            Self::VelocityEasing => "velocity-easing",
+            Self::Inner => "inner",
+            Self::Outer => "outer",
         }
     }
 
-    /// What another motion does with it: `animates it in deg`, `makes it (its duration)`.
-    fn theirs(&self) -> String {
+    /// What it holds.
+    fn noun(self) -> &'static str {
         match self {
-            Self::Made(what) => format!("makes it ({what})"),
-            Self::Animated(unit) if unit.is_empty() => "animates it as a number".into(),
-            Self::Animated(unit) => format!("animates it in {unit}"),
+            Self::Duration => "duration",
+            Self::Easing => "easing",
+            Self::From => "start",
+            Self::To => "end",
+            Self::Velocity => "initial velocity",
+            Self::VelocityEasing => "velocity's easing",
+            Self::Inner => "inner radius",
+            Self::Outer => "outer radius",
         }
     }
+}
 
-    /// Whether two motions may both use one property this way: only by animating it in
-    /// units of one kind (their `@property` rules agree).
-    fn agrees(&self, other: &Self) -> bool {
-        match (self, other) {
-            (Self::Animated(a), Self::Animated(b)) => unit_kind(a) == unit_kind(b),
-            _ => false,
+/// One custom property a motion's CSS puts on the page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Variable<'a> {
+    /// `--<name>-<suffix>`, or `--<name>-<track>-<suffix>` for a multi-track motion's
+    /// animation of the property `track` (`translate` for x and y together).
+    Made {
+        /// The track's animation, if it is one's.
+        track: Option<&'a str>,
+        /// What it holds.
+        what: Made,
+    },
+    /// The custom property it animates (`--glow` is `glow`), registered for values of this
+    /// unit.
+    Animated {
+        /// The property, without `--`.
+        property: &'a str,
+        /// Its unit.
+        unit: &'a str,
+    },
+}
+
+impl Variable<'_> {
+    /// Its name without `--` (and without the prefix) on the motion `motion`, into `out`.
+    fn write_name(&self, motion: &str, out: &mut String) {
+        out.clear();
+        match self {
+            Self::Made { track, what } => {
+                out.push_str(motion);
+                out.push('-');
+                if let Some(track) = track {
+                    out.push_str(track);
+                    out.push('-');
+                }
+                out.push_str(what.suffix());
+            }
+            Self::Animated { property, .. } => out.push_str(property),
         }
     }
 }
 
 impl MotionSpec {
-    /// Every custom property the motion's CSS puts on the page (name without `--` and
-    /// without the prefix), with what it does with it.
-    pub fn variables(&self) -> Vec<(String, Use)> {
-        let name = &self.name;
-        let made = |suffix: &str, what: &str| (format!("{name}-{suffix}"), Use::Made(what.into()));
+    /// Every custom property the motion's CSS puts on the page.
+    pub fn variables(&self) -> Vec<Variable<'_>> {
+        let mut variables = Vec::new();
+        let mut made = |track, what| variables.push(Variable::Made { track, what });
         match &self.model {
             Model::Tracks(_) => {
-                let mut variables = Vec::new();
                 for animation in self.track_animations() {
-                    let p = animation.suffix;
+                    let track = Some(animation.suffix);
                     if animation.ends {
-                        variables.push(made(
-                            &format!("{p}-from"),
-                            &format!("its {p} track's start"),
-                        ));
-                        variables.push(made(&format!("{p}-to"), &format!("its {p} track's end")));
+                        made(track, Made::From);
+                        made(track, Made::To);
                     }
-                    variables.push(made(
-                        &format!("{p}-duration"),
-                        &format!("its {p} track's duration"),
-                    ));
+                    made(track, Made::Duration);
                     if animation.eased {
-                        variables.push(made(
-                            &format!("{p}-easing"),
-                            &format!("its {p} track's easing"),
-                        ));
+                        made(track, Made::Easing);
                     }
                 }
-                variables
             }
             model => {
-                let mut variables = vec![
-                    made("duration", "its duration"),
-                    made("easing", "its easing"),
-                ];
+                made(None, Made::Duration);
+                made(None, Made::Easing);
                 // A motion from one value to another: its CSS keyframes read the ends from
                 // `--<name>-from` and `--<name>-to` (the baked values by default), unless it
                 // animates a custom property (whose keyframes stay plain numbers).
                 if model.endpoints().is_some() && !matches!(self.property, Property::Custom(_)) {
-                    variables.push(made("from", "its start"));
-                    variables.push(made("to", "its end"));
+                    made(None, Made::From);
+                    made(None, Made::To);
                 }
                 if self.css_velocity() {
-                    variables.push(made("velocity", "its initial velocity"));
-                    variables.push(made("velocity-easing", "its velocity's easing"));
+                    made(None, Made::Velocity);
+                    made(None, Made::VelocityEasing);
                 }
                 if let Model::Ring(_) = model {
-                    variables.push(made("inner", "its inner radius"));
-                    variables.push(made("outer", "its outer radius"));
+                    made(None, Made::Inner);
+                    made(None, Made::Outer);
                 }
                 if let Property::Custom(property) = &self.property {
-                    variables.push((
-                        property.trim_start_matches('-').to_owned(),
-                        Use::Animated(self.unit.clone()),
-                    ));
+                    variables.push(Variable::Animated {
+                        property: property.trim_start_matches('-'),
+                        unit: &self.unit,
+                    });
                 }
-                variables
             }
         }
+        variables
     }
 }
 
@@ -164,32 +202,51 @@ impl MotionSpec {
     }
 
     /// Every `@keyframes` name the motion's CSS puts on the page (without the prefix), with
-    /// what it plays: its own name, and those it makes beside it.
-    pub fn keyframes_names(&self) -> Vec<(String, &'static str)> {
-        let name = &self.name;
-        let mut names = vec![(name.clone(), "its animation")];
+    /// what it plays: its own name (no suffix), and those it makes beside it
+    /// (`<name>-<suffix>`).
+    pub fn keyframes_names(&self) -> Vec<(Option<&str>, &'static str)> {
+        let mut names = vec![(None, "its animation")];
         for animation in self.track_animations() {
-            names.push((
-                format!("{name}-{}", animation.suffix),
-                "a track's animation",
-            ));
+            names.push((Some(animation.suffix), "a track's animation"));
         }
         if self.reduced_motion == ReducedMotion::Fade {
-            names.push((format!("{name}-fade"), "its reduced-motion fade"));
+            names.push((Some("fade"), "its reduced-motion fade"));
         }
         if self.css_velocity() {
-            names.push((format!("{name}-velocity"), "its velocity's animation"));
+            names.push((Some("velocity"), "its velocity's animation"));
         }
         names
     }
+}
+
+/// How the first motion to use a custom property uses it.
+#[derive(Debug, Clone, Copy)]
+enum Stored {
+    /// It makes it: for a track (the track's name) or for itself.
+    Made { track: Option<Span>, what: Made },
+    /// It animates it in this unit.
+    Animated { unit: Span },
+}
+
+/// A custom property's or `@keyframes` name's first motion (its name) and what it does with
+/// it.
+#[derive(Debug, Clone, Copy)]
+struct Taken<T> {
+    motion: Span,
+    used: T,
 }
 
 /// The custom properties of the motions admitted so far, each with the first motion that uses
 /// it and how, and their `@keyframes` names alike.
 #[derive(Debug, Default)]
 pub struct Variables {
-    taken: HashMap<Box<str>, (Box<str>, Use)>,
-    keyframes: HashMap<Box<str>, (Box<str>, &'static str)>,
+    taken: StrMap<Taken<Stored>>,
+    keyframes: StrMap<Taken<&'static str>>,
+    /// The name being looked up.
+    name: String,
+    /// The names of the motion being admitted, one after another, and where each ends.
+    own: String,
+    own_ends: Vec<usize>,
 }
 
 /// Two motions meeting on one custom property.
@@ -205,71 +262,206 @@ pub struct Clash {
     pub theirs: String,
 }
 
+/// What a motion does with a custom property, in words.
+enum Use<'a> {
+    /// It makes it: what it holds (`its duration`).
+    Made(String),
+    /// It animates it in this unit.
+    Animated(&'a str),
+}
+
+impl Use<'_> {
+    /// A made property's words: `its duration`, `its x track's start`.
+    fn made(track: Option<&str>, what: Made) -> Use<'static> {
+        Use::Made(match track {
+            Some(track) => format!("its {track} track's {}", what.noun()),
+            None => format!("its {}", what.noun()),
+        })
+    }
+
+    /// What the motion does with `--name`, after the field it comes from (`property
+    /// "--glow" in px`, `name, which makes --b-duration (its duration),`).
+    fn ours(&self, name: &str) -> String {
+        match self {
+            Self::Made(what) => format!(", which makes --{name} ({what}),"),
+            Self::Animated("") => format!(" \"--{name}\" as a number"),
+            Self::Animated(unit) => format!(" \"--{name}\" in {unit}"),
+        }
+    }
+
+    /// What another motion does with it: `animates it in deg`, `makes it (its duration)`.
+    fn theirs(&self) -> String {
+        match self {
+            Self::Made(what) => format!("makes it ({what})"),
+            Self::Animated("") => "animates it as a number".into(),
+            Self::Animated(unit) => format!("animates it in {unit}"),
+        }
+    }
+}
+
+/// Whether two motions may both use one property this way: only by animating it in units of
+/// one kind (their `@property` rules agree).
+fn agree(ours: &Variable, unit: Option<&str>) -> bool {
+    match (ours, unit) {
+        (Variable::Animated { unit: a, .. }, Some(b)) => unit_kind(a) == unit_kind(b),
+        _ => false,
+    }
+}
+
 impl Variables {
     /// The first clash of `spec`'s custom properties with those of the motions admitted so
     /// far, or with one another (`property: "--b-duration"` on motion `b`), if any (nothing is
     /// recorded then); else records them.
     pub fn admit(&mut self, spec: &MotionSpec) -> Result<(), Clash> {
         let keyframes = spec.keyframes_names();
-        for (name, what) in &keyframes {
-            if let Some((other, theirs)) = self.keyframes.get(name.as_str()) {
-                let ours = if *name == spec.name {
-                    "name".to_owned()
-                } else {
-                    format!("name, which makes @keyframes {name} ({what}),")
-                };
-                return Err(Clash {
-                    other: other.to_string(),
-                    ours: format!("{ours} clashes with motion {other:?}"),
-                    theirs: format!(
-                        "which makes it ({theirs}): the page has one @keyframes {name}; rename one \
-                         of the motions"
-                    ),
-                });
+        for &(suffix, what) in &keyframes {
+            write_keyframes_name(&spec.name, suffix, &mut self.name);
+            if let Some(taken) = self.keyframes.get(&self.name) {
+                return Err(self.keyframes_clash(spec, *taken, what));
             }
         }
         let variables = spec.variables();
-        let mut own: HashMap<&str, &Use> = HashMap::new();
-        for (name, used) in &variables {
-            let earlier = match self.taken.get(name.as_str()) {
-                Some((other, theirs)) => Some((&**other, theirs)),
-                None => own.get(name.as_str()).map(|&u| (spec.name.as_str(), u)),
-            };
-            own.insert(name, used);
-            let Some((other, theirs)) = earlier else {
-                continue;
-            };
-            if used.agrees(theirs) {
-                continue;
-            }
-            let (field, advice) = match (used, theirs) {
-                (Use::Animated(_), Use::Animated(_)) => (
-                    "property",
-                    "an @property rule has one syntax; use units of one kind, or another property",
-                ),
-                (Use::Animated(_), Use::Made(_)) => {
-                    ("property", "rename the property or that motion")
+        self.own.clear();
+        self.own_ends.clear();
+        for variable in &variables {
+            variable.write_name(&spec.name, &mut self.name);
+            if let Some(taken) = self.taken.get(&self.name) {
+                let unit = match taken.used {
+                    Stored::Animated { unit } => Some(self.taken.text(unit)),
+                    Stored::Made { .. } => None,
+                };
+                if !agree(variable, unit) {
+                    return Err(self.clash(variable, self.earlier(*taken)));
                 }
-                (Use::Made(_), _) => ("name", "rename one of the motions"),
-            };
-            return Err(Clash {
-                other: other.to_string(),
-                ours: format!("{field}{} clashes with motion {other:?}", used.ours(name)),
-                theirs: format!(
-                    "which {}: the page has one --{name}; {advice}",
-                    theirs.theirs()
-                ),
+            } else if let Some(i) = self.own_index(&self.name) {
+                let theirs = &variables[i];
+                let unit = match theirs {
+                    Variable::Animated { unit, .. } => Some(*unit),
+                    Variable::Made { .. } => None,
+                };
+                if !agree(variable, unit) {
+                    return Err(self.clash(variable, (spec.name.clone(), use_of(theirs))));
+                }
+            }
+            self.own.push_str(&self.name);
+            self.own_ends.push(self.own.len());
+        }
+        self.record(spec, &variables, &keyframes);
+        Ok(())
+    }
+
+    /// Records the custom properties and `@keyframes` names of `spec`, which clash with none.
+    fn record(
+        &mut self,
+        spec: &MotionSpec,
+        variables: &[Variable],
+        keyframes: &[(Option<&str>, &'static str)],
+    ) {
+        let motion = self.taken.store(&spec.name);
+        for variable in variables {
+            variable.write_name(&spec.name, &mut self.name);
+            self.taken.insert_new(&self.name, |map| Taken {
+                motion,
+                used: match *variable {
+                    Variable::Made { track, what } => Stored::Made {
+                        track: track.map(|track| map.store(track)),
+                        what,
+                    },
+                    Variable::Animated { unit, .. } => Stored::Animated {
+                        unit: map.store(unit),
+                    },
+                },
             });
         }
-        for (name, used) in variables {
-            if let Entry::Vacant(slot) = self.taken.entry(name.into()) {
-                slot.insert((spec.name.as_str().into(), used));
-            }
-        }
-        for (name, what) in keyframes {
+        let motion = self.keyframes.store(&spec.name);
+        for &(suffix, what) in keyframes {
+            write_keyframes_name(&spec.name, suffix, &mut self.name);
             self.keyframes
-                .insert(name.into(), (spec.name.as_str().into(), what));
+                .insert_new(&self.name, |_| Taken { motion, used: what });
         }
-        Ok(())
+    }
+
+    /// Which of the names of the motion being admitted so far is `name`, if any.
+    fn own_index(&self, name: &str) -> Option<usize> {
+        let mut start = 0;
+        self.own_ends.iter().position(|&end| {
+            let own = &self.own[start..end];
+            start = end;
+            own == name
+        })
+    }
+
+    /// The earlier motion of `taken` and what it does with the property.
+    fn earlier(&self, taken: Taken<Stored>) -> (String, Use<'_>) {
+        let used = match taken.used {
+            Stored::Made { track, what } => {
+                Use::made(track.map(|track| self.taken.text(track)), what)
+            }
+            Stored::Animated { unit } => Use::Animated(self.taken.text(unit)),
+        };
+        (self.taken.text(taken.motion).to_owned(), used)
+    }
+
+    /// The clash of `ours` (named `self.name`) with the earlier motion `other`, which uses it
+    /// as `theirs`.
+    fn clash(&self, ours: &Variable, (other, theirs): (String, Use)) -> Clash {
+        let name = &self.name;
+        let used = use_of(ours);
+        let (field, advice) = match (ours, &theirs) {
+            (Variable::Animated { .. }, Use::Animated(_)) => (
+                "property",
+                "an @property rule has one syntax; use units of one kind, or another property",
+            ),
+            (Variable::Animated { .. }, Use::Made(_)) => {
+                ("property", "rename the property or that motion")
+            }
+            (Variable::Made { .. }, _) => ("name", "rename one of the motions"),
+        };
+        Clash {
+            ours: format!("{field}{} clashes with motion {other:?}", used.ours(name)),
+            theirs: format!(
+                "which {}: the page has one --{name}; {advice}",
+                theirs.theirs()
+            ),
+            other,
+        }
+    }
+
+    /// The clash of `spec`'s `@keyframes` name `self.name` (which plays `what`) with the
+    /// earlier motion of `taken`.
+    fn keyframes_clash(&self, spec: &MotionSpec, taken: Taken<&str>, what: &str) -> Clash {
+        let (name, other) = (&self.name, self.keyframes.text(taken.motion));
+        let ours = if *name == spec.name {
+            "name".to_owned()
+        } else {
+            format!("name, which makes @keyframes {name} ({what}),")
+        };
+        Clash {
+            other: other.to_owned(),
+            ours: format!("{ours} clashes with motion {other:?}"),
+            theirs: format!(
+                "which makes it ({}): the page has one @keyframes {name}; rename one of the \
+                 motions",
+                taken.used
+            ),
+        }
+    }
+}
+
+/// What `variable` does, in words.
+fn use_of<'a>(variable: &Variable<'a>) -> Use<'a> {
+    match *variable {
+        Variable::Made { track, what } => Use::made(track, what),
+        Variable::Animated { unit, .. } => Use::Animated(unit),
+    }
+}
+
+/// The `@keyframes` name `<motion>` or `<motion>-<suffix>`, into `out`.
+fn write_keyframes_name(motion: &str, suffix: Option<&str>, out: &mut String) {
+    out.clear();
+    out.push_str(motion);
+    if let Some(suffix) = suffix {
+        out.push('-');
+        out.push_str(suffix);
     }
 }
