@@ -1,5 +1,5 @@
 //! `play` (issue 28) proved in three browser engines: motions that take input at run time,
-//! played by the Web Animations API from keyframes the shared runtime computes once, against
+//! played by the Web Animations API from stops the shared runtime computes once, against
 //! the closed forms of `curvebake_motion` evaluated here at the animation's own time.
 //!
 //! A page imports each module of a bake, plays it with input (springs of each regime with other
@@ -250,7 +250,7 @@ async function main() {
     h.animation.pause();
     const T = h.animation.effect.getTiming().duration;
     const samples = plan.seeks.map((f) => at(h, el, m.property, round(f * T)));
-    out.cases.push({ T, keyframes: h.animation.effect.getKeyframes().length, samples });
+    out.cases.push({ T, samples });
     h.cancel();
   }
   // 20 retargets of a paused spring, each after a few seeks on the animation it ends.
@@ -307,7 +307,8 @@ async function main() {
     for (let i = 0; i < n; i++) hs[i].retarget(i);
     const retarget = (performance.now() - t0) / n;
     for (const h of hs) h.cancel();
-    out.cost = { start, retarget, keyframes: m.play(el, {}).animation.effect.getKeyframes().length };
+    const effect = m.play(el, {}).animation.effect;
+    out.cost = { start, retarget, keyframes: effect.getKeyframes().length, stops: effect.getTiming().easing.split(",").length };
   }
   cbReport(out);
 }
@@ -564,7 +565,7 @@ fn check_in_engine(engine: &Engine, out: &Path, cases: &[Case]) -> Vec<String> {
         ));
     }
     eprintln!(
-        "{}: {:.1} s; worst played error {:.4} px ({}); 20 retargets: largest jump shown {:.4} px, velocity change {:.2e} px/s (peak {peak:.0}); start {:.4} ms, retarget {:.4} ms of script ({} keyframes); {}",
+        "{}: {:.1} s; worst played error {:.4} px ({}); 20 retargets: largest jump shown {:.4} px, velocity change {:.2e} px/s (peak {peak:.0}); start {:.4} ms, retarget {:.4} ms of script ({} keyframes, {} stops); {}",
         engine.name(),
         outcome.elapsed.as_secs_f64(),
         worst.0,
@@ -574,6 +575,7 @@ fn check_in_engine(engine: &Engine, out: &Path, cases: &[Case]) -> Vec<String> {
         r["cost"]["start"].as_f64().unwrap_or(f64::NAN),
         r["cost"]["retarget"].as_f64().unwrap_or(f64::NAN),
         r["cost"]["keyframes"],
+        r["cost"]["stops"],
         r["userAgent"].as_str().unwrap_or("?"),
     );
     failures
