@@ -111,21 +111,21 @@ function fling(lambda, k, c, x0, v0, snap, lo = -Infinity, hi = Infinity, cap) {
   return [hit, bounce(b, b, v0 - lambda * (b - x0))];
 }
 
-/** Stops [t (s), x] of pieces played one after another, within `tol` of them at every instant
- * (see the bound above). */
+/** Stops t0 (s), x0, t1, x1, ... of pieces played one after another, within `tol` of them at
+ * every instant (see the bound above); flat, so that a stop costs no array. */
 function place(pieces, tol) {
   const out = [], last = pieces.at(-1);
   let t0 = 0;
   for (const p of pieces) {
     for (let t = 0; t < p.end; t = min(t + sqrt(8 * CHORD * tol / p.acc(t)), p.end)) {
-      out.push([t0 + t, p.at(t)[0]]);
+      out.push(t0 + t, p.at(t)[0]);
       // At rest from here on (|x - rest| within REST): a second stop now, at rest, held.
-      if (p === last && p.left?.(t) <= REST * tol) return [...out, [t0 + t, p.to]];
+      if (p === last && p.left?.(t) <= REST * tol) return [...out, t0 + t, p.to];
     }
     t0 += p.end;
   }
   // A last piece that ends (gravity's arrival, a motion that never rests): its end value.
-  return [...out, [t0, last.at(last.end)[0]]];
+  return [...out, t0, last.at(last.end)[0]];
 }
 
 /** `matchMedia` of reduced motion, made once: a MediaQueryList stays live, and making one costs
@@ -152,30 +152,30 @@ export function play(element, o = {}, b) {
       ? [spring(mass, k, c, to, x, v, cap)]
       : fling(lambda, k, c, x, v, to == null ? snap : [to], o.min ?? b.min, o.max ?? b.max, cap);
   const reduce = policy != "keep" && (reducedMotion ??= matchMedia("(prefers-reduced-motion: reduce)")).matches;
-  let pieces, plan, animation, done, fail;
+  let pieces, plan, T, animation, done, fail;
   const finished = new Promise((y, n) => ((done = y), (fail = n)));
   finished.catch(() => {});
   // Exact at the animation's own time (the piece that holds it); once ended (at once when
   // reduced), at rest.
   const here = () => {
-    const [T, rest] = plan.at(-1);
     let t = reduce ? T : animation.currentTime / 1000;
-    if (!(t < T)) return [rest, 0];
+    if (!(t < T)) return [plan.at(-1), 0];
     for (const p of pieces) {
       if (t < p.end) return p.at(t);
       t -= p.end;
     }
   };
   const go = (made) => {
-    const old = animation, paused = old?.playState == "paused";
+    const old = animation;
     plan = place((pieces = made), tol);
-    const T = plan.at(-1)[0];
+    T = plan.at(-2);
     // Whole numbers of 1e-6 (the value) and of 1e-8 (the progress): an integer's digits are
     // the cheapest to write. (T = 0: at rest from the start, two stops at 0.)
-    const easing = "linear(" + plan.map(([t, x]) => round(x * 1e6) + "e-6 " + round(t / (T || 1) * 1e8) + "e-6%") + ")";
+    let easing = "linear(";
+    for (let i = 0; i < plan.length; i += 2) easing += round(plan[i + 1] * 1e6) + "e-6 " + round(plan[i] / (T || 1) * 1e8) + "e-6%,";
     // Reduced: for no time, which is the end from the start (as `animate()` jumps).
-    const a = (animation = element.animate([key(0), key(1)], { duration: reduce ? 0 : T * 1000, fill: "both", easing }));
-    if (paused) a.pause();
+    const a = (animation = element.animate([key(0), key(1)], { duration: reduce ? 0 : T * 1000, fill: "both", easing: easing.slice(0, -1) + ")" }));
+    if (old?.playState == "paused") a.pause();
     // Else it starts at the very instant the old one was read at (its timeline's now, which
     // stays within a task): nothing jumps.
     else if (old?.startTime != null) a.startTime = old.timeline.currentTime;
