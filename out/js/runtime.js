@@ -39,7 +39,7 @@ function spring(m, k, c, to, x0, v0, cap) {
   // [C, S]: the solutions from (1, -σ) and from (0, 1), so y = y0·C + (y1 + σ·y0)·S. When
   // overdamped, in the modal form e^-ρt·(1 + e^-2gt)/2 and e^-ρt·(1 - e^-2gt)/2g, the
   // difference by expm1 (exact near critical damping, and no e^-σt·cosh(gt) overflow).
-  // (e^-ρt is e^-σt unless overdamped.)
+  // (e^-ρt is e^-σt unless overdamped; m serves only then.)
   const cs = (t, e = exp(-rho * t), z = r * t, m = -expm1(-2 * z)) => d > 0
     ? [e * (1 - m / 2), e * m / (2 * r)]
     : [e * cos(z), e * (r ? sin(z) / r : t)];
@@ -48,10 +48,12 @@ function spring(m, k, c, to, x0, v0, cap) {
   // sup is 1/(ρe) < 0.368/ρ until t = 1/ρ. Two: when underdamped, the amplitude
   // e^-σt·hypot(y0, B/ωd) (critically damped, B/0: |y0|·e^-σt if B = 0, else none); when
   // overdamped, its modes |y0/2 + B/2g|·e^-ρt + |y0/2 - B/2g|·e^-(σ+g)t.
-  const envelope = (y0, y1, B = y1 + s * y0, q = B / r || 0, H = sqrt(y0 * y0 + q * q)) => (t, e = exp(-rho * t)) => min(
-    abs(y0) * e + abs(B) * min(e / r, t * rho < 1 ? 0.368 / rho : t * e),
-    d > 0 ? abs(y0 + q) / 2 * e + abs(y0 - q) / 2 * exp(-(s + r) * t) : e * H,
-  );
+  // (B, B/ωd and the amplitude once per envelope, not per step.)
+  const envelope = (y0, y1, B = y1 + s * y0, q = B / r || 0, H = sqrt(y0 * y0 + q * q)) =>
+    (t, e = exp(-rho * t)) => min(
+      abs(y0) * e + abs(B) * min(e / r, t * rho < 1 ? 0.368 / rho : t * e),
+      d > 0 ? abs(y0 + q) / 2 * e + abs(y0 - q) / 2 * exp(-(s + r) * t) : e * H,
+    );
   const a0 = -w * u0 - 2 * s * v0;
   return {
     at: (t) => {
@@ -129,7 +131,7 @@ function place(pieces, tol) {
 }
 
 /** `matchMedia` of reduced motion, made once: a MediaQueryList stays live, and making one costs
- * the engine about as much as a start. */
+ * the engine some 10 µs, a tenth of a start. */
 let reducedMotion;
 
 /** `play` of a module: `b` the baked motion, `o` the input, each defaulting to `b`'s.
