@@ -122,6 +122,13 @@ fn cases() -> Vec<Case> {
             false,
         ),
         case(
+            "p-under",
+            json!({"from": 30, "to": 30}),
+            spring(30.0, 30.0, 0.0, 220.0, 18.0),
+            false,
+            false,
+        ),
+        case(
             "p-critical",
             json!({}),
             spring(0.0, 300.0, 0.0, 400.0, 40.0),
@@ -343,17 +350,8 @@ fn write_page(out: &Path, plan: &Value) {
     std::fs::write(out.join("browser-play-test.html"), page).unwrap();
 }
 
-/// The chain's spring: p-under's (mass 1, stiffness 220, damping 18).
-fn chain_spring(from: f64, to: f64, v: f64) -> Spring {
-    Spring::new(from, to, v, 1.0, 220.0, 18.0).unwrap()
-}
-
-#[test]
-fn play_with_input_stays_within_the_bound_of_the_closed_form_in_every_engine() {
-    let engines = engines();
-    if engines.is_empty() {
-        return;
-    }
+/// Bakes [`MOTIONS`] (JS and CSS, a folder per format); returns the folder to keep and `out`.
+fn bake() -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let source = dir.path().join("play.ron");
     std::fs::write(&source, MOTIONS).unwrap();
@@ -367,6 +365,69 @@ fn play_with_input_stays_within_the_bound_of_the_closed_form_in_every_engine() {
     };
     let report = run(&options, &|_, _| {}).expect("the bake runs");
     assert!(report.errors.is_empty(), "{:?}", report.errors);
+    (dir, out)
+}
+
+/// Under `prefers-reduced-motion: reduce`, `play` (policy `jump`) shows the rest value at once,
+/// and so does a retarget, in every engine: WebKit does not ease an animation of no duration,
+/// so the runtime's jump is an animation finished at once, not one of no time.
+#[test]
+fn under_reduced_motion_play_shows_the_rest_value_at_once_in_every_engine() {
+    let engines = engines();
+    if engines.is_empty() {
+        return;
+    }
+    let (_dir, out) = bake();
+    let page = format!(
+        "<!doctype html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n{HARNESS_HEAD}\n</head>\n<body>\n\
+         <script type=\"module\">\n\
+         import {{ play }} from \"./js/p-under.js\";\n\
+         const el = document.createElement(\"div\");\n\
+         document.body.append(el);\n\
+         const y = () => parseFloat(getComputedStyle(el).translate.split(\" \")[1]);\n\
+         const h = play(el, {{ from: 100, to: 40, velocity: 500 }});\n\
+         const shown = [y()];\n\
+         h.retarget(-30);\n\
+         shown.push(y());\n\
+         cbReport({{ reduce: matchMedia(\"(prefers-reduced-motion: reduce)\").matches, shown }});\n\
+         </script>\n</body>\n</html>\n"
+    );
+    std::fs::write(out.join("reduced.html"), page).unwrap();
+    let options = RunOptions {
+        reduced_motion: true,
+        ..RunOptions::default()
+    };
+    assert_none_fails(&engines, |engine| {
+        let outcome = engine.run(&out, "reduced.html", &options);
+        let r = &outcome.result;
+        let shown: Vec<f64> = (r["shown"].as_array().into_iter().flatten())
+            .map(|x| x.as_f64().unwrap_or(f64::NAN))
+            .collect();
+        let at_rest =
+            shown.len() == 2 && (shown[0] - 40.0).abs() <= 0.1 && (shown[1] + 30.0).abs() <= 0.1;
+        if outcome.errors.is_empty() && r["reduce"] == true && at_rest {
+            vec![]
+        } else {
+            vec![format!(
+                "shows {r} (40 then -30 expected), errors {:?}",
+                outcome.errors
+            )]
+        }
+    });
+}
+
+/// The chain's spring: p-under's (mass 1, stiffness 220, damping 18).
+fn chain_spring(from: f64, to: f64, v: f64) -> Spring {
+    Spring::new(from, to, v, 1.0, 220.0, 18.0).unwrap()
+}
+
+#[test]
+fn play_with_input_stays_within_the_bound_of_the_closed_form_in_every_engine() {
+    let engines = engines();
+    if engines.is_empty() {
+        return;
+    }
+    let (_dir, out) = bake();
     let cases = cases();
     // Fractions of the duration: uniform, denser at the start, and past the end.
     let seeks: Vec<f64> = (0..SEEKS)

@@ -43,6 +43,8 @@ pub(crate) fn node() -> Option<PathBuf> {
 struct Played {
     /// The first animation's duration.
     duration_ms: f64,
+    /// Its current time once `play` returned.
+    current_ms: f64,
     /// Its stops: (progress, value), linear between them.
     stops: Vec<(f64, f64)>,
     /// How many animations were made.
@@ -74,13 +76,13 @@ const out = [];
 for (const c of JSON.parse(readFileSync(new URL("./cases.json", import.meta.url)))) {{
   const made = [];
   const element = {{ animate(frames, timing) {{
-    const a = {{ frames, timing, currentTime: 0, startTime: null, playState: "running", pause() {{}}, cancel() {{}}, finished: new Promise(() => {{}}) }};
+    const a = {{ frames, timing, currentTime: 0, startTime: null, playState: "running", pause() {{}}, cancel() {{}}, finish() {{ a.currentTime = timing.duration; }}, finished: new Promise(() => {{}}) }};
     made.push(a);
     return a;
   }} }};
   play(element, c.input, {{ ...c.b, key: (x) => ({{ v: x }}) }});
-  const [{{ frames, timing }}] = made;
-  out.push([timing.duration, frames.map((f) => [f.offset ?? null, f.v]), timing.easing, made.length]);
+  const [{{ frames, timing, currentTime }}] = made;
+  out.push([timing.duration, frames.map((f) => [f.offset ?? null, f.v]), timing.easing, made.length, currentTime]);
 }}
 console.log(JSON.stringify(out));
 "#
@@ -101,6 +103,7 @@ console.log(JSON.stringify(out));
         .iter()
         .map(|p| Played {
             duration_ms: p[0].as_f64().unwrap(),
+            current_ms: p[4].as_f64().unwrap(),
             stops: stops(&p[1], p[2].as_str().unwrap()),
             animations: p[3].as_u64().unwrap() as usize,
         })
@@ -307,12 +310,18 @@ fn under_reduced_motion_play_follows_the_policy() {
             "stiffness": 200, "damping": 20, "tol": 0.1, "policy": policy, "cap": 1}})
     };
     let reduced = run_node(&[b("jump"), b("fade"), b("keep")], true);
-    // jump: no time, so the easing's end from the start: the rest value; fade: that and an
-    // opacity animation; keep: the whole motion.
-    let at_end = |p: &Played| (p.duration_ms, p.stops.last().copied(), p.animations);
-    assert_eq!(at_end(&reduced[0]), (0.0, Some((1.0, 50.0)), 1));
-    assert_eq!(at_end(&reduced[1]), (0.0, Some((1.0, 50.0)), 2));
-    let plays = |p: &Played| p.duration_ms > 0.0 && p.stops.len() > 10;
+    // jump: at its end at once, the rest value; fade: that and an opacity animation; keep:
+    // the whole motion.
+    let at_end = |p: &Played| {
+        (
+            p.current_ms == p.duration_ms,
+            p.stops.last().copied(),
+            p.animations,
+        )
+    };
+    assert_eq!(at_end(&reduced[0]), (true, Some((1.0, 50.0)), 1));
+    assert_eq!(at_end(&reduced[1]), (true, Some((1.0, 50.0)), 2));
+    let plays = |p: &Played| p.current_ms == 0.0 && p.duration_ms > 0.0 && p.stops.len() > 10;
     assert!(plays(&reduced[2]), "{:?}", reduced[2]);
     let played = run_node(&[b("jump")], false);
     assert!(plays(&played[0]), "{:?}", played[0]);

@@ -175,9 +175,11 @@ export function play(element, o = {}, b) {
     // the cheapest to write. (T = 0: at rest from the start, two stops at 0.)
     let easing = "linear(";
     for (let i = 0; i < plan.length; i += 2) easing += round(plan[i + 1] * 1e6) + "e-6 " + round(plan[i] / (T || 1) * 1e8) + "e-6%,";
-    // Reduced: for no time, which is the end from the start (as `animate()` jumps).
-    const a = (animation = element.animate([key(0), key(1)], { duration: reduce ? 0 : T * 1000, fill: "both", easing: easing.slice(0, -1) + ")" }));
-    if (old?.playState == "paused") a.pause();
+    // (T = 0: 1 ms, for WebKit does not ease an animation of no duration.)
+    const a = (animation = element.animate([key(0), key(1)], { duration: T * 1000 || 1, fill: "both", easing: easing.slice(0, -1) + ")" }));
+    // Reduced: at its end at once (as `animate()` jumps).
+    if (reduce) a.finish();
+    else if (old?.playState == "paused") a.pause();
     // Else it starts at the very instant the old one was read at (its timeline's now, which
     // stays within a task): nothing jumps.
     else if (old?.startTime != null) a.startTime = old.timeline.currentTime;
