@@ -114,7 +114,7 @@ export default {name, kind, property, unit, fps, duration, durationMs, frames, c
 import { play as run } from "./runtime.js";
 
 /** Plays the motion on `element` with input (each defaulting to the baked value; velocity
- * in units per second), keyframes computed once from its closed form, within `tol` of it
+ * in units per second), stops computed once from its closed form, played within `tol` of it
  * at every instant; the handle retargets, reads the exact position and velocity, and ends.
  * Under `prefers-reduced-motion: reduce` it follows `reducedMotion`, as `animate` does. */
 export function play(element, input) {

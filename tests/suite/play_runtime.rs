@@ -1,14 +1,16 @@
 //! The runtime of `play` (`js/runtime.js`) judged in Node against `curvebake_motion`, for many
-//! drawn inputs: its keyframes, played linearly between them, must stay within the bound (0.1
-//! px; 0.001 unitless) of the closed form at every instant, on and after the last keyframe too
-//! (rest), for springs of damping ratios from 0.05 to 30 (critical exactly included), flings
-//! onto snap points, behind them and into bounds, and gravity to a target. Each segment is
-//! checked at its ends and 15 points inside, which with the closed form's bounded curvature
-//! leaves nothing between; the bound is the one the runtime proves (chord h²/8·max|x''| under
-//! the decay envelope), so this checks the envelope and the stepping, not a sampled guess.
-//! Under `prefers-reduced-motion: reduce` it must jump to the rest value (policy `jump`), also
-//! fade the element in (`fade`), or play (`keep`). With `node` missing the test is skipped,
-//! or fails under `CURVEBAKE_REQUIRE_JS_TOOLS=1`. A control checks the wrong spring fails.
+//! drawn inputs: what it hands `element.animate` (two keyframes and a `linear()` easing, read
+//! here as a browser reads them: the stops' values between the keyframes' values, linear
+//! between stops) must stay within the bound (0.1 px; 0.001 unitless) of the closed form at
+//! every instant, on and after the last stop too (rest), for springs of damping ratios from
+//! 0.05 to 30 (critical exactly included), flings onto snap points, behind them and into
+//! bounds, and gravity to a target. Each segment is checked at its ends and 15 points inside,
+//! which with the closed form's bounded curvature leaves nothing between; the bound is the one
+//! the runtime proves (chord h²/8·max|x''| under the decay envelope), so this checks the
+//! envelope and the stepping, not a sampled guess. Under `prefers-reduced-motion: reduce` it
+//! must jump to the rest value (policy `jump`), also fade the element in (`fade`), or play
+//! (`keep`). With `node` missing the test is skipped, or fails under
+//! `CURVEBAKE_REQUIRE_JS_TOOLS=1`. A control checks the wrong spring fails.
 
 use crate::common::random::Random;
 use curvebake_motion::{Gravity, Inertia, InertiaParams, Motion, Spring};
@@ -36,10 +38,22 @@ pub(crate) fn node() -> Option<PathBuf> {
     found
 }
 
+/// What `play` handed `element.animate`, read as an engine plays it.
+#[derive(Debug)]
+struct Played {
+    /// The first animation's duration.
+    duration_ms: f64,
+    /// Its current time once `play` returned.
+    current_ms: f64,
+    /// Its stops: (progress, value), linear between them.
+    stops: Vec<(f64, f64)>,
+    /// How many animations were made.
+    animations: usize,
+}
+
 /// Plays every `b` (the runtime's baked motion, without `key`) with its input in Node, with a
-/// stub element whose `animate` records the keyframes; `reduce` answers the media query.
-/// Returns, per case, [duration (ms), [[offset, value]...], animations made].
-fn run_node(cases: &[Value], reduce: bool) -> Vec<Value> {
+/// stub element whose `animate` records what it is given; `reduce` answers the media query.
+fn run_node(cases: &[Value], reduce: bool) -> Vec<Played> {
     let node = node().expect("checked by the caller");
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
@@ -62,12 +76,13 @@ const out = [];
 for (const c of JSON.parse(readFileSync(new URL("./cases.json", import.meta.url)))) {{
   const made = [];
   const element = {{ animate(frames, timing) {{
-    const a = {{ frames, timing, currentTime: 0, startTime: null, playState: "running", pause() {{}}, cancel() {{}}, finished: new Promise(() => {{}}) }};
+    const a = {{ frames, timing, currentTime: 0, startTime: null, playState: "running", pause() {{}}, cancel() {{}}, finish() {{ a.currentTime = timing.duration; }}, finished: new Promise(() => {{}}) }};
     made.push(a);
     return a;
   }} }};
   play(element, c.input, {{ ...c.b, key: (x) => ({{ v: x }}) }});
-  out.push([made[0].timing.duration, made[0].frames.map((f) => [f.offset, f.v]), made.length]);
+  const [{{ frames, timing, currentTime }}] = made;
+  out.push([timing.duration, frames.map((f) => [f.offset ?? null, f.v]), timing.easing, made.length, currentTime]);
 }}
 console.log(JSON.stringify(out));
 "#
@@ -83,7 +98,48 @@ console.log(JSON.stringify(out));
         "node: {}",
         String::from_utf8_lossy(&output.stderr)
     );
-    serde_json::from_slice::<Vec<Value>>(&output.stdout).unwrap()
+    let played: Vec<Value> = serde_json::from_slice(&output.stdout).unwrap();
+    played
+        .iter()
+        .map(|p| Played {
+            duration_ms: p[0].as_f64().unwrap(),
+            current_ms: p[4].as_f64().unwrap(),
+            stops: stops(&p[1], p[2].as_str().unwrap()),
+            animations: p[3].as_u64().unwrap() as usize,
+        })
+        .collect()
+}
+
+/// The stops an engine plays from two keyframes (`[[offset, a], [offset, b]]`, the offsets
+/// implied: 0 and 1) and a `linear()` easing whose every stop carries its position:
+/// (progress, a + output·(b - a)).
+fn stops(keyframes: &Value, easing: &str) -> Vec<(f64, f64)> {
+    let value = |i: usize| match (&keyframes[i][0], keyframes[i][1].as_f64()) {
+        (Value::Null, Some(x)) => x,
+        _ => panic!("not two keyframes at their implied offsets: {keyframes}"),
+    };
+    assert_eq!(keyframes.as_array().map(Vec::len), Some(2), "{keyframes}");
+    let (a, b) = (value(0), value(1));
+    let inside = easing
+        .strip_prefix("linear(")
+        .and_then(|e| e.strip_suffix(')'))
+        .unwrap_or_else(|| panic!("not a linear() easing: {easing}"));
+    let number = |s: &str| {
+        s.parse::<f64>()
+            .unwrap_or_else(|_| panic!("{s:?} in {easing}"))
+    };
+    inside
+        .split(',')
+        .map(
+            |stop| match stop.split_whitespace().collect::<Vec<_>>()[..] {
+                [output, percent] => (
+                    number(percent.strip_suffix('%').unwrap_or(percent)) / 100.0,
+                    a + number(output) * (b - a),
+                ),
+                _ => panic!("a stop without its position: {stop:?} in {easing}"),
+            },
+        )
+        .collect()
 }
 
 /// A drawn case: the runtime's input and baked motion, and the closed form it must play.
@@ -182,14 +238,13 @@ fn cases() -> Vec<Case> {
     cases
 }
 
-/// The largest distance, relative to `tol`, between the played keyframes and `reference`.
-fn worst(played: &Value, reference: &dyn Motion, ends: bool) -> (f64, f64) {
-    let duration = played[0].as_f64().unwrap() / 1000.0;
-    let frames: Vec<(f64, f64)> = played[1]
-        .as_array()
-        .unwrap()
+/// The largest distance between the played stops and `reference`, and its time.
+fn worst(played: &Played, reference: &dyn Motion, ends: bool) -> (f64, f64) {
+    let duration = played.duration_ms / 1000.0;
+    let frames: Vec<(f64, f64)> = played
+        .stops
         .iter()
-        .map(|f| (f[0].as_f64().unwrap() * duration, f[1].as_f64().unwrap()))
+        .map(|&(p, x)| (p * duration, x))
         .collect();
     let mut worst = (0.0f64, 0.0);
     let mut check = |t: f64, shown: f64| {
@@ -226,17 +281,21 @@ fn the_runtime_plays_within_the_bound_of_the_closed_form_for_drawn_inputs() {
         .collect();
     let played = run_node(&inputs, false);
     let mut failures = Vec::new();
-    let mut keyframes = 0;
+    let (mut stops, mut closest) = (0, 0.0f64);
     for (c, p) in cases.iter().zip(&played) {
-        keyframes = keyframes.max(p[1].as_array().unwrap().len());
+        stops = stops.max(p.stops.len());
         let (error, t) = worst(p, c.reference.as_ref(), c.ends);
+        closest = closest.max(error / c.tol);
         if !(error <= c.tol) {
             failures.push(format!("{} with {}: {error} off at {t} s", c.b, c.input));
         }
     }
-    eprintln!("{} drawn cases, at most {keyframes} keyframes", cases.len());
+    eprintln!(
+        "{} drawn cases, at most {stops} stops, worst error {closest:.3} of the bound",
+        cases.len()
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    // The control: the first spring's keyframes against another spring.
+    // The control: the first spring's stops against another spring.
     let other = Spring::new(0.0, 1.0, 0.0, 1.0, 170.0, 26.0).unwrap();
     assert!(worst(&played[0], &other, false).0 > 1.0);
 }
@@ -251,15 +310,19 @@ fn under_reduced_motion_play_follows_the_policy() {
             "stiffness": 200, "damping": 20, "tol": 0.1, "policy": policy, "cap": 1}})
     };
     let reduced = run_node(&[b("jump"), b("fade"), b("keep")], true);
-    // jump: one keyframe, the rest value, no time; fade: that and an opacity animation; keep:
+    // jump: at its end at once, the rest value; fade: that and an opacity animation; keep:
     // the whole motion.
-    assert_eq!(reduced[0], json!([0, [[1, 50]], 1]));
-    assert_eq!(reduced[1], json!([0, [[1, 50]], 2]));
-    assert!(
-        reduced[2][1].as_array().unwrap().len() > 10,
-        "{}",
-        reduced[2]
-    );
+    let at_end = |p: &Played| {
+        (
+            p.current_ms == p.duration_ms,
+            p.stops.last().copied(),
+            p.animations,
+        )
+    };
+    assert_eq!(at_end(&reduced[0]), (true, Some((1.0, 50.0)), 1));
+    assert_eq!(at_end(&reduced[1]), (true, Some((1.0, 50.0)), 2));
+    let plays = |p: &Played| p.current_ms == 0.0 && p.duration_ms > 0.0 && p.stops.len() > 10;
+    assert!(plays(&reduced[2]), "{:?}", reduced[2]);
     let played = run_node(&[b("jump")], false);
-    assert!(played[0][1].as_array().unwrap().len() > 10, "{}", played[0]);
+    assert!(plays(&played[0]), "{:?}", played[0]);
 }

@@ -5,10 +5,11 @@
 //! A module whose motion allows it ends with `export function play(element, input)`, which
 //! hands the runtime the baked motion's closed form (its parameters) and how to write a
 //! keyframe of its property; the runtime evaluates the closed form once per start or retarget
-//! into Web Animations API keyframes, linear between them, placed so that the played value is
-//! within [`tolerance`] of the closed form at every instant (the chord bound h²/8·max|x''|
-//! with |x''| bounded by the decay envelope; see the runtime's opening comment). Nothing runs
-//! per frame.
+//! into stops, played linearly between them by one Web Animation (two keyframes, the property
+//! at 0 and at 1, and a `linear()` easing carrying the stops' values), placed so that the
+//! played value is within [`tolerance`] of the closed form at every instant (the chord bound
+//! h²/8·max|x''| with |x''| bounded by the decay envelope; see the runtime's opening comment).
+//! Nothing runs per frame.
 //!
 //! Which motions take input, in closed form:
 //! - a spring (every form, resolved to mass, stiffness and damping): x(t) = to + (from -
@@ -27,7 +28,7 @@ use curvebake_model::number::write_json_f64;
 use curvebake_model::spec::Model;
 use curvebake_motion::{DEFAULT_BOUNCE_DAMPING, DEFAULT_BOUNCE_STIFFNESS};
 
-/// The runtime every `play` imports: closed forms, keyframe placement, the handle.
+/// The runtime every `play` imports: closed forms, the placement of stops, the handle.
 pub const RUNTIME: &str = include_str!("runtime.js");
 
 /// Path of the runtime in the package.
@@ -204,7 +205,7 @@ pub fn section(baked: &Baked, targets: &[Target], registers: bool) -> Vec<u8> {
         b"\nimport { play as run } from \"./runtime.js\";\n\
           \n\
           /** Plays the motion on `element` with input (each defaulting to the baked value; velocity\n\
-          \x20* in units per second), keyframes computed once from its closed form, within `tol` of it\n\
+          \x20* in units per second), stops computed once from its closed form, played within `tol` of it\n\
           \x20* at every instant; the handle retargets, reads the exact position and velocity, and ends.\n\
           \x20* Under `prefers-reduced-motion: reduce` it follows `reducedMotion`, as `animate` does. */\n\
           export function play(element, input) {\n",
