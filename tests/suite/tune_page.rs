@@ -319,6 +319,34 @@ fn a_person_tunes_a_spring_in_the_page_and_saves_it_into_the_file() {
     assert_eq!(seen["fileAfterSave"], Value::from(expected.clone()));
     assert!(expected.contains("\r\n") && expected.contains("to: 0.0"));
     assert_eq!(seen["afterRebake"]["values"], seen["saved"]["values"]);
+    // The watch's bake reached the page by swapping that card alone, with its panel, drawn
+    // once, and its stylesheet as the bake wrote it (the tuned one gone).
+    let swap = &seen["swap"];
+    assert_eq!(swap["replaced"], serde_json::json!(["card-drop"]), "{swap}");
+    assert_eq!(swap["cards"], 3, "{swap}");
+    assert_eq!(swap["panelKept"], true, "{swap}");
+    assert_eq!(swap["drawn"], serde_json::json!({"card-drop": 1}), "{swap}");
+    assert_eq!(
+        swap["css"],
+        serde_json::json!([swap["cssOnDisk"]]),
+        "{swap}"
+    );
+    assert_eq!(swap["tunedStyles"], 0, "{swap}");
+    // What the page fetched from the click on (besides the status, and the motions read again
+    // in the background): the save, that card and that stylesheet; never the whole page.
+    let mut fetched: Vec<&str> = (swap["fetched"].as_array().unwrap().iter())
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    fetched.sort_unstable();
+    fetched.dedup();
+    let expected = [
+        "/_curvebake/cards",
+        "/_curvebake/tune/save",
+        "/css/card-drop.css",
+    ];
+    assert_eq!(fetched, expected, "{swap}");
+    let stiffness = number("motion.stiffness").to_string();
+    assert_eq!(seen["afterRebake"]["stiffnessCell"], Value::from(stiffness));
     assert_eq!(
         std::fs::read_to_string(dir.path().join("curves/others.ron")).unwrap(),
         OTHERS

@@ -80,6 +80,9 @@
     const box = document.createElement("section");
     box.className = "tune";
     box.setAttribute("aria-label", `Tune ${name}`);
+    // The file's hash its values were read from: a card replaced by a live update keeps the
+    // panel while the file is still that one.
+    box.dataset.hash = e.hash;
     const head = document.createElement("h3");
     head.textContent = "Tune";
     const where = document.createElement("span");
@@ -314,6 +317,8 @@
         // The watch bakes the file at once: the page follows as soon as it has.
         review.expectBake();
         e.hash = answer.hash;
+        const box = cardOf(name) && cardOf(name).querySelector(".tune");
+        if (box) box.dataset.hash = answer.hash;
         e.saved = values;
         e.savedAt = started;
         showState(cardOf(name), e);
@@ -353,26 +358,55 @@
       tuned.set(name, { file: m.file, hash: m.hash, params: m.params, saved: values, current: { ...values }, said });
     }
   };
+  // A card new from a live update: a motion still being tuned is baked again over it; another
+  // shows the bake (its tuned CSS goes).
+  const follow = (card, name) => {
+    showState(card, tuned.get(name));
+    const style = document.querySelector(`style[data-tuned="${CSS.escape(name)}"]`);
+    if (dirty(tuned.get(name))) rebake(name);
+    else if (style) style.remove();
+  };
+  // Gives every card its panel; one whose file changed since its panel read it (an edit on
+  // disk) gets a new one.
   const attachAll = () => {
     document.querySelectorAll("article[data-motion]").forEach((card) => {
-      const name = card.dataset.motion;
-      if (!tuned.has(name) || card.querySelector(".tune")) return;
+      const name = card.dataset.motion, e = tuned.get(name), old = card.querySelector(".tune");
+      if (!e || (old && old.dataset.hash === e.hash)) return;
+      if (old) old.remove();
       panel(card, name);
       showFigures(card, figuresOf(review.motions().get(name)));
-      const style = document.querySelector(`style[data-tuned="${CSS.escape(name)}"]`);
-      // A motion still being tuned is baked again over the fresh card; another shows the bake.
-      if (dirty(tuned.get(name))) rebake(name);
-      else if (style) style.remove();
+      follow(card, name);
       review.drawCard(card);
     });
-    document.documentElement.dataset.tuning = "ready";
   };
+  // A card replaced by a live update keeps its panel (its values, form, figures and status) in
+  // the new card, which is then drawn once, with its handles.
+  review.onSwap((old, fresh) => {
+    const box = old.querySelector(".tune"), name = fresh.dataset.motion;
+    if (!box || !tuned.has(name)) return;
+    (fresh.querySelector("figure.plot") || fresh.querySelector(".card-head")).after(box);
+    follow(fresh, name);
+  });
   let loading = Promise.resolve();
-  const start = () => {
-    document.documentElement.dataset.tuning = "loading";
-    loading = loading.then(load).then(attachAll).catch((error) => {
-      document.documentElement.dataset.tuning = `unavailable: ${error.message}`;
+  const fail = (error) => {
+    document.documentElement.dataset.tuning = `unavailable: ${error.message}`;
+  };
+  // Reads the motions and gives the cards their panels. After a live update of `cards` (null:
+  // all of them) that all kept their panels, tuning is ready at once: the motions are read
+  // again without holding the page (a file edited on disk gets new panels then; a save from
+  // a stale panel is refused by its hash meanwhile).
+  let starts = 0;
+  const start = (cards) => {
+    const n = ++starts;
+    const kept = cards && cards.every((card) => {
+      const box = card.querySelector(".tune"), e = tuned.get(card.dataset.motion);
+      return box && e && box.dataset.hash === e.hash;
     });
+    const root = document.documentElement;
+    root.dataset.tuning = kept ? "ready" : "loading";
+    // Ready when the last start's motions are read (an earlier one's may still be on the way).
+    const ready = () => { if (n === starts) root.dataset.tuning = "ready"; };
+    loading = loading.then(load).then(attachAll).then(ready).catch(fail);
   };
   review.onInit(start);
 
