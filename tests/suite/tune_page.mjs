@@ -98,6 +98,11 @@ if (scenario === "person") {
   await dragSlider(a, "card-drop", "stiffness", 0.8);
   await baked(a, "card-drop", n);
   out.slid = await look(a, "card-drop", 0.12);
+  // Where the tuned CSS went: its duration and easings on the card, the rest in a stylesheet.
+  out.slidCss = await a.evaluate(() => ({
+    cardDuration: document.querySelector('article[data-motion="card-drop"]').style.getPropertyValue("--card-drop-duration"),
+    sheet: document.querySelector('style[data-tuned="card-drop"]').textContent,
+  }));
   out.fileAfterSlide = fs.readFileSync(file, "utf8");
   // 2. The overshoot peak dragged down the plot (further past the end): more overshoot.
   await quiet(a);

@@ -292,6 +292,16 @@ fn a_person_tunes_a_spring_in_the_page_and_saves_it_into_the_file() {
     assert_ne!(slid["looksDone"], start["looksDone"]);
     assert_eq!(slid["stiffnessCell"], Value::from(stiffness.to_string()));
     assert_eq!(seen["fileAfterSlide"], CARD_DROP);
+    // The new duration and easings are set on the card (restyling only the card), the
+    // keyframes and class in the tuned stylesheet, without a `:root` of its own.
+    let css = &seen["slidCss"];
+    let duration = css["cardDuration"].as_str().unwrap();
+    let seconds: f64 = duration.trim_end_matches('s').trim().parse().unwrap();
+    // The bake of the file (stiffness 220, damping 18) lasts 0.86666667 s.
+    assert!(seconds > 0.0 && duration != "0.86666667s", "{css}");
+    let sheet = css["sheet"].as_str().unwrap();
+    assert!(sheet.contains("@keyframes card-drop {"), "{css}");
+    assert!(!sheet.contains("\n:root {"), "{css}");
 
     // The overshoot handle dragged further past the end: a new spring with more overshoot.
     let dragged = &seen["dragged"];

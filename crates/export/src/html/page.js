@@ -357,8 +357,13 @@
     const t = state.scrub;
     body.classList.toggle("scrubbing", t !== null);
     scrubTime.textContent = t === null ? "playing" : `${t.toFixed(3)} s`;
+    seek(document);
+  };
+  // The previews and plot cursors in `scope` (a card whose motion was baked again) only.
+  const seek = (scope) => {
+    const t = state.scrub;
     if (t !== null) {
-      document.querySelectorAll("[data-anim]").forEach((el) => {
+      scope.querySelectorAll("[data-anim]").forEach((el) => {
         const D = Number(el.dataset.duration);
         for (const a of el.getAnimations({ subtree: true })) {
           const d = Number(a.effect.getComputedTiming().duration) || 0;
@@ -367,7 +372,7 @@
         }
       });
     }
-    document.querySelectorAll(".plot-svg").forEach(moveCursor);
+    scope.querySelectorAll(".plot-svg").forEach(moveCursor);
   };
   const initHooks = [];
   const setScrub = (t) => {
@@ -448,10 +453,19 @@
   // ---- Live updates under `curvebake watch --serve` --------------------------------------
   const header = document.querySelector("header.top");
   const live = document.getElementById("live");
-  const setHeaderHeight = () => document.documentElement.style.setProperty("--header-height", `${header.offsetHeight}px`);
+  // Set only when it changed: a property of the root changed restyles the whole page.
+  const setHeaderHeight = () => {
+    const height = `${header.offsetHeight}px`;
+    const root = document.documentElement.style;
+    if (root.getPropertyValue("--header-height") !== height) root.setProperty("--header-height", height);
+  };
   // The page keeps its scroll position as the box of errors comes, goes or changes (it is
   // sticky, over the cards), whichever card the browser's scroll anchoring holds on to.
+  // Only when they changed: every poll would otherwise touch the page (and restyle it).
+  let shown = "[]";
   const showErrors = (errors) => {
+    if (JSON.stringify(errors) === shown) return;
+    shown = JSON.stringify(errors);
     const y = scrollY;
     fillErrors(errors);
     if (scrollY !== y) scrollTo(scrollX, y);
@@ -665,7 +679,7 @@
   if (location.protocol === "http:" || location.protocol === "https:") poll();
   // What the tuning script of `curvebake watch --serve` builds on.
   window.curvebakeReview = {
-    state, setScrub, refresh, expectBake, motions: () => motions, fit, drawCard, drawCompare, seekAll,
+    state, setScrub, refresh, expectBake, motions: () => motions, fit, drawCard, drawCompare, seekAll, seek,
     onInit: (f) => initHooks.push(f), onDrawn: (f) => drawnHooks.push(f), onSwap: (f) => swapHooks.push(f),
   };
 })();
