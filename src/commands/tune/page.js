@@ -372,13 +372,17 @@
       tuned.set(name, { file: m.file, hash: m.hash, params: m.params, saved: values, current: { ...values }, said });
     }
   };
-  // A card new from a live update: a motion still being tuned is baked again over it; another
-  // shows the bake (its tuned CSS goes).
+  // A card new from a live update, or with a new panel: a motion still being tuned is baked
+  // again over it; another shows the bake (its tuned CSS goes, from the page and the card).
   const follow = (card, name) => {
     showState(card, tuned.get(name));
     const style = document.querySelector(`style[data-tuned="${CSS.escape(name)}"]`);
-    if (dirty(tuned.get(name))) rebake(name);
-    else if (style) style.remove();
+    if (dirty(tuned.get(name))) {
+      rebake(name);
+    } else {
+      if (style) style.remove();
+      card.removeAttribute("style");
+    }
   };
   // Gives every card its panel; one whose file changed since its panel read it (an edit on
   // disk) gets a new one.

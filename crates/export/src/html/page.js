@@ -679,7 +679,7 @@
   if (location.protocol === "http:" || location.protocol === "https:") poll();
   // What the tuning script of `curvebake watch --serve` builds on.
   window.curvebakeReview = {
-    state, setScrub, refresh, expectBake, motions: () => motions, fit, drawCard, drawCompare, seekAll, seek,
+    state, setScrub, refresh, expectBake, motions: () => motions, fit, drawCard, drawCompare, seek,
     onInit: (f) => initHooks.push(f), onDrawn: (f) => drawnHooks.push(f), onSwap: (f) => swapHooks.push(f),
   };
 })();
