@@ -531,12 +531,10 @@
     old.replaceWith(document.adoptNode(a));
   });
   // After one bake of the same motions (`known.cards` not null): fetches only the cards it
-  // changed (the server compares each bake's page with the one before), loads again only the
-  // stylesheets it wrote, and swaps them in. The new cards, or null when the server's bake
-  // is not that one (the page is then fetched whole).
-  // Each stylesheet changed (of `have`, those in `written`) is fetched and put inline in place
-  // of the old one, with the cards, in one go: the page is restyled once (every change of the
-  // page's stylesheets restyles all of it).
+  // changed (the server compares each bake's page with the one before) and the stylesheets it
+  // wrote, and swaps them in together, each stylesheet put inline in place of the old one, so
+  // that the page is restyled once (any change to its stylesheets restyles all of it). The
+  // new cards, or null when the server's bake is not that one (the page is then fetched whole).
   const swapChanged = async (generation, known) => {
     const have = sheets(document);
     const load = [...have.keys()].filter((h) => known.written.includes(h));
