@@ -1,12 +1,16 @@
 //! `curvebake watch --serve`: the output folder over HTTP on the loopback interface, so that
 //! an open review page can follow the bakes.
 //!
-//! The server answers `GET` and `HEAD` for files under the output folder and for one more
-//! path, [`STATUS_PATH`]: a small JSON document saying how many bakes have finished
+//! The server answers `GET` and `HEAD` for files under the output folder and for two more
+//! paths. [`STATUS_PATH`]: a small JSON document saying how many bakes have finished
 //! (`generation`), the errors of the last one (each input error with its file, line and
-//! column when it has them, message and source line) and the files it wrote (`written`). The
-//! review page polls it and, when the generation moves on, fetches itself again and swaps the
-//! cards that changed in place (see `crates/export/src/html/page.js`).
+//! column when it has them, message and source line), the files it wrote (`written`) and how
+//! many of the review page's cards it changed (`cards`; `null` when motions came, went or
+//! moved, or there is no page). [`CARDS_PATH`]: those cards, with the page's summary line and
+//! the scrubber's end (`{"generation", "cards": [html, ...] or null, "summary", "longest"}`).
+//! The review page polls the status and, when the generation moves on by one, fetches only
+//! the cards that changed and swaps them in place; else it fetches itself again and compares
+//! (see `crates/export/src/html/page.js`).
 //!
 //! What is refused, and how:
 //! * anything but `127.0.0.1`: the socket is bound there, so no other interface reaches it;
@@ -31,6 +35,7 @@ use super::watch::Saves;
 use crate::commands::loopback::host_is_local;
 use crate::options::BakeOptions;
 use crate::run::{FatalError, Report};
+use curvebake_export::html::{PageParts, PAGE_PATH};
 use curvebake_model::error::Problem;
 use std::io;
 use std::net::{Ipv4Addr, SocketAddr};
@@ -40,6 +45,9 @@ use std::sync::{Arc, Mutex};
 /// The path of the status document (never a file of the output folder: bakes write no
 /// folder of that name).
 pub const STATUS_PATH: &str = "/_curvebake/status";
+
+/// The path of the cards the last bake changed (see the module's documentation).
+pub const CARDS_PATH: &str = "/_curvebake/cards";
 
 /// The port `--serve` tries when given none; when it is taken, the system picks a free one.
 pub const DEFAULT_PORT: u16 = 8419;
@@ -142,10 +150,31 @@ struct Status {
     generation: u64,
     /// The status document, as served.
     json: String,
+    /// The review page the last bake left, in parts (`None`: no page, or not one of ours).
+    page: Option<PageParts>,
+    /// The [`CARDS_PATH`] document, as served.
+    cards_json: String,
 }
 
-/// The status document after `generation` bakes, the last of which gave `result`.
-pub fn status_json(generation: u64, result: &Result<Report, FatalError>) -> String {
+/// The [`CARDS_PATH`] document after `generation` bakes: the cards `changed` (`None`: the page
+/// must be taken whole) with the summary line and scrubber's end of `page`.
+fn cards_json(generation: u64, page: Option<&PageParts>, changed: Option<&[&str]>) -> String {
+    serde_json::json!({
+        "generation": generation,
+        "cards": changed,
+        "summary": page.map(|p| &p.summary),
+        "longest": page.map(|p| &p.longest),
+    })
+    .to_string()
+}
+
+/// The status document after `generation` bakes, the last of which gave `result` and changed
+/// `cards` of the review page's cards (`None`: not known, the page is to be taken whole).
+pub fn status_json(
+    generation: u64,
+    result: &Result<Report, FatalError>,
+    cards: Option<usize>,
+) -> String {
     use serde_json::{json, Value};
     let errors: Vec<Value> = match result {
         Ok(report) => report
@@ -179,12 +208,15 @@ pub fn status_json(generation: u64, result: &Result<Report, FatalError>) -> Stri
     };
     // What the bake wrote: a page one bake behind reloads only those of its stylesheets.
     let written = result.as_ref().map_or(&[][..], |r| &r.written[..]);
-    json!({ "generation": generation, "errors": errors, "written": written }).to_string()
+    json!({ "generation": generation, "errors": errors, "written": written, "cards": cards })
+        .to_string()
 }
 
 /// A running server; dropping it stops it.
 pub struct Server {
     http: http::Server,
+    /// The output folder, absolute.
+    root: PathBuf,
     status: Arc<Mutex<Status>>,
     tune: Option<Arc<Tuner>>,
 }
@@ -226,11 +258,13 @@ impl Server {
         let addr = listener.local_addr()?;
         let status = Arc::new(Mutex::new(Status {
             generation: 0,
-            json: status_json(0, &Ok(Report::default())),
+            json: status_json(0, &Ok(Report::default()), None),
+            page: None,
+            cards_json: cards_json(0, None, None),
         }));
         let root = std::path::absolute(root)?;
         let handler: Arc<http::Handler> = {
-            let (status, tune) = (Arc::clone(&status), tune.clone());
+            let (status, tune, root) = (Arc::clone(&status), tune.clone(), root.clone());
             Arc::new(move |request: &Request| {
                 answer(request, &root, addr, &status, tune.as_deref())
             })
@@ -240,6 +274,7 @@ impl Server {
         };
         Ok(Self {
             http: http::Server::start(listener, limits, handler)?,
+            root,
             status,
             tune,
         })
@@ -264,11 +299,20 @@ impl Server {
         self.tune.as_deref().map(Tuner::secret)
     }
 
-    /// Records a finished bake: the generation moves on and the status holds its errors.
+    /// Records a finished bake: the generation moves on, the status holds its errors, and the
+    /// review page it left is compared with the one before, card by card.
     pub fn publish(&self, result: &Result<Report, FatalError>) {
+        let page = std::fs::read_to_string(self.root.join(PAGE_PATH))
+            .ok()
+            .and_then(|html| PageParts::of(&html));
         let mut status = self.status.lock().unwrap_or_else(|e| e.into_inner());
         status.generation += 1;
-        status.json = status_json(status.generation, result);
+        let changed = page.as_ref().zip(status.page.as_ref());
+        let changed = changed.and_then(|(now, before)| now.changed_since(before));
+        status.json = status_json(status.generation, result, changed.as_ref().map(Vec::len));
+        status.cards_json = cards_json(status.generation, page.as_ref(), changed.as_deref());
+        drop(changed);
+        status.page = page;
     }
 }
 
@@ -309,13 +353,15 @@ fn file_answer(
         return plain(403, "this server answers only to 127.0.0.1");
     }
     let url = request.target.as_str();
-    if url.split(['?', '#']).next() == Some(STATUS_PATH) {
-        let json = status
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .json
-            .clone();
-        return Response::bytes(200, "application/json", json);
+    let path = url.split(['?', '#']).next();
+    if path == Some(STATUS_PATH) || path == Some(CARDS_PATH) {
+        let status = status.lock().unwrap_or_else(|e| e.into_inner());
+        let json = if path == Some(STATUS_PATH) {
+            &status.json
+        } else {
+            &status.cards_json
+        };
+        return Response::bytes(200, "application/json", json.clone());
     }
     let Ok(root) = root.canonicalize() else {
         return plain(404, "the output folder does not exist (yet)");

@@ -914,7 +914,7 @@ fn errors_in_one_long_line_keep_only_a_window_of_it() {
         errors,
         ..Default::default()
     };
-    let status = curvebake::internals::serve::status_json(1, &Ok(report));
+    let status = curvebake::internals::serve::status_json(1, &Ok(report), None);
     // About a kilobyte an error (the window twice, the message), not the line's 150 KB.
     assert!(status.len() < 3000 * 2000, "{} bytes", status.len());
 }

@@ -98,6 +98,11 @@ if (scenario === "person") {
   await dragSlider(a, "card-drop", "stiffness", 0.8);
   await baked(a, "card-drop", n);
   out.slid = await look(a, "card-drop", 0.12);
+  // Where the tuned CSS went: its duration and easings on the card, the rest in a stylesheet.
+  out.slidCss = await a.evaluate(() => ({
+    cardDuration: document.querySelector('article[data-motion="card-drop"]').style.getPropertyValue("--card-drop-duration"),
+    sheet: document.querySelector('style[data-tuned="card-drop"]').textContent,
+  }));
   out.fileAfterSlide = fs.readFileSync(file, "utf8");
   // 2. The overshoot peak dragged down the plot (further past the end): more overshoot.
   await quiet(a);
@@ -110,9 +115,19 @@ if (scenario === "person") {
   await a.mouse.up();
   await baked(a, "card-drop", n);
   out.dragged = await look(a, "card-drop", 0.12);
-  // 3. Save: the file changes in those numbers only (the test compares it).
+  // 3. Save: the file changes in those numbers only (the test compares it). Every card and
+  //    the tuning panel are marked, and the plots drawn counted, to tell what the live update
+  //    replaced and drew.
   await quiet(a);
   let generation = await a.evaluate(() => document.documentElement.dataset.generation || "");
+  await a.evaluate(() => {
+    document.querySelectorAll("article[data-motion]").forEach((card) => { card.seenBefore = true; });
+    document.querySelector('article[data-motion="card-drop"] .tune').seenBefore = true;
+    window.drawn = {};
+    performance.clearResourceTimings();
+    if (!window.counting) window.curvebakeReview.onDrawn((card) => { drawn[card.dataset.motion] = (drawn[card.dataset.motion] || 0) + 1; });
+    window.counting = true;
+  });
   out.saveRoundTripMs = await a.evaluate((g) => new Promise((done) => {
     // From the click to the page showing the watch's bake of the saved file (measured here,
     // where the page is, for the report: nothing is asserted on it).
@@ -128,6 +143,19 @@ if (scenario === "person") {
   // The watch bakes the saved file and the page follows: the card still shows the saved values.
   await rebaked(a, generation);
   out.afterRebake = await look(a, "card-drop", 0.12);
+  out.swap = await a.evaluate(() => ({
+    replaced: [...document.querySelectorAll("article[data-motion]")].filter((c) => !c.seenBefore).map((c) => c.dataset.motion),
+    cards: document.querySelectorAll("article[data-motion]").length,
+    panelKept: !!document.querySelector('article[data-motion="card-drop"] .tune').seenBefore,
+    drawn: window.drawn,
+    css: [...document.querySelectorAll('link[rel="stylesheet"], style[data-href]')]
+      .filter((l) => (l.getAttribute("href") || l.dataset.href).startsWith("css/card-drop.css"))
+      .map((l) => (l.dataset.href ? l.textContent : "(linked)")),
+    tunedStyles: document.querySelectorAll("style[data-tuned]").length,
+    fetched: performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname)
+      .filter((p) => !p.startsWith("/_curvebake/status") && p !== "/_curvebake/tune/motions"),
+  }));
+  out.swap.cssOnDisk = fs.readFileSync(path.join(project, "out/css/card-drop.css"), "utf8");
   // 4. A second tab on the same motion: B edits, A edits and saves first, B's save is refused
   //    (the file changed since B read it) and B offers to reload from the file.
   const b = await open();

@@ -292,6 +292,16 @@ fn a_person_tunes_a_spring_in_the_page_and_saves_it_into_the_file() {
     assert_ne!(slid["looksDone"], start["looksDone"]);
     assert_eq!(slid["stiffnessCell"], Value::from(stiffness.to_string()));
     assert_eq!(seen["fileAfterSlide"], CARD_DROP);
+    // The new duration and easings are set on the card (restyling only the card), the
+    // keyframes and class in the tuned stylesheet, without a `:root` of its own.
+    let css = &seen["slidCss"];
+    let duration = css["cardDuration"].as_str().unwrap();
+    let seconds: f64 = duration.trim_end_matches('s').trim().parse().unwrap();
+    // The bake of the file (stiffness 220, damping 18) lasts 0.86666667 s.
+    assert!(seconds > 0.0 && duration != "0.86666667s", "{css}");
+    let sheet = css["sheet"].as_str().unwrap();
+    assert!(sheet.contains("@keyframes card-drop {"), "{css}");
+    assert!(!sheet.contains("\n:root {"), "{css}");
 
     // The overshoot handle dragged further past the end: a new spring with more overshoot.
     let dragged = &seen["dragged"];
@@ -319,6 +329,34 @@ fn a_person_tunes_a_spring_in_the_page_and_saves_it_into_the_file() {
     assert_eq!(seen["fileAfterSave"], Value::from(expected.clone()));
     assert!(expected.contains("\r\n") && expected.contains("to: 0.0"));
     assert_eq!(seen["afterRebake"]["values"], seen["saved"]["values"]);
+    // The watch's bake reached the page by swapping that card alone, with its panel, drawn
+    // once, and its stylesheet as the bake wrote it (the tuned one gone).
+    let swap = &seen["swap"];
+    assert_eq!(swap["replaced"], serde_json::json!(["card-drop"]), "{swap}");
+    assert_eq!(swap["cards"], 3, "{swap}");
+    assert_eq!(swap["panelKept"], true, "{swap}");
+    assert_eq!(swap["drawn"], serde_json::json!({"card-drop": 1}), "{swap}");
+    assert_eq!(
+        swap["css"],
+        serde_json::json!([swap["cssOnDisk"]]),
+        "{swap}"
+    );
+    assert_eq!(swap["tunedStyles"], 0, "{swap}");
+    // What the page fetched from the click on (besides the status, and the motions read again
+    // in the background): the save, that card and that stylesheet; never the whole page.
+    let mut fetched: Vec<&str> = (swap["fetched"].as_array().unwrap().iter())
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    fetched.sort_unstable();
+    fetched.dedup();
+    let expected = [
+        "/_curvebake/cards",
+        "/_curvebake/tune/save",
+        "/css/card-drop.css",
+    ];
+    assert_eq!(fetched, expected, "{swap}");
+    let stiffness = number("motion.stiffness").to_string();
+    assert_eq!(seen["afterRebake"]["stiffnessCell"], Value::from(stiffness));
     assert_eq!(
         std::fs::read_to_string(dir.path().join("curves/others.ron")).unwrap(),
         OTHERS

@@ -116,11 +116,7 @@ pub fn page(digests: &[Digest], settings: &ExportSettings) -> String {
     let mut stylesheets = String::new();
     for d in digests {
         for f in d.files.iter().filter(|f| f.ends_with(".css")) {
-            let _ = writeln!(
-                stylesheets,
-                "<link rel=\"stylesheet\" href=\"{}\">",
-                escape(f)
-            );
+            let _ = writeln!(stylesheets, "{LINK_OPEN}{}\">", escape(f));
         }
     }
     let frames: usize = digests.iter().map(|d| d.frames).sum();
@@ -146,7 +142,7 @@ pub fn page(digests: &[Digest], settings: &ExportSettings) -> String {
 <body>
 <header class=\"top\">
 <h1>curvebake review</h1>
-<p class=\"summary\">{count} motion{plural}, {frames} frames{sheet_link}</p>
+{SUMMARY_OPEN}{count} motion{plural}, {frames} frames{sheet_link}</p>
 <span id=\"live\" class=\"live\" hidden></span>
 <div class=\"controls\">
 <button type=\"button\" data-replay=\"all\">Replay all</button>
@@ -156,7 +152,7 @@ pub fn page(digests: &[Digest], settings: &ExportSettings) -> String {
 </div>
 <div class=\"scrubber\">
 <label for=\"scrub\">Time</label>
-<input type=\"range\" id=\"scrub\" min=\"0\" max=\"{longest}\" step=\"any\" value=\"0\">
+{SCRUB_OPEN}{longest}\" step=\"any\" value=\"0\">
 <output id=\"scrub-time\" for=\"scrub\">playing</output>
 </div>
 </header>
@@ -214,7 +210,7 @@ fn motion_card(out: &mut String, d: &Digest, settings: &ExportSettings) {
     let name = escape(&d.name);
     let _ = write!(
         out,
-        "<article id=\"motion-{name}\" data-motion=\"{name}\">
+        "{CARD_OPEN}{name}\" data-motion=\"{name}\">
 <div class=\"card-head\">
 <h2>{name}</h2>
 <label class=\"pick\"><input type=\"checkbox\" data-pick=\"{name}\"> compare</label>
@@ -254,7 +250,8 @@ fn motion_card(out: &mut String, d: &Digest, settings: &ExportSettings) {
     }
     out.push_str("<script type=\"application/json\" class=\"motion-data\">");
     out.push_str(&motion_data(d));
-    out.push_str("</script>\n</article>\n");
+    out.push_str("</script>\n");
+    out.push_str(CARD_CLOSE);
 }
 
 /// What a card animates, each with its unit: `translateY (px)`; a ring's `radii (px)`; every
@@ -424,6 +421,83 @@ fn param_label(name: &str) -> (String, &'static str) {
     )
 }
 
+/// How the summary line under the page's title starts.
+const SUMMARY_OPEN: &str = "<p class=\"summary\">";
+/// How the scrubber's input starts, up to its `max` (the longest motion, in seconds).
+const SCRUB_OPEN: &str = "<input type=\"range\" id=\"scrub\" min=\"0\" max=\"";
+/// How a card starts, up to its motion's name.
+const CARD_OPEN: &str = "<article id=\"motion-";
+/// How a card ends: no text inside a card can (every text is escaped, and the card's data
+/// cannot end its script).
+const CARD_CLOSE: &str = "</article>\n";
+/// How a stylesheet's link starts, up to its `href`.
+const LINK_OPEN: &str = "<link rel=\"stylesheet\" href=\"";
+
+/// The parts of a review page that a bake of the same motions can change, as [`page`] wrote
+/// them: what `curvebake watch --serve` compares from one bake to the next, so that an open
+/// page replaces only the cards that changed.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct PageParts {
+    /// The stylesheets linked, in order (their `href`, escaped as in the page).
+    pub stylesheets: Vec<String>,
+    /// The summary line, the whole element.
+    pub summary: String,
+    /// The scrubber's end, the longest motion's duration in seconds, as written.
+    pub longest: String,
+    /// Each card: its motion's name (escaped as in the page) and the whole element.
+    pub cards: Vec<(String, String)>,
+}
+
+impl PageParts {
+    /// The parts of `page`, a page [`page`] wrote; `None` for anything else.
+    pub fn of(page: &str) -> Option<Self> {
+        let head = &page[..page.find("</head>")?];
+        let stylesheets = (head.split(LINK_OPEN).skip(1))
+            .map(|rest| rest.split('"').next().map(str::to_owned))
+            .collect::<Option<Vec<_>>>()?;
+        let summary = format!("{SUMMARY_OPEN}{}</p>", between(page, SUMMARY_OPEN, "</p>")?);
+        let longest = between(page, SCRUB_OPEN, "\"")?.to_owned();
+        let main = between(page, "<main>\n", "</main>")?;
+        let mut cards = Vec::new();
+        let mut rest = main;
+        while let Some(at) = rest.find(CARD_OPEN) {
+            let end = at + rest[at..].find(CARD_CLOSE)? + CARD_CLOSE.len();
+            let card = &rest[at..end];
+            let name = between(card, CARD_OPEN, "\"")?.to_owned();
+            cards.push((name, card.to_owned()));
+            rest = &rest[end..];
+        }
+        Some(Self {
+            stylesheets,
+            summary,
+            longest,
+            cards,
+        })
+    }
+
+    /// The cards of `self` that differ from those of `before`, when both pages have the same
+    /// motions in the same order and link the same stylesheets (else `None`: the page must be
+    /// taken whole).
+    pub fn changed_since(&self, before: &Self) -> Option<Vec<&str>> {
+        let names = |p: &Self| p.cards.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+        if names(self) != names(before) || self.stylesheets != before.stylesheets {
+            return None;
+        }
+        Some(
+            (self.cards.iter().zip(&before.cards))
+                .filter(|((_, now), (_, then))| now != then)
+                .map(|((_, now), _)| now.as_str())
+                .collect(),
+        )
+    }
+}
+
+/// What `text` holds between the first `open` and the next `close`.
+fn between<'a>(text: &'a str, open: &str, close: &str) -> Option<&'a str> {
+    let start = text.find(open)? + open.len();
+    Some(&text[start..start + text[start..].find(close)?])
+}
+
 /// The page's stylesheet.
 const STYLE: &str = include_str!("html/page.css");
 
@@ -554,6 +628,45 @@ mod tests {
         assert!(page.contains("<th>ends at</th><td>1.248 s</td>"));
         assert!(page.contains("<th>first impact</th><td>0.75 s</td>"));
         assert!(page.contains("<th>restitution</th><td>0.4</td>"));
+    }
+
+    #[test]
+    fn a_page_splits_into_its_cards_and_tells_which_changed() {
+        let settings = ExportSettings::default();
+        let files = ["css/a.css", "json/a.json"];
+        let (a, b) = (digest("a", &files), digest("b", &["css/b.css"]));
+        let before = PageParts::of(&page(&[a.clone(), b.clone()], &settings)).unwrap();
+        assert_eq!(before.stylesheets, ["css/a.css", "css/b.css"]);
+        assert_eq!(before.longest, "1.2");
+        assert_eq!(
+            before.summary,
+            r#"<p class="summary">2 motions, 146 frames</p>"#
+        );
+        let names: Vec<&str> = before.cards.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["a", "b"]);
+        for (name, html) in &before.cards {
+            assert_eq!(*html, card(if name == "a" { &a } else { &b }, &settings));
+        }
+        // b longer: its card and the page's end change, a's card does not.
+        let mut longer = b.clone();
+        longer.duration = 2.5;
+        let after = PageParts::of(&page(&[a.clone(), longer.clone()], &settings)).unwrap();
+        assert_eq!(after.longest, "2.5");
+        assert_eq!(
+            after.changed_since(&before),
+            Some(vec![card(&longer, &settings).as_str()])
+        );
+        assert_eq!(before.changed_since(&before), Some(vec![]));
+        // Motions moved, gone or linking other stylesheets: the page is taken whole.
+        let moved = PageParts::of(&page(&[b.clone(), a.clone()], &settings)).unwrap();
+        assert_eq!(moved.changed_since(&before), None);
+        let gone = PageParts::of(&page(std::slice::from_ref(&a), &settings)).unwrap();
+        assert_eq!(gone.changed_since(&before), None);
+        let restyled = PageParts::of(&page(&[a, digest("b", &[])], &settings)).unwrap();
+        assert_eq!(restyled.changed_since(&before), None);
+        assert_eq!(PageParts::of("<html>not a review page</html>"), None);
+        let empty = PageParts::of(&page(&[], &settings)).unwrap();
+        assert!(empty.cards.is_empty());
     }
 
     #[test]

@@ -2,7 +2,7 @@
   "use strict";
   const PUCK = 40, PAD = 12, SVG = "http://www.w3.org/2000/svg";
   const COLORS = ["#1f6fc5", "#c42b2b", "#1a7f37", "#8250df", "#bc4c00", "#0a7f8f", "#bf3989", "#57606a"];
-  const STATUS = "/_curvebake/status";
+  const STATUS = "/_curvebake/status", CARDS = "/_curvebake/cards";
   const body = document.body;
   // What survives a live update: the scrubber's time (null while playing), the motions picked
   // for comparison, the versions kept as "before", the comparison mode, and the generation of
@@ -10,12 +10,14 @@
   const state = { scrub: null, picks: new Set(), pinned: new Map(), mode: "position", generation: null };
   let motions = new Map();
 
-  const readData = () => {
-    motions = new Map();
-    document.querySelectorAll("script.motion-data").forEach((s) => {
+  // The data of every card, or only of `cards` (new from a live update: the others' is kept).
+  const readData = (cards) => {
+    if (!cards) motions = new Map();
+    const read = (s) => {
       const d = JSON.parse(s.textContent);
       motions.set(d.name, d);
-    });
+    };
+    (cards || [document]).forEach((root) => root.querySelectorAll("script.motion-data").forEach(read));
   };
 
   // ---- Previews: fitted to their stage, or at 1:1 --------------------------------------
@@ -355,8 +357,13 @@
     const t = state.scrub;
     body.classList.toggle("scrubbing", t !== null);
     scrubTime.textContent = t === null ? "playing" : `${t.toFixed(3)} s`;
+    seek(document);
+  };
+  // The previews and plot cursors in `scope` (a card whose motion was baked again) only.
+  const seek = (scope) => {
+    const t = state.scrub;
     if (t !== null) {
-      document.querySelectorAll("[data-anim]").forEach((el) => {
+      scope.querySelectorAll("[data-anim]").forEach((el) => {
         const D = Number(el.dataset.duration);
         for (const a of el.getAnimations({ subtree: true })) {
           const d = Number(a.effect.getComputedTiming().duration) || 0;
@@ -365,7 +372,7 @@
         }
       });
     }
-    document.querySelectorAll(".plot-svg").forEach(moveCursor);
+    scope.querySelectorAll(".plot-svg").forEach(moveCursor);
   };
   const initHooks = [];
   const setScrub = (t) => {
@@ -446,10 +453,19 @@
   // ---- Live updates under `curvebake watch --serve` --------------------------------------
   const header = document.querySelector("header.top");
   const live = document.getElementById("live");
-  const setHeaderHeight = () => document.documentElement.style.setProperty("--header-height", `${header.offsetHeight}px`);
+  // Set only when it changed: a property of the root changed restyles the whole page.
+  const setHeaderHeight = () => {
+    const height = `${header.offsetHeight}px`;
+    const root = document.documentElement.style;
+    if (root.getPropertyValue("--header-height") !== height) root.setProperty("--header-height", height);
+  };
   // The page keeps its scroll position as the box of errors comes, goes or changes (it is
   // sticky, over the cards), whichever card the browser's scroll anchoring holds on to.
+  // Only when they changed: every poll would otherwise touch the page (and restyle it).
+  let shown = "[]";
   const showErrors = (errors) => {
+    if (JSON.stringify(errors) === shown) return;
+    shown = JSON.stringify(errors);
     const y = scrollY;
     fillErrors(errors);
     if (scrollY !== y) scrollTo(scrollX, y);
@@ -486,21 +502,15 @@
   const remember = (root) => {
     served = new Map([...root.querySelectorAll("article[data-motion]")].map((a) => [a.dataset.motion, a.outerHTML]));
   };
-  // Fetches the page again and swaps in what changed: the stylesheets the bake wrote (`written`;
-  // all of them when not known) are loaded first, each in its place (so no card shows
-  // unstyled), then the cards that changed are replaced (all of `main`, which holds only the
-  // cards, when motions came, went or moved), and the scroll position, the scrubber, the
-  // comparison and the 1:1 setting are applied to the new cards.
-  const refresh = async (generation, written) => {
-    const response = await fetch(location.pathname, { cache: "no-store" });
-    if (!response.ok) return;
-    const doc = new DOMParser().parseFromString(await response.text(), "text/html");
-    const fresh = doc.querySelector("main");
-    if (!fresh) return;
-    const href = (l) => l.getAttribute("href").split("?")[0];
-    const have = new Map([...document.querySelectorAll('link[rel="stylesheet"]')].map((l) => [href(l), l]));
-    const wanted = [...doc.querySelectorAll('link[rel="stylesheet"]')].map(href);
-    const load = wanted.filter((h) => !have.has(h) || !written || written.includes(h));
+  // The motions' stylesheets, by their path (without the query that made them load again):
+  // linked, or inline where a live update put them (`data-href`).
+  const sheets = (root) => new Map([...root.querySelectorAll('link[rel="stylesheet"], style[data-href]')]
+    .map((l) => [(l.getAttribute("href") || l.dataset.href).split("?")[0], l]));
+  // Loads `load` again (with the generation as a query, so that none comes from a cache), each
+  // beside its old link, which goes once they are all loaded (so no card shows unstyled), with
+  // the links of those no longer `wanted`.
+  const swapSheets = async (wanted, load, generation) => {
+    const have = sheets(document);
     await Promise.all(load.map((h) => new Promise((done) => {
       const link = document.createElement("link");
       link.rel = "stylesheet";
@@ -511,22 +521,90 @@
       else document.head.appendChild(link);
     })));
     for (const [h, l] of have) if (load.includes(h) || !wanted.includes(h)) l.remove();
+  };
+  // Called with a card and the one replacing it, before it does (the tuning script carries
+  // its panel over).
+  const swapHooks = [];
+  const replaceCards = (cards) => cards.forEach((a) => {
+    const old = document.querySelector(`article[data-motion="${CSS.escape(a.dataset.motion)}"]`);
+    swapHooks.forEach((f) => f(old, a));
+    old.replaceWith(document.adoptNode(a));
+  });
+  // After one bake of the same motions (`known.cards` not null): fetches only the cards it
+  // changed (the server compares each bake's page with the one before) and the stylesheets it
+  // wrote, and swaps them in together, each stylesheet put inline in place of the old one, so
+  // that the page is restyled once (any change to its stylesheets restyles all of it). The
+  // new cards, or null when the server's bake is not that one (the page is then fetched whole).
+  const swapChanged = async (generation, known) => {
+    const have = sheets(document);
+    const load = [...have.keys()].filter((h) => known.written.includes(h));
+    const text = async (url) => {
+      const response = await fetch(url, { cache: "no-store" });
+      if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+      return response;
+    };
+    let update, css;
+    try {
+      [update, css] = await Promise.all([
+        text(CARDS).then((r) => r.json()),
+        Promise.all(load.map((h) => text(h).then((r) => r.text()))),
+      ]);
+    } catch (e) {
+      return null;
+    }
+    if (update.generation !== generation || !update.cards) return null;
+    const template = document.createElement("template");
+    template.innerHTML = update.cards.join("") + update.summary;
+    const cards = [...template.content.querySelectorAll("article[data-motion]")];
+    cards.forEach((a) => served.set(a.dataset.motion, a.outerHTML));
+    // The cards first: moving a focused element (the Save just clicked) out of the page makes
+    // the browser bring its style up to date, which is cheap only before the sheets change.
+    replaceCards(cards);
+    load.forEach((h, i) => {
+      const style = document.createElement("style");
+      style.dataset.href = h;
+      style.textContent = css[i];
+      have.get(h).replaceWith(style);
+    });
+    document.querySelector(".summary").replaceWith(template.content.querySelector(".summary"));
+    scrub.max = update.longest;
+    return cards;
+  };
+  // Fetches the page again and swaps in what changed: the stylesheets the bake wrote (all of
+  // them when not known) are loaded again, then the cards that changed are replaced (all of
+  // `main`, which holds only the cards, when motions came, went or moved). The new cards, or
+  // null when `main` was; undefined when the page could not be fetched.
+  const swapWhole = async (generation, known) => {
+    const response = await fetch(location.pathname, { cache: "no-store" });
+    if (!response.ok) return undefined;
+    const doc = new DOMParser().parseFromString(await response.text(), "text/html");
+    const fresh = doc.querySelector("main");
+    if (!fresh) return undefined;
+    const have = sheets(document);
+    const wanted = [...sheets(doc).keys()];
+    await swapSheets(wanted, wanted.filter((h) => !have.has(h) || !known || known.written.includes(h)), generation);
     const cards = [...fresh.querySelectorAll("article[data-motion]")];
     const names = (list) => JSON.stringify(list);
     const same = names(cards.map((a) => a.dataset.motion)) === names([...served.keys()]);
     const changed = same ? cards.filter((a) => served.get(a.dataset.motion) !== a.outerHTML) : null;
     remember(fresh);
-    const y = scrollY;
-    if (changed) {
-      changed.forEach((a) => document.querySelector(`article[data-motion="${CSS.escape(a.dataset.motion)}"]`).replaceWith(document.adoptNode(a)));
-    } else {
-      document.querySelector("main").replaceWith(document.adoptNode(fresh));
-    }
+    if (changed) replaceCards(changed);
+    else document.querySelector("main").replaceWith(document.adoptNode(fresh));
     document.title = doc.title;
     const summary = doc.querySelector(".summary");
     if (summary) document.querySelector(".summary").replaceWith(document.adoptNode(summary));
     const max = doc.getElementById("scrub");
     if (max) scrub.max = max.max;
+    return changed;
+  };
+  // Shows the bake of `generation`: `known`, its status when it is the bake after the page's
+  // (what it wrote and how many cards it changed), lets only those be fetched. The scroll
+  // position, the scrubber, the comparison and the 1:1 setting are applied to the new cards.
+  const refresh = async (generation, known) => {
+    const y = scrollY;
+    let changed = known && known.cards !== null && known.cards !== undefined ? await swapChanged(generation, known) : null;
+    if (!changed) changed = await swapWhole(generation, known);
+    if (changed === undefined) return;
     init(changed);
     scrollTo(scrollX, y);
     document.documentElement.dataset.generation = String(generation);
@@ -548,8 +626,9 @@
       // vanish from the new page): the errors show over them until a clean bake replaces them.
       if (state.generation === null) state.generation = status.generation;
       if (status.generation !== state.generation && status.errors.length === 0) {
-        // The files written are the last bake's: they say what changed only since the one before.
-        await refresh(status.generation, status.generation === state.generation + 1 ? status.written : null);
+        // The files written and cards changed are the last bake's: they say what changed only
+        // since the one before.
+        await refresh(status.generation, status.generation === state.generation + 1 ? status : null);
         eager = 0;
       }
       if (status.errors.length === 0) state.generation = status.generation;
@@ -574,8 +653,8 @@
 
   // Sets the page up from its cards' data; `cards`: only those are new (a live update).
   const init = (cards) => {
-    readData();
-    initHooks.forEach((f) => f());
+    readData(cards);
+    initHooks.forEach((f) => f(cards));
     if (cards) {
       cards.forEach((card) => { card.querySelectorAll(".fit").forEach(fit); drawCard(card); });
     } else {
@@ -598,7 +677,7 @@
   if (location.protocol === "http:" || location.protocol === "https:") poll();
   // What the tuning script of `curvebake watch --serve` builds on.
   window.curvebakeReview = {
-    state, setScrub, refresh, expectBake, motions: () => motions, fit, drawCard, drawCompare, seekAll,
-    onInit: (f) => initHooks.push(f), onDrawn: (f) => drawnHooks.push(f),
+    state, setScrub, refresh, expectBake, motions: () => motions, fit, drawCard, drawCompare, seek,
+    onInit: (f) => initHooks.push(f), onDrawn: (f) => drawnHooks.push(f), onSwap: (f) => swapHooks.push(f),
   };
 })();
