@@ -479,8 +479,9 @@ impl PageParts {
     /// motions in the same order and link the same stylesheets (else `None`: the page must be
     /// taken whole).
     pub fn changed_since(&self, before: &Self) -> Option<Vec<&str>> {
-        let names = |p: &Self| p.cards.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
-        if names(self) != names(before) || self.stylesheets != before.stylesheets {
+        let same_motions =
+            (self.cards.iter().map(|(n, _)| n)).eq(before.cards.iter().map(|(n, _)| n));
+        if !same_motions || self.stylesheets != before.stylesheets {
             return None;
         }
         Some(

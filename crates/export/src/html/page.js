@@ -464,8 +464,9 @@
   // Only when they changed: every poll would otherwise touch the page (and restyle it).
   let shown = "[]";
   const showErrors = (errors) => {
-    if (JSON.stringify(errors) === shown) return;
-    shown = JSON.stringify(errors);
+    const text = JSON.stringify(errors);
+    if (text === shown) return;
+    shown = text;
     const y = scrollY;
     fillErrors(errors);
     if (scrollY !== y) scrollTo(scrollX, y);
@@ -538,7 +539,7 @@
   const swapChanged = async (generation, known) => {
     const have = sheets(document);
     const load = [...have.keys()].filter((h) => known.written.includes(h));
-    const text = async (url) => {
+    const fetched = async (url) => {
       const response = await fetch(url, { cache: "no-store" });
       if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
       return response;
@@ -546,8 +547,8 @@
     let update, css;
     try {
       [update, css] = await Promise.all([
-        text(CARDS).then((r) => r.json()),
-        Promise.all(load.map((h) => text(h).then((r) => r.text()))),
+        fetched(CARDS).then((r) => r.json()),
+        Promise.all(load.map((h) => fetched(h).then((r) => r.text()))),
       ]);
     } catch (e) {
       return null;
@@ -602,7 +603,7 @@
   // position, the scrubber, the comparison and the 1:1 setting are applied to the new cards.
   const refresh = async (generation, known) => {
     const y = scrollY;
-    let changed = known && known.cards !== null && known.cards !== undefined ? await swapChanged(generation, known) : null;
+    let changed = known?.cards != null ? await swapChanged(generation, known) : null;
     if (!changed) changed = await swapWhole(generation, known);
     if (changed === undefined) return;
     init(changed);
