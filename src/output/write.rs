@@ -378,8 +378,9 @@ pub struct StreamedFile {
     /// The existing file, while every byte so far has matched it.
     existing: Option<io::BufReader<fs::File>>,
     scratch: Vec<u8>,
-    /// Bytes appended since the file's write-back was last started.
+    /// Bytes appended since a flush was last started on the side.
     unflushed: u64,
+    side_flush: durable::SideFlush,
     /// What the output folder has written.
     written: Written,
 }
@@ -415,8 +416,8 @@ impl StreamedFile {
             };
             written.map_err(io_error(&self.path))?;
             self.unflushed += total as u64;
-            if self.unflushed >= durable::WRITEBACK_STEP {
-                durable::start_writeback(temp.get_ref().as_file());
+            if self.unflushed >= durable::SIDE_FLUSH_STEP {
+                self.side_flush.start(temp.get_ref().as_file());
                 self.unflushed = 0;
             }
         }
@@ -456,6 +457,8 @@ impl StreamedFile {
         let temp = temp
             .into_inner()
             .map_err(|e| io_error(&path)(e.into_error()))?;
+        // A write error a flush on the side saw is this file's, whatever is flushed next.
+        self.side_flush.finish().map_err(io_error(&path))?;
         if sync != Sync::Nothing {
             if sync == Sync::Outputs {
                 // A failure is the failing output's, not this file's.
@@ -531,6 +534,7 @@ impl OutputDir {
             existing,
             scratch: Vec::new(),
             unflushed: 0,
+            side_flush: durable::SideFlush::default(),
             written: self.written.clone(),
         })
     }
