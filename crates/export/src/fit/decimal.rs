@@ -17,6 +17,33 @@ pub(super) fn pow10(k: u32) -> f64 {
     POWERS[k as usize]
 }
 
+/// `y.floor() as i64`, without a call: x86-64's baseline has no instruction for `floor`, and
+/// the fit rounds a few times for each stop. The truncation `y as i64` is exact for
+/// `|y| < 2^63` and one above the floor for a negative non-integer; beyond, and for NaN, it
+/// saturates as the cast of the floor does.
+pub(super) fn floor_i64(y: f64) -> i64 {
+    let t = y as i64;
+    if (t as f64) > y {
+        t.saturating_sub(1)
+    } else {
+        t
+    }
+}
+
+/// `y.round() as i64` (halves away from zero), without a call: `y - trunc(y)` is exact
+/// (Sterbenz), and zero for `|y| >= 2^52`, where every double is an integer.
+pub(super) fn round_i64(y: f64) -> i64 {
+    let t = y as i64;
+    let fraction = y - t as f64;
+    if fraction >= 0.5 {
+        t.saturating_add(1)
+    } else if fraction <= -0.5 {
+        t.saturating_sub(1)
+    } else {
+        t
+    }
+}
+
 /// The number `digits · 10^-scale`.
 #[derive(Debug, Clone, Copy, Eq)]
 pub struct Decimal {
@@ -50,12 +77,12 @@ impl Decimal {
 
     /// `x` rounded down to `scale` decimals.
     pub fn floor(x: f64, scale: u32) -> Self {
-        Self::new((x * pow10(scale)).floor() as i64, scale)
+        Self::new(floor_i64(x * pow10(scale)), scale)
     }
 
     /// `x` rounded to the nearest number of `scale` decimals.
     pub fn round(x: f64, scale: u32) -> Self {
-        Self::new((x * pow10(scale)).round() as i64, scale)
+        Self::new(round_i64(x * pow10(scale)), scale)
     }
 
     /// The same number with `scale` decimals (at least its own).
@@ -116,6 +143,41 @@ mod tests {
         let mut out = Vec::new();
         d.write(&mut out);
         String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn rounding_without_a_call_is_the_library_s() {
+        let halves = [
+            0.5,
+            1.5,
+            2.5,
+            0.499_999_999_999_999_94,
+            4_503_599_627_370_495.5,
+        ];
+        let edges = [
+            0.0,
+            -0.0,
+            1e-300,
+            0.3,
+            2.999,
+            1e15 + 0.25,
+            9.3e18,
+            1e19,
+            1e300,
+        ];
+        let odd = [
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+        ];
+        for y in halves.into_iter().chain(edges).chain(odd) {
+            for y in [y, -y, y.next_up(), y.next_down()] {
+                assert_eq!(floor_i64(y), y.floor() as i64, "floor {y:e}");
+                assert_eq!(round_i64(y), y.round() as i64, "round {y:e}");
+            }
+        }
     }
 
     #[test]

@@ -143,8 +143,8 @@ impl Scale {
 
     /// The number with `decimals` decimals nearest to playing `y`.
     fn nearest(&self, y: f64, decimals: u32) -> Decimal {
-        let digits = ((y - self.origin) / self.unit * decimal::pow10(decimals)).round();
-        Decimal::new(digits as i64, decimals)
+        let digits = (y - self.origin) / self.unit * decimal::pow10(decimals);
+        Decimal::new(decimal::round_i64(digits), decimals)
     }
 }
 
