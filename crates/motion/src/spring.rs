@@ -2,7 +2,7 @@
 
 use super::envelope::Envelope;
 use super::error::{check, finite, non_negative, positive, Result};
-use super::numeric::{sinc, sinhc};
+use super::numeric::{floor, sinc, sinhc};
 use super::{frame_time, Jet, Motion, Settle};
 use std::f64::consts::PI;
 
@@ -432,7 +432,7 @@ impl Spring {
         if !first.is_nan() {
             // The last zero at or before `a` (or the first), then one period at a time.
             let mut s = if period.is_finite() && a > first {
-                ((a - first) / period).floor().mul_add(period, first)
+                floor((a - first) / period).mul_add(period, first)
             } else {
                 first
             };
@@ -526,7 +526,7 @@ impl Motion for Spring {
         for i in 0..frames {
             let t = frame_time(i, fps, duration);
             (u, v) = if steps && i % RUN != 0 && t == i as f64 / fps {
-                (uu.mul_add(u, uv * v), vu.mul_add(u, vv * v))
+                (uu * u + uv * v, vu * u + vv * v)
             } else {
                 self.displacement_and_velocity(t)
             };
