@@ -162,9 +162,11 @@ fn targets(baked: &Baked, settings: &ExportSettings) -> Vec<Target> {
             .collect();
     }
     if let Model::Tracks(multi) = &spec.model {
-        let pair = [Property::TranslateX, Property::TranslateY]
+        // translateX and translateY together are one animation of `translate: "X Y"`.
+        let pair = multi
+            .animations()
             .iter()
-            .all(|p| multi.tracks().iter().any(|t| &t.property == p));
+            .any(|(_, tracks)| tracks.len() == 2);
         return multi
             .tracks()
             .iter()

@@ -537,32 +537,22 @@ fn tracks_css(
     let global = settings.global_name(&spec.name);
     let neutral_end = ends_neutral(baked);
     let mut written = Written::default();
-    let mut parts = (multi.tracks().iter())
-        .zip(&baked.tracks)
-        .zip(curves)
-        .peekable();
-    while let Some(((track, baked_track), curve)) = parts.next() {
-        let first = Part {
-            declaration: Declaration::new(&track.property, b"", &track.unit),
-            curve,
-            values: baked_track.position.as_slice(),
-        };
-        // translateX comes right before translateY (the model orders them so).
-        let pair = track.property == Property::TranslateX
-            && parts
-                .peek()
-                .is_some_and(|((t, _), _)| t.property == Property::TranslateY);
-        let (property, parts) = if pair {
-            let ((y, baked_y), curve_y) = parts.next().expect("peeked");
-            let second = Part {
-                declaration: Declaration::translate_y(&y.unit),
-                curve: curve_y,
-                values: baked_y.position.as_slice(),
-            };
-            ("translate", vec![first, second])
-        } else {
-            (track.property.name(), vec![first])
-        };
+    let mut tracks = (multi.tracks().iter()).zip(&baked.tracks).zip(curves);
+    for (property, played) in multi.animations() {
+        // translateX and translateY together: `translate: x y`, the y after the x.
+        let pair = played.len() == 2;
+        let parts: Vec<Part> = (tracks.by_ref().take(played.len()).enumerate())
+            .map(|(k, ((track, baked_track), curve))| Part {
+                declaration: if k == 0 {
+                    Declaration::new(&track.property, b"", &track.unit)
+                } else {
+                    Declaration::translate_y(&track.unit)
+                },
+                curve,
+                values: baked_track.position.as_slice(),
+            })
+            .collect();
+        let (track, baked_track) = (&multi.tracks()[played.start], &baked.tracks[played.start]);
         let name = format!("{global}-{property}").into_bytes();
         let last = baked_track.position[baked_track.position.len() - 1];
         let endpoints = (track.model.endpoints())

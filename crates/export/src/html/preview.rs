@@ -11,7 +11,7 @@
 use super::{data_number, escape};
 use crate::exporter::Digest;
 use crate::settings::ExportSettings;
-use curvebake_model::spec::{unit_kind, UnitKind};
+use curvebake_model::spec::{animated_property, unit_kind, UnitKind};
 use std::fmt::Write as _;
 
 /// How the preview shows a motion.
@@ -214,18 +214,11 @@ fn element_style(d: &Digest, kind: Preview, name: &str, settings: &ExportSetting
         Preview::Ring if d.unit == "%" => "width: 140px; height: 140px; ".to_owned(),
         _ => String::new(),
     };
-    let has = |track: &str| d.preview.iter().any(|(t, _)| t == track);
     let duration_var = match d.preview.first() {
-        // translateX and translateY together are one animation of `translate`.
-        Some((track, _))
-            if d.kind == "tracks"
-                && track.starts_with("translate")
-                && has("translateX")
-                && has("translateY") =>
-        {
-            format!("{name}-translate")
+        Some((track, _)) if d.kind == "tracks" => {
+            let tracks: Vec<&str> = d.preview.iter().map(|(t, _)| t.as_ref()).collect();
+            format!("{name}-{}", escape(animated_property(track, &tracks)))
         }
-        Some((track, _)) if d.kind == "tracks" => format!("{name}-{}", escape(track)),
         _ => name.to_owned(),
     };
     let _ = write!(

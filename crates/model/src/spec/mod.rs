@@ -6,7 +6,7 @@ mod tracks;
 mod variables;
 
 pub use sequence::{Sequence, Step, MAX_STEPS};
-pub use tracks::{Track, Tracks};
+pub use tracks::{animated_property, Track, Tracks};
 pub use variables::{Clash, Made, Variable, Variables};
 
 use crate::source::schema::{MotionFile, MotionKind, RadiusFile};

@@ -10,6 +10,7 @@
 use super::{property_and_unit_of, resolve, Ending, FieldError, Model, Property};
 use crate::source::schema::{MotionKind, TrackFile};
 use curvebake_motion::Motion;
+use std::ops::Range;
 
 /// One property's motion within a multi-track motion.
 #[derive(Debug, Clone, PartialEq)]
@@ -96,6 +97,37 @@ impl Tracks {
     /// D = the latest end of any track.
     pub fn length(&self) -> f64 {
         self.tracks.iter().map(|t| t.length).fold(0.0, f64::max)
+    }
+
+    /// The animations that play the motion, in track order: the property each animates
+    /// ([`animated_property`]) and its tracks, consecutive (translateX and translateY come
+    /// first, in that order).
+    pub fn animations(&self) -> Vec<(&str, Range<usize>)> {
+        let names: Vec<&str> = self.tracks.iter().map(|t| t.property.name()).collect();
+        let mut animations: Vec<(&str, Range<usize>)> = Vec::with_capacity(names.len());
+        for (k, name) in names.iter().enumerate() {
+            let property = animated_property(name, &names);
+            match animations.last_mut() {
+                Some((last, tracks)) if *last == property => tracks.end = k + 1,
+                _ => animations.push((property, k..k + 1)),
+            }
+        }
+        animations
+    }
+}
+
+/// The property that the track animating `property` moves, among a multi-track motion's
+/// `tracks` (their properties' names): its own, except that translateX and translateY
+/// together both move `translate`, in one animation of `translate: x y` (an element runs one
+/// animation of a property at a time: a later one would replace the earlier).
+pub fn animated_property<'a>(property: &'a str, tracks: &[&str]) -> &'a str {
+    let both = ["translateX", "translateY"]
+        .iter()
+        .all(|axis| tracks.contains(axis));
+    if both && matches!(property, "translateX" | "translateY") {
+        "translate"
+    } else {
+        property
     }
 }
 
@@ -231,11 +263,38 @@ mod tests {
     use super::*;
     use crate::source::plain_ron;
 
-    fn tracks(text: &str) -> Tracks {
+    fn tracks_of(text: &str) -> Tracks {
         let file = &plain_ron::parse(text).expect("plain RON")[0];
         let (model, _) = resolve_tracks(file.tracks.as_deref().unwrap(), file.duration).unwrap();
         let Model::Tracks(t) = model else { panic!() };
         t
+    }
+
+    #[test]
+    fn translate_x_and_y_are_one_animation_and_every_other_track_its_own() {
+        let spring = |property: &str| {
+            format!("(property: \"{property}\", motion: Spring(from: 0, to: 1, stiffness: 100, damping: 20)),")
+        };
+        let motion = |properties: &[&str]| {
+            let tracks: String = properties.iter().map(|p| spring(p)).collect();
+            tracks_of(&format!("(name: \"m\", tracks: [{tracks}])"))
+        };
+        let both = motion(&["opacity", "translateY", "translateX"]);
+        assert_eq!(both.animations(), [("translate", 0..2), ("opacity", 2..3)]);
+        let one = motion(&["translateY", "scale"]);
+        assert_eq!(one.animations(), [("translateY", 0..1), ("scale", 1..2)]);
+        assert_eq!(
+            animated_property("translateX", &["translateX", "translateY"]),
+            "translate"
+        );
+        assert_eq!(
+            animated_property("translateX", &["translateX", "rotate"]),
+            "translateX"
+        );
+        assert_eq!(
+            animated_property("rotate", &["translateX", "translateY", "rotate"]),
+            "rotate"
+        );
     }
 
     /// An undamped spring never rests, so it runs to the motion's duration D; from D on it
@@ -243,7 +302,7 @@ mod tests {
     /// frame jumped from 91.95 to 50).
     #[test]
     fn a_track_cut_by_the_motions_duration_holds_the_position_it_reached() {
-        let t = tracks(
+        let t = tracks_of(
             r#"(name: "u", duration: 1.0, tracks: [
                 (property: "translateY", motion: Spring(from: 0, to: 50, stiffness: 100, damping: 0)),
                 (property: "scale", motion: Spring(from: 0.5, to: 1, stiffness: 300, damping: 30)),

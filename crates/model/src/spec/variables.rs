@@ -176,29 +176,23 @@ impl MotionSpec {
         let Model::Tracks(tracks) = &self.model else {
             return Vec::new();
         };
-        let tracks = tracks.tracks();
-        let is_translate = |p: &Property| matches!(p, Property::TranslateX | Property::TranslateY);
-        let translates = tracks.iter().filter(|t| is_translate(&t.property)).count();
-        let mut animations = Vec::new();
-        for track in tracks {
-            if translates == 2 && is_translate(&track.property) {
-                if track.property == Property::TranslateX {
-                    animations.push(TrackAnimation {
-                        suffix: "translate",
-                        ends: false,
-                        eased: false,
-                    });
-                }
-                continue;
-            }
-            animations.push(TrackAnimation {
-                suffix: track.property.name(),
-                ends: track.model.endpoints().is_some()
-                    && !matches!(track.property, Property::Custom(_)),
-                eased: true,
-            });
-        }
-        animations
+        (tracks.animations().into_iter())
+            .map(|(suffix, played)| match &tracks.tracks()[played] {
+                // A track of its own: its ends and easing are variables.
+                [track] => TrackAnimation {
+                    suffix,
+                    ends: track.model.endpoints().is_some()
+                        && !matches!(track.property, Property::Custom(_)),
+                    eased: true,
+                },
+                // translateX and translateY together: per-stop keyframes of `translate: x y`.
+                _ => TrackAnimation {
+                    suffix,
+                    ends: false,
+                    eased: false,
+                },
+            })
+            .collect()
     }
 
     /// Every `@keyframes` name the motion's CSS puts on the page (without the prefix), with
