@@ -872,7 +872,7 @@ export interface Playing {
   readonly finished: Promise<void>;
   /** Stops it and removes its effect. */
   cancel(): void;
-  /** The Web Animation playing now (a retarget replaces it): pause, seek or change its rate. */
+  /** The Web Animation playing it (a retarget re-times this one): pause, seek or change its rate. */
   readonly animation: Animation;
 }
 
