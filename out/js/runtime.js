@@ -143,8 +143,8 @@ let reducedMotion;
  *   (else after `cap`); a retarget falls on from now until it reaches the new `to`;
  * and in each `key` (x => its keyframe), `tol` (the bound), `policy` (reduced motion's) and
  * `cap` (s). `retarget(to)` plays what `make` makes from the exact [position, velocity] of
- * now. The handle: `position()`, `velocity()`, `finished` (a promise of the animation's
- * end, rejected on cancel), `cancel()`, `animation`. */
+ * now. The handle: `position()`, `velocity()`, `finished` (the animation's promise of its end,
+ * rejected on cancel), `cancel()`, `animation`. */
 export function play(element, o = {}, b) {
   const { mass, stiffness: k, damping: c, lambda, acceleration: g, cap, key, tol, policy } = b;
   // The pieces of the motion from x with velocity v (towards `to`, or the snap points).
@@ -154,9 +154,10 @@ export function play(element, o = {}, b) {
       ? [spring(mass, k, c, to, x, v, cap)]
       : fling(lambda, k, c, x, v, to == null ? snap : [to], o.min ?? b.min, o.max ?? b.max, cap);
   const reduce = policy != "keep" && (reducedMotion ??= matchMedia("(prefers-reduced-motion: reduce)")).matches;
-  let pieces, plan, T, animation, done, fail;
-  const finished = new Promise((y, n) => ((done = y), (fail = n)));
-  finished.catch(() => {});
+  let pieces, plan, T, animation, finished;
+  // The animation's `finished` as first read, or at cancel (an engine makes its promise only
+  // when asked, which costs it some 10 µs of a start).
+  const end = () => (finished ??= animation.finished);
   // Exact at the animation's own time (the piece that holds it); once ended (at once when
   // reduced), at rest.
   const here = () => {
@@ -182,7 +183,7 @@ export function play(element, o = {}, b) {
     if (animation) {
       animation.effect.updateTiming(timing);
       animation.currentTime = 0;
-    } else (animation = element.animate([key(0), key(1)], timing)).finished.then(done, fail);
+    } else animation = element.animate([key(0), key(1)], timing);
     // Reduced: at its end at once (as `animate()` jumps).
     if (reduce) animation.finish();
     if (reduce && policy == "fade") element.animate({ opacity: [0, 1] }, { duration: 200, easing: "ease-out" });
@@ -191,9 +192,11 @@ export function play(element, o = {}, b) {
   return {
     position: () => here()[0],
     velocity: () => here()[1],
-    finished,
+    get finished() {
+      return end();
+    },
     retarget: (to) => go(make(...here(), to)),
-    cancel: () => animation.cancel(),
+    cancel: () => end() && animation.cancel(),
     get animation() {
       return animation;
     },
