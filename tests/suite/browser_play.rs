@@ -13,12 +13,13 @@
 //! (twice at one instant, mid-overshoot, near rest): position must not jump and velocity must
 //! carry over within 1 % of the peak speed, the chain judged against springs built here from
 //! the reported instants. A running spring retargeted twice in one task must not move either,
-//! `finished` must resolve when the animation finishes and reject on `cancel()`. The page also
-//! times 200 starts and 200 retargets, five rounds (reported, not asserted: the first and the
-//! median). A control compares one case against the wrong spring, which must fail. Last, the
-//! CSS of a spring played with `--p-under-from` and `--p-under-to` set on the element must be
-//! the baked curve stretched between those ends (within 0.01 px of the same class without
-//! them, mapped linearly).
+//! `finished` must resolve when the animation finishes and reject on `cancel()`, and a retarget
+//! after the end must play again from the rest value. The page also times 200 starts and 200
+//! retargets, five rounds (reported, not asserted: the first and the median). A control
+//! compares one case against the wrong spring, which must fail. Last, the CSS of a spring
+//! played with `--p-under-from` and `--p-under-to` set on the element must be the baked curve
+//! stretched between those ends (within 0.01 px of the same class without them, mapped
+//! linearly).
 
 use crate::common;
 
