@@ -72,12 +72,12 @@ export interface Playing {
   position(): number;
   /** The velocity now, in units per second (0 once it has ended). */
   velocity(): number;
-  /** Resolves when the motion (after its last retarget) ends; rejects with an `AbortError`
-   * on `cancel()`, as `Animation.finished` does. */
-  readonly finished: Promise<void>;
+  /** The animation's `finished` as first read: resolves with the animation when the motion
+   * ends (after the retargets made until then); rejects with an `AbortError` on `cancel()`. */
+  readonly finished: Promise<Animation>;
   /** Stops it and removes its effect. */
   cancel(): void;
-  /** The Web Animation playing now (a retarget replaces it): pause, seek or change its rate. */
+  /** The Web Animation playing it (a retarget re-times this one): pause, seek or change its rate. */
   readonly animation: Animation;
 }
 

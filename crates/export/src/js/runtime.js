@@ -143,8 +143,8 @@ let reducedMotion;
  *   (else after `cap`); a retarget falls on from now until it reaches the new `to`;
  * and in each `key` (x => its keyframe), `tol` (the bound), `policy` (reduced motion's) and
  * `cap` (s). `retarget(to)` plays what `make` makes from the exact [position, velocity] of
- * now. The handle: `position()`, `velocity()`, `finished` (a promise of the last animation's
- * end, rejected on cancel), `cancel()`, `animation`. */
+ * now. The handle: `position()`, `velocity()`, `finished` (the animation's promise of its end,
+ * rejected on cancel), `cancel()`, `animation`. */
 export function play(element, o = {}, b) {
   const { mass, stiffness: k, damping: c, lambda, acceleration: g, cap, key, tol, policy } = b;
   // The pieces of the motion from x with velocity v (towards `to`, or the snap points).
@@ -154,9 +154,10 @@ export function play(element, o = {}, b) {
       ? [spring(mass, k, c, to, x, v, cap)]
       : fling(lambda, k, c, x, v, to == null ? snap : [to], o.min ?? b.min, o.max ?? b.max, cap);
   const reduce = policy != "keep" && (reducedMotion ??= matchMedia("(prefers-reduced-motion: reduce)")).matches;
-  let pieces, plan, T, animation, done, fail;
-  const finished = new Promise((y, n) => ((done = y), (fail = n)));
-  finished.catch(() => {});
+  let pieces, plan, T, animation, finished;
+  // The animation's `finished` as first read, or at cancel (an engine makes its promise only
+  // when asked, which costs it some 10 µs of a start).
+  const end = () => (finished ??= animation.finished);
   // Exact at the animation's own time (the piece that holds it); once ended (at once when
   // reduced), at rest.
   const here = () => {
@@ -168,7 +169,6 @@ export function play(element, o = {}, b) {
     }
   };
   const go = (made) => {
-    const old = animation;
     plan = place((pieces = made), tol);
     T = plan.at(-2);
     // Whole numbers of 1e-6 (the value) and of 1e-8 (the progress): an integer's digits are
@@ -176,25 +176,27 @@ export function play(element, o = {}, b) {
     let easing = "linear(";
     for (let i = 0; i < plan.length; i += 2) easing += round(plan[i + 1] * 1e6) + "e-6 " + round(plan[i] / (T || 1) * 1e8) + "e-6%,";
     // (T = 0: 1 ms, for WebKit does not ease an animation of no duration.)
-    const a = (animation = element.animate([key(0), key(1)], { duration: T * 1000 || 1, fill: "both", easing: easing.slice(0, -1) + ")" }));
+    const timing = { duration: T * 1000 || 1, fill: "both", easing: easing.slice(0, -1) + ")" };
+    // A retarget re-times the animation playing (its keyframes, the property at 0 and 1, stay):
+    // from 0 at the very instant it was read at (its timeline's now, which stays within a
+    // task), so nothing jumps; paused, it stays paused. No new animation, nothing cancelled.
+    if (animation) {
+      animation.effect.updateTiming(timing);
+      animation.currentTime = 0;
+    } else animation = element.animate([key(0), key(1)], timing);
     // Reduced: at its end at once (as `animate()` jumps).
-    if (reduce) a.finish();
-    else if (old?.playState == "paused") a.pause();
-    // Else it starts at the very instant the old one was read at (its timeline's now, which
-    // stays within a task): nothing jumps.
-    else if (old?.startTime != null) a.startTime = old.timeline.currentTime;
-    old?.cancel();
-    // Settles `finished` as the animation playing now settles its own (rejected on cancel).
-    a.finished.then(() => a == animation && done(), (e) => a == animation && fail(e));
+    if (reduce) animation.finish();
     if (reduce && policy == "fade") element.animate({ opacity: [0, 1] }, { duration: 200, easing: "ease-out" });
   };
   go(make(o.from ?? b.from, o.velocity ?? b.velocity, o.to ?? b.to, o.snap ?? b.snap));
   return {
     position: () => here()[0],
     velocity: () => here()[1],
-    finished,
+    get finished() {
+      return end();
+    },
     retarget: (to) => go(make(...here(), to)),
-    cancel: () => animation.cancel(),
+    cancel: () => end() && animation.cancel(),
     get animation() {
       return animation;
     },
