@@ -503,8 +503,8 @@ impl Motion for Spring {
 
     /// Frames by the spring's step over one frame: its equation is linear and autonomous,
     /// so the state one frame on is `Φ·(u, v)`, whose columns are the closed form at
-    /// `h = 1/fps` from `(1, 0)` and from `(0, 1)`. Each run of [`RUN`] frames starts from the
-    /// closed form at its first frame, so rounding builds up over at most `RUN - 1` steps
+    /// `h = 1/fps` from `(1, 0)` and from `(0, 1)`. Each run of 16 frames (`RUN`) starts from
+    /// the closed form at its first frame, so rounding builds up over at most 15 steps
     /// (the tests bound it by 1e-14 of the motion's scale, beside the closed form's own
     /// ε·ω0·t of the phase); a frame held at `duration`, or a step that overflows, is the
     /// closed form's.
