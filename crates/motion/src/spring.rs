@@ -144,24 +144,26 @@ impl Spring {
             omega0_sq,
             discriminant,
             root: discriminant.abs().sqrt(),
-            s_in_position: sigma.mul_add(u0, velocity),
-            s_in_velocity: -omega0_sq.mul_add(u0, sigma * velocity),
+            s_in_position: 0.0,
+            s_in_velocity: 0.0,
             bend_extrema: (f64::NAN, f64::INFINITY),
-        };
+        }
+        .started_at(u0, velocity);
         let (_, third, fourth) = spring.derivatives(2, 0.0);
         spring.bend_extrema = spring.zero_times(third, sigma.mul_add(third, fourth));
         spring
     }
 
-    /// The same spring started from displacement `u0` with velocity `velocity` (its
-    /// extrema of `x''` are not carried over: for the closed form only).
-    fn started_at(&self, u0: f64, velocity: f64) -> Self {
+    /// The same spring started from displacement `u0` with velocity `velocity`: the
+    /// coefficients of S in u and v follow (its extrema of `x''` do not: for the closed form
+    /// only).
+    fn started_at(self, u0: f64, velocity: f64) -> Self {
         Self {
             u0,
             velocity,
             s_in_position: self.sigma.mul_add(u0, velocity),
             s_in_velocity: -self.omega0_sq.mul_add(u0, self.sigma * velocity),
-            ..self.clone()
+            ..self
         }
     }
 
@@ -517,8 +519,14 @@ impl Motion for Spring {
         velocity: &mut Vec<f64>,
     ) {
         let h = fps.recip();
-        let (uu, vu) = self.started_at(1.0, 0.0).displacement_and_velocity(h);
-        let (uv, vv) = self.started_at(0.0, 1.0).displacement_and_velocity(h);
+        let (uu, vu) = self
+            .clone()
+            .started_at(1.0, 0.0)
+            .displacement_and_velocity(h);
+        let (uv, vv) = self
+            .clone()
+            .started_at(0.0, 1.0)
+            .displacement_and_velocity(h);
         let steps = [uu, vu, uv, vv].iter().all(|e| e.is_finite());
         position.reserve(frames);
         velocity.reserve(frames);
