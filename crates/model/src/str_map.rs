@@ -3,8 +3,8 @@
 //! A bake admits every motion's name, custom properties and `@keyframes` names into maps
 //! ([`crate::load::Names`]): a few strings a motion, 50,000 for 10,000 springs. Held as
 //! `HashMap<Box<str>, _>` they cost an allocation each to insert and a free each to drop
-//! (about a tenth of such a bake's CPU time); here they cost a copy into the buffer, and
-//! dropping the map frees two blocks.
+//! (measured: benches/README.md); here they cost a copy into the buffer, and dropping the
+//! map frees two blocks.
 
 use hashbrown::HashTable;
 use xxhash_rust::xxh3::xxh3_64;
@@ -36,11 +36,14 @@ impl<V> Default for StrMap<V> {
 impl<V> StrMap<V> {
     /// The key equal to `key` and its value, if any.
     pub fn get_key_value(&self, key: &str) -> Option<(&str, &V)> {
+        self.find(xxh3_64(key.as_bytes()), key)
+    }
+
+    /// [`StrMap::get_key_value`] of `key`, whose hash is `hash`.
+    fn find(&self, hash: u64, key: &str) -> Option<(&str, &V)> {
         let text = &self.text;
         self.table
-            .find(xxh3_64(key.as_bytes()), |(span, _)| {
-                &text[span.start..span.end] == key
-            })
+            .find(hash, |(span, _)| &text[span.start..span.end] == key)
             .map(|(span, value)| (&text[span.start..span.end], value))
     }
 
@@ -51,16 +54,16 @@ impl<V> StrMap<V> {
 
     /// Inserts `key` with the value `make` gives unless it is there already.
     pub fn insert_new(&mut self, key: &str, make: impl FnOnce(&mut Self) -> V) {
-        if self.get(key).is_some() {
+        let hash = xxh3_64(key.as_bytes());
+        if self.find(hash, key).is_some() {
             return;
         }
         let value = make(self);
         let span = self.store(key);
         let text = &self.text;
-        self.table
-            .insert_unique(xxh3_64(key.as_bytes()), (span, value), |(span, _)| {
-                xxh3_64(&text.as_bytes()[span.start..span.end])
-            });
+        self.table.insert_unique(hash, (span, value), |(span, _)| {
+            xxh3_64(&text.as_bytes()[span.start..span.end])
+        });
     }
 
     /// Keeps `text` in the buffer, for a value to refer to.
