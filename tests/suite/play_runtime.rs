@@ -111,8 +111,9 @@ console.log(JSON.stringify(out));
 }
 
 /// The stops an engine plays from two keyframes (`[[offset, a], [offset, b]]`, the offsets
-/// implied: 0 and 1) and a `linear()` easing whose every stop carries its position:
-/// (progress, a + output·(b - a)).
+/// implied: 0 and 1) and a `linear()` easing: (progress, a + output·(b - a)). As CSS Easing
+/// says, a stop without its input takes 0 first, 1 last, and otherwise is spaced evenly
+/// between the nearest stops with one.
 fn stops(keyframes: &Value, easing: &str) -> Vec<(f64, f64)> {
     let value = |i: usize| match (&keyframes[i][0], keyframes[i][1].as_f64()) {
         (Value::Null, Some(x)) => x,
@@ -128,18 +129,39 @@ fn stops(keyframes: &Value, easing: &str) -> Vec<(f64, f64)> {
         s.parse::<f64>()
             .unwrap_or_else(|_| panic!("{s:?} in {easing}"))
     };
-    inside
+    let written: Vec<(Option<f64>, f64)> = inside
         .split(',')
         .map(
             |stop| match stop.split_whitespace().collect::<Vec<_>>()[..] {
+                [output] => (None, number(output)),
                 [output, percent] => (
-                    number(percent.strip_suffix('%').unwrap_or(percent)) / 100.0,
-                    a + number(output) * (b - a),
+                    Some(number(percent.strip_suffix('%').unwrap_or(percent)) / 100.0),
+                    number(output),
                 ),
-                _ => panic!("a stop without its position: {stop:?} in {easing}"),
+                _ => panic!("not one stop: {stop:?} in {easing}"),
             },
         )
-        .collect()
+        .collect();
+    let last = written.len() - 1;
+    let input = |k: usize| match written[k].0 {
+        None if k == 0 => Some(0.0),
+        None if k == last => Some(1.0),
+        given => given,
+    };
+    let mut out = Vec::with_capacity(written.len());
+    let mut before = 0;
+    for k in 0..=last {
+        let p = input(k).unwrap_or_else(|| {
+            let after = (k..=last).find(|&i| input(i).is_some()).unwrap();
+            let (pa, pb) = (input(before).unwrap(), input(after).unwrap());
+            pa + (pb - pa) * (k - before) as f64 / (after - before) as f64
+        });
+        if input(k).is_some() {
+            before = k;
+        }
+        out.push((p, a + written[k].1 * (b - a)));
+    }
+    out
 }
 
 /// A drawn case: the runtime's input and baked motion, and the closed form it must play.
