@@ -121,6 +121,10 @@ export const keyframes = [
 ];
 /** Timing that plays the keyframes as baked: the first frame before it starts, and after it ends the last frame (fill "both"), or the element's own value again ("backwards": the motion ends at its properties' neutral values), as the CSS class does. */
 export const timing = {duration: durationMs, easing: "linear", fill: "both"};
+/** What "fade" adds under `prefers-reduced-motion: reduce`: the element fades in (`animate`
+ * and `play`). */
+const fadeIn = (element) => element.animate({opacity: [0, 1]}, {duration: 200, easing: "ease-out"});
+
 /** Plays the motion on `element`; `options` add to or override `timing`. Under
  * `prefers-reduced-motion: reduce` it follows `reducedMotion`: "jump" shows the end at
  * once (duration 0), "fade" does that and fades the element in, "keep" plays it as is. */
@@ -129,7 +133,7 @@ export function animate(element, options) {
     matchMedia("(prefers-reduced-motion: reduce)").matches;
   if (!reduce) return element.animate(keyframes, {...timing, ...options});
   const a = element.animate(keyframes, {...timing, ...options, duration: 0});
-  if (reducedMotion === "fade") element.animate({opacity: [0, 1]}, {duration: 200, easing: "ease-out"});
+  if (reducedMotion === "fade") fadeIn(element);
   return a;
 }
 
@@ -137,11 +141,16 @@ export default {name, kind, property, unit, fps, duration, durationMs, frames, c
 
 import { play as run } from "./runtime.js";
 
+/** What `play` starts from: the baked input and motion, the property at 0 and 1, the bound;
+ * the runtime keeps the motion's effect here, made at its first start. */
+const playable = {from: 0.0, velocity: -1500.0, lambda: 3.912023005428146, stiffness: 500.0, damping: 10.0, min: -1280.0, max: 0.0, snap: [0.0, -320.0, -640.0, -960.0, -1280.0],
+  keyframes: [{translate: "0px"}, {translate: "1px"}], tol: 0.1, policy: reducedMotion,
+  fade: reducedMotion === "fade" ? fadeIn : null, cap: duration};
+
 /** Plays the motion on `element` with input (each defaulting to the baked value; velocity
  * in units per second), stops computed once from its closed form, played within `tol` of it
  * at every instant; the handle retargets, reads the exact position and velocity, and ends.
  * Under `prefers-reduced-motion: reduce` it follows `reducedMotion`, as `animate` does. */
 export function play(element, input) {
-  return run(element, input, {from: 0.0, velocity: -1500.0, lambda: 3.912023005428146, stiffness: 500.0, damping: 10.0, min: -1280.0, max: 0.0, snap: [0.0, -320.0, -640.0, -960.0, -1280.0],
-    key: (x) => ({translate: x + "px"}), tol: 0.1, policy: reducedMotion, cap: duration});
+  return run(element, input, playable);
 }

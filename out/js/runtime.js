@@ -148,12 +148,13 @@ let reducedMotion;
  *   inertia): `o.to` is one snap point; a retarget flings from now onto `to`;
  * - gravity without a floor ({from, velocity, acceleration, to}): it ends on reaching `to`
  *   (else after `cap`); a retarget falls on from now until it reaches the new `to`;
- * and in each `key` (x => its keyframe), `tol` (the bound), `policy` (reduced motion's) and
- * `cap` (s). `retarget(to)` plays what `make` makes from the exact [position, velocity] of
+ * and in each `keyframes` (the property at 0 and at 1), `tol` (the bound), `policy` (reduced
+ * motion's), `fade` (what it adds to the jump, if anything: the fade-in) and `cap` (s); the
+ * motion's effect is kept in it, at `effect`. `retarget(to)` plays what `make` makes from the exact [position, velocity] of
  * now. The handle: `position()`, `velocity()`, `finished` (the animation's promise of its end,
  * rejected on cancel), `cancel()`, `animation`. */
 export function play(element, o = {}, b) {
-  const { mass, stiffness: k, damping: c, lambda, acceleration: g, cap, key, tol, policy } = b;
+  const { mass, stiffness: k, damping: c, lambda, acceleration: g, cap, keyframes, tol, policy, fade } = b;
   // The pieces of the motion from x with velocity v (towards `to`, or the snap points).
   const make = (x, v, to, snap) => g != null
     ? [gravity(g, x, v, to == null ? cap : arrival(g, x, v, to, cap))]
@@ -161,7 +162,7 @@ export function play(element, o = {}, b) {
       ? [spring(mass, k, c, to, x, v, cap)]
       : fling(lambda, k, c, x, v, to == null ? snap : [to], o.min ?? b.min, o.max ?? b.max, cap);
   const reduce = policy != "keep" && (reducedMotion ??= matchMedia("(prefers-reduced-motion: reduce)")).matches;
-  let pieces, plan, T, animation, finished;
+  let pieces, plan, T, effect, animation, finished;
   // The animation's `finished` as first read, or at cancel (an engine makes its promise only
   // when asked, which costs it some 10 µs of a start).
   const end = () => (finished ??= animation.finished);
@@ -187,16 +188,20 @@ export function play(element, o = {}, b) {
       easing += round(plan[i + 1] * 1e6) + (abs(plan[i + 2] - 2 * plan[i] + plan[i - 2]) < 1e-12 * T ? "e-6," : "e-6 " + round(plan[i] / (T || 1) * 1e8) + "e-6%,");
     // (T = 0: 1 ms, for WebKit does not ease an animation of no duration.)
     const timing = { duration: T * 1000 || 1, fill: "both", easing: easing.slice(0, -1) + ")" };
-    // A retarget re-times the animation playing (its keyframes, the property at 0 and 1, stay):
-    // from 0 at the very instant it was read at (its timeline's now, which stays within a
-    // task), so nothing jumps; paused, it stays paused. No new animation, nothing cancelled.
-    if (animation) {
-      animation.effect.updateTiming(timing);
-      animation.currentTime = 0;
-    } else animation = element.animate([key(0), key(1)], timing);
-    // Reduced: at its end at once (as `animate()` jumps).
-    if (reduce) animation.finish();
-    if (reduce && policy == "fade") element.animate({ opacity: [0, 1] }, { duration: 200, easing: "ease-out" });
+    // A start plays a copy of the motion's effect (its two keyframes, the property at 0 and 1,
+    // read once per module: engines read keyframes far slower than they copy an effect). A
+    // retarget re-times the animation playing: from 0 at the very instant it was read at (its
+    // timeline's now, which stays within a task), so nothing jumps; paused, it stays paused. No
+    // new animation, nothing cancelled.
+    if (!animation) {
+      effect = new KeyframeEffect((b.effect ??= new KeyframeEffect(null, keyframes)));
+      effect.target = element;
+      (animation = new Animation(effect)).play();
+    }
+    effect.updateTiming(timing);
+    animation.currentTime = 0;
+    // Reduced: at its end at once (as `animate()` jumps), and faded in if so.
+    if (reduce) animation.finish(), fade?.(element);
   };
   go(make(o.from ?? b.from, o.velocity ?? b.velocity, o.to ?? b.to, o.snap ?? b.snap));
   return {

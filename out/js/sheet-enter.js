@@ -149,6 +149,10 @@ export const keyframes = [
 ];
 /** Timing that plays the keyframes as baked: the first frame before it starts, and after it ends the last frame (fill "both"), or the element's own value again ("backwards": the motion ends at its properties' neutral values), as the CSS class does. */
 export const timing = {duration: durationMs, easing: "linear", fill: "backwards"};
+/** What "fade" adds under `prefers-reduced-motion: reduce`: the element fades in (`animate`
+ * and `play`). */
+const fadeIn = (element) => element.animate({opacity: [0, 1]}, {duration: 200, easing: "ease-out"});
+
 /** Plays the motion on `element`; `options` add to or override `timing`. Under
  * `prefers-reduced-motion: reduce` it follows `reducedMotion`: "jump" shows the end at
  * once (duration 0), "fade" does that and fades the element in, "keep" plays it as is. */
@@ -157,7 +161,7 @@ export function animate(element, options) {
     matchMedia("(prefers-reduced-motion: reduce)").matches;
   if (!reduce) return element.animate(keyframes, {...timing, ...options});
   const a = element.animate(keyframes, {...timing, ...options, duration: 0});
-  if (reducedMotion === "fade") element.animate({opacity: [0, 1]}, {duration: 200, easing: "ease-out"});
+  if (reducedMotion === "fade") fadeIn(element);
   return a;
 }
 

@@ -108,6 +108,10 @@ export const keyframes = [
 ];
 /** Timing that plays the keyframes as baked: the first frame before it starts, and after it ends the last frame (fill "both"), or the element's own value again ("backwards": the motion ends at its properties' neutral values), as the CSS class does. */
 export const timing = {duration: durationMs, easing: "linear", fill: "backwards"};
+/** What "fade" adds under `prefers-reduced-motion: reduce`: the element fades in (`animate`
+ * and `play`). */
+const fadeIn = (element) => element.animate({opacity: [0, 1]}, {duration: 200, easing: "ease-out"});
+
 /** Plays the motion on `element`; `options` add to or override `timing`. Under
  * `prefers-reduced-motion: reduce` it follows `reducedMotion`: "jump" shows the end at
  * once (duration 0), "fade" does that and fades the element in, "keep" plays it as is. */
@@ -116,7 +120,7 @@ export function animate(element, options) {
     matchMedia("(prefers-reduced-motion: reduce)").matches;
   if (!reduce) return element.animate(keyframes, {...timing, ...options});
   const a = element.animate(keyframes, {...timing, ...options, duration: 0});
-  if (reducedMotion === "fade") element.animate({opacity: [0, 1]}, {duration: 200, easing: "ease-out"});
+  if (reducedMotion === "fade") fadeIn(element);
   return a;
 }
 
@@ -124,11 +128,16 @@ export default {name, kind, property, unit, fps, duration, durationMs, frames, c
 
 import { play as run } from "./runtime.js";
 
+/** What `play` starts from: the baked input and motion, the property at 0 and 1, the bound;
+ * the runtime keeps the motion's effect here, made at its first start. */
+const playable = {from: -12.0, to: 0.0, velocity: 0.0, mass: 1.0, stiffness: 300.0, damping: 12.0,
+  keyframes: [{rotate: "0deg"}, {rotate: "1deg"}], tol: 0.1, policy: reducedMotion,
+  fade: reducedMotion === "fade" ? fadeIn : null, cap: duration};
+
 /** Plays the motion on `element` with input (each defaulting to the baked value; velocity
  * in units per second), stops computed once from its closed form, played within `tol` of it
  * at every instant; the handle retargets, reads the exact position and velocity, and ends.
  * Under `prefers-reduced-motion: reduce` it follows `reducedMotion`, as `animate` does. */
 export function play(element, input) {
-  return run(element, input, {from: -12.0, to: 0.0, velocity: 0.0, mass: 1.0, stiffness: 300.0, damping: 12.0,
-    key: (x) => ({rotate: x + "deg"}), tol: 0.1, policy: reducedMotion, cap: duration});
+  return run(element, input, playable);
 }

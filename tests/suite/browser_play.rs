@@ -42,6 +42,7 @@ const MOTIONS: &str = r#"[
   (name: "p-carousel", property: "translateX", motion: Inertia(from: 0, velocity: -1500, friction: 0.02, min: -1280, max: 0, snap: [0, -320, -640, -960, -1280])),
   (name: "p-sheet", property: "translateY", motion: Inertia(from: 0, velocity: 2400, friction: 0.05, min: 0, max: 600)),
   (name: "p-toss", property: "translateY", motion: Gravity(from: 0, velocity: -900, acceleration: 2250, to: 200)),
+  (name: "p-fade", property: "translateY", reduced_motion: "fade", motion: Spring(from: -240, to: 0, stiffness: 220, damping: 18)),
 ]"#;
 
 /// Seeks per case, as fractions of the animation's duration (then whole milliseconds).
@@ -383,7 +384,8 @@ fn bake() -> (tempfile::TempDir, std::path::PathBuf) {
 
 /// Under `prefers-reduced-motion: reduce`, `play` (policy `jump`) shows the rest value at once,
 /// and so does a retarget, in every engine: WebKit does not ease an animation of no duration,
-/// so the runtime's jump is an animation finished at once, not one of no time.
+/// so the runtime's jump is an animation finished at once, not one of no time. A motion whose
+/// policy is `fade` also fades the element in; one whose policy is `jump` does not.
 #[test]
 fn under_reduced_motion_play_shows_the_rest_value_at_once_in_every_engine() {
     let engines = engines();
@@ -395,6 +397,7 @@ fn under_reduced_motion_play_shows_the_rest_value_at_once_in_every_engine() {
         "<!doctype html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n{HARNESS_HEAD}\n</head>\n<body>\n\
          <script type=\"module\">\n\
          import {{ play }} from \"./js/p-under.js\";\n\
+         import {{ play as playFading }} from \"./js/p-fade.js\";\n\
          const el = document.createElement(\"div\");\n\
          document.body.append(el);\n\
          const y = () => parseFloat(getComputedStyle(el).translate.split(\" \")[1]);\n\
@@ -402,7 +405,11 @@ fn under_reduced_motion_play_shows_the_rest_value_at_once_in_every_engine() {
          const shown = [y()];\n\
          h.retarget(-30);\n\
          shown.push(y());\n\
-         cbReport({{ reduce: matchMedia(\"(prefers-reduced-motion: reduce)\").matches, shown }});\n\
+         const faded = document.createElement(\"div\");\n\
+         document.body.append(faded);\n\
+         playFading(faded, {{ to: 40 }});\n\
+         const fades = (e) => e.getAnimations().filter((a) => a.effect.getKeyframes().some((k) => \"opacity\" in k)).length;\n\
+         cbReport({{ reduce: matchMedia(\"(prefers-reduced-motion: reduce)\").matches, shown, fades: [fades(el), fades(faded)] }});\n\
          </script>\n</body>\n</html>\n"
     );
     std::fs::write(out.join("reduced.html"), page).unwrap();
@@ -418,11 +425,15 @@ fn under_reduced_motion_play_shows_the_rest_value_at_once_in_every_engine() {
             .collect();
         let at_rest =
             shown.len() == 2 && (shown[0] - 40.0).abs() <= 0.1 && (shown[1] + 30.0).abs() <= 0.1;
-        if outcome.errors.is_empty() && r["reduce"] == true && at_rest {
+        if outcome.errors.is_empty()
+            && r["reduce"] == true
+            && at_rest
+            && r["fades"] == json!([0, 1])
+        {
             vec![]
         } else {
             vec![format!(
-                "shows {r} (40 then -30 expected), errors {:?}",
+                "shows {r} (40 then -30, and fades [0, 1] expected), errors {:?}",
                 outcome.errors
             )]
         }

@@ -1,5 +1,5 @@
 //! The runtime of `play` (`js/runtime.js`) judged in Node against `curvebake_motion`, for many
-//! drawn inputs: what it hands `element.animate` (two keyframes and a `linear()` easing, read
+//! drawn inputs: what it hands Web Animations (two keyframes and a `linear()` easing, read
 //! here as a browser reads them: the stops' values between the keyframes' values, linear
 //! between stops) must stay within the bound (0.1 px; 0.001 unitless) of the closed form at
 //! every instant, on and after the last stop too (rest), for springs of damping ratios from
@@ -72,16 +72,32 @@ fn run_node(cases: &[Value], reduce: bool) -> Vec<Played> {
             r#"import {{ play }} from "./runtime.mjs";
 import {{ readFileSync }} from "node:fs";
 globalThis.matchMedia = () => ({{ matches: {reduce} }});
+// Web Animations as the runtime uses them: a copy of the motion's effect, targeted, re-timed,
+// played by a new Animation; `element.animate` only for the fade.
+let made;
+globalThis.KeyframeEffect = class {{
+  constructor(source, frames) {{
+    [this.target, this.frames, this.copy] = source instanceof KeyframeEffect ? [null, source.frames, true] : [source, frames, false];
+    this.timing = {{}};
+  }}
+  updateTiming(timing) {{ Object.assign(this.timing, timing); }}
+}};
+globalThis.Animation = class {{
+  constructor(effect) {{ Object.assign(this, {{ effect, currentTime: null, finished: new Promise(() => {{}}) }}); made.push(this); }}
+  play() {{ this.currentTime ??= 0; }}
+  pause() {{}}
+  cancel() {{}}
+  finish() {{ this.currentTime = this.effect.timing.duration; }}
+}};
 const out = [];
 for (const c of JSON.parse(readFileSync(new URL("./cases.json", import.meta.url)))) {{
-  const made = [];
-  const element = {{ animate(frames, timing) {{
-    const a = {{ frames, timing, currentTime: 0, startTime: null, playState: "running", pause() {{}}, cancel() {{}}, finish() {{ a.currentTime = timing.duration; }}, finished: new Promise(() => {{}}) }};
-    made.push(a);
-    return a;
-  }} }};
-  play(element, c.input, {{ ...c.b, key: (x) => ({{ v: x }}) }});
-  const [{{ frames, timing, currentTime }}] = made;
+  made = [];
+  const element = {{ animate(frames, timing) {{ made.push({{ effect: {{ frames, timing }} }}); }} }};
+  // As a module passes it: the property at 0 and 1, and the fade-in under "fade".
+  const b = {{ ...c.b, keyframes: [{{ v: 0 }}, {{ v: 1 }}], fade: c.b.policy == "fade" ? (e) => e.animate({{ opacity: [0, 1] }}, {{ duration: 200 }}) : null }};
+  play(element, c.input, b);
+  const [{{ effect: {{ frames, timing, target, copy }}, currentTime }}] = made;
+  if (!(copy && target === element && b.effect instanceof KeyframeEffect)) throw new Error("not a copy of the motion's effect on the element");
   out.push([timing.duration, frames.map((f) => [f.offset ?? null, f.v]), timing.easing, made.length, currentTime]);
 }}
 console.log(JSON.stringify(out));

@@ -160,32 +160,29 @@ fn snap(model: &Model) -> Option<Vec<f64>> {
     }
 }
 
-/// `(x) => ({translate: "0 " + x + "px"})`: a keyframe of the motion's property (a string:
-/// the value's shortest round-trip digits, which CSS reads, exponents included).
-fn key(out: &mut Vec<u8>, target: &Target, unit: &str) {
-    out.extend_from_slice(b"(x) => ({");
-    match target {
-        // `translate: "0 ` and the like: the key, a colon and the text before the value.
-        Target::Transform(before) => match before.strip_suffix('"') {
-            Some(key) => out.extend_from_slice(key.as_bytes()),
-            None => {
-                out.extend_from_slice(before.as_bytes());
-                out.extend_from_slice(b"\" + ");
-            }
-        },
-        Target::Opacity => out.extend_from_slice(b"opacity: "),
-        Target::Custom(name) => {
-            super::string(out, name);
-            out.extend_from_slice(b": ");
+/// `[{translate: "0 0px"}, {translate: "0 1px"}]`: the two keyframes of the motion's property
+/// that `play` animates between (its easing carries the values: x plays as the value x).
+fn keyframes(out: &mut Vec<u8>, target: &Target, unit: &str) {
+    out.push(b'[');
+    for (i, value) in [b'0', b'1'].into_iter().enumerate() {
+        if i > 0 {
+            out.extend_from_slice(b", ");
         }
-        Target::Part { .. } => unreachable!("a motion of several tracks has no play"),
+        out.push(b'{');
+        match target {
+            Target::Transform(before) => out.extend_from_slice(before.as_bytes()),
+            Target::Opacity => out.extend_from_slice(b"opacity: \""),
+            Target::Custom(name) => {
+                super::string(out, name);
+                out.extend_from_slice(b": \"");
+            }
+            Target::Part { .. } => unreachable!("a motion of several tracks has no play"),
+        }
+        out.push(value);
+        out.extend_from_slice(unit.as_bytes());
+        out.extend_from_slice(b"\"}");
     }
-    out.push(b'x');
-    if !unit.is_empty() {
-        out.extend_from_slice(b" + ");
-        super::string(out, unit);
-    }
-    out.extend_from_slice(b"})");
+    out.push(b']');
 }
 
 /// The `play` section that ends a module: the import of the runtime and `play`, or a comment
@@ -204,16 +201,10 @@ pub fn section(baked: &Baked, targets: &[Target], registers: bool) -> Vec<u8> {
     out.extend_from_slice(
         b"\nimport { play as run } from \"./runtime.js\";\n\
           \n\
-          /** Plays the motion on `element` with input (each defaulting to the baked value; velocity\n\
-          \x20* in units per second), stops computed once from its closed form, played within `tol` of it\n\
-          \x20* at every instant; the handle retargets, reads the exact position and velocity, and ends.\n\
-          \x20* Under `prefers-reduced-motion: reduce` it follows `reducedMotion`, as `animate` does. */\n\
-          export function play(element, input) {\n",
+          /** What `play` starts from: the baked input and motion, the property at 0 and 1, the bound;\n\
+          \x20* the runtime keeps the motion's effect here, made at its first start. */\n\
+          const playable = {",
     );
-    if registers {
-        out.extend_from_slice(b"  registerProperties();\n");
-    }
-    out.extend_from_slice(b"  return run(element, input, {");
     for (i, (name, value)) in fields.iter().enumerate() {
         if let Some(value) = value {
             if i > 0 {
@@ -234,11 +225,23 @@ pub fn section(baked: &Baked, targets: &[Target], registers: bool) -> Vec<u8> {
         }
         out.push(b']');
     }
-    out.extend_from_slice(b",\n    key: ");
-    key(&mut out, &targets[0], unit);
+    out.extend_from_slice(b",\n  keyframes: ");
+    keyframes(&mut out, &targets[0], unit);
     out.extend_from_slice(b", tol: ");
     write_json_f64(&mut out, tolerance(unit));
-    out.extend_from_slice(b", policy: reducedMotion, cap: duration});\n}\n");
+    out.extend_from_slice(
+        b", policy: reducedMotion,\n  fade: reducedMotion === \"fade\" ? fadeIn : null, cap: duration};\n\
+          \n\
+          /** Plays the motion on `element` with input (each defaulting to the baked value; velocity\n\
+          \x20* in units per second), stops computed once from its closed form, played within `tol` of it\n\
+          \x20* at every instant; the handle retargets, reads the exact position and velocity, and ends.\n\
+          \x20* Under `prefers-reduced-motion: reduce` it follows `reducedMotion`, as `animate` does. */\n\
+          export function play(element, input) {\n",
+    );
+    if registers {
+        out.extend_from_slice(b"  registerProperties();\n");
+    }
+    out.extend_from_slice(b"  return run(element, input, playable);\n}\n");
     out
 }
 
