@@ -166,7 +166,7 @@ fn stops(keyframes: &Value, easing: &str) -> Vec<(f64, f64)> {
     };
     let mut out = Vec::with_capacity(written.len());
     let mut before = 0;
-    for k in 0..=last {
+    for (k, &(_, output)) in written.iter().enumerate() {
         let p = input(k).unwrap_or_else(|| {
             let after = (k..=last).find(|&i| input(i).is_some()).unwrap();
             let (pa, pb) = (input(before).unwrap(), input(after).unwrap());
@@ -175,7 +175,7 @@ fn stops(keyframes: &Value, easing: &str) -> Vec<(f64, f64)> {
         if input(k).is_some() {
             before = k;
         }
-        out.push((p, a + written[k].1 * (b - a)));
+        out.push((p, a + output * (b - a)));
     }
     out
 }
