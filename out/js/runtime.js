@@ -3,7 +3,8 @@
 // and at each retarget, into stops [t, x] played linearly between them by the Web Animations
 // API with no per-frame script: one animation of two keyframes, x = 0 and x = 1, whose easing
 // linear(x0 p0%, x1 p1%, ...) carries every stop's value (so the engine reads one string, not
-// a keyframe per stop: a keyframe costs it some ten times a stop).
+// a keyframe per stop: a keyframe costs it some ten times a stop). The keyframes are read once
+// per motion, into an effect each start copies.
 //
 // The maths. A spring (mass m, stiffness k, damping c) is linear in its ends and its velocity:
 // x(t) = to + (from - to)·C(t) + (v0 + σ·(from - to))·S(t), with σ = c/2m, ω0² = k/m and C, S
