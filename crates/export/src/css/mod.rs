@@ -414,8 +414,7 @@ pub(crate) fn motion_css(
     let velocity = easing_endpoints(baked)
         .filter(|_| !settings.css_frames)
         .and_then(|ends| Velocity::of(baked, ends, curves[0].tolerance));
-    let stops =
-        stops_estimate(&curves, baked.duration) + velocity.as_ref().map_or(0, Velocity::stops);
+    let stops = stops_estimate(&curves) + velocity.as_ref().map_or(0, Velocity::stops);
     let mut out = buffers.buffer(CAPACITY_BASE + stops * CAPACITY_PER_STOP);
     let written = write_motion_css(baked, settings, curves, velocity, &mut out);
     (out, written)
