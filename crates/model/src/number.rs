@@ -61,7 +61,7 @@ pub fn write_json_f64s(out: &mut Vec<u8>, values: &[f64]) {
 pub fn write_list(
     out: &mut Vec<u8>,
     values: &[f64],
-    text: for<'b> fn(&'b mut zmij::Buffer, f64) -> &'b str,
+    text: impl for<'b> Fn(&'b mut zmij::Buffer, f64) -> &'b str,
 ) {
     let (mut a, mut b) = (zmij::Buffer::new(), zmij::Buffer::new());
     let Some((&first, rest)) = values.split_first() else {
