@@ -286,11 +286,10 @@ pub fn write_linear(out: &mut Vec<u8>, fit: &Fit, j: usize) {
             fit.inputs[0] == Decimal::ZERO
         } else if k == n - 1 {
             fit.inputs[k] == Decimal::HUNDRED
-        } else if gap(k) == run {
-            true
         } else {
-            run = gap(k);
-            false
+            // Equal in value, the run goes on.
+            let next = gap(k);
+            std::mem::replace(&mut run, next) == next
         };
         if !implied {
             out.push(b' ');
