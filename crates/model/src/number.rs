@@ -270,7 +270,10 @@ fn eight_digits(x: u64) -> u64 {
 }
 
 /// [`write_scaled_integer`] for any `n` but 0 and any `decimals`: the integer's text, its trailing zeros
-/// within the fraction cut, the point put in.
+/// within the fraction cut, the point put in. Kept out of line, so that the fast path saves
+/// no registers for it.
+#[cold]
+#[inline(never)]
 fn write_scaled_slow(out: &mut Vec<u8>, n: i64, decimals: usize) {
     let mut buffer = itoa::Buffer::new();
     let digits = buffer.format(n.unsigned_abs()).as_bytes();
