@@ -197,13 +197,13 @@ fn round_half_even_exact(x: f64, scale: f64, p: f64) -> i64 {
 /// Writes `n / 10^decimals` in fixed notation, trailing fractional zeros and a
 /// bare trailing `.` removed, zero as `0`.
 ///
-/// `|n| < 10^16` with `decimals <= 16` (every number curvebake writes: `|n| < 2^53`, at most
+/// `|n| < 10^16` with `decimals <= 16` (a fit's numbers and CSS values: `|n| < 2^53`, at most
 /// 14 decimals) takes a path without loops or calls: the 16 digits of `|n|`, leading zeros
-/// included, are made at once in a `u128`, a byte each ([`eight_digits`]); its zero bytes at
+/// included, are made at once in a `u128`, a byte each; its zero bytes at
 /// either end count the leading and trailing zeros, and the text is composed in place over
 /// zeros (the padding of a fraction like `0.004`) with at most two 16-byte stores: the
-/// integer digits, then the fraction's over what follows them. Others go through
-/// [`write_scaled_slow`].
+/// integer digits, then the fraction's over what follows them. Others take a general path
+/// through the integer's text.
 pub fn write_scaled_integer(out: &mut Vec<u8>, n: i64, decimals: usize) {
     let magnitude = n.unsigned_abs();
     if magnitude == 0 {
