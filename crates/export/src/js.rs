@@ -379,7 +379,7 @@ pub fn module(baked: &Baked, settings: &ExportSettings) -> Vec<u8> {
     // a motion allocates as often with an easing as without.
     let curves = curves(baked, settings);
     let memory = std::cell::RefCell::new(fit_memory(&curves, baked.duration));
-    let stops = stops_estimate(&curves, baked.duration);
+    let stops = stops_estimate(&curves);
     let endpoints = easing_endpoints(baked);
     // A `linear()` stop: a number and an input, each at most 2 + MAX_DECIMALS + 16 digits.
     let easing_len = endpoints.map_or(0, |_| stops * 64 + 16);
@@ -1122,7 +1122,7 @@ mod tests {
             let unit = value_unit(&baked);
             let decimals = (offset_decimals(baked.duration), value_decimals(unit));
             let settings = ExportSettings::default();
-            let stops = stops_estimate(&curves(&baked, &settings), baked.duration);
+            let stops = stops_estimate(&curves(&baked, &settings));
             let endpoints = easing_endpoints(&baked);
             let easing_len = endpoints.map_or(0, |_| stops * 64 + 16);
             let bound = module_capacity(&baked, &targets(&baked, &settings), unit, decimals, stops)

@@ -61,7 +61,7 @@ pub fn write_json_f64s(out: &mut Vec<u8>, values: &[f64]) {
 pub fn write_list(
     out: &mut Vec<u8>,
     values: &[f64],
-    text: for<'b> fn(&'b mut zmij::Buffer, f64) -> &'b str,
+    text: impl for<'b> Fn(&'b mut zmij::Buffer, f64) -> &'b str,
 ) {
     let (mut a, mut b) = (zmij::Buffer::new(), zmij::Buffer::new());
     let Some((&first, rest)) = values.split_first() else {
@@ -103,7 +103,7 @@ pub fn json_text(buf: &mut zmij::Buffer, x: f64) -> &str {
 
 /// Bytes [`write_fixed`] may use past the end of what it has written before cutting its text
 /// back: a buffer sized for a known text needs this much more for its last number.
-pub const FIXED_SCRATCH: usize = 32;
+pub const FIXED_SCRATCH: usize = 40;
 
 /// Longest text [`write_fixed`] writes for a value with `|x| <= max_abs`: sign, integer
 /// digits (one more than `log10` gives, should rounding carry), point and decimals.
@@ -197,71 +197,103 @@ fn round_half_even_exact(x: f64, scale: f64, p: f64) -> i64 {
 /// Writes `n / 10^decimals` in fixed notation, trailing fractional zeros and a
 /// bare trailing `.` removed, zero as `0`.
 ///
-/// The text is composed right to left in place, over zeros (the padding of a
-/// fraction like `0.004`): no `memcpy` call per number, and no small stores read
-/// back by a wide load. It is at most 19 bytes: `|n| < 2^53` has at most 16
-/// digits and `decimals <= 12`.
+/// `|n| < 10^16` with `decimals <= 16` (a fit's numbers and CSS values: `|n| < 2^53`, at most
+/// 14 decimals) takes a path without loops or calls: the 16 digits of `|n|`, leading zeros
+/// included, are made at once in a `u128`, a byte each; its zero bytes at
+/// either end count the leading and trailing zeros, and the text is composed in place over
+/// zeros (the padding of a fraction like `0.004`) with at most two 16-byte stores: the
+/// integer digits, then the fraction's over what follows them. Others take a general path
+/// through the integer's text.
 pub fn write_scaled_integer(out: &mut Vec<u8>, n: i64, decimals: usize) {
-    let (mut magnitude, mut decimals) = (n.unsigned_abs(), decimals);
+    let magnitude = n.unsigned_abs();
     if magnitude == 0 {
         out.push(b'0');
         return;
     }
-    while decimals > 0 && magnitude % 10 == 0 {
-        magnitude /= 10;
-        decimals -= 1;
+    if magnitude >= TEN_TO_THE_16 || decimals > 16 {
+        write_scaled_slow(out, n, decimals);
+        return;
     }
-    // `digits` significant digits; the text ends with the last of them.
-    let digits = magnitude.ilog10() as usize + 1;
+    let high = if magnitude >= TEN_TO_THE_8 {
+        eight_digits(magnitude / TEN_TO_THE_8)
+    } else {
+        0
+    };
+    // Byte `i` is the `i`-th of the 16 digits (the last in the highest byte).
+    let digits = u128::from(high) | u128::from(eight_digits(magnitude % TEN_TO_THE_8)) << 64;
+    let leading = (digits.trailing_zeros() / 8) as usize;
+    let trailing = (digits.leading_zeros() / 8) as usize;
+    let integer = (16 - leading).saturating_sub(decimals);
+    let fraction = decimals - trailing.min(decimals);
+    let text = digits | u128::from_ne_bytes([b'0'; 16]);
     let sign = usize::from(n < 0);
-    let end = sign
-        + match decimals {
-            0 => digits,                          // `1234`
-            _ if digits > decimals => digits + 1, // `12.34`
-            _ => decimals + 2,                    // `0.0034`
-        };
-    // The text is written in place: FIXED_SCRATCH zeros appended (a constant copy), then the
-    // digits over them, then the excess cut.
     let start = out.len();
     out.extend_from_slice(&[b'0'; FIXED_SCRATCH]);
-    let text = &mut out[start..];
-    let fraction = decimals.min(digits);
-    let magnitude = put_digits(text, end, magnitude, fraction);
-    let integer_end = if decimals > 0 {
-        text[end - decimals - 1] = b'.';
-        end - decimals - 1
-    } else {
-        end
-    };
-    // Without integer digits, the integer part is the `0` already in front of the point.
-    put_digits(text, integer_end, magnitude, digits - fraction);
+    let scratch: &mut [u8; FIXED_SCRATCH] = (&mut out[start..])
+        .try_into()
+        .expect("the scratch just appended");
     if sign == 1 {
-        text[0] = b'-';
+        scratch[0] = b'-';
+    }
+    // Without integer digits, the integer part is the `0` already there.
+    if integer > 0 {
+        scratch[sign..sign + 16].copy_from_slice(&(text >> (8 * leading)).to_le_bytes());
+    }
+    let mut end = sign + integer.max(1);
+    if fraction > 0 {
+        // The fraction is the last `decimals` digits (its leading zeros among them), at most
+        // 15 bytes after at most 16: within the scratch.
+        scratch[end] = b'.';
+        scratch[end + 1..end + 17].copy_from_slice(&(text >> (8 * (16 - decimals))).to_le_bytes());
+        end += 1 + fraction;
     }
     out.truncate(start + end);
 }
 
-/// Writes the last `count` decimal digits of `value` into `text`, ending before `end`, two at a
-/// time; returns what is left of `value`.
-fn put_digits(text: &mut [u8], end: usize, mut value: u64, count: usize) -> u64 {
-    const DIGIT_PAIRS: &[u8; 200] = b"\
-        0001020304050607080910111213141516171819\
-        2021222324252627282930313233343536373839\
-        4041424344454647484950515253545556575859\
-        6061626364656667686970717273747576777879\
-        8081828384858687888990919293949596979899";
-    let (start, mut at) = (end - count, end);
-    while at >= start + 2 {
-        let pair = 2 * (value % 100) as usize;
-        text[at - 2..at].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
-        value /= 100;
-        at -= 2;
+/// `10^8`.
+const TEN_TO_THE_8: u64 = 100_000_000;
+/// `10^16`: integers below it have at most 16 digits.
+const TEN_TO_THE_16: u64 = TEN_TO_THE_8 * TEN_TO_THE_8;
+
+/// The eight decimal digits of `x < 10^8` (leading zeros included), one a byte, the first in
+/// the lowest, each `0..=9`. Each step splits every lane of the word in two at once:
+/// `abcdefgh` into `abcd` and `efgh` (32-bit lanes), each into two pairs (16-bit lanes), each
+/// pair into two digits (bytes), dividing by 100 and by 10 with a multiplication and a shift
+/// that are exact below 10^4 and 10^2 (`⌊v·10486/2^20⌋ = ⌊v/100⌋`, `⌊v·103/2^10⌋ = ⌊v/10⌋`);
+/// no lane's product reaches the next lane.
+fn eight_digits(x: u64) -> u64 {
+    let v = (x / 10_000) | ((x % 10_000) << 32);
+    let hundreds = ((v * 10_486) >> 20) & 0x0000_007F_0000_007F;
+    let v = hundreds | (v - hundreds * 100) << 16;
+    let tens = ((v * 103) >> 10) & 0x000F_000F_000F_000F;
+    tens | (v - tens * 10) << 8
+}
+
+/// [`write_scaled_integer`] for any `n` but 0 and any `decimals`: the integer's text, its trailing zeros
+/// within the fraction cut, the point put in. Kept out of line, so that the fast path saves
+/// no registers for it.
+#[cold]
+#[inline(never)]
+fn write_scaled_slow(out: &mut Vec<u8>, n: i64, decimals: usize) {
+    let mut buffer = itoa::Buffer::new();
+    let digits = buffer.format(n.unsigned_abs()).as_bytes();
+    let zeros = (digits.iter().rev().take_while(|&&d| d == b'0').count()).min(decimals);
+    let (digits, decimals) = (&digits[..digits.len() - zeros], decimals - zeros);
+    if n < 0 {
+        out.push(b'-');
     }
-    if at > start {
-        text[at - 1] = b'0' + (value % 10) as u8;
-        value /= 10;
+    if decimals == 0 {
+        out.extend_from_slice(digits);
+    } else if digits.len() > decimals {
+        let (integer, fraction) = digits.split_at(digits.len() - decimals);
+        out.extend_from_slice(integer);
+        out.push(b'.');
+        out.extend_from_slice(fraction);
+    } else {
+        out.extend_from_slice(b"0.");
+        out.resize(out.len() + decimals - digits.len(), b'0');
+        out.extend_from_slice(digits);
     }
-    value
 }
 
 /// Exact fixed-point formatting through `format!`, then trimmed like the fast path.
@@ -474,6 +506,57 @@ mod tests {
         }
         assert_eq!(fixed(f64::MAX, 0), reference(f64::MAX, 0));
         assert!(!fixed(f64::MAX, 0).contains(['e', 'E', '.']));
+    }
+
+    #[test]
+    fn scaled_integers_match_the_general_path() {
+        let mut rng = Rng(0x5EED_CAFE_F00D_0009);
+        let text = |write: fn(&mut Vec<u8>, i64, usize), n: i64, decimals: usize| {
+            let mut out = b"x".to_vec();
+            write(&mut out, n, decimals);
+            String::from_utf8(out).unwrap()
+        };
+        assert_eq!(text(write_scaled_integer, 0, 7), "x0");
+        let edges = [
+            1,
+            9,
+            10,
+            99_999_999,
+            100_000_000,
+            TEN_TO_THE_16 as i64 - 1,
+            TEN_TO_THE_16 as i64,
+            i64::MAX,
+            i64::MIN,
+        ];
+        for i in 0..100_000 {
+            let n = match i {
+                _ if i < edges.len() => edges[i],
+                _ => {
+                    // Random magnitudes of every length, some with trailing zeros.
+                    let n = rng.next_u64() >> rng.below(64);
+                    let n = (n / 10u64.pow(rng.below(8) as u32))
+                        .wrapping_mul(10u64.pow(rng.below(8) as u32));
+                    if rng.next_u64() & 1 == 0 {
+                        n as i64
+                    } else {
+                        (n as i64).wrapping_neg()
+                    }
+                }
+            };
+            for decimals in (0..=20).filter(|_| n != 0) {
+                assert_eq!(
+                    text(write_scaled_integer, n, decimals),
+                    text(write_scaled_slow, n, decimals),
+                    "{n} with {decimals} decimals"
+                );
+            }
+        }
+        assert_eq!(
+            text(write_scaled_integer, -5, 20),
+            "x-0.00000000000000000005"
+        );
+        assert_eq!(text(write_scaled_integer, 1_200_000, 5), "x12");
+        assert_eq!(text(write_scaled_integer, 1_230_000, 5), "x12.3");
     }
 
     #[test]

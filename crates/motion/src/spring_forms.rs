@@ -283,7 +283,8 @@ impl Equivalents {
     /// and `inspect` write them: `perceptual`, `response`, `android`, `motion_dev` (left out
     /// when motion.dev cannot write the spring) and `origami`.
     pub fn groups(&self) -> Vec<(&'static str, Vec<(&'static str, f64)>)> {
-        let mut groups = vec![
+        let mut groups = Vec::with_capacity(5);
+        groups.extend([
             (
                 "perceptual",
                 vec![
@@ -305,7 +306,7 @@ impl Equivalents {
                     ("damping_ratio", self.damping_ratio.1),
                 ],
             ),
-        ];
+        ]);
         if let Some((v, b)) = self.visual_duration {
             groups.push(("motion_dev", vec![("visual_duration", v), ("bounce", b)]));
         }

@@ -251,19 +251,15 @@ pub fn neutral(property: &Property) -> f64 {
 /// follows one rule for all its tracks, as its module's one animation must.
 pub fn ends_neutral(baked: &Baked) -> bool {
     let spec = baked.spec;
-    let properties: Vec<&Property> = match &spec.model {
-        Model::Ring(_) => return true,
-        Model::Tracks(multi) => multi.tracks().iter().map(|t| &t.property).collect(),
-        _ => vec![&spec.property],
+    let ends_at_neutral = |property: &Property, unit: &str, position: &[f64]| {
+        (position[position.len() - 1] - neutral(property)).abs() <= value_rounding(unit)
     };
-    let units: Vec<&str> = match &spec.model {
-        Model::Tracks(multi) => multi.tracks().iter().map(|t| t.unit.as_str()).collect(),
-        _ => vec![spec.unit.as_str()],
-    };
-    (properties.iter().zip(units).zip(&baked.tracks)).all(|((property, unit), track)| {
-        let last = track.position[track.position.len() - 1];
-        (last - neutral(property)).abs() <= value_rounding(unit)
-    })
+    match &spec.model {
+        Model::Ring(_) => true,
+        Model::Tracks(multi) => (multi.tracks().iter().zip(&baked.tracks))
+            .all(|(t, track)| ends_at_neutral(&t.property, &t.unit, &track.position)),
+        _ => ends_at_neutral(&spec.property, &spec.unit, &baked.tracks[0].position),
+    }
 }
 
 /// Largest rounding of a value written in `unit` ([`value_precision`]'s decimals).
@@ -414,8 +410,7 @@ pub(crate) fn motion_css(
     let velocity = easing_endpoints(baked)
         .filter(|_| !settings.css_frames)
         .and_then(|ends| Velocity::of(baked, ends, curves[0].tolerance));
-    let stops =
-        stops_estimate(&curves, baked.duration) + velocity.as_ref().map_or(0, Velocity::stops);
+    let stops = stops_estimate(&curves) + velocity.as_ref().map_or(0, Velocity::stops);
     let mut out = buffers.buffer(CAPACITY_BASE + stops * CAPACITY_PER_STOP);
     let written = write_motion_css(baked, settings, curves, velocity, &mut out);
     (out, written)

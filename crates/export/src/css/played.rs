@@ -128,6 +128,9 @@ pub struct Curve<'a> {
     pub tolerance: f64,
     /// Its unit.
     pub unit: &'a str,
+    /// More stops than a fit of it alone over the baked duration makes ([`fit::capacity`]),
+    /// found once for the buffers sized by it and the fit.
+    pub stops: usize,
 }
 
 /// Every track of a baked motion, in track order.
@@ -150,12 +153,28 @@ pub fn curves<'a>(baked: &'a Baked, settings: &ExportSettings) -> Vec<Curve<'a>>
         .zip(kinks)
         .zip(units)
         .zip(tolerances)
-        .map(|(((((_, motion), track), kinks), unit), tolerance)| Curve {
-            motion,
-            kinks,
-            end_value: track.position[track.position.len() - 1],
-            tolerance,
-            unit,
+        .map(|(((((_, motion), track), kinks), unit), tolerance)| {
+            let end_value = track.position[track.position.len() - 1];
+            let alone = fit::Track {
+                motion,
+                scale: Scale::new(0.0, 1.0, tolerance),
+                end_value,
+                tolerance,
+            };
+            let timing = Timing {
+                duration: baked.duration,
+                kinks: &kinks,
+                repeat_input: true,
+            };
+            let stops = fit::capacity(&[alone], &timing);
+            Curve {
+                motion,
+                kinks,
+                end_value,
+                tolerance,
+                unit,
+                stops,
+            }
         })
         .collect()
 }
@@ -182,7 +201,7 @@ pub fn easing_into(curve: &Curve, (from, to): (f64, f64), duration: f64, fit: &m
         kinks: &curve.kinks,
         repeat_input: true,
     };
-    fit::fit_into(&[track], &timing, fit);
+    fit::fit_into(&[track], &timing, curve.stops, fit);
     scale
 }
 
@@ -232,7 +251,8 @@ pub fn keyframes_into<'a>(
         kinks: &kinks,
         repeat_input,
     };
-    fit::fit_into(&tracks[..curves.len()], &timing, fit);
+    let tracks = &tracks[..curves.len()];
+    fit::fit_into(tracks, &timing, fit::capacity(tracks, &timing), fit);
 }
 
 /// A fit with room for the keyframes of `curves` over `duration` and, reusing it, their
@@ -266,11 +286,10 @@ pub fn write_linear(out: &mut Vec<u8>, fit: &Fit, j: usize) {
             fit.inputs[0] == Decimal::ZERO
         } else if k == n - 1 {
             fit.inputs[k] == Decimal::HUNDRED
-        } else if gap(k) == run {
-            true
         } else {
-            run = gap(k);
-            false
+            // Equal in value, the run goes on.
+            let next = gap(k);
+            std::mem::replace(&mut run, next) == next
         };
         if !implied {
             out.push(b' ');
@@ -291,18 +310,8 @@ pub fn written_duration(duration: f64, decimals: u32) -> f64 {
         .unwrap_or(duration)
 }
 
-/// More stops than the fits of `curves` over `duration` make, summed over the curves
-/// ([`fit::capacity`] of each).
-pub fn stops_estimate(curves: &[Curve], duration: f64) -> usize {
-    (0..curves.len())
-        .map(|j| {
-            let (tracks, kinks) = keyframe_tracks(&curves[j..=j]);
-            let timing = Timing {
-                duration,
-                kinks: &kinks,
-                repeat_input: true,
-            };
-            fit::capacity(&tracks[..1], &timing)
-        })
-        .sum()
+/// More stops than the fits of `curves` over the baked duration make, summed over the curves
+/// ([`Curve::stops`]).
+pub fn stops_estimate(curves: &[Curve]) -> usize {
+    curves.iter().map(|curve| curve.stops).sum()
 }

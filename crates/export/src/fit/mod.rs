@@ -319,7 +319,7 @@ struct Fitter<'a> {
 /// Fits `tracks` (at most [`MAX_TRACKS`]) with shared stops: see the module documentation.
 pub fn fit(tracks: &[Track], timing: &Timing) -> Fit {
     let mut fit = Fit::default();
-    fit_into(tracks, timing, &mut fit);
+    fit_into(tracks, timing, capacity(tracks, timing), &mut fit);
     fit
 }
 
@@ -350,9 +350,10 @@ pub fn capacity(tracks: &[Track], timing: &Timing) -> usize {
     stops + 4 * timing.kinks.len()
 }
 
-/// [`fit`] into `fit`, whose memory it reuses: with room for [`capacity`] stops (as
-/// [`Fit::with_capacity`] makes), it allocates nothing.
-pub fn fit_into(tracks: &[Track], timing: &Timing, fit: &mut Fit) {
+/// [`fit`] into `fit`, whose memory it reuses, with room made for `stops` stops: given at
+/// least [`capacity`] (which a caller may have at hand already), it allocates once, and not
+/// at all in a `fit` with that room (as [`Fit::with_capacity`] makes).
+pub fn fit_into(tracks: &[Track], timing: &Timing, stops: usize, fit: &mut Fit) {
     assert!(!tracks.is_empty() && tracks.len() <= MAX_TRACKS);
     let n = tracks.len();
     let duration = timing.duration;
@@ -362,7 +363,6 @@ pub fn fit_into(tracks: &[Track], timing: &Timing, fit: &mut Fit) {
         room,
         duration,
     };
-    let stops = capacity(tracks, timing);
     fit.clear(n);
     fit.inputs.reserve(stops);
     fit.times.reserve(stops);
@@ -372,22 +372,21 @@ pub fn fit_into(tracks: &[Track], timing: &Timing, fit: &mut Fit) {
     fit.steps.reserve(timing.kinks.len());
     fit.inputs.push(Decimal::ZERO);
     fit.times.push(0.0);
-    // The first length: where the chord of the start's curvature reaches the tolerance.
-    let mut guess = duration;
-    for (j, track) in tracks.iter().enumerate() {
-        let (lo, hi) = track.motion.derivative_range(2, 0.0, 0.0);
-        let bend = lo.abs().max(hi.abs());
-        if bend > 0.0 {
-            guess = guess.min(GROW * (8.0 * room[j] / bend).sqrt());
-        }
-    }
     let mut stops = [Reach::new(), Reach::new()];
+    // The first length: where the chord of the start's curvature (the bend at the start's jet
+    // alone) reaches the tolerance.
+    let mut guess = duration;
     for (j, track) in tracks.iter().enumerate() {
         let jet = track.motion.jet(0.0);
         let w = track.scale.nearest(jet.position, track.scale.join_decimals);
         fit.values.push(w);
         stops[0].jets[j] = jet;
         stops[0].offsets[j] = track.scale.played(w) - jet.position;
+        let (lo, hi) = track.motion.bend(&jet, &jet);
+        let bend = lo.abs().max(hi.abs());
+        if bend > 0.0 {
+            guess = guess.min(GROW * (8.0 * room[j] / bend).sqrt());
+        }
     }
     let ends = (timing.kinks.iter())
         .filter(|&&t| t > 0.0 && t < duration)

@@ -500,16 +500,13 @@ impl Model {
 /// A spring's resolved parameters (unnamed group), then the same spring in every platform's
 /// form, one named group each ([`Equivalents::groups`]).
 fn spring_params(s: &Spring) -> Vec<ParamGroup> {
-    let mut groups = vec![spring_core(s)];
-    groups.extend(
-        Equivalents::of(s.mass(), s.stiffness(), s.damping())
-            .groups()
-            .into_iter()
-            .map(|(name, values)| ParamGroup {
-                name: Some(name),
-                values,
-            }),
-    );
+    let equivalents = Equivalents::of(s.mass(), s.stiffness(), s.damping()).groups();
+    let mut groups = Vec::with_capacity(1 + equivalents.len());
+    groups.push(spring_core(s));
+    groups.extend((equivalents.into_iter()).map(|(name, values)| ParamGroup {
+        name: Some(name),
+        values,
+    }));
     groups
 }
 
