@@ -151,8 +151,8 @@ let reducedMotion;
  *   (else after `cap`); a retarget falls on from now until it reaches the new `to`;
  * and in each `keyframes` (the property at 0 and at 1), `tol` (the bound), `policy` (reduced
  * motion's), `fade` (what it adds to the jump, if anything: the fade-in) and `cap` (s); the
- * motion's effect is kept in it, at `effect`. `retarget(to)` plays what `make` makes from the exact [position, velocity] of
- * now. The handle: `position()`, `velocity()`, `finished` (the animation's promise of its end,
+ * motion's effect is kept in it, at `effect`. `retarget(to)` plays what `make` makes from the
+ * exact [position, velocity] of now. The handle: `position()`, `velocity()`, `finished` (the animation's promise of its end,
  * rejected on cancel), `cancel()`, `animation`. */
 export function play(element, o = {}, b) {
   const { mass, stiffness: k, damping: c, lambda, acceleration: g, cap, keyframes, tol, policy, fade } = b;
