@@ -20,8 +20,8 @@
 // the tolerance from a on: steps grow as the motion decays, in runs of equal steps (a run's
 // first step serves it whole), whose inner stops the engine places itself (a stop without its
 // progress is spaced evenly between its neighbours). Once the envelope of |x - rest| is within
-// 0.2 of the tolerance, at a stop, a second stop at that instant goes to the rest value and
-// holds it. So the played value is within max(0.9, 0.2) of the tolerance of x, and the other
+// 0.2 of the tolerance, at a stop where a run begins, a second stop at that instant goes to the
+// rest value and holds it. So the played value is within max(0.9, 0.2) of the tolerance of x, and the other
 // 0.1 is left for floats: the stops written to 1e-6 of the unit and their progress to 1e-8 (at
 // most 5e-7 + 5e-9·max|v|·T), single-precision linear() and values (Gecko; a few times
 // 6e-8·(max|x| + max|v|·T)), within 0.1 of the tolerance while max|x| + max|v|·T stays under
@@ -125,12 +125,15 @@ function place(pieces, tol) {
   for (const p of pieces) {
     for (let t = 0, h = 0, f; t < p.end; t = min(t + h, p.end)) {
       out.push(t0 + t, p.at(t)[0]);
-      // At rest from here on (|x - rest| within REST): a second stop now, at rest, held.
-      if (p === last && p.left?.(t) <= REST * tol) return [...out, t0 + t, p.to];
       // The step keeps its length (valid on, A being non-increasing) until the one from here
       // is RUN times longer: runs of equal steps, whose inner stops need no input written.
       f = sqrt(8 * CHORD * tol / p.acc(t));
-      if (!(f < h * RUN)) h = f;
+      if (!(f < h * RUN)) {
+        // At rest from here on (|x - rest| within REST), asked where a run begins: a second
+        // stop now, at rest, held.
+        if (p === last && p.left?.(t) <= REST * tol) return [...out, t0 + t, p.to];
+        h = f;
+      }
     }
     t0 += p.end;
   }
