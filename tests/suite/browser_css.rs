@@ -755,12 +755,8 @@ for (const a of document.getAnimations()) {{ a.pause(); {seek}; }}
         assert!(run.console.is_empty(), "console: {:?}", run.console);
         image::open(png).unwrap().to_rgb8()
     };
-    let kept = tempfile::Builder::new()
-        .prefix("curvebake-ring-")
-        .tempdir()
-        .unwrap()
-        .keep();
-    let png = kept.join("ring-mid-animation.png");
+    // Kept for people to look at, as the review page's screenshot is.
+    let png = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ring-mid-animation.png");
     let image = shoot(&format!("a.currentTime = {}", t * 1000.0), &png);
     let (width, height) = (f64::from(image.width()), f64::from(image.height()));
     let pixel = |centre: (f64, f64), radius: f64, degrees: f64| {

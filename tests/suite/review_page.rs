@@ -197,13 +197,9 @@ fn review_page_loads_with_every_image_and_animation() {
         );
     }
 
-    // Kept (only the picture), so that people can look at it after the test.
-    let kept = tempfile::Builder::new()
-        .prefix("curvebake-review-page-")
-        .tempdir()
-        .unwrap()
-        .keep();
-    let screenshot = kept.join("review-page.png");
+    // Kept (only the picture), so that people can look at it after the test: in the target
+    // folder's scratch space, one file that each run replaces.
+    let screenshot = Path::new(env!("CARGO_TARGET_TMPDIR")).join("review-page.png");
     browser::run_page(
         &chromium,
         &out.join(PAGE_PATH),
