@@ -12,11 +12,11 @@
 use crate::output::record::{BundleStamp, Entry};
 use crate::output::regular::open_regular;
 use crate::output::write::{OutputDir, StreamedFile, WriteError};
-use curvebake_export::{preview_picks, Digest, Name};
+use curvebake_export::exporter::PREVIEW_MAX_JOINS;
+use curvebake_export::{preview_times, Digest, Name};
 use curvebake_model::bake::MAX_FRAMES;
 use curvebake_model::hash::ContentHasher;
 use curvebake_model::spec::ParamGroup;
-use curvebake_motion::frame_time;
 use serde::{Deserialize, Serialize};
 use std::io::{Read, Seek, SeekFrom};
 
@@ -26,7 +26,8 @@ pub const DIGESTS_PATH: &str = ".curvebake-digests";
 /// A motion's [`Digest`] less what its [`Entry`] holds (name, frames, files), for the
 /// annex. Numbers are the bits of their `f64` (`f64::to_bits`): exact, where JSON's
 /// decimals would be parsed to within an ulp, and never a JSON number a non-finite value
-/// cannot be. The preview holds only positions: its times are those of [`preview_picks`].
+/// cannot be. The preview holds only positions: its times are the [`preview_times`] of its
+/// joins.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SummaryRecord {
@@ -42,8 +43,12 @@ pub struct SummaryRecord {
     pub duration: u64,
     /// Parameter groups: name, then (name, value bits) pairs.
     pub params: Vec<(Option<String>, Values)>,
-    /// Per track: its name and its positions at the picked frames (bits).
+    /// Per track: its name and its positions at the preview's times (bits).
     pub preview: Vec<(String, Vec<u64>)>,
+    /// The joins of the preview's times (bits; an annex written when previews were frames has
+    /// none, and its previews are not kept).
+    #[serde(default)]
+    pub preview_joins: Option<Vec<u64>>,
     /// Per track, its unit (an annex written before units were kept has none: every track
     /// then has the motion's).
     #[serde(default)]
@@ -85,6 +90,7 @@ impl SummaryRecord {
                     (track.to_string(), bits(&positions))
                 })
                 .collect(),
+            preview_joins: Some(bits(&digest.preview_joins)),
             units: digest.units.clone(),
             ends: bits(&digest.ends),
             looks_done: digest.looks_done.map(f64::to_bits),
@@ -94,7 +100,8 @@ impl SummaryRecord {
 
     /// The digest this record keeps for `entry`, or `None` if the record does not hold as
     /// one (the manifest is untrusted): every number finite, fps > 0, duration >= 0, frames
-    /// from 1 to [`MAX_FRAMES`], each track with one position per picked frame, names short
+    /// from 1 to [`MAX_FRAMES`], joins ascending inside (0, duration) and at most
+    /// [`PREVIEW_MAX_JOINS`], each track with one position per preview time, names short
     /// and lists bounded.
     pub fn digest(&self, entry: &Entry) -> Option<Digest> {
         let (max_tracks, max_groups, max_values, max_name) = SUMMARY_LIMITS;
@@ -105,7 +112,13 @@ impl SummaryRecord {
             .filter(|f| (1..=MAX_FRAMES).contains(f))?;
         let fps = number(self.fps).filter(|&f| f > 0.0)?;
         let duration = number(self.duration).filter(|&d| d >= 0.0)?;
-        let picks: Vec<usize> = preview_picks(frames).collect();
+        let joins = (self.preview_joins.as_ref()?.iter())
+            .map(|&t| number(t).filter(|&t| t > 0.0 && t < duration))
+            .collect::<Option<Vec<_>>>()?;
+        if joins.len() > PREVIEW_MAX_JOINS || joins.windows(2).any(|w| w[0] >= w[1]) {
+            return None;
+        }
+        let times = preview_times(duration, &joins);
         if self.preview.len() > max_tracks
             || self.ends.len() > max_tracks
             || self.units.len() > max_tracks
@@ -120,11 +133,11 @@ impl SummaryRecord {
         }
         let preview = (self.preview.iter())
             .map(|(track, positions)| {
-                if positions.len() != picks.len() {
+                if positions.len() != times.len() {
                     return None;
                 }
-                let points = (picks.iter().zip(positions))
-                    .map(|(&i, &x)| Some((frame_time(i, fps, duration), number(x)?)))
+                let points = (times.iter().zip(positions))
+                    .map(|(&t, &x)| Some((t, number(x)?)))
                     .collect::<Option<Vec<_>>>()?;
                 Some((name(track)?, points))
             })
@@ -158,6 +171,7 @@ impl SummaryRecord {
                 self.units.clone()
             },
             preview,
+            preview_joins: joins,
             ends: self
                 .ends
                 .iter()
@@ -297,10 +311,29 @@ mod tests {
         (digest, entry, record)
     }
 
+    /// A bouncing ball of 105 frames, its digest with a preview, and the entry that would
+    /// record it.
+    fn ball() -> (Digest, Entry) {
+        let ron = r#"(name: "ball", property: "translateY", motion: Gravity(
+            from: -300, velocity: 0, acceleration: 2400, to: 0, restitution: 0.55))"#;
+        let file = &parse_bytes(Path::new("t.ron"), ron.as_bytes()).unwrap()[0];
+        let spec = MotionSpec::from_file(file, Overrides::default()).unwrap();
+        let baked = bake(&spec).unwrap();
+        let digest = Digest::of(&baked, true);
+        let (_, mut entry, _) = ring();
+        (entry.name, entry.frames) = ("ball".into(), digest.frames as u64);
+        entry.files = digest.files.clone();
+        (digest, entry)
+    }
+
     /// Through the annex's JSON line and back, a kept digest is the digest that was
-    /// recorded, to the bit (the preview's times are made again from the picked frames).
+    /// recorded, to the bit (the preview's times are made again from its joins).
     #[test]
     fn a_summary_gives_back_its_digest_exactly() {
+        let (ball, ball_entry) = ball();
+        assert!(!ball.preview_joins.is_empty());
+        let record: SummaryRecord = serde_json::from_slice(&line(&ball)).unwrap();
+        assert_eq!(record.digest(&ball_entry), Some(ball));
         let (digest, entry, _) = ring();
         assert_eq!(digest.preview.len(), 2);
         assert!(digest.params.iter().any(|g| g.name.is_some()));
@@ -317,7 +350,16 @@ mod tests {
     fn a_summary_that_does_not_hold_gives_no_digest() {
         let (_, entry, record) = ring();
         type Edit = fn(&mut Entry, &mut SummaryRecord);
-        let edits: [(&str, Edit); 7] = [
+        let edits: [(&str, Edit); 10] = [
+            ("a preview of frames, as annexes were", |_, r| {
+                r.preview_joins = None
+            }),
+            ("a join past the end", |_, r| {
+                r.preview_joins = Some(vec![3.5f64.to_bits()])
+            }),
+            ("joins out of order", |_, r| {
+                r.preview_joins = Some(vec![2.0f64.to_bits(), 1.0f64.to_bits()])
+            }),
             ("fps NaN", |_, r| r.fps = f64::NAN.to_bits()),
             ("fps 0", |_, r| r.fps = 0),
             ("duration inf", |_, r| r.duration = f64::INFINITY.to_bits()),

@@ -116,14 +116,43 @@ pub struct MotionOutput {
     pub warnings: Vec<String>,
 }
 
-/// Points kept per track in a [`Digest`] preview (for contact sheets and indexes).
+/// Even intervals of a [`Digest`] preview (for the review page's plots and the contact sheet).
 pub const PREVIEW_POINTS: usize = 120;
 
-/// The frames a preview of `frames` frames picks: every `⌈frames/PREVIEW_POINTS⌉`-th from the
-/// first, then the last (at most [`PREVIEW_POINTS`] + 1; none of no frames).
-pub fn preview_picks(frames: usize) -> impl Iterator<Item = usize> {
-    let step = frames.div_ceil(PREVIEW_POINTS).max(1);
-    (0..frames).step_by(step).chain(frames.checked_sub(1))
+/// Bounces that rise at most this much (in the motion's unit) get no preview points of their
+/// own, as in the ES module's `joins` ([`crate::js::READ_NEGLIGIBLE`]).
+const PREVIEW_NEGLIGIBLE: f64 = crate::js::READ_NEGLIGIBLE;
+
+/// Most joins a preview marks (a kept digest listing more does not hold as one).
+pub const PREVIEW_MAX_JOINS: usize = 256;
+
+/// The times of a preview of a motion baked over `duration` with joins at `joins` (inside
+/// `(0, duration)`, ascending): [`PREVIEW_POINTS`] + 1 even times from 0 to `duration`, and
+/// at each join the last double before it and the join itself, so that a plot drawn straight
+/// between them reaches every impact and shows every step (one time when `duration` is 0).
+pub fn preview_times(duration: f64, joins: &[f64]) -> Vec<f64> {
+    if duration <= 0.0 {
+        return vec![0.0];
+    }
+    let even = (0..=PREVIEW_POINTS).map(|i| duration * i as f64 / PREVIEW_POINTS as f64);
+    let sides = joins.iter().flat_map(|&t| [crate::fit::before(t), t]);
+    let mut times: Vec<f64> = even.chain(sides).collect();
+    times.sort_by(f64::total_cmp);
+    times.dedup();
+    times
+}
+
+/// The joins a preview of `baked` marks: every track's, in one ascending list.
+fn preview_joins(baked: &Baked) -> Vec<f64> {
+    let d = baked.duration;
+    let kinks = baked.spec.model.track_kinks(d, PREVIEW_NEGLIGIBLE);
+    let mut joins: Vec<f64> = (kinks.into_iter().flatten())
+        .filter(|&t| t > 0.0 && t < d)
+        .collect();
+    joins.sort_by(f64::total_cmp);
+    joins.dedup();
+    joins.truncate(PREVIEW_MAX_JOINS);
+    joins
 }
 
 /// A small, bounded record of one baked motion, kept for the files that describe the whole
@@ -148,9 +177,12 @@ pub struct Digest {
     pub params: Vec<ParamGroup<Name>>,
     /// Relative paths of this motion's own files, every format.
     pub files: Vec<String>,
-    /// Per track: name and up to [`PREVIEW_POINTS`] evenly picked (time, position) frames:
-    /// those of [`preview_picks`].
+    /// Per track: name and (time, position) at the [`preview_times`] of `preview_joins`,
+    /// each position the motion's own (its closed form, not a frame's chord), the held value
+    /// at the end.
     pub preview: Vec<(Name, Vec<(f64, f64)>)>,
+    /// The joins the preview marks (see [`preview_times`]).
+    pub preview_joins: Vec<f64>,
     /// Per track (in the order of `preview`), the unit of its values: a multi-track motion's
     /// track its own, any other motion's the motion's (empty for unitless).
     pub units: Vec<String>,
@@ -169,16 +201,30 @@ impl Digest {
     pub fn of(baked: &Baked, preview: bool) -> Self {
         let spec = baked.spec;
         let frames = baked.frames();
+        let preview_joins = if preview {
+            preview_joins(baked)
+        } else {
+            Vec::new()
+        };
         let preview = if preview {
-            let picks: Vec<usize> = preview_picks(frames).collect();
-            let points = |t: &curvebake_model::bake::Track| {
-                picks
-                    .iter()
-                    .map(|&i| (baked.time(i), t.position[i]))
-                    .collect()
-            };
-            (baked.tracks.iter())
-                .map(|t| (Name::Borrowed(t.name), points(t)))
+            let times = preview_times(baked.duration, &preview_joins);
+            let motions = spec.model.tracks();
+            (baked.tracks.iter().zip(motions))
+                .map(|(track, (_, motion))| {
+                    let held = track.position[track.position.len() - 1];
+                    let at = |t: f64| {
+                        let x = if t < baked.duration {
+                            motion.position(t)
+                        } else {
+                            held
+                        };
+                        (t, x)
+                    };
+                    (
+                        Name::Borrowed(track.name),
+                        times.iter().map(|&t| at(t)).collect(),
+                    )
+                })
                 .collect()
         } else {
             Vec::new()
@@ -201,6 +247,7 @@ impl Digest {
                 .collect(),
             files: Vec::new(),
             preview,
+            preview_joins,
             units: match &spec.model {
                 Model::Tracks(t) => t.tracks().iter().map(|k| k.unit.clone()).collect(),
                 _ => vec![spec.unit.clone(); baked.tracks.len()],
@@ -229,5 +276,67 @@ pub trait Exporter: Send + Sync {
     fn summary(&self, digests: &[Digest]) -> Vec<OutputFile> {
         let _ = digests;
         Vec::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use curvebake_model::bake::bake;
+    use curvebake_model::source::parse_bytes;
+    use curvebake_model::spec::{MotionSpec, Overrides};
+    use std::path::Path;
+
+    fn spec(ron: &str) -> MotionSpec {
+        let files = parse_bytes(Path::new("test.ron"), ron.as_bytes()).unwrap();
+        MotionSpec::from_file(&files[0], Overrides::default()).unwrap()
+    }
+
+    /// A short spring (17 frames) is previewed at 121 even times by its closed form, not by
+    /// its frames' chords, and ends on the value its last frame holds.
+    #[test]
+    fn a_preview_is_the_motion_at_even_times() {
+        let spec = spec(
+            r#"(name: "s", property: "scale", motion: Spring(from: 1, to: 0.94, stiffness: 1218, damping: 69.8))"#,
+        );
+        let baked = bake(&spec).unwrap();
+        let d = Digest::of(&baked, true);
+        assert!(d.frames < 20, "{} frames", d.frames);
+        let motion = baked.spec.model.single().unwrap();
+        let (_, points) = &d.preview[0];
+        assert_eq!(points.len(), PREVIEW_POINTS + 1);
+        for (i, &(t, x)) in points.iter().enumerate() {
+            assert_eq!(t, d.duration * i as f64 / PREVIEW_POINTS as f64);
+            if t < d.duration {
+                assert_eq!(x, motion.position(t), "at {t}");
+            }
+        }
+        let held = baked.tracks[0].position.last().copied();
+        assert_eq!(points.last().map(|p| p.1), held);
+    }
+
+    /// A bouncing ball's preview has each impact (both sides of it) among its times, so a
+    /// plot drawn straight between them touches the floor at every bounce, not only where a
+    /// frame happens to fall.
+    #[test]
+    fn a_preview_reaches_the_floor_at_every_impact() {
+        let spec = spec(
+            r#"(name: "b", property: "translateY", motion: Gravity(from: -250, velocity: 0, acceleration: 2400, to: 0, restitution: 0.55))"#,
+        );
+        let baked = bake(&spec).unwrap();
+        let d = Digest::of(&baked, true);
+        assert!(d.preview_joins.len() >= 5, "{:?}", d.preview_joins);
+        let motion = baked.spec.model.single().unwrap();
+        let (_, points) = &d.preview[0];
+        assert_eq!(points.len(), PREVIEW_POINTS + 1 + 2 * d.preview_joins.len());
+        for &impact in &d.preview_joins {
+            let at = points
+                .iter()
+                .find(|p| p.0 == impact)
+                .expect("an impact's point");
+            assert!(at.1.abs() < 1e-9, "{impact}: {}", at.1);
+            assert_eq!(at.1, motion.position(impact));
+        }
+        assert!(points.windows(2).all(|w| w[0].0 < w[1].0));
     }
 }

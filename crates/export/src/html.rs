@@ -531,6 +531,7 @@ mod tests {
             }],
             files: files.iter().map(|f| f.to_string()).collect(),
             preview: vec![("value".into(), vec![(0.0, -240.0), (1.2, 0.0)])],
+            preview_joins: Vec::new(),
             units: vec!["px".into()],
             ends: vec![0.0],
             looks_done: Some(0.75),

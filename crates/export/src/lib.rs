@@ -25,7 +25,7 @@ pub mod tailwind;
 pub mod tokens;
 
 pub use exporter::{
-    preview_picks, Buffers, Bundle, Digest, Exporter, FilePath, MotionOutput, Name, New,
+    preview_times, Buffers, Bundle, Digest, Exporter, FilePath, MotionOutput, Name, New,
     OutputFile, Shape, Summary,
 };
 pub use settings::{ExportSettings, Format, Layout};

@@ -257,6 +257,7 @@ mod tests {
             preview: (preview.iter())
                 .map(|&(t, xs)| (Name::Borrowed(t), xs.iter().map(|&x| (0.0, x)).collect()))
                 .collect(),
+            preview_joins: Vec::new(),
             ends: Vec::new(),
             looks_done: None,
             rests: false,

@@ -3,8 +3,8 @@
 
 use super::text::{self, Align, Baseline, Texts};
 use super::{
-    format_number, thick_path, value_range, Area, DrawResult, BORDER, INNER, MUTED, OUTER, PANEL,
-    POSITION, TEXT,
+    format_number, thick_path, value_range, Area, DrawResult, BORDER, DONE, FRAMES, INNER, MUTED,
+    OUTER, PANEL, POSITION, TEXT, VELOCITY,
 };
 use crate::exporter::Digest;
 use plotters::prelude::*;
@@ -13,6 +13,14 @@ use plotters::prelude::*;
 const MARGIN: u32 = 16;
 /// Height of the heading above the grid.
 const HEADER: u32 = 52;
+
+/// Colours of a motion's tracks, in order (a multi-track motion has at most five).
+const TRACK_COLORS: [RGBColor; 5] = [POSITION, OUTER, VELOCITY, DONE, FRAMES];
+
+/// The unit of track `k` of `d`: its own, or the motion's.
+fn units_of(d: &Digest, k: usize) -> &str {
+    d.units.get(k).unwrap_or(&d.unit)
+}
 
 /// The grid of a sheet: columns, rows and cell size for a number of motions.
 #[derive(Debug, Clone, Copy)]
@@ -52,7 +60,7 @@ impl Grid {
 /// Draws the first `grid.count` of `digests` (the heading counts them all).
 pub fn draw(root: &Area, texts: &mut Texts, grid: &Grid, digests: &[Digest]) -> DrawResult {
     let mut heading = format!(
-        "curvebake  ·  {} motion{}  ·  position against time",
+        "curvebake  ·  {} motion{}  ·  position against time (translateY down)",
         digests.len(),
         if digests.len() == 1 { "" } else { "s" }
     );
@@ -82,18 +90,22 @@ pub fn draw(root: &Area, texts: &mut Texts, grid: &Grid, digests: &[Digest]) -> 
             TEXT,
             (Align::Start, Baseline::Top),
         );
-        let unit = if d.unit.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", d.unit)
+        let with_unit = |what: &str, unit: &str| match unit {
+            "" => what.to_owned(),
+            unit => format!("{what} ({unit})"),
         };
-        let property = if d.kind == "explosion-ring" {
-            "radii"
+        let own_scales = d.kind == "tracks";
+        let property = if own_scales {
+            let names = d.preview.iter().enumerate();
+            let each = names.map(|(k, (track, _))| with_unit(track, units_of(d, k)));
+            each.collect::<Vec<_>>().join(", ")
+        } else if d.kind == "explosion-ring" {
+            with_unit("radii", &d.unit)
         } else {
-            d.property.as_str()
+            with_unit(&d.property, &d.unit)
         };
         let meta = format!(
-            "{}  ·  {property}{unit}  ·  {} s  ·  {} frames",
+            "{}  ·  {property}  ·  {} s  ·  {} frames",
             d.kind,
             format_number(d.duration),
             d.frames
@@ -111,33 +123,41 @@ pub fn draw(root: &Area, texts: &mut Texts, grid: &Grid, digests: &[Digest]) -> 
             PANEL.filled(),
         ))?;
         let (left, top, right, bottom) = (left + 6, top + 4, right - 6, bottom - 4);
-        let range = value_range(
-            d.preview
-                .iter()
-                .flat_map(|(_, points)| points.iter().map(|p| p.1)),
-        );
+        // A ring's two radii share one scale; the tracks of a multi-track motion (each its own
+        // property and unit) each get their own.
+        let values = |points: &[(f64, f64)]| points.iter().map(|p| p.1).collect::<Vec<_>>();
+        let shared = value_range(d.preview.iter().flat_map(|(_, points)| values(points)));
         let duration = d.duration.max(f64::MIN_POSITIVE);
-        let to_px = |&(t, v): &(f64, f64)| {
-            let fx = (t / duration).clamp(0.0, 1.0);
-            let fy = ((v - range.start) / (range.end - range.start)).clamp(0.0, 1.0);
-            (
-                left + (fx * f64::from(right - left)).round() as i32,
-                bottom - (fy * f64::from(bottom - top)).round() as i32,
-            )
-        };
         let colors = if d.kind == "explosion-ring" {
-            [INNER, OUTER]
+            &[INNER, OUTER][..]
         } else {
-            [POSITION, POSITION]
+            &TRACK_COLORS[..]
         };
-        for ((_, points), color) in d.preview.iter().zip(colors) {
+        for ((track, points), color) in d.preview.iter().zip(colors) {
+            // `translateY` with down pointing down, as on screen and in the review page.
+            let property: &str = if own_scales { track } else { &d.property };
+            let down = d.kind != "explosion-ring" && property == "translateY";
+            let range = if own_scales {
+                value_range(values(points))
+            } else {
+                shared.clone()
+            };
+            let to_px = |&(t, v): &(f64, f64)| {
+                let fx = (t / duration).clamp(0.0, 1.0);
+                let fy = ((v - range.start) / (range.end - range.start)).clamp(0.0, 1.0);
+                let fy = if down { 1.0 - fy } else { fy };
+                (
+                    left + (fx * f64::from(right - left)).round() as i32,
+                    bottom - (fy * f64::from(bottom - top)).round() as i32,
+                )
+            };
             let pixels: Vec<(i32, i32)> = points
                 .iter()
                 .filter(|p| p.0.is_finite() && p.1.is_finite())
                 .map(to_px)
                 .collect();
             if !pixels.is_empty() {
-                thick_path(root, &pixels, &color, 2)?;
+                thick_path(root, &pixels, color, 2)?;
             }
         }
     }
