@@ -291,8 +291,8 @@ fn motion_data(d: &Digest) -> String {
                 "unit": unit,
                 "down": track_down,
                 "ylabel": if own { axis_label(track, unit, track_down) } else { String::new() },
-                "t": points.iter().map(|p| finite(p.0)).collect::<Vec<_>>(),
-                "x": points.iter().map(|p| finite(p.1)).collect::<Vec<_>>(),
+                "t": drawn(points.iter().map(|p| p.0)),
+                "x": drawn(points.iter().map(|p| p.1)),
             })
         })
         .collect();
@@ -317,6 +317,24 @@ fn motion_data(d: &Digest) -> String {
 fn axis_label(what: &str, unit: &str, down: bool) -> String {
     let arrow = if down { " ↓ down" } else { "" };
     format!("{}{arrow}", with_unit(what, unit))
+}
+
+/// A plotted line's coordinates, each to a millionth of their range (far below a pixel), in
+/// the fewest digits that read back as that: an `f64` of the closed form takes 17.
+fn drawn(values: impl Iterator<Item = f64> + Clone) -> Vec<f64> {
+    let (lo, hi) = (values.clone().map(finite))
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| {
+            (lo.min(x), hi.max(x))
+        });
+    let span = (hi - lo).max(hi.abs().max(lo.abs()) * 1e-9);
+    let decimals = if span > 0.0 {
+        (6.0 - span.log10().floor()).clamp(0.0, 17.0) as usize
+    } else {
+        0
+    };
+    (values.map(finite))
+        .map(|x| format!("{x:.decimals$}").parse().unwrap_or(x))
+        .collect()
 }
 
 /// `what (unit)`, `unitless` for no unit.
