@@ -57,6 +57,7 @@ use crate::settings::{ExportSettings, Format, Layout};
 use curvebake_model::bake::Baked;
 use curvebake_model::number::{format_number, write_fixed};
 use curvebake_model::spec::{Model, Property, ReducedMotion};
+use std::cell::RefCell;
 use text::{
     animation, animation_item, declare_end, declare_value, reduced_motion, register, ring_drawing,
 };
@@ -398,8 +399,21 @@ fn overshoot(values: impl Iterator<Item = f64>, (from, to): (f64, f64)) -> f64 {
         .fold(0.0, f64::max)
 }
 
-/// One motion's CSS, in a buffer from `buffers` sized once for its keyframes and easings (so
-/// that formatting never grows it stop by stop), and what it holds over all its properties.
+thread_local! {
+    /// The buffer each thread writes a motion's CSS into before copying it out.
+    static SCRATCH: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Most capacity [`SCRATCH`] keeps between motions: a long motion's room is freed after it,
+/// so that a thread holds no more than a few ordinary motions need.
+const SCRATCH_KEPT: usize = 256 << 10;
+
+/// One motion's CSS, in a buffer from `buffers` of its length, and what it holds over all its
+/// properties. It is written into the thread's [`SCRATCH`] buffer, given room once for its
+/// keyframes and easings (so that formatting never grows it stop by stop), then copied out:
+/// that room is a bound, often ten times the bytes written, and buffers of that size in
+/// flight and in the pool were most of a bake's memory and of its page faults (measured:
+/// benches/README.md, "Tuning decisions").
 pub(crate) fn motion_css(
     baked: &Baked,
     settings: &ExportSettings,
@@ -411,9 +425,17 @@ pub(crate) fn motion_css(
         .filter(|_| !settings.css_frames)
         .and_then(|ends| Velocity::of(baked, ends, curves[0].tolerance));
     let stops = stops_estimate(&curves) + velocity.as_ref().map_or(0, Velocity::stops);
-    let mut out = buffers.buffer(CAPACITY_BASE + stops * CAPACITY_PER_STOP);
-    let written = write_motion_css(baked, settings, curves, velocity, &mut out);
-    (out, written)
+    SCRATCH.with_borrow_mut(|scratch| {
+        scratch.clear();
+        scratch.reserve(CAPACITY_BASE + stops * CAPACITY_PER_STOP);
+        let written = write_motion_css(baked, settings, curves, velocity, scratch);
+        let mut out = buffers.buffer(scratch.len());
+        out.extend_from_slice(scratch);
+        if scratch.capacity() > SCRATCH_KEPT {
+            *scratch = Vec::new();
+        }
+        (out, written)
+    })
 }
 
 /// Writes one motion's CSS from its `curves` (and a spring's `velocity`); returns what it
