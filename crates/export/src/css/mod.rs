@@ -52,7 +52,7 @@ pub use played::*;
 pub use velocity::Velocity;
 
 use crate::exporter::{Buffers, Bundle, Exporter, FilePath, MotionOutput, Shape, Summary};
-use crate::fit::MAX_TRACKS;
+use crate::fit::{Fit, MAX_TRACKS};
 use crate::settings::{ExportSettings, Format, Layout};
 use curvebake_model::bake::Baked;
 use curvebake_model::number::{format_number, write_fixed};
@@ -604,6 +604,17 @@ fn tracks_css(
     written
 }
 
+thread_local! {
+    /// The memory of each thread's `--<name>-easing` fits, reused from motion to motion: a
+    /// fit of its own was five allocations and frees a motion (measured: benches/README.md,
+    /// "Tuning decisions").
+    static EASING_FIT: RefCell<Fit> = RefCell::new(Fit::default());
+}
+
+/// Most stops [`EASING_FIT`] keeps room for between motions: a long motion's room is freed
+/// after it.
+const EASING_FIT_KEPT: usize = 4096;
+
 /// Writes the CSS of one animated property: `:root` with `--<name>-duration` (and
 /// `--<name>-easing` for a track with endpoints), its keyframes, its class and what reduced
 /// motion does to it.
@@ -639,16 +650,23 @@ pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> Written {
         out.extend_from_slice(b"  --");
         out.extend_from_slice(name);
         out.extend_from_slice(b"-easing: ");
-        let (fit, scale) = easing(&part.curve, endpoints, track.duration);
-        write_linear(out, &fit, 0);
+        let (easing_stops, played) = EASING_FIT.with_borrow_mut(|fit| {
+            let scale = easing_into(&part.curve, endpoints, track.duration, fit);
+            write_linear(out, fit, 0);
+            // Straight between stops, the played curve peaks at a stop.
+            let played = overshoot(
+                (0..fit.len()).map(|k| scale.played(fit.value(k, 0))),
+                endpoints,
+            );
+            let stops = fit.len();
+            if fit.inputs.capacity() > EASING_FIT_KEPT {
+                *fit = Fit::default();
+            }
+            (stops, played)
+        });
         out.extend_from_slice(b";\n");
-        stops = fit.len();
-        // Straight between stops, the played curve peaks at a stop.
+        stops = easing_stops;
         let table = overshoot(part.values.iter().copied(), endpoints);
-        let played = overshoot(
-            (0..fit.len()).map(|k| scale.played(fit.value(k, 0))),
-            endpoints,
-        );
         let rounding = value_rounding(part.curve.unit);
         if track.asked_tolerance && table > rounding && played <= rounding {
             lost.push(LostOvershoot {
