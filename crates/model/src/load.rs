@@ -220,9 +220,13 @@ pub fn load_bytes(file: &Path, bytes: &[u8], overrides: Overrides) -> Loaded {
         (motions, read.errors, texts, note)
     } else {
         let (motions, errors) = parse_motions(file, bytes);
-        let texts = (motion_texts(bytes).unwrap_or_default().into_iter())
-            .map(Some)
-            .collect();
+        let texts = if overrides.without_texts {
+            Vec::new()
+        } else {
+            (motion_texts(bytes).unwrap_or_default().into_iter())
+                .map(Some)
+                .collect()
+        };
         (motions, errors, texts, None)
     };
     let motions: Vec<(usize, MotionFile)> = motions;

@@ -854,6 +854,9 @@ pub const CSS_KEYWORDS: &[&str] = &[
 pub struct Overrides {
     /// Frame rate that replaces every motion's own.
     pub fps: Option<f64>,
+    /// Leaves out each motion's text ([`MotionSpec::text`]), which only the design tokens
+    /// carry: finding it is a second pass over the file, and a copy of it.
+    pub without_texts: bool,
 }
 
 fn property_and_unit(file: &MotionFile) -> Result<(Property, String), FieldError> {
