@@ -230,6 +230,7 @@ fn count(n: u64, one: &str, many: &str) -> String {
 fn inspect(args: &InspectArgs, config: Option<&Config>) -> ExitCode {
     let overrides = Overrides {
         fps: args.fps(config),
+        ..Overrides::default()
     };
     let curves = args.curves(config);
     let (figures, errors, missing) =

@@ -25,6 +25,7 @@ use crate::output::pool::Pool;
 use crate::output::write::WriteError;
 use baker::Baker;
 use claims::Claims;
+use curvebake_export::Format;
 use curvebake_model::error::InputError;
 use curvebake_model::hash::RunHasher;
 use curvebake_model::intake::Intake;
@@ -174,7 +175,10 @@ fn run_in_pool(
     );
     let reusable = writer.reusable(exporters);
     let baker = Baker::new(plan, reusable, pool, progress);
-    let overrides = Overrides { fps: options.fps };
+    let overrides = Overrides {
+        fps: options.fps,
+        without_texts: !(plan.exporters.iter()).any(|e| e.format() == Format::Tokens),
+    };
     let mut intake = Intake::new(&plan.files, overrides, RunHasher::new(&plan.run_key));
     let mut claims = Claims::new(plan)?;
     overlap::bake_and_write(&mut intake, &baker, &mut writer, &mut claims, &mut tally)?;

@@ -61,10 +61,13 @@ pub(super) fn sort<'a>(
     let report = &mut tally.report;
     report.errors.extend(errors);
     let bundles = tally.bundle_of.iter().flatten().count();
+    // Room for a chunk and a record of every motion, which are moved in one by one.
     let mut sorted = Sorted {
         files: Vec::new(),
-        chunks: (0..bundles).map(|_| Vec::new()).collect(),
-        entries: Vec::new(),
+        chunks: (0..bundles)
+            .map(|_| Vec::with_capacity(done.len()))
+            .collect(),
+        entries: Vec::with_capacity(done.len()),
     };
     for Done {
         old,

@@ -8,7 +8,7 @@ use crate::exporter::{Buffers, Bundle, Exporter, FilePath, MotionOutput, Shape, 
 use crate::settings::{Format, Layout};
 use curvebake_model::bake::Baked;
 use curvebake_model::number::{json_text, write_json_f64, write_json_f64s};
-use curvebake_model::spec::ParamGroup;
+use curvebake_model::spec::Model;
 
 /// The JSON exporter.
 #[derive(Debug, Clone)]
@@ -78,22 +78,26 @@ fn number_array(out: &mut Vec<u8>, values: &[f64]) {
     out.push(b']');
 }
 
-/// `{...}`: the values of the unnamed group at the top level, then each named group as a
-/// nested object under its name.
-fn params(out: &mut Vec<u8>, groups: &[ParamGroup]) {
-    let own = groups.iter().filter(|g| g.name.is_none());
+/// `{...}`: the values of the motion's unnamed group at the top level, then each named group
+/// as a nested object under its name.
+fn params(out: &mut Vec<u8>, model: &Model) {
     let mut first = true;
+    let mut named = false;
     out.push(b'{');
-    fields(out, &mut first, own.flat_map(|g| &g.values));
-    for group in groups {
-        if let Some(name) = group.name {
+    model.each_param_group(|name, values| match name {
+        None => {
+            debug_assert!(!named, "the unnamed group comes first");
+            fields(out, &mut first, values);
+        }
+        Some(name) => {
+            named = true;
             separate(out, &mut first);
             key(out, name);
             out.push(b'{');
-            fields(out, &mut true, &group.values);
+            fields(out, &mut true, values);
             out.push(b'}');
         }
-    }
+    });
     out.push(b'}');
 }
 
@@ -146,7 +150,7 @@ pub fn table(baked: &Baked, out: &mut Vec<u8>) {
     out.extend_from_slice(itoa::Buffer::new().format(baked.frames()).as_bytes());
     out.extend_from_slice(b",\n");
     key(out, "params");
-    params(out, &spec.model.params());
+    params(out, &spec.model);
     out.extend_from_slice(b",\n");
     // Where one closed form hands over to the next (sequences, an inertia's bound hit).
     let joins = spec.model.joins_until(baked.duration);

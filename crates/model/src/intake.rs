@@ -143,7 +143,8 @@ impl<'a> Intake<'a> {
             return None;
         }
         let mut window = Window {
-            inputs: Vec::new(),
+            // Room for every motion it may take: a motion is a few hundred bytes to move.
+            inputs: Vec::with_capacity(self.ready.len().min(WINDOW)),
             errors: std::mem::take(&mut self.errors),
         };
         let mut frames = 0;

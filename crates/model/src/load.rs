@@ -6,7 +6,7 @@ use crate::bake::{frame_plan, FramePlan};
 use crate::error::{InputError, Problem};
 use crate::source::schema::MotionFile;
 use crate::source::{motion_texts, parse_motions, read_source, tokens};
-use crate::spec::{Clash, MotionSpec, Overrides, Variables};
+use crate::spec::{Clash, MotionSpec, Overrides, Property, Variables};
 use crate::str_map::{Span, StrMap};
 use rayon::prelude::*;
 use std::path::Path;
@@ -39,6 +39,9 @@ pub struct Names {
     /// Each name in ASCII lower case, with its spelling and file.
     taken: StrMap<(Span, Arc<Path>)>,
     variables: Variables,
+    /// Every start of a taken name, or of a custom property a motion animates, that ends
+    /// before a `-`, in lower case ([`Names::apart`]).
+    starts: StrMap<()>,
     /// The name being looked up, in lower case.
     key: String,
 }
@@ -48,13 +51,16 @@ impl Names {
     /// or which motion a custom property clashes with.
     pub fn admit(&mut self, input: &Input) -> Result<(), InputError> {
         let Some((first, file)) = self.find(&input.spec.name) else {
-            if let Err(clash) = self.variables.admit(&input.spec) {
-                return Err(self.clash(input, clash));
+            if !(self.apart() && self.variables.defer(&input.spec)) {
+                if let Err(clash) = self.variables.admit(&input.spec) {
+                    return Err(self.clash(input, clash));
+                }
             }
             let name = &input.spec.name;
             self.taken.insert_new(&self.key, |taken| {
                 (taken.store(name), Arc::clone(&input.file))
             });
+            self.note_starts(&input.spec);
             return Ok(());
         };
         let (first, file) = (first.to_owned(), Arc::clone(file));
@@ -88,6 +94,33 @@ impl Names {
                 ),
             },
         ))
+    }
+
+    /// Whether the motion named `self.key` (in lower case) surely meets no motion taken so
+    /// far on a custom property or `@keyframes` name. A motion's such names are its name,
+    /// names that start with its name and `-`, and the custom property it animates; so two
+    /// motions meet only if one's name is the start of the other's name, or of the property
+    /// the other animates, up to a `-`, or if both animate a custom property. Compared in lower
+    /// case: this may suspect a meeting where there is none, never miss one.
+    fn apart(&self) -> bool {
+        self.starts.get(&self.key).is_none()
+            && starts_before_dash(&self.key).all(|start| self.taken.get(start).is_none())
+    }
+
+    /// Notes the starts of `spec`'s name (`self.key`) and of the custom property it
+    /// animates, for [`Names::apart`].
+    fn note_starts(&mut self, spec: &MotionSpec) {
+        for start in starts_before_dash(&self.key) {
+            self.starts.insert_new(start, |_| ());
+        }
+        if let Property::Custom(property) = &spec.property {
+            self.key.clear();
+            self.key.push_str(property.trim_start_matches('-'));
+            self.key.make_ascii_lowercase();
+            for start in starts_before_dash(&self.key) {
+                self.starts.insert_new(start, |_| ());
+            }
+        }
     }
 
     /// The spelling and file of the motion whose name is `name` ignoring ASCII case, if any
@@ -129,6 +162,11 @@ impl Names {
         self.lookup(&key)
             .is_some_and(|(spelling, _)| spelling == name)
     }
+}
+
+/// Every start of `text` that ends before a `-` (`a` and `a-b` of `a-b-c`).
+fn starts_before_dash(text: &str) -> impl Iterator<Item = &str> {
+    text.match_indices('-').map(|(end, _)| &text[..end])
 }
 
 /// `text` with every character beyond ASCII written `\u{...}`: two spellings that look alike
@@ -182,9 +220,13 @@ pub fn load_bytes(file: &Path, bytes: &[u8], overrides: Overrides) -> Loaded {
         (motions, read.errors, texts, note)
     } else {
         let (motions, errors) = parse_motions(file, bytes);
-        let texts = (motion_texts(bytes).unwrap_or_default().into_iter())
-            .map(Some)
-            .collect();
+        let texts = if overrides.without_texts {
+            Vec::new()
+        } else {
+            (motion_texts(bytes).unwrap_or_default().into_iter())
+                .map(Some)
+                .collect()
+        };
         (motions, errors, texts, None)
     };
     let motions: Vec<(usize, MotionFile)> = motions;
@@ -232,5 +274,104 @@ fn motion_label(motion: &MotionFile, index: usize) -> String {
         motion.name.clone()
     } else {
         format!("motion #{}", index + 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    /// Motions named `name` of every kind whose CSS makes other names: a spring, one with a
+    /// CSS velocity, one with a reduced-motion fade, a ring, one with tracks, one animating a
+    /// custom property (`property`).
+    fn motions(name: &str, property: &str) -> [String; 6] {
+        [
+            format!("(name: {name:?}, motion: Spring(from: 0, to: 1))"),
+            format!("(name: {name:?}, property: \"translateX\", css_velocity: true, motion: Spring(from: 0, to: 100))"),
+            format!("(name: {name:?}, reduced_motion: \"fade\", motion: Spring(from: 0, to: 1))"),
+            format!("(name: {name:?}, duration: 0.5, motion: ExplosionRing(inner: (from: 0, to: 150, end_velocity: 30), outer: (from: 8, to: 180, end_velocity: 15)))"),
+            format!("(name: {name:?}, tracks: [(property: \"translateY\", motion: Spring(from: 1, to: 0)), (property: \"opacity\", motion: Spring(from: 0, to: 1))])"),
+            format!("(name: {name:?}, property: {property:?}, unit: \"px\", motion: Spring(from: 0, to: 1))"),
+        ]
+    }
+
+    /// What admitting each motion in turn gives when every name is looked up (no motion
+    /// deferred): `None` if admitted, else the words the error must hold.
+    fn looked_up(inputs: &[Input]) -> Vec<Option<Vec<String>>> {
+        let mut variables = Variables::default();
+        let mut names = HashSet::new();
+        (inputs.iter())
+            .map(|input| {
+                let key = input.spec.name.to_ascii_lowercase();
+                if names.contains(&key) {
+                    return Some(vec!["is already used".to_owned()]);
+                }
+                match variables.admit(&input.spec) {
+                    Ok(()) => {
+                        names.insert(key);
+                        None
+                    }
+                    Err(clash) => Some(vec![clash.ours, clash.theirs]),
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn deferring_names_finds_the_clashes_that_looking_each_up_finds() {
+        let names = [
+            "a",
+            "A",
+            "a-velocity",
+            "a-fade",
+            "a-b",
+            "a-B-c",
+            "b",
+            "b-c",
+            "a-translateY",
+            "a-inner",
+            "c-d-e",
+        ];
+        let properties = ["--a-duration", "--b-c", "--a-b-from", "--q", "--a", "--c-d"];
+        let mut seed = 7_u64;
+        let mut next = |n: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        };
+        let mut clashes = 0;
+        for _ in 0..400 {
+            let chosen: Vec<String> = (0..8)
+                .map(|_| {
+                    let name = names[next(names.len())];
+                    let property = properties[next(properties.len())];
+                    let kinds = motions(name, property);
+                    // Mostly plain springs, as in most bakes.
+                    let kind = next(12).saturating_sub(6);
+                    kinds[kind].clone()
+                })
+                .collect();
+            let text = format!("[{}]", chosen.join(","));
+            let loaded = load_bytes(Path::new("t.ron"), text.as_bytes(), Overrides::default());
+            assert!(loaded.errors.is_empty(), "{:?}", loaded.errors);
+            let expected = looked_up(&loaded.inputs);
+            let mut names = Names::default();
+            for (input, expected) in loaded.inputs.iter().zip(expected) {
+                match (names.admit(input), expected) {
+                    (Ok(()), None) => {}
+                    (Err(e), Some(words)) => {
+                        clashes += 1;
+                        let e = e.to_string();
+                        assert!(words.iter().all(|w| e.contains(w)), "{e} lacks {words:?}");
+                    }
+                    (got, expected) => {
+                        panic!("{text}: {}: {got:?}, not {expected:?}", input.spec.name)
+                    }
+                }
+            }
+        }
+        assert!(clashes > 400, "{clashes}");
     }
 }

@@ -281,43 +281,44 @@ impl Equivalents {
 
     /// Named groups of (field, value), in the order of the module table, as the JSON `params`
     /// and `inspect` write them: `perceptual`, `response`, `android`, `motion_dev` (left out
-    /// when motion.dev cannot write the spring) and `origami`.
-    pub fn groups(&self) -> Vec<(&'static str, Vec<(&'static str, f64)>)> {
-        let mut groups = Vec::with_capacity(5);
-        groups.extend([
-            (
+    /// when motion.dev cannot write the spring) and `origami`. Two fields each, on the stack:
+    /// every spring's JSON table writes them.
+    pub fn groups(&self) -> impl Iterator<Item = (&'static str, [(&'static str, f64); 2])> {
+        let motion_dev = (self.visual_duration)
+            .map(|(v, b)| ("motion_dev", [("visual_duration", v), ("bounce", b)]));
+        [
+            Some((
                 "perceptual",
-                vec![
+                [
                     ("perceptual_duration", self.perceptual.0),
                     ("bounce", self.perceptual.1),
                 ],
-            ),
-            (
+            )),
+            Some((
                 "response",
-                vec![
+                [
                     ("response", self.response.0),
                     ("damping_fraction", self.response.1),
                 ],
-            ),
-            (
+            )),
+            Some((
                 "android",
-                vec![
+                [
                     ("stiffness", self.damping_ratio.0),
                     ("damping_ratio", self.damping_ratio.1),
                 ],
-            ),
-        ]);
-        if let Some((v, b)) = self.visual_duration {
-            groups.push(("motion_dev", vec![("visual_duration", v), ("bounce", b)]));
-        }
-        groups.push((
-            "origami",
-            vec![
-                ("origami_tension", self.origami.0),
-                ("origami_friction", self.origami.1),
-            ],
-        ));
-        groups
+            )),
+            motion_dev,
+            Some((
+                "origami",
+                [
+                    ("origami_tension", self.origami.0),
+                    ("origami_friction", self.origami.1),
+                ],
+            )),
+        ]
+        .into_iter()
+        .flatten()
     }
 }
 

@@ -20,7 +20,10 @@ pub fn rebake(
     text: &str,
     name: &str,
 ) -> Result<Value, Refusal> {
-    let overrides = Overrides { fps: options.fps };
+    let overrides = Overrides {
+        fps: options.fps,
+        ..Overrides::default()
+    };
     let Loaded { inputs, errors, .. } = load_bytes(file, text.as_bytes(), overrides);
     let Some(input) = inputs.into_iter().find(|i| i.spec.name == name) else {
         let why = (errors.iter())

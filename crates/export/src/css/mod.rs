@@ -52,11 +52,12 @@ pub use played::*;
 pub use velocity::Velocity;
 
 use crate::exporter::{Buffers, Bundle, Exporter, FilePath, MotionOutput, Shape, Summary};
-use crate::fit::MAX_TRACKS;
+use crate::fit::{Fit, MAX_TRACKS};
 use crate::settings::{ExportSettings, Format, Layout};
 use curvebake_model::bake::Baked;
 use curvebake_model::number::{format_number, write_fixed};
 use curvebake_model::spec::{Model, Property, ReducedMotion};
+use std::cell::RefCell;
 use text::{
     animation, animation_item, declare_end, declare_value, reduced_motion, register, ring_drawing,
 };
@@ -398,8 +399,21 @@ fn overshoot(values: impl Iterator<Item = f64>, (from, to): (f64, f64)) -> f64 {
         .fold(0.0, f64::max)
 }
 
-/// One motion's CSS, in a buffer from `buffers` sized once for its keyframes and easings (so
-/// that formatting never grows it stop by stop), and what it holds over all its properties.
+thread_local! {
+    /// The buffer each thread writes a motion's CSS into before copying it out.
+    static SCRATCH: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Most capacity [`SCRATCH`] keeps between motions: a long motion's room is freed after it,
+/// so that a thread holds no more than a few ordinary motions need.
+const SCRATCH_KEPT: usize = 256 << 10;
+
+/// One motion's CSS, in a buffer from `buffers` of its length, and what it holds over all its
+/// properties. It is written into the thread's [`SCRATCH`] buffer, given room once for its
+/// keyframes and easings (so that formatting never grows it stop by stop), then copied out:
+/// that room is a bound, often ten times the bytes written, and buffers of that size in
+/// flight and in the pool were most of a bake's memory and of its page faults (measured:
+/// benches/README.md, "Tuning decisions").
 pub(crate) fn motion_css(
     baked: &Baked,
     settings: &ExportSettings,
@@ -411,9 +425,17 @@ pub(crate) fn motion_css(
         .filter(|_| !settings.css_frames)
         .and_then(|ends| Velocity::of(baked, ends, curves[0].tolerance));
     let stops = stops_estimate(&curves) + velocity.as_ref().map_or(0, Velocity::stops);
-    let mut out = buffers.buffer(CAPACITY_BASE + stops * CAPACITY_PER_STOP);
-    let written = write_motion_css(baked, settings, curves, velocity, &mut out);
-    (out, written)
+    SCRATCH.with_borrow_mut(|scratch| {
+        scratch.clear();
+        scratch.reserve(CAPACITY_BASE + stops * CAPACITY_PER_STOP);
+        let written = write_motion_css(baked, settings, curves, velocity, scratch);
+        let mut out = buffers.buffer(scratch.len());
+        out.extend_from_slice(scratch);
+        if scratch.capacity() > SCRATCH_KEPT {
+            *scratch = Vec::new();
+        }
+        (out, written)
+    })
 }
 
 /// Writes one motion's CSS from its `curves` (and a spring's `velocity`); returns what it
@@ -582,6 +604,17 @@ fn tracks_css(
     written
 }
 
+thread_local! {
+    /// The memory of each thread's `--<name>-easing` fits, reused from motion to motion: a
+    /// fit of its own was five allocations and frees a motion (measured: benches/README.md,
+    /// "Tuning decisions").
+    static EASING_FIT: RefCell<Fit> = RefCell::new(Fit::default());
+}
+
+/// Most stops [`EASING_FIT`] keeps room for between motions: a long motion's room is freed
+/// after it.
+const EASING_FIT_KEPT: usize = 4096;
+
 /// Writes the CSS of one animated property: `:root` with `--<name>-duration` (and
 /// `--<name>-easing` for a track with endpoints), its keyframes, its class and what reduced
 /// motion does to it.
@@ -617,16 +650,23 @@ pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> Written {
         out.extend_from_slice(b"  --");
         out.extend_from_slice(name);
         out.extend_from_slice(b"-easing: ");
-        let (fit, scale) = easing(&part.curve, endpoints, track.duration);
-        write_linear(out, &fit, 0);
+        let (easing_stops, played) = EASING_FIT.with_borrow_mut(|fit| {
+            let scale = easing_into(&part.curve, endpoints, track.duration, fit);
+            write_linear(out, fit, 0);
+            // Straight between stops, the played curve peaks at a stop.
+            let played = overshoot(
+                (0..fit.len()).map(|k| scale.played(fit.value(k, 0))),
+                endpoints,
+            );
+            let stops = fit.len();
+            if fit.inputs.capacity() > EASING_FIT_KEPT {
+                *fit = Fit::default();
+            }
+            (stops, played)
+        });
         out.extend_from_slice(b";\n");
-        stops = fit.len();
-        // Straight between stops, the played curve peaks at a stop.
+        stops = easing_stops;
         let table = overshoot(part.values.iter().copied(), endpoints);
-        let played = overshoot(
-            (0..fit.len()).map(|k| scale.played(fit.value(k, 0))),
-            endpoints,
-        );
         let rounding = value_rounding(part.curve.unit);
         if track.asked_tolerance && table > rounding && played <= rounding {
             lost.push(LostOvershoot {

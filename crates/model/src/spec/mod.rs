@@ -428,8 +428,31 @@ impl Model {
         }
     }
 
-    /// Resolved physical parameters, grouped: the motion's own in the unnamed group (written at
-    /// the top level of the JSON `params`), named groups nested under their name (`inner` and
+    /// Calls `f` with each group of [`Model::params`] (name, values), in their order (the
+    /// unnamed group, if any, first): a spring's from the stack. Every motion's JSON table writes them, and collected, a
+    /// spring's were eight allocations.
+    pub fn each_param_group(
+        &self,
+        mut f: impl FnMut(Option<&'static str>, &[(&'static str, f64)]),
+    ) {
+        match self {
+            Self::Spring(s) => {
+                f(None, &spring_core_values(s));
+                for (name, values) in Equivalents::of(s.mass(), s.stiffness(), s.damping()).groups()
+                {
+                    f(Some(name), &values);
+                }
+            }
+            _ => {
+                for group in self.params() {
+                    f(group.name, &group.values);
+                }
+            }
+        }
+    }
+
+    /// Resolved physical parameters, grouped: the motion's own in the unnamed group (first;
+    /// written at the top level of the JSON `params`), named groups nested under their name (`inner` and
     /// `outer` of a ring; a spring's equivalent in each platform's form).
     pub fn params(&self) -> Vec<ParamGroup> {
         let flat = |values: Vec<(&'static str, f64)>| vec![ParamGroup { name: None, values }];
@@ -500,13 +523,15 @@ impl Model {
 /// A spring's resolved parameters (unnamed group), then the same spring in every platform's
 /// form, one named group each ([`Equivalents::groups`]).
 fn spring_params(s: &Spring) -> Vec<ParamGroup> {
-    let equivalents = Equivalents::of(s.mass(), s.stiffness(), s.damping()).groups();
-    let mut groups = Vec::with_capacity(1 + equivalents.len());
-    groups.push(spring_core(s));
-    groups.extend((equivalents.into_iter()).map(|(name, values)| ParamGroup {
-        name: Some(name),
-        values,
-    }));
+    let mut groups = vec![spring_core(s)];
+    groups.extend(
+        (Equivalents::of(s.mass(), s.stiffness(), s.damping()).groups()).map(|(name, values)| {
+            ParamGroup {
+                name: Some(name),
+                values: values.to_vec(),
+            }
+        }),
+    );
     groups
 }
 
@@ -514,16 +539,21 @@ fn spring_params(s: &Spring) -> Vec<ParamGroup> {
 fn spring_core(s: &Spring) -> ParamGroup {
     ParamGroup {
         name: None,
-        values: vec![
-            ("from", s.from()),
-            ("to", s.to()),
-            ("velocity", s.initial_velocity()),
-            ("mass", s.mass()),
-            ("stiffness", s.stiffness()),
-            ("damping", s.damping()),
-            ("damping_ratio", s.damping_ratio()),
-        ],
+        values: spring_core_values(s).to_vec(),
     }
+}
+
+/// The values of [`spring_core`].
+fn spring_core_values(s: &Spring) -> [(&'static str, f64); 7] {
+    [
+        ("from", s.from()),
+        ("to", s.to()),
+        ("velocity", s.initial_velocity()),
+        ("mass", s.mass()),
+        ("stiffness", s.stiffness()),
+        ("damping", s.damping()),
+        ("damping_ratio", s.damping_ratio()),
+    ]
 }
 
 /// A sequence: per step a group `step_<i>` with its `start`, its `handoff` time (all but the
@@ -824,6 +854,9 @@ pub const CSS_KEYWORDS: &[&str] = &[
 pub struct Overrides {
     /// Frame rate that replaces every motion's own.
     pub fps: Option<f64>,
+    /// Leaves out each motion's text ([`MotionSpec::text`]), which only the design tokens
+    /// carry: finding it is a second pass over the file, and a copy of it.
+    pub without_texts: bool,
 }
 
 fn property_and_unit(file: &MotionFile) -> Result<(Property, String), FieldError> {

@@ -39,6 +39,23 @@ pub enum Made {
 }
 
 impl Made {
+    /// Every kind, in the order of their bits in a [`Deferred`] motion.
+    const ALL: [Made; 8] = [
+        Self::Duration,
+        Self::Easing,
+        Self::From,
+        Self::To,
+        Self::Velocity,
+        Self::VelocityEasing,
+        Self::Inner,
+        Self::Outer,
+    ];
+
+    /// Its bit in a [`Deferred`] motion.
+    fn bit(self) -> u8 {
+        1 << self as u8
+    }
+
     /// The end of the property's name.
     fn suffix(self) -> &'static str {
         match self {
@@ -112,7 +129,14 @@ impl MotionSpec {
     /// Every custom property the motion's CSS puts on the page.
     pub fn variables(&self) -> Vec<Variable<'_>> {
         let mut variables = Vec::new();
-        let mut made = |track, what| variables.push(Variable::Made { track, what });
+        self.each_variable(|variable| variables.push(variable));
+        variables
+    }
+
+    /// Calls `f` with every custom property the motion's CSS puts on the page, in the order
+    /// of [`MotionSpec::variables`].
+    fn each_variable<'a>(&'a self, mut f: impl FnMut(Variable<'a>)) {
+        let mut made = |track, what| f(Variable::Made { track, what });
         match &self.model {
             Model::Tracks(_) => {
                 for animation in self.track_animations() {
@@ -146,14 +170,13 @@ impl MotionSpec {
                     made(None, Made::Outer);
                 }
                 if let Property::Custom(property) = &self.property {
-                    variables.push(Variable::Animated {
+                    f(Variable::Animated {
                         property: property.trim_start_matches('-'),
                         unit: &self.unit,
                     });
                 }
             }
         }
-        variables
     }
 }
 
@@ -199,18 +222,37 @@ impl MotionSpec {
     /// what it plays: its own name (no suffix), and those it makes beside it
     /// (`<name>-<suffix>`).
     pub fn keyframes_names(&self) -> Vec<(Option<&str>, &'static str)> {
-        let mut names = vec![(None, "its animation")];
+        let mut names: Vec<(Option<&str>, &'static str)> = vec![OWN_KEYFRAMES];
         for animation in self.track_animations() {
             names.push((Some(animation.suffix), "a track's animation"));
         }
-        if self.reduced_motion == ReducedMotion::Fade {
-            names.push((Some("fade"), "its reduced-motion fade"));
-        }
-        if self.css_velocity() {
-            names.push((Some("velocity"), "its velocity's animation"));
+        for (suffix, what) in beside_keyframes(self.beside_keyframes()) {
+            names.push((suffix, what));
         }
         names
     }
+
+    /// Which of [`BESIDE`] the motion's CSS makes, a bit each.
+    fn beside_keyframes(&self) -> u8 {
+        u8::from(self.reduced_motion == ReducedMotion::Fade) | u8::from(self.css_velocity()) << 1
+    }
+}
+
+/// A motion's own `@keyframes` name (its name) and what it plays.
+const OWN_KEYFRAMES: (Option<&str>, &str) = (None, "its animation");
+
+/// The `@keyframes` names a motion may make beside its own and its tracks' (suffix, what it
+/// plays), in the order of their bits in [`MotionSpec::beside_keyframes`].
+const BESIDE: [(&str, &str); 2] = [
+    ("fade", "its reduced-motion fade"),
+    ("velocity", "its velocity's animation"),
+];
+
+/// The `@keyframes` names of [`BESIDE`] whose bits `bits` holds, with what they play.
+fn beside_keyframes(bits: u8) -> impl Iterator<Item = (Option<&'static str>, &'static str)> {
+    (BESIDE.iter().enumerate())
+        .filter(move |(i, _)| bits >> i & 1 == 1)
+        .map(|(_, &(suffix, what))| (Some(suffix), what))
 }
 
 /// How the first motion to use a custom property uses it.
@@ -230,6 +272,16 @@ struct Taken<T> {
     used: T,
 }
 
+/// A motion taken without looking its names up ([`Variables::defer`]): where its name ends in
+/// [`Variables::deferred_names`], and its custom properties and `@keyframes` names besides
+/// its own, as bits ([`Made::bit`], [`MotionSpec::beside_keyframes`]).
+#[derive(Debug, Clone, Copy)]
+struct Deferred {
+    end: usize,
+    made: u8,
+    beside: u8,
+}
+
 /// The custom properties of the motions admitted so far, each with the first motion that uses
 /// it and how, and their `@keyframes` names alike.
 #[derive(Debug, Default)]
@@ -241,6 +293,11 @@ pub struct Variables {
     /// The names of the motion being admitted, one after another, and where each ends.
     own: String,
     own_ends: Vec<usize>,
+    /// The names of the motions taken since the last one admitted, one after another, and
+    /// what each makes, in input order: recorded into `taken` and `keyframes` before the next
+    /// motion is admitted.
+    deferred_names: String,
+    deferred: Vec<Deferred>,
 }
 
 /// Two motions meeting on one custom property.
@@ -307,6 +364,7 @@ impl Variables {
     /// far, or with one another (`property: "--b-duration"` on motion `b`), if any (nothing is
     /// recorded then); else records them.
     pub fn admit(&mut self, spec: &MotionSpec) -> Result<(), Clash> {
+        self.record_deferred();
         let keyframes = spec.keyframes_names();
         for &(suffix, what) in &keyframes {
             write_keyframes_name(&spec.name, suffix, &mut self.name);
@@ -340,20 +398,63 @@ impl Variables {
             self.own.push_str(&self.name);
             self.own_ends.push(self.own.len());
         }
-        self.record(spec, &variables, &keyframes);
+        self.record(&spec.name, &variables, &keyframes);
         Ok(())
     }
 
-    /// Records the custom properties and `@keyframes` names of `spec`, which clash with none.
+    /// Takes `spec` without looking its names up, if it is a motion of one model that
+    /// animates no custom property, which its caller knows to clash with no motion admitted
+    /// so far; else returns false, and `spec` is to be [admitted](Variables::admit). Such a
+    /// motion's names are its name and names that start with it and `-`, all different, so
+    /// that only a later motion whose name is like its own up to a `-` may meet them: the
+    /// caller admits that one, which records them first (most bakes never look them up).
+    pub fn defer(&mut self, spec: &MotionSpec) -> bool {
+        if matches!(spec.model, Model::Tracks(_)) || matches!(spec.property, Property::Custom(_)) {
+            return false;
+        }
+        let mut made = 0;
+        spec.each_variable(|variable| {
+            if let Variable::Made { what, .. } = variable {
+                made |= what.bit();
+            }
+        });
+        self.deferred_names.push_str(&spec.name);
+        self.deferred.push(Deferred {
+            end: self.deferred_names.len(),
+            made,
+            beside: spec.beside_keyframes(),
+        });
+        true
+    }
+
+    /// Records the names of the motions taken without looking them up, in input order.
+    fn record_deferred(&mut self) {
+        let names = std::mem::take(&mut self.deferred_names);
+        let mut start = 0;
+        for motion in std::mem::take(&mut self.deferred) {
+            let variables: Vec<Variable> = (Made::ALL.into_iter())
+                .filter(|what| motion.made & what.bit() != 0)
+                .map(|what| Variable::Made { track: None, what })
+                .collect();
+            let keyframes: Vec<(Option<&str>, &'static str)> = std::iter::once(OWN_KEYFRAMES)
+                .chain(beside_keyframes(motion.beside))
+                .collect();
+            self.record(&names[start..motion.end], &variables, &keyframes);
+            start = motion.end;
+        }
+    }
+
+    /// Records the custom properties and `@keyframes` names of the motion `name`, which
+    /// clash with none.
     fn record(
         &mut self,
-        spec: &MotionSpec,
+        name: &str,
         variables: &[Variable],
         keyframes: &[(Option<&str>, &'static str)],
     ) {
-        let motion = self.taken.store(&spec.name);
+        let motion = self.taken.store(name);
         for variable in variables {
-            variable.write_name(&spec.name, &mut self.name);
+            variable.write_name(name, &mut self.name);
             self.taken.insert_new(&self.name, |map| Taken {
                 motion,
                 used: match *variable {
@@ -367,9 +468,9 @@ impl Variables {
                 },
             });
         }
-        let motion = self.keyframes.store(&spec.name);
+        let motion = self.keyframes.store(name);
         for &(suffix, what) in keyframes {
-            write_keyframes_name(&spec.name, suffix, &mut self.name);
+            write_keyframes_name(name, suffix, &mut self.name);
             self.keyframes
                 .insert_new(&self.name, |_| Taken { motion, used: what });
         }
