@@ -95,28 +95,52 @@ pub fn draw(root: &Area, texts: &mut Texts, grid: &Grid, digests: &[Digest]) -> 
             unit => format!("{what} ({unit})"),
         };
         let own_scales = d.kind == "tracks";
-        let property = if own_scales {
-            let names = d.preview.iter().enumerate();
-            let each = names.map(|(k, (track, _))| with_unit(track, units_of(d, k)));
-            each.collect::<Vec<_>>().join(", ")
-        } else if d.kind == "explosion-ring" {
-            with_unit("radii", &d.unit)
-        } else {
-            with_unit(&d.property, &d.unit)
-        };
-        let meta = format!(
-            "{}  ·  {property}  ·  {} s  ·  {} frames",
-            d.kind,
+        let after = format!(
+            "  ·  {} s  ·  {} frames",
             format_number(d.duration),
             d.frames
         );
-        texts.add(
-            text::fit(&meta, 11.0, text_max),
-            (x0 + 11, y0 + 30),
-            11.0,
-            MUTED,
-            (Align::Start, Baseline::Top),
-        );
+        // The line under the name: kind, what it moves (a multi-track motion's tracks each in
+        // the colour of its line), duration and frames, cut where the cell ends.
+        let pieces: Vec<(String, RGBColor)> = if own_scales {
+            let names = d.preview.iter().enumerate();
+            let tracks = names.map(|(k, (track, _))| {
+                let comma = if k + 1 < d.preview.len() { ", " } else { "" };
+                let name = with_unit(track, units_of(d, k));
+                (
+                    format!("{name}{comma}"),
+                    TRACK_COLORS[k % TRACK_COLORS.len()],
+                )
+            });
+            let kind = [(format!("{}  ·  ", d.kind), MUTED)];
+            kind.into_iter()
+                .chain(tracks)
+                .chain([(after, MUTED)])
+                .collect()
+        } else {
+            let property = if d.kind == "explosion-ring" {
+                with_unit("radii", &d.unit)
+            } else {
+                with_unit(&d.property, &d.unit)
+            };
+            vec![(format!("{}  ·  {property}{after}", d.kind), MUTED)]
+        };
+        let mut pen = 0.0;
+        for (piece, color) in pieces {
+            let room = text_max - pen;
+            if room < text::width("…", 11.0) {
+                break;
+            }
+            let piece = text::fit(&piece, 11.0, room);
+            texts.add(
+                piece.clone(),
+                (x0 + 11 + pen.round() as i32, y0 + 30),
+                11.0,
+                color,
+                (Align::Start, Baseline::Top),
+            );
+            pen += text::width(&piece, 11.0);
+        }
         let (left, top, right, bottom) = (x0 + 11, y0 + 50, x0 + w - 12, y0 + h - 12);
         root.draw(&Rectangle::new(
             [(left, top), (right, bottom)],
