@@ -53,14 +53,8 @@ pub fn looks_done(baked: &Baked) -> Option<f64> {
 mod tests {
     use super::*;
     use curvebake_model::bake::bake;
-    use curvebake_model::source::parse_bytes;
-    use curvebake_model::spec::{MotionSpec, Overrides};
-    use std::path::Path;
 
-    fn spec(ron: &str) -> MotionSpec {
-        let files = parse_bytes(Path::new("test.ron"), ron.as_bytes()).unwrap();
-        MotionSpec::from_file(&files[0], Overrides::default()).unwrap()
-    }
+    use crate::test_spec as spec;
 
     #[test]
     fn thresholds() {

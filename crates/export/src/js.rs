@@ -1017,14 +1017,8 @@ impl Exporter for Js {
 mod tests {
     use super::*;
     use crate::exporter::New;
-    use curvebake_model::source::parse_bytes;
-    use curvebake_model::spec::{MotionSpec, Overrides};
-    use std::path::Path;
 
-    fn spec(ron: &str) -> MotionSpec {
-        let file = &parse_bytes(Path::new("t.ron"), ron.as_bytes()).unwrap()[0];
-        MotionSpec::from_file(file, Overrides::default()).unwrap()
-    }
+    use crate::test_spec as spec;
 
     fn text(ron: &str) -> String {
         let spec = spec(ron);

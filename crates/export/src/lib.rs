@@ -24,6 +24,16 @@ pub mod settings;
 pub mod tailwind;
 pub mod tokens;
 
+/// The first motion of a curve file's text, resolved (for the crate's unit tests).
+#[cfg(test)]
+pub(crate) fn test_spec(ron: &str) -> curvebake_model::spec::MotionSpec {
+    use curvebake_model::spec::{MotionSpec, Overrides};
+    let files =
+        curvebake_model::source::parse_bytes(std::path::Path::new("test.ron"), ron.as_bytes())
+            .expect("the test's RON parses");
+    MotionSpec::from_file(&files[0], Overrides::default()).expect("the test's motion is valid")
+}
+
 pub use exporter::{
     preview_times, Buffers, Bundle, Digest, Exporter, FilePath, MotionOutput, Name, New,
     OutputFile, Shape, Summary,

@@ -804,10 +804,7 @@ mod tests {
     };
     use std::path::{Path, PathBuf};
 
-    fn spec(ron: &str) -> MotionSpec {
-        let files = parse_bytes(Path::new("test.ron"), ron.as_bytes()).unwrap();
-        MotionSpec::from_file(&files[0], Overrides::default()).unwrap()
-    }
+    use crate::test_spec as spec;
 
     fn css(spec: &MotionSpec, tolerance: f64) -> (String, MotionOutput) {
         css_with(

@@ -200,10 +200,7 @@ mod tests {
     use curvebake_motion::Motion;
     use std::path::Path;
 
-    fn spec(ron: &str) -> MotionSpec {
-        let files = parse_bytes(Path::new("t.ron"), ron.as_bytes()).unwrap();
-        MotionSpec::from_file(&files[0], Overrides::default()).unwrap()
-    }
+    use crate::test_spec as spec;
 
     /// The velocity of a spring, its tolerance (ε) and the speed V it is held to ε at.
     fn velocity(ron: &str) -> Option<(Velocity, f64, f64)> {
