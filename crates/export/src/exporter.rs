@@ -201,33 +201,26 @@ impl Digest {
     pub fn of(baked: &Baked, preview: bool) -> Self {
         let spec = baked.spec;
         let frames = baked.frames();
-        let preview_joins = if preview {
-            preview_joins(baked)
-        } else {
-            Vec::new()
-        };
-        let preview = if preview {
-            let times = preview_times(baked.duration, &preview_joins);
+        let (preview, preview_joins) = if preview {
+            let joins = preview_joins(baked);
+            let times = preview_times(baked.duration, &joins);
             let motions = spec.model.tracks();
-            (baked.tracks.iter().zip(motions))
-                .map(|(track, (_, motion))| {
-                    let held = track.position[track.position.len() - 1];
-                    let at = |t: f64| {
-                        let x = if t < baked.duration {
-                            motion.position(t)
-                        } else {
-                            held
-                        };
-                        (t, x)
+            let tracks = (baked.tracks.iter().zip(motions)).map(|(track, (_, motion))| {
+                let held = track.position[track.position.len() - 1];
+                let at = |t: f64| {
+                    let x = if t < baked.duration {
+                        motion.position(t)
+                    } else {
+                        held
                     };
-                    (
-                        Name::Borrowed(track.name),
-                        times.iter().map(|&t| at(t)).collect(),
-                    )
-                })
-                .collect()
+                    (t, x)
+                };
+                let points = times.iter().map(|&t| at(t)).collect();
+                (Name::Borrowed(track.name), points)
+            });
+            (tracks.collect(), joins)
         } else {
-            Vec::new()
+            (Vec::new(), Vec::new())
         };
         Self {
             name: spec.name.clone(),
@@ -283,14 +276,8 @@ pub trait Exporter: Send + Sync {
 mod tests {
     use super::*;
     use curvebake_model::bake::bake;
-    use curvebake_model::source::parse_bytes;
-    use curvebake_model::spec::{MotionSpec, Overrides};
-    use std::path::Path;
 
-    fn spec(ron: &str) -> MotionSpec {
-        let files = parse_bytes(Path::new("test.ron"), ron.as_bytes()).unwrap();
-        MotionSpec::from_file(&files[0], Overrides::default()).unwrap()
-    }
+    use crate::test_spec as spec;
 
     /// A short spring (17 frames) is previewed at 121 even times by its closed form, not by
     /// its frames' chords, and ends on the value its last frame holds.

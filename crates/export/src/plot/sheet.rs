@@ -17,6 +17,11 @@ const HEADER: u32 = 52;
 /// Colours of a motion's tracks, in order (a multi-track motion has at most five).
 const TRACK_COLORS: [RGBColor; 5] = [POSITION, OUTER, VELOCITY, DONE, FRAMES];
 
+/// The values of a track's preview points.
+fn values(points: &[(f64, f64)]) -> impl Iterator<Item = f64> + '_ {
+    points.iter().map(|p| p.1)
+}
+
 /// The unit of track `k` of `d`: its own, or the motion's.
 fn units_of(d: &Digest, k: usize) -> &str {
     d.units.get(k).unwrap_or(&d.unit)
@@ -149,7 +154,6 @@ pub fn draw(root: &Area, texts: &mut Texts, grid: &Grid, digests: &[Digest]) -> 
         let (left, top, right, bottom) = (left + 6, top + 4, right - 6, bottom - 4);
         // A ring's two radii share one scale; the tracks of a multi-track motion (each its own
         // property and unit) each get their own.
-        let values = |points: &[(f64, f64)]| points.iter().map(|p| p.1).collect::<Vec<_>>();
         let shared = value_range(d.preview.iter().flat_map(|(_, points)| values(points)));
         let duration = d.duration.max(f64::MIN_POSITIVE);
         let colors = if d.kind == "explosion-ring" {
