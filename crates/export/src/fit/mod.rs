@@ -421,8 +421,11 @@ pub fn fit_into(tracks: &[Track], timing: &Timing, stops: usize, fit: &mut Fit) 
             }
             fit.inputs.push(next.input);
             fit.times.push(next.time);
-            fit.values.extend_from_slice(&next.values[..n]);
-            fit.segment_bounds.extend_from_slice(&next.bounds[..n]);
+            // One push a track: a copy of a length known only here would be a call.
+            for (w, bound) in next.values[..n].iter().zip(&next.bounds[..n]) {
+                fit.values.push(*w);
+                fit.segment_bounds.push(*bound);
+            }
             last = 1 - last;
             if next.at_end {
                 if end == End::Join {
@@ -435,8 +438,10 @@ pub fn fit_into(tracks: &[Track], timing: &Timing, stops: usize, fit: &mut Fit) 
     }
     fitter.rest_step(fit, timing.repeat_input);
     place_joins(fit, tracks, timing.repeat_input);
-    for (k, bound) in fit.segment_bounds.iter().enumerate() {
-        fit.bounds[k % n] = fit.bounds[k % n].max(*bound);
+    for segment in fit.segment_bounds.chunks_exact(n) {
+        for (bound, b) in fit.bounds.iter_mut().zip(segment) {
+            *bound = bound.max(*b);
+        }
     }
 }
 
@@ -517,11 +522,20 @@ impl Fitter<'_> {
 
     /// The time in `[a + (1 - INPUT_SLACK)·h, a + h]` whose input (percent of `D`, after
     /// `previous`) has the fewest digits, and that input.
+    ///
+    /// An input of `k` decimals whose digits fall short of `lo·10^k` by more than half a digit
+    /// is below `lo` whatever the rounding (`lo·10^k <= 10^14` is within 0.02 of exact), so
+    /// it is refused with a multiplication; only the one that may pass is divided out.
     fn short_input(&self, a: f64, h: f64, previous: Decimal) -> Option<(Decimal, f64)> {
         let hi = 100.0 * (a + h) / self.duration;
         let lo = 100.0 * (a + (1.0 - INPUT_SLACK) * h) / self.duration;
         (0..=MAX_DECIMALS).find_map(|decimals| {
-            let input = Decimal::floor(hi, decimals);
+            let power = decimal::pow10(decimals);
+            let digits = decimal::floor_i64(hi * power);
+            if (digits as f64) < lo * power - 0.5 {
+                return None;
+            }
+            let input = Decimal::new(digits, decimals);
             let b = input.value() / 100.0 * self.duration;
             (input.value() >= lo && input > previous && b > a).then_some((input, b))
         })
