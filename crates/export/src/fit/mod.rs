@@ -421,11 +421,8 @@ pub fn fit_into(tracks: &[Track], timing: &Timing, stops: usize, fit: &mut Fit) 
             }
             fit.inputs.push(next.input);
             fit.times.push(next.time);
-            // One push a track: a copy of a length known only here would be a call.
-            for (w, bound) in next.values[..n].iter().zip(&next.bounds[..n]) {
-                fit.values.push(*w);
-                fit.segment_bounds.push(*bound);
-            }
+            fit.values.extend_from_slice(&next.values[..n]);
+            fit.segment_bounds.extend_from_slice(&next.bounds[..n]);
             last = 1 - last;
             if next.at_end {
                 if end == End::Join {
@@ -522,20 +519,11 @@ impl Fitter<'_> {
 
     /// The time in `[a + (1 - INPUT_SLACK)·h, a + h]` whose input (percent of `D`, after
     /// `previous`) has the fewest digits, and that input.
-    ///
-    /// An input of `k` decimals whose digits fall short of `lo·10^k` by more than half a digit
-    /// is below `lo` whatever the rounding (`lo·10^k <= 10^14` is within 0.02 of exact), so
-    /// it is refused with a multiplication; only the one that may pass is divided out.
     fn short_input(&self, a: f64, h: f64, previous: Decimal) -> Option<(Decimal, f64)> {
         let hi = 100.0 * (a + h) / self.duration;
         let lo = 100.0 * (a + (1.0 - INPUT_SLACK) * h) / self.duration;
         (0..=MAX_DECIMALS).find_map(|decimals| {
-            let power = decimal::pow10(decimals);
-            let digits = decimal::floor_i64(hi * power);
-            if (digits as f64) < lo * power - 0.5 {
-                return None;
-            }
-            let input = Decimal::new(digits, decimals);
+            let input = Decimal::floor(hi, decimals);
             let b = input.value() / 100.0 * self.duration;
             (input.value() >= lo && input > previous && b > a).then_some((input, b))
         })
