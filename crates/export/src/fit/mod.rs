@@ -436,8 +436,8 @@ pub fn fit_into(tracks: &[Track], timing: &Timing, stops: usize, fit: &mut Fit) 
     fitter.rest_step(fit, timing.repeat_input);
     place_joins(fit, tracks, timing.repeat_input);
     for segment in fit.segment_bounds.chunks_exact(n) {
-        for (bound, b) in fit.bounds.iter_mut().zip(segment) {
-            *bound = bound.max(*b);
+        for (bound, on_segment) in fit.bounds.iter_mut().zip(segment) {
+            *bound = bound.max(*on_segment);
         }
     }
 }
