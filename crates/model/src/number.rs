@@ -198,53 +198,98 @@ fn round_half_even_exact(x: f64, scale: f64, p: f64) -> i64 {
 /// bare trailing `.` removed, zero as `0`.
 ///
 /// `|n| < 10^16` with `decimals <= 16` (a fit's numbers and CSS values: `|n| < 2^53`, at most
-/// 14 decimals) takes a path without loops or calls: the 16 digits of `|n|`, leading zeros
-/// included, are made at once in a `u128`, a byte each; its zero bytes at
+/// 14 decimals) takes a path without loops or calls: the digits of `|n|`, leading zeros
+/// included, are made at once in a word, a byte each (eight in a `u64` when `|n| < 10^8` and
+/// `decimals <= 8`, as most CSS numbers are, else sixteen in a `u128`); its zero bytes at
 /// either end count the leading and trailing zeros, and the text is composed in place over
-/// zeros (the padding of a fraction like `0.004`) with at most two 16-byte stores: the
+/// zeros (the padding of a fraction like `0.004`) with at most two stores of the word: the
 /// integer digits, then the fraction's over what follows them. Others take a general path
 /// through the integer's text.
 pub fn write_scaled_integer(out: &mut Vec<u8>, n: i64, decimals: usize) {
     let magnitude = n.unsigned_abs();
     if magnitude == 0 {
         out.push(b'0');
-        return;
-    }
-    if magnitude >= TEN_TO_THE_16 || decimals > 16 {
-        write_scaled_slow(out, n, decimals);
-        return;
-    }
-    let high = if magnitude >= TEN_TO_THE_8 {
-        eight_digits(magnitude / TEN_TO_THE_8)
+    } else if magnitude < TEN_TO_THE_8 && decimals <= 8 {
+        compose(out, eight_digits(magnitude), n < 0, decimals);
+    } else if magnitude < TEN_TO_THE_16 && decimals <= 16 {
+        let high = eight_digits(magnitude / TEN_TO_THE_8);
+        let digits = u128::from(high) | u128::from(eight_digits(magnitude % TEN_TO_THE_8)) << 64;
+        compose(out, digits, n < 0, decimals);
     } else {
-        0
-    };
-    // Byte `i` is the `i`-th of the 16 digits (the last in the highest byte).
-    let digits = u128::from(high) | u128::from(eight_digits(magnitude % TEN_TO_THE_8)) << 64;
-    let leading = (digits.trailing_zeros() / 8) as usize;
-    let trailing = (digits.leading_zeros() / 8) as usize;
-    let integer = (16 - leading).saturating_sub(decimals);
+        write_scaled_slow(out, n, decimals);
+    }
+}
+
+/// A word of decimal digits, one a byte (`0..=9`), the first in the lowest byte.
+trait DigitWord: Copy + std::ops::Shr<usize, Output = Self> + std::ops::BitOr<Output = Self> {
+    /// Digits in the word.
+    const DIGITS: usize;
+    /// `b'0'` in every byte: or-ed in, it makes digits text.
+    const TEXT: Self;
+    /// Zero digits before the first other (the word's zero bytes from its lowest).
+    fn leading_zeros_digits(self) -> usize;
+    /// Zero digits after the last other.
+    fn trailing_zeros_digits(self) -> usize;
+    /// Stores the word's bytes, lowest first, at the start of `to`.
+    fn store(self, to: &mut [u8]);
+}
+
+impl DigitWord for u64 {
+    const DIGITS: usize = 8;
+    const TEXT: Self = Self::from_ne_bytes([b'0'; 8]);
+    fn leading_zeros_digits(self) -> usize {
+        (self.trailing_zeros() / 8) as usize
+    }
+    fn trailing_zeros_digits(self) -> usize {
+        (self.leading_zeros() / 8) as usize
+    }
+    fn store(self, to: &mut [u8]) {
+        to[..8].copy_from_slice(&self.to_le_bytes());
+    }
+}
+
+impl DigitWord for u128 {
+    const DIGITS: usize = 16;
+    const TEXT: Self = Self::from_ne_bytes([b'0'; 16]);
+    fn leading_zeros_digits(self) -> usize {
+        (self.trailing_zeros() / 8) as usize
+    }
+    fn trailing_zeros_digits(self) -> usize {
+        (self.leading_zeros() / 8) as usize
+    }
+    fn store(self, to: &mut [u8]) {
+        to[..16].copy_from_slice(&self.to_le_bytes());
+    }
+}
+
+/// [`write_scaled_integer`]'s text of `digits` (not all zero) with `decimals` of them after
+/// the point (`decimals <= W::DIGITS`), after a `-` if `negative`.
+#[inline]
+fn compose<W: DigitWord>(out: &mut Vec<u8>, digits: W, negative: bool, decimals: usize) {
+    let leading = digits.leading_zeros_digits();
+    let trailing = digits.trailing_zeros_digits();
+    let integer = (W::DIGITS - leading).saturating_sub(decimals);
     let fraction = decimals - trailing.min(decimals);
-    let text = digits | u128::from_ne_bytes([b'0'; 16]);
-    let sign = usize::from(n < 0);
+    let text = digits | W::TEXT;
+    let sign = usize::from(negative);
     let start = out.len();
     out.extend_from_slice(&[b'0'; FIXED_SCRATCH]);
     let scratch: &mut [u8; FIXED_SCRATCH] = (&mut out[start..])
         .try_into()
         .expect("the scratch just appended");
-    if sign == 1 {
+    if negative {
         scratch[0] = b'-';
     }
     // Without integer digits, the integer part is the `0` already there.
     if integer > 0 {
-        scratch[sign..sign + 16].copy_from_slice(&(text >> (8 * leading)).to_le_bytes());
+        (text >> (8 * leading)).store(&mut scratch[sign..]);
     }
     let mut end = sign + integer.max(1);
     if fraction > 0 {
         // The fraction is the last `decimals` digits (its leading zeros among them), at most
-        // 15 bytes after at most 16: within the scratch.
+        // a word after at most a word: within the scratch.
         scratch[end] = b'.';
-        scratch[end + 1..end + 17].copy_from_slice(&(text >> (8 * (16 - decimals))).to_le_bytes());
+        (text >> (8 * (W::DIGITS - decimals))).store(&mut scratch[end + 1..]);
         end += 1 + fraction;
     }
     out.truncate(start + end);
