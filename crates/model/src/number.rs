@@ -227,47 +227,40 @@ trait DigitWord: Copy + std::ops::Shr<usize, Output = Self> + std::ops::BitOr<Ou
     /// `b'0'` in every byte: or-ed in, it makes digits text.
     const TEXT: Self;
     /// Zero digits before the first other (the word's zero bytes from its lowest).
-    fn leading_zeros_digits(self) -> usize;
+    fn leading_zero_digits(self) -> usize;
     /// Zero digits after the last other.
-    fn trailing_zeros_digits(self) -> usize;
+    fn trailing_zero_digits(self) -> usize;
     /// Stores the word's bytes, lowest first, at the start of `to`.
     fn store(self, to: &mut [u8]);
 }
 
-impl DigitWord for u64 {
-    const DIGITS: usize = 8;
-    const TEXT: Self = Self::from_ne_bytes([b'0'; 8]);
-    fn leading_zeros_digits(self) -> usize {
-        (self.trailing_zeros() / 8) as usize
-    }
-    fn trailing_zeros_digits(self) -> usize {
-        (self.leading_zeros() / 8) as usize
-    }
-    fn store(self, to: &mut [u8]) {
-        to[..8].copy_from_slice(&self.to_le_bytes());
-    }
+/// [`DigitWord`] for an unsigned integer of `$digits` bytes.
+macro_rules! digit_word {
+    ($word:ty, $digits:literal) => {
+        impl DigitWord for $word {
+            const DIGITS: usize = $digits;
+            const TEXT: Self = Self::from_ne_bytes([b'0'; $digits]);
+            fn leading_zero_digits(self) -> usize {
+                (self.trailing_zeros() / 8) as usize
+            }
+            fn trailing_zero_digits(self) -> usize {
+                (self.leading_zeros() / 8) as usize
+            }
+            fn store(self, to: &mut [u8]) {
+                to[..$digits].copy_from_slice(&self.to_le_bytes());
+            }
+        }
+    };
 }
-
-impl DigitWord for u128 {
-    const DIGITS: usize = 16;
-    const TEXT: Self = Self::from_ne_bytes([b'0'; 16]);
-    fn leading_zeros_digits(self) -> usize {
-        (self.trailing_zeros() / 8) as usize
-    }
-    fn trailing_zeros_digits(self) -> usize {
-        (self.leading_zeros() / 8) as usize
-    }
-    fn store(self, to: &mut [u8]) {
-        to[..16].copy_from_slice(&self.to_le_bytes());
-    }
-}
+digit_word!(u64, 8);
+digit_word!(u128, 16);
 
 /// [`write_scaled_integer`]'s text of `digits` (not all zero) with `decimals` of them after
 /// the point (`decimals <= W::DIGITS`), after a `-` if `negative`.
 #[inline]
 fn compose<W: DigitWord>(out: &mut Vec<u8>, digits: W, negative: bool, decimals: usize) {
-    let leading = digits.leading_zeros_digits();
-    let trailing = digits.trailing_zeros_digits();
+    let leading = digits.leading_zero_digits();
+    let trailing = digits.trailing_zero_digits();
     let integer = (W::DIGITS - leading).saturating_sub(decimals);
     let fraction = decimals - trailing.min(decimals);
     let text = digits | W::TEXT;
