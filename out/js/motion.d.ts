@@ -68,14 +68,18 @@ export interface Playing {
    * fling onto the snap point `to`, gravity until it reaches `to`. Nothing jumps. */
   retarget(to: number): void;
   /** The position now: the closed form at the animation's current time (the rest value once
-   * it has ended). */
+   * it has ended; after `cancel()`, the position at the instant it was cancelled). */
   position(): number;
-  /** The velocity now, in units per second (0 once it has ended). */
+  /** The velocity now, in units per second (0 once it has ended; after `cancel()`, the
+   * velocity it had when cancelled). */
   velocity(): number;
-  /** The animation's `finished` as first read: resolves with the animation when the motion
-   * ends (after the retargets made until then); rejects with an `AbortError` on `cancel()`. */
+  /** Resolves with the animation when the motion ends (after the retargets made until then;
+   * a retarget after the end plays a new run, with a promise of its own); rejects with an
+   * `AbortError` on `cancel()`. */
   readonly finished: Promise<Animation>;
-  /** Stops it and removes its effect. */
+  /** Stops it and removes its effect, as `Animation.cancel()` does: the element shows its own
+   * value again (to keep it where it is, write `position()` to its style first). A retarget
+   * afterwards plays again from the instant it was cancelled. */
   cancel(): void;
   /** The Web Animation playing it (a retarget re-times this one): pause, seek or change its rate. */
   readonly animation: Animation;
@@ -96,9 +100,13 @@ export interface FlingInput {
   readonly velocity?: number;
   /** Rest exactly here (one snap point). */
   readonly to?: number;
-  /** Rest on the snap point nearest where friction alone would stop (the lower of two). */
+  /** Rest on the snap point nearest where friction alone would stop (the lower of two):
+   * friction carries it there when the point is ahead and at most twice as far as friction
+   * alone would go, else the bounce spring takes it (a slow release far from every point). */
   readonly snap?: readonly number[];
-  /** Bounds: a fling past one hands its velocity to the bounce spring there. */
+  /** Bounds: a fling past one hands its velocity to the bounce spring there; one that starts
+   * outside springs back to it. With snap points the fling rests on one of them: give points
+   * within the bounds. */
   readonly min?: number;
   readonly max?: number;
 }

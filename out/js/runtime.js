@@ -33,11 +33,12 @@ const { abs, exp, sqrt, sin, cos, min, log1p, expm1, round } = Math;
  * longer the step from a stop must be for a run of equal steps to end. */
 const CHORD = 0.9, REST = 0.2, RUN = 1.3;
 
-/** A spring of mass m, stiffness k, damping c from x0 with velocity v0 towards `to`. A piece:
+/** A spring of stiffness k and damping c per unit of mass (k/m, c/m) from x0 with velocity v0
+ * towards `to`. A piece:
  * `at(t)` = [x, v], `acc(t)` >= sup |x''| and `left(t)` >= sup |x - to| over [t, ∞), `to`,
  * `end` (∞, or `cap` if it never rests: no damping). */
-function spring(m, k, c, to, x0, v0, cap) {
-  const s = c / (2 * m), w = k / m, d = s * s - w, r = sqrt(abs(d)), u0 = x0 - to;
+function spring(w, c, to, x0, v0, cap) {
+  const s = c / 2, d = s * s - w, r = sqrt(abs(d)), u0 = x0 - to;
   // ρ: the slowest decay rate, σ, or σ - g = ω0²/(σ + g) when overdamped (no cancellation).
   const rho = d > 0 ? w / (s + r) : s;
   // [C, S]: the solutions from (1, -σ) and from (0, 1), so y = y0·C + (y1 + σ·y0)·S. When
@@ -101,13 +102,17 @@ function arrival(a, x0, v0, to, cap) {
 /** A fling (friction rate λ, bounce spring k, c, mass 1) from x0 with velocity v0, stopping
  * on the snap point nearest its free rest, or inside [lo, hi] (the pieces, in time order). */
 function fling(lambda, k, c, x0, v0, snap, lo = -Infinity, hi = Infinity, cap) {
-  const bounce = (to, x, v) => spring(1, k, c, to, x, v, cap);
+  const bounce = (to, x, v) => spring(k, c, to, x, v, cap);
   if (x0 < lo || x0 > hi) return [bounce(x0 < lo ? lo : hi, x0, v0)];
   if (snap?.length) {
     const free = v0 ? x0 + v0 / lambda : x0;
     // The nearest, the lower of two as near.
     const p = snap.reduce((b, p) => (abs(p - free) - abs(b - free) || p - b) < 0 ? p : b);
-    return [v0 && p !== x0 && p > x0 === v0 > 0 ? decay(v0 / (p - x0), x0, v0, cap) : bounce(p, x0, v0)];
+    // q = λ(p - x0)/v0 = λ/λ': ahead and at most twice as far as the free rest (as the bake
+    // glides), the friction of rate λ' that rests on it; else (behind, at x0, no velocity, or a slow release
+    // far from it, whose friction would crawl: λ' -> 0 as v0 -> 0) the bounce spring.
+    const q = lambda * (p - x0) / v0;
+    return [q > 0 && q <= 2 ? decay(v0 / (p - x0), x0, v0, cap) : bounce(p, x0, v0)];
   }
   const b = v0 > 0 ? hi : v0 < 0 ? lo : NaN, q = lambda * (b - x0) / v0;
   const hit = decay(lambda, x0, v0, cap);
@@ -163,18 +168,19 @@ export function play(element, o = {}, b) {
   const make = (x, v, to, snap) => g != null
     ? [gravity(g, x, v, to == null ? cap : arrival(g, x, v, to, cap))]
     : lambda == null
-      ? [spring(mass, k, c, to, x, v, cap)]
-      : fling(lambda, k, c, x, v, to == null ? snap : [to], o.min ?? b.min, o.max ?? b.max, cap);
+      ? [spring(k / mass, c / mass, to, x, v, cap)]
+      : fling(lambda, k, c, x, v, to == null ? snap : [to], input("min"), input("max"), cap);
+  const input = (key) => o[key] ?? b[key];
   const reduce = policy != "keep" && (reducedMotion ??= matchMedia("(prefers-reduced-motion: reduce)")).matches;
-  let pieces, plan, T, effect, animation, finished;
-  // The animation's `finished` as first read, or at cancel (an engine makes its promise only
-  // when asked, which costs it some 10 µs of a start).
-  const end = () => (finished ??= animation.finished);
-  // Exact at the animation's own time (the piece that holds it); once ended (at once when
-  // reduced), at rest.
+  // `stopped`: the animation's time when it was cancelled, and `cancelled` its `finished`
+  // then (rejected; the animation's own is a new one from then on). The animation's
+  // `finished` is read only when asked: an engine makes it only then, some 10 µs of a start.
+  let pieces, plan, T, effect, animation, stopped, cancelled;
+  // Exact at the animation's own time (the piece that holds it), or when it was cancelled;
+  // once ended (at once when reduced), at rest.
   const here = () => {
-    let t = reduce ? T : animation.currentTime / 1000;
-    if (!(t < T)) return [plan.at(-1), 0];
+    let t = reduce ? T : (cancelled ? stopped : animation.currentTime) / 1000;
+    if (t >= T) return [plan.at(-1), 0];
     for (const p of pieces) {
       if (t < p.end) return p.at(t);
       t -= p.end;
@@ -190,8 +196,6 @@ export function play(element, o = {}, b) {
     let easing = "linear(";
     for (let i = 0; i < plan.length; i += 2)
       easing += round(plan[i + 1] * 1e6) + (abs(plan[i + 2] - 2 * plan[i] + plan[i - 2]) < 1e-12 * T ? "e-6," : "e-6 " + round(plan[i] / (T || 1) * 1e8) + "e-6%,");
-    // (T = 0: 1 ms, for WebKit does not ease an animation of no duration.)
-    const timing = { duration: T * 1000 || 1, fill: "both", easing: easing.slice(0, -1) + ")" };
     // A start plays a copy of the motion's effect (its two keyframes, the property at 0 and 1,
     // read once per module: engines read keyframes far slower than they copy an effect). A
     // retarget re-times the animation playing: from 0 at the very instant it was read at (its
@@ -202,22 +206,26 @@ export function play(element, o = {}, b) {
       effect.target = element;
       (animation = new Animation(effect)).play();
     }
-    effect.updateTiming(timing);
+    // (T = 0: 1 ms, for WebKit does not ease an animation of no duration.)
+    effect.updateTiming({ duration: T * 1000 || 1, fill: "both", easing: easing.slice(0, -1) + ")" });
     animation.currentTime = 0;
+    // After a cancel, it plays again.
+    if (cancelled) cancelled = null, animation.play();
     // Reduced: at its end at once (as `animate()` jumps), and faded in if so.
     if (reduce) animation.finish(), fade?.(element);
   };
-  go(make(o.from ?? b.from, o.velocity ?? b.velocity, o.to ?? b.to, o.snap ?? b.snap));
+  go(make(input("from"), input("velocity"), input("to"), input("snap")));
   return {
     position: () => here()[0],
     velocity: () => here()[1],
     get finished() {
-      return end();
+      return cancelled ?? animation.finished;
     },
     retarget: (to) => go(make(...here(), to)),
-    cancel: () => end() && animation.cancel(),
-    get animation() {
-      return animation;
+    cancel: () => {
+      cancelled ??= (stopped = animation.currentTime, animation.finished);
+      animation.cancel();
     },
+    animation,
   };
 }

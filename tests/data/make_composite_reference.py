@@ -224,7 +224,8 @@ def spring_equivalents(m, k, c):
 def inertia(p):
     """Issue 17's inertia: friction inside the bounds, the bounce spring from the bound hit
     (t_B, v_B) on; the spring to the nearest bound when starting outside; with snap points, the
-    friction that rests on the target ahead (λ = v0/(target - x0)) or the spring to it.
+    friction that rests on the target ahead within two free glides (λ = v0/(target - x0) at
+    least half the fling's own) or the spring to it.
     Returns (case, (t_B, v_B) or None, state, where it rests, the λ of a decay that ends it
     (None when a spring does))."""
     x0, v0, f = mpf(p["from"]), mpf(p["velocity"]), mpf(p["friction"])
@@ -238,7 +239,8 @@ def inertia(p):
     if snap:
         free = x0 if v0 == 0 else x0 + v0 / lam
         target = min(snap, key=lambda s: (abs(mpf(s) - free), s))
-        if v0 != 0 and target != x0 and (target > x0) == (v0 > 0):
+        q = lam * (mpf(target) - x0) / v0 if v0 != 0 else mpf(0)
+        if 0 < q <= 2:
             snap_lam = v0 / (mpf(target) - x0)
             return "snap ahead", None, decay(x0, v0, snap_lam), mpf(target), snap_lam
         return "snap behind", None, spring(x0, v0, target, 1, k, c), mpf(target), None
@@ -543,6 +545,8 @@ INERTIA = [
     ("inertia-starts-below-min", {"from": -80.0, "velocity": -300.0, "friction": 0.05, "min": 0.0, "max": 600.0}, 1.5),
     ("inertia-snap-ahead", {"from": 0.0, "velocity": -1500.0, "friction": 0.02, "min": -1280.0, "max": 0.0, "snap": [0.0, -320.0, -640.0, -960.0, -1280.0]}, 2.0),
     ("inertia-snap-behind", {"from": 310.0, "velocity": 10.0, "friction": 0.05, "snap": [300.0, 400.0]}, 1.5),
+    # Released slowly 100 px short of the nearest page (15 free glides): the spring, not a crawl.
+    ("inertia-snap-slow-far", {"from": 300.0, "velocity": 20.0, "friction": 0.05, "snap": [100.0, 400.0]}, 2.0),
     ("inertia-free", {"from": 10.0, "velocity": 100.0, "friction": 0.05, "min": 0.0, "max": 600.0}, 1.5),
     # λ = 0: t_B = (B - x0)/v0, v_B = v0.
     ("inertia-hits-min-no-friction", {"from": 50.0, "velocity": -200.0, "friction": 1.0, "min": 0.0, "max": 100.0}, 1.5),

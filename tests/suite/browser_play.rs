@@ -13,8 +13,10 @@
 //! (twice at one instant, mid-overshoot, near rest): position must not jump and velocity must
 //! carry over within 1 % of the peak speed, the chain judged against springs built here from
 //! the reported instants. A running spring retargeted twice in one task must not move either,
-//! `finished` must resolve when the animation finishes and reject on `cancel()`, and a retarget
-//! after the end must play again from the rest value. The page also times 200 starts and 200
+//! `finished` must resolve when the animation finishes and reject on `cancel()`, a retarget
+//! after the end must play again from the rest value (its `finished` pending until that run
+//! ends), and a spring cancelled mid-flight must keep the position and velocity of that instant
+//! for `position()` and `velocity()`, a retarget then playing again from them. The page also times 200 starts and 200
 //! retargets, five rounds (reported, not asserted: the first and the median). A control
 //! compares one case against the wrong spring, which must fail. Last, the CSS of a spring
 //! played with `--p-under-from` and `--p-under-to` set on the element must be the baked curve
@@ -306,6 +308,25 @@ async function main() {
     // cancel then leaves no unhandled rejection (the page's errors).
     h.retarget(-20);
     out.again = [h.animation.playState, h.animation.currentTime, h.position(), h.velocity()];
+    // Its `finished` is the new run's: pending until that ends.
+    const tick = new Promise((r) => setTimeout(() => r("pending"), 50));
+    out.finishedAgain = [await Promise.race([h.finished.then(() => "resolved"), tick])];
+    h.animation.finish();
+    out.finishedAgain.push(await Promise.race([h.finished.then(() => "resolved"), timeout]));
+    h.cancel();
+  }
+  // Cancelled mid-flight (the grab of a drag): position() and velocity() stay those of the
+  // instant it was cancelled at; a retarget then plays again from there.
+  {
+    const m = modules[plan.chain.module];
+    const h = m.play(fresh(), { from: -240, to: 0 });
+    h.animation.pause();
+    h.animation.currentTime = 120;
+    const at = [h.position(), h.velocity()];
+    h.cancel();
+    const after = [h.position(), h.velocity()];
+    h.retarget(50);
+    out.grab = { at, after, again: [h.animation.playState, h.position(), h.velocity()] };
     h.cancel();
   }
   // The CSS with other ends (--p-under-from: 100px, --p-under-to: -50px, and the element at
@@ -661,6 +682,26 @@ fn check_in_engine(engine: &Engine, out: &Path, cases: &[Case]) -> Vec<String> {
     {
         failures.push(format!(
             "retarget after the end: {again} (running from 0 at 30 expected)"
+        ));
+    }
+    if r["finishedAgain"] != json!(["pending", "resolved"]) {
+        failures.push(format!(
+            "finished after a retarget past the end: {} (pending, then resolved)",
+            r["finishedAgain"]
+        ));
+    }
+    let grab = &r["grab"];
+    let (at, after, again) = (&grab["at"], &grab["after"], &grab["again"]);
+    // The spring at 120 ms is far from rest and moving; after the cancel, the same state.
+    if !(f(at, 1).abs() > 100.0
+        && f(after, 0) == f(at, 0)
+        && f(after, 1) == f(at, 1)
+        && again[0] == "running"
+        && (f(again, 1) - f(at, 0)).abs() <= 1e-6
+        && (f(again, 2) - f(at, 1)).abs() <= 1e-6 * f(at, 1).abs())
+    {
+        failures.push(format!(
+            "cancelled at 120 ms: {grab} (position and velocity kept, then running from them)"
         ));
     }
     if r["finished"] != "resolved" || r["cancelled"] != "AbortError" {

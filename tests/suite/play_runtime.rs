@@ -234,7 +234,9 @@ fn cases() -> Vec<Case> {
         } else {
             vec![]
         };
-        let (from, velocity) = (r.range(-1400.0, 100.0), r.range(-6000.0, 6000.0));
+        // Every fourth, a slow release onto the snap points (friction or the spring: GLIDE).
+        let speed = if i % 4 == 2 { 60.0 } else { 6000.0 };
+        let (from, velocity) = (r.range(-1400.0, 100.0), r.range(-speed, speed));
         let (k, c) = (r.range(200.0, 800.0), r.range(5.0, 40.0));
         let b = json!({"from": 0, "velocity": 0, "lambda": -friction.ln(), "stiffness": k,
             "damping": c, "min": lo, "max": hi, "snap": snap});

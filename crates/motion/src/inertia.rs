@@ -12,9 +12,11 @@
 //!   λ(B - x0)/v0 is small, where ln(1 - q) would round q away.
 //! - **starts outside** the bounds: the spring from x0 with v0 to the nearest bound.
 //! - **snap**: the target is the snap point nearest the free rest x0 + v0/λ (the lower of two
-//!   equally near). If it lies ahead in the direction of motion, the motion is the friction
-//!   that rests exactly there, λ' = v0/(target - x0) (as `Friction(from, to, velocity)`),
-//!   keeping v0; otherwise (behind, at x0, or no velocity) the spring from (x0, v0) to it.
+//!   equally near). If it lies ahead in the direction of motion and at most [`GLIDE`] times
+//!   as far as the free rest (λ' >= λ/GLIDE), the motion is the friction that rests exactly
+//!   there, λ' = v0/(target - x0) (as `Friction(from, to, velocity)`), keeping v0; otherwise
+//!   (behind, at x0, no velocity, or a slow fling far from it, whose friction would crawl:
+//!   λ' -> 0 as v0 -> 0 and its time to rest grows as 1/λ') the spring from (x0, v0) to it.
 //!
 //! Position is continuous at t_B by construction (the spring starts at B); velocity is
 //! continuous because v_B is the friction motion's velocity there.
@@ -24,6 +26,10 @@ use super::error::{check, finite, non_negative, positive, MotionError, Result};
 use super::friction::Friction;
 use super::spring::Spring;
 use super::{Motion, Settle};
+
+/// How much further than its free rest friction may carry a fling onto a snap point ahead
+/// (see the module documentation); the runtime of `play` glides the same.
+pub const GLIDE: f64 = 2.0;
 
 /// Default stiffness of the bounce spring (mass 1).
 pub const DEFAULT_BOUNCE_STIFFNESS: f64 = 500.0;
@@ -265,8 +271,8 @@ fn bounce(params: &InertiaParams, from: f64, velocity: f64, to: f64) -> Result<S
 }
 
 /// With snap points: the target is the one nearest the free rest x0 + v0/λ (x0 without a
-/// velocity). Ahead in the direction of motion, the friction that rests exactly on it,
-/// λ' = v0/(target - x0); behind, at x0, or without a velocity, the bounce spring to it.
+/// velocity). Ahead in the direction of motion and within [`GLIDE`] times the free glide, the
+/// friction that rests exactly on it, λ' = v0/(target - x0); otherwise the bounce spring to it.
 fn snap_case(params: &InertiaParams, lambda: f64) -> Result<(InertiaCase, Pieces)> {
     let (x0, v0) = (params.from, params.velocity);
     if lambda == 0.0 && v0 != 0.0 {
@@ -278,7 +284,9 @@ fn snap_case(params: &InertiaParams, lambda: f64) -> Result<(InertiaCase, Pieces
     }
     let free_rest = if v0 == 0.0 { x0 } else { x0 + v0 / lambda };
     let target = nearest(&params.snap, free_rest);
-    let ahead = v0 != 0.0 && target != x0 && (target > x0) == (v0 > 0.0);
+    // q = λ(target - x0)/v0 = λ/λ': positive ahead, at most GLIDE within reach.
+    let q = lambda * (target - x0) / v0;
+    let ahead = q > 0.0 && q <= GLIDE;
     Ok(if ahead {
         let friction = Friction::snap(x0, target, v0)?;
         (
@@ -469,6 +477,45 @@ mod tests {
             fling(250.0, 0.0, None, None, &[300.0, 0.0]).case(),
             InertiaCase::SnapBehind { target: 300.0 }
         );
+    }
+
+    #[test]
+    fn a_slow_fling_towards_a_far_snap_point_springs_there_instead_of_crawling() {
+        // From 300 at +v towards the page at 400 (free rest ≈ 300 + 0.3338·v).
+        let settle = |m: &Inertia| m.settle_time(0.1, 1.0).unwrap();
+        // Within GLIDE of the free glide: friction, which keeps v0 and rests exactly there.
+        let glide = fling(300.0, 160.0, None, None, &[400.0, 0.0]);
+        assert_eq!(glide.case(), InertiaCase::SnapAhead { target: 400.0 });
+        // 100 px ahead is about 6 free glides at 50 px/s: friction would take λ' = 0.5 /s.
+        for v in [50.0, 10.0, 1e-3, 1e-300] {
+            let slow = fling(300.0, v, None, None, &[400.0, 100.0]);
+            assert_eq!(
+                slow.case(),
+                InertiaCase::SnapBehind { target: 400.0 },
+                "{v}"
+            );
+            assert_eq!(slow.velocity(0.0), v);
+            assert!(settle(&slow) < 2.0, "{v}: {}", settle(&slow));
+        }
+        // The rule's edge: GLIDE free glides ahead is still friction, at λ/GLIDE.
+        let lambda = -(0.05f64).ln();
+        let edge = fling(
+            0.0,
+            300.0 * lambda / GLIDE * (1.0 + 1e-9),
+            None,
+            None,
+            &[300.0],
+        );
+        assert_eq!(edge.case(), InertiaCase::SnapAhead { target: 300.0 });
+        assert!((edge.snap_lambda().unwrap() * GLIDE / lambda - 1.0).abs() < 1e-8);
+        let past = fling(
+            0.0,
+            300.0 * lambda / GLIDE * (1.0 - 1e-9),
+            None,
+            None,
+            &[300.0],
+        );
+        assert_eq!(past.case(), InertiaCase::SnapBehind { target: 300.0 });
     }
 
     #[test]

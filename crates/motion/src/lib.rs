@@ -23,7 +23,7 @@ pub use error::{MotionError, Result, Unsolvable};
 pub use friction::Friction;
 pub use gravity::{Bounce, Gravity};
 pub use inertia::{
-    Inertia, InertiaCase, InertiaParams, DEFAULT_BOUNCE_DAMPING, DEFAULT_BOUNCE_STIFFNESS,
+    Inertia, InertiaCase, InertiaParams, DEFAULT_BOUNCE_DAMPING, DEFAULT_BOUNCE_STIFFNESS, GLIDE,
 };
 pub use numeric::hex;
 pub use numeric::union;

@@ -16,8 +16,9 @@
 //!   to)·s(t) + v0·g(t) is linear in its ends and velocity; a retarget is the spring from the
 //!   exact position and velocity of that instant;
 //! - friction, a decay with λ > 0 and inertia (bounds, snap points): a fling, x = from +
-//!   v0·t·hex(-λt), onto the snap point nearest its free rest (λ' = v0/(p - from)) or into a
-//!   bound (hit at -log1p(-λ(B - from)/v0)/λ, then the bounce spring);
+//!   v0·t·hex(-λt), onto the snap point nearest its free rest (λ' = v0/(p - from) while p is
+//!   ahead and λ' >= λ/[`GLIDE`](curvebake_motion::GLIDE), else the bounce spring to it) or
+//!   into a bound (hit at -log1p(-λ(B - from)/v0)/λ, then the bounce spring);
 //! - gravity without a floor: x = from + v0·t + a·t²/2, ending on reaching `to` if it has one.
 //!
 //! The others say why not ([`Playable::Not`]).
