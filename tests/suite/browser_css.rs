@@ -942,7 +942,9 @@ fn reduced_motion_shows_each_policys_result_in_every_engine() {
     bake(&inputs, dir.path(), Layout::Bundle, 0.0);
     // Each element reads, at once and 100 ms in (real time): a jump is at its end (card-drop
     // is back at the element's own translate, button-press holds 0.94, the ring is gone), a
-    // fade is at its end and fading in, a kept motion (opacity by default) still runs.
+    // fade is at its end and fading in, a kept motion (opacity by default) still runs. A page's
+    // own slower duration on an element (css.md's `--card-drop-duration: 2.4s`, a track's of a
+    // multi-track class) jumps too.
     std::fs::write(
         dir.path().join("reduced.html"),
         format!(
@@ -950,21 +952,24 @@ fn reduced_motion_shows_each_policys_result_in_every_engine() {
 <html><head><meta charset="utf-8">{HARNESS_HEAD}<link rel="stylesheet" href="curves.css"></head>
 <body><div id="host"></div>
 <script>
-const names = ["card-drop", "button-press", "explosion-ring", "modal-fade-in", "faded", "kept"];
+const names = ["card-drop", "button-press", "explosion-ring", "modal-fade-in", "faded", "kept", "card-drop", "sheet-enter"];
+const styles = {{ 6: "--card-drop-duration: 2.4s", 7: "--sheet-enter-translateY-duration: 2s; --sheet-enter-scale-duration: 2s" }};
+const keys = names.map((n, i) => (i in styles ? n + "-slow" : n));
 const read = (el) => {{
   const cs = getComputedStyle(el);
   return {{ translate: cs.translate, scale: cs.scale, opacity: cs.opacity,
     inner: cs.getPropertyValue("--explosion-ring-inner"),
     animations: el.getAnimations().map((a) => a.animationName + ":" + a.playState) }};
 }};
-const els = names.map((n) => {{
+const els = names.map((n, i) => {{
   const el = document.createElement("div");
   el.className = n;
+  el.style.cssText = styles[i] ?? "";
   document.getElementById("host").appendChild(el);
   return el;
 }});
 const result = {{ reduce: matchMedia("(prefers-reduced-motion: reduce)").matches, at0: {{}} }};
-els.forEach((el, i) => {{ result.at0[names[i]] = read(el); }});
+els.forEach((el, i) => {{ result.at0[keys[i]] = read(el); }});
 cbReport(result);
 </script></body></html>
 "#
@@ -1011,5 +1016,11 @@ cbReport(result);
         assert_eq!(number("faded", "opacity"), 0.0, "{name}");
         // Keep: at its first frame.
         assert_eq!(number("kept", "translate"), 0.0, "{name}");
+        // Slowed on the element, still a jump: at the end, nothing running.
+        assert_eq!(at("card-drop-slow", "translate"), "none", "{name}");
+        let running = |motion: &str| result["at0"][motion]["animations"].to_string();
+        assert!(!running("card-drop-slow").contains("running"), "{name}");
+        assert_eq!(at("sheet-enter-slow", "translate"), "none", "{name}");
+        assert!(!running("sheet-enter-slow").contains("running"), "{name}");
     }
 }

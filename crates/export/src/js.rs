@@ -476,7 +476,13 @@ fn header(out: &mut Vec<u8>, baked: &Baked) {
     out.extend_from_slice(b": ");
     out.extend_from_slice(spec.model.kind().as_bytes());
     out.extend_from_slice(b" on ");
-    out.extend_from_slice(spec.property.name().as_bytes());
+    match &spec.model {
+        Model::Tracks(multi) => {
+            let properties: Vec<&str> = multi.tracks().iter().map(|t| t.property.name()).collect();
+            out.extend_from_slice(properties.join(", ").as_bytes());
+        }
+        _ => out.extend_from_slice(spec.property.name().as_bytes()),
+    }
     out.extend_from_slice(format!(", {frames} frames").as_bytes());
     out.push(b'\n');
     line(

@@ -59,7 +59,8 @@ use curvebake_model::number::{format_number, write_fixed};
 use curvebake_model::spec::{Model, Property, ReducedMotion};
 use std::cell::RefCell;
 use text::{
-    animation, animation_item, declare_end, declare_value, reduced_motion, register, ring_drawing,
+    animation, animation_item, declare_end, declare_value, reduced_duration, reduced_motion,
+    register, ring_drawing,
 };
 
 /// Path of the file with every motion.
@@ -493,27 +494,43 @@ fn write_motion_css(
     )
 }
 
-/// The comment that opens a motion's CSS: name, kind, property, unit, frames.
+/// The comment that opens a motion's CSS: name, kind, the property and unit of each track,
+/// frames.
 fn header(out: &mut Vec<u8>, baked: &Baked, settings: &ExportSettings, name: &[u8], unit: &str) {
     let spec = baked.spec;
     out.extend_from_slice(b"/* ");
     out.extend_from_slice(name);
     out.extend_from_slice(b": ");
     out.extend_from_slice(spec.model.kind().as_bytes());
-    if let Model::Ring(_) = spec.model {
-        out.extend_from_slice(b" radii");
-    } else {
-        out.extend_from_slice(b" on ");
-        match &spec.property {
-            Property::Custom(custom) => {
+    // `<property>`, and ` in <unit>` if it has one.
+    let named = |out: &mut Vec<u8>, property: Option<&Property>, unit: &str| {
+        match property {
+            Some(Property::Custom(custom)) => {
                 out.extend_from_slice(settings.custom_property(custom).as_bytes())
             }
-            property => out.extend_from_slice(property.name().as_bytes()),
+            Some(property) => out.extend_from_slice(property.name().as_bytes()),
+            None => {}
         }
-    }
-    if !unit.is_empty() {
-        out.extend_from_slice(b" in ");
-        out.extend_from_slice(unit.as_bytes());
+        if !unit.is_empty() {
+            out.extend_from_slice(b" in ");
+            out.extend_from_slice(unit.as_bytes());
+        }
+    };
+    match &spec.model {
+        Model::Ring(_) => {
+            out.extend_from_slice(b" radii");
+            named(out, None, unit);
+        }
+        Model::Tracks(multi) => {
+            for (k, track) in multi.tracks().iter().enumerate() {
+                out.extend_from_slice(if k == 0 { b" on " } else { b", " });
+                named(out, Some(&track.property), &track.unit);
+            }
+        }
+        _ => {
+            out.extend_from_slice(b" on ");
+            named(out, Some(&spec.property), unit);
+        }
     }
     out.extend_from_slice(b", ");
     out.extend_from_slice(itoa::Buffer::new().format(baked.frames()).as_bytes());
@@ -601,6 +618,7 @@ fn tracks_css(
         animation.write(out);
     }
     out.extend_from_slice(b";\n}\n");
+    reduced_duration(out, global.as_bytes(), spec.reduced_motion);
     written
 }
 
@@ -854,6 +872,7 @@ mod tests {
 }
 @media (prefers-reduced-motion: reduce) {
   :root { --drop-duration: 0s; }
+  .drop { animation-duration: 0s; }
 }
 "
         );
@@ -893,6 +912,7 @@ mod tests {
 }
 @media (prefers-reduced-motion: reduce) {
   :root { --shelf-duration: 0s; }
+  .shelf { animation-duration: 0s; }
 }
 "
         );
@@ -1141,7 +1161,8 @@ mod tests {
         assert_eq!(
             class,
             "  animation:\n    t-translate var(--t-translate-duration) linear both,\n    \
-             t-opacity var(--t-opacity-duration) var(--t-opacity-easing) both;\n}\n"
+             t-opacity var(--t-opacity-duration) var(--t-opacity-easing) both;\n}\n\
+             @media (prefers-reduced-motion: reduce) {\n  .t { animation-duration: 0s; }\n}\n"
         );
         // The stops of `translate: x% ypx`, and what the browser plays between them.
         let keyframes = text.split("@keyframes t-translate {\n").nth(1).unwrap();
@@ -1197,6 +1218,7 @@ mod tests {
 }
 @media (prefers-reduced-motion: reduce) {
   :root { --glow-duration: 0s; }
+  .glow { animation-duration: 0s; }
 }
 "
         );
@@ -1232,6 +1254,7 @@ mod tests {
 }
 @media (prefers-reduced-motion: reduce) {
   :root { --boom-duration: 0s; }
+  .boom { animation-duration: 0s; }
 }
 "
         );

@@ -21,9 +21,12 @@ pub(super) fn register(out: &mut Vec<u8>, property: &[u8], kind: UnitKind) {
 /// Writes what `prefers-reduced-motion: reduce` does to the class `.<name>`:
 ///
 /// * [`ReducedMotion::Jump`]: `--<name>-duration: 0s` on `:root`, so the class (and any
-///   transition using the variable) shows the end at once; `animationend` still fires.
-/// * [`ReducedMotion::Fade`]: the same jump, and `@keyframes <name>-fade` takes the element
-///   from transparent to its own opacity in [`REDUCED_FADE_SECONDS`].
+///   transition using the variable) shows the end at once; `animationend` still fires. The
+///   class's own durations are 0s too ([`reduced_duration`]), so a page that sets the variable
+///   on an element (a slower card) does not turn reduced motion off there.
+/// * [`ReducedMotion::Fade`]: the same jump (the class's `animation` list written with 0s),
+///   and `@keyframes <name>-fade` takes the element from transparent to its own opacity in
+///   [`REDUCED_FADE_SECONDS`].
 /// * [`ReducedMotion::Keep`]: nothing is written.
 pub(super) fn reduced_motion(
     out: &mut Vec<u8>,
@@ -42,6 +45,9 @@ pub(super) fn reduced_motion(
     out.extend_from_slice(b"@media (prefers-reduced-motion: reduce) {\n  :root { --");
     out.extend_from_slice(name);
     out.extend_from_slice(b"-duration: 0s; }\n");
+    if policy == ReducedMotion::Jump {
+        class_duration(out, name);
+    }
     if policy == ReducedMotion::Fade {
         out.extend_from_slice(b"  .");
         out.extend_from_slice(name);
@@ -58,6 +64,24 @@ pub(super) fn reduced_motion(
         out.extend_from_slice(b"s ease-out backwards; }\n");
     }
     out.extend_from_slice(b"}\n");
+}
+
+/// Under reduced motion (any policy but [`ReducedMotion::Keep`]), the class `.<name>` whose
+/// animations are timed by variables plays them in 0s whatever an element sets the variables
+/// to: `@media (prefers-reduced-motion: reduce) { .<name> { animation-duration: 0s; } }`.
+pub(super) fn reduced_duration(out: &mut Vec<u8>, name: &[u8], policy: ReducedMotion) {
+    if policy != ReducedMotion::Keep {
+        out.extend_from_slice(b"@media (prefers-reduced-motion: reduce) {\n");
+        class_duration(out, name);
+        out.extend_from_slice(b"}\n");
+    }
+}
+
+/// `  .<name> { animation-duration: 0s; }`: every animation of the class's list in no time.
+fn class_duration(out: &mut Vec<u8>, name: &[u8]) {
+    out.extend_from_slice(b"  .");
+    out.extend_from_slice(name);
+    out.extend_from_slice(b" { animation-duration: 0s; }\n");
 }
 
 /// Writes `  animation: <name> var(--<name>-duration) <timing> <fill>;`: the easing
