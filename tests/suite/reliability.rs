@@ -1,6 +1,7 @@
-//! Reliability, rounds two (issue 16) and three (issue 27, below the first): what an
-//! adversary tried that once lost outputs, hung a bake, ate memory or disk, or made the
-//! manifest vouch for what is not there. Each test names the issue's item it covers.
+//! Reliability, rounds two (issue 16), three (issue 27, below the first) and four (the
+//! eighteenth session's audit, last): what an adversary tried that once lost outputs, hung a
+//! bake, ate memory or disk, or made the manifest vouch for what is not there. Each test
+//! names the issue's item it covers.
 
 use crate::common;
 
@@ -1564,5 +1565,92 @@ fn a_committed_bake_without_its_manifest_is_adopted_and_a_differing_file_is_not(
     assert_eq!(
         after, before,
         "nothing written but the folder's bookkeeping"
+    );
+}
+
+/// A run of the binary that must end within `limit`: killed and failed past it (a hang must
+/// fail the test, not the suite's time).
+fn curvebake_within(dir: &Path, args: &[&str], limit: std::time::Duration) -> std::process::Output {
+    let started = std::time::Instant::now();
+    let (out, err) = (dir.join(".run-stdout"), dir.join(".run-stderr"));
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_curvebake"))
+        .current_dir(dir)
+        .args(args)
+        .stdout(fs::File::create(&out).unwrap())
+        .stderr(fs::File::create(&err).unwrap())
+        .spawn()
+        .unwrap();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "curvebake {args:?} ran past {limit:?}: {}",
+                fs::read_to_string(&err).unwrap()
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    std::process::Output {
+        status,
+        stdout: fs::read(&out).unwrap(),
+        stderr: fs::read(&err).unwrap(),
+    }
+}
+
+/// Round four: motions far faster than a frame (a spring of stiffness 1e100, a decay of rate
+/// 1e300) once hung every format that fits stops (the times of a spring's extrema stopped
+/// advancing, a Lottie segment shrank by halves without end, the fit crawled at its finest
+/// input). They bake, in every format, in a bounded time and a few stops; the example beside
+/// them keeps its outputs.
+#[test]
+fn motions_far_faster_than_a_frame_bake_in_bounded_time() {
+    let fast = r#"[
+  (name: "stiff", motion: Spring(from: 0, to: 100, stiffness: 1e100, damping: 1e50)),
+  (name: "stiffer-than-inputs", motion: Spring(from: 0, to: 100, stiffness: 1e40, damping: 1e20)),
+  (name: "overdamped", duration: 1, motion: Spring(from: 0, to: 100, stiffness: 1, damping: 1e100)),
+  (name: "sudden", duration: 1, motion: Decay(from: -280, velocity: 2200, lambda: 1e300)),
+  (name: "sudden-then-spring", duration: 1, motion: Sequence([
+    (motion: Decay(from: 0, velocity: 100, lambda: 1e200), duration: 0.5),
+    (motion: Spring(to: 0)),
+  ])),
+]"#;
+    let dir = project(&[("fast.ron", fast), ("card.ron", CARD)]);
+    let root = dir.path();
+    let formats = "json,css,js,tokens,tailwind,lottie";
+    let limit = std::time::Duration::from_secs(120);
+    let baked = curvebake_within(root, &["bake", "--formats", formats], limit);
+    assert!(baked.status.success(), "{}", stderr(&baked));
+    let css = fs::read_to_string(root.join("out/css/stiff.css")).unwrap();
+    let easing = css.lines().find(|l| l.contains("--stiff-easing")).unwrap();
+    assert!(easing.matches(',').count() < 8, "{easing}");
+    assert!(
+        fs::metadata(root.join("out/lottie/sudden.json"))
+            .unwrap()
+            .len()
+            < 20_000
+    );
+    assert!(root.join("out/css/card.css").is_file());
+    let checked = curvebake_within(root, &["bake", "--formats", formats, "--check"], limit);
+    assert!(checked.status.success(), "{}", stderr(&checked));
+}
+
+/// Round four: a motion no stops can follow (a spring oscillating thousands of times within a
+/// frame) is capped at the fit's most stops, and the bake says so, naming it.
+#[test]
+fn a_motion_no_stops_can_follow_is_named_in_a_warning() {
+    let wild = "(name: \"wild\", motion: Spring(from: 0, to: 100, stiffness: 1e27, damping: 1e10))";
+    let dir = project(&[("wild.ron", wild)]);
+    let root = dir.path();
+    let limit = std::time::Duration::from_secs(120);
+    let baked = curvebake_within(root, &["bake", "--formats", "css"], limit);
+    assert!(baked.status.success(), "{}", stderr(&baked));
+    let message = stderr(&baked);
+    assert!(
+        message.contains("wild") && message.contains("faster than its frames"),
+        "{message}"
     );
 }

@@ -423,7 +423,8 @@ impl Spring {
     /// The range `(lo, hi)` of `x⁽ⁿ⁾` on `(a, b)`, given its values at the ends and the zeros
     /// of `x⁽ⁿ⁺¹⁾` (`(first, period)` in absolute time, see [`Spring::zero_times`]): the ends
     /// and the values at the zeros inside, widened by [`RANGE_SLACK`]; `None` if there are
-    /// more than [`MAX_EXTREMA`] zeros inside.
+    /// more than [`MAX_EXTREMA`] zeros inside, or if a period is below the resolution of the
+    /// times there (a spring far stiffer than its timeline: the times would not advance).
     fn extrema(
         &self,
         order: u32,
@@ -448,7 +449,11 @@ impl Spring {
                     (lo, hi) = (lo.min(x), hi.max(x));
                     found += 1;
                 }
-                s += period;
+                let next = s + period;
+                if next <= s {
+                    return None;
+                }
+                s = next;
             }
         }
         let slack = RANGE_SLACK * lo.abs().max(hi.abs());

@@ -52,7 +52,7 @@ pub use played::*;
 pub use velocity::Velocity;
 
 use crate::exporter::{Buffers, Bundle, Exporter, FilePath, MotionOutput, Shape, Summary};
-use crate::fit::{Fit, MAX_TRACKS};
+use crate::fit::{Fit, MAX_STOPS, MAX_TRACKS};
 use crate::settings::{ExportSettings, Format, Layout};
 use curvebake_model::bake::Baked;
 use curvebake_model::number::{format_number, write_fixed};
@@ -140,9 +140,22 @@ impl Exporter for Css {
                 ("css_stops_before", written.points as u64),
                 ("css_stops_after", written.stops as u64),
             ],
-            warnings: written.lost.iter().map(LostOvershoot::warning).collect(),
+            warnings: (written.lost.iter().map(LostOvershoot::warning))
+                .chain((written.stops >= MAX_STOPS).then(|| too_fast(written.stops)))
+                .collect(),
         }
     }
+}
+
+/// The warning of a motion whose CSS reached [`MAX_STOPS`] in a fit: a motion far faster than
+/// its frames (thousands of oscillations in a frame, a rate near a billion per second) that
+/// no stops can follow within its tolerance, played straight past them.
+fn too_fast(stops: usize) -> String {
+    format!(
+        "its CSS takes {stops} stops and still does not follow it within its tolerance: it \
+         moves far faster than its frames (an oscillation of thousands in a frame, or a rate \
+         near a billion per second); give it a smaller stiffness or rate"
+    )
 }
 
 /// Bytes reserved per motion besides its stops (comment, class, registrations).

@@ -495,12 +495,16 @@ impl Fitter<'_> {
             h *= SHRINK;
         }
         let hi = 100.0 * (a + h) / self.duration;
-        // No valid segment to a short input (a tolerance below the arithmetic's rounding):
-        // the finest input after `a`, its bound whatever it is.
+        // No valid segment to a short input (a tolerance below the arithmetic's rounding, or
+        // a motion faster than the finest input: a spring of stiffness 1e40 settles in
+        // 1e-19 s): the finest input after `a`, its bound whatever it is. The next stop tries
+        // the rest of the piece first (a motion that has settled by then needs one segment,
+        // not the 10¹⁴ of the finest inputs).
         next.input = Decimal::round(hi, MAX_DECIMALS).max(previous.next_up(MAX_DECIMALS));
         let b = (next.input.value() / 100.0 * self.duration).min(piece_end);
         self.segment_anyway(from, b, next);
         next.at_end = false;
+        *guess = span;
     }
 
     /// The length to try first after a valid segment of length `h` that ended at `next`: at

@@ -233,8 +233,11 @@ pub fn segment_bound(motion: &dyn Motion, a: f64, b: f64) -> f64 {
     whole.min(parts) + 2.0 * 4.0 / 27.0 * h * slopes
 }
 
-/// The furthest `b` in `(a, end]` whose segment's bound is within `room`, and that bound
-/// (the shortest segment tried, if even it is not: then the bound says so).
+/// The furthest `b` in `(a, end]` whose segment's bound is within `room`, and that bound;
+/// `(a, ∞)` if no length tried is (down to 2⁻⁶⁰ of the piece: a bound that is not finite, or
+/// a motion faster than the arithmetic resolves), which the caller takes as one segment to
+/// the piece's end (a shortest segment at a time, each 2⁻⁶⁰ of what is left, would never
+/// get there).
 fn longest(motion: &dyn Motion, a: f64, end: f64, room: f64) -> (f64, f64) {
     let whole = segment_bound(motion, a, end);
     if whole <= room {
@@ -249,11 +252,10 @@ fn longest(motion: &dyn Motion, a: f64, end: f64, room: f64) -> (f64, f64) {
             hi = mid;
         }
     }
-    let length = if lo > 0.0 { lo } else { hi };
-    if !(length > 0.0) {
+    if !(lo > 0.0) {
         return (a, f64::INFINITY);
     }
-    (a + length, segment_bound(motion, a, a + length))
+    (a + lo, segment_bound(motion, a, a + lo))
 }
 
 /// Appends the zeros of `x'` strictly inside `(a, b)`, in order, where it changes sign: on an
