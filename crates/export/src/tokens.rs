@@ -3,8 +3,11 @@
 //! CSS that plays each motion exactly.
 //!
 //! DTCG has `duration`, `cubicBezier` and `transition` (whose timing function must be a
-//! cubic Bézier) and no spring or `linear()`. So each motion is a group (its global name,
-//! prefix included) holding, per track (a one-value motion's only track is the group itself;
+//! cubic Bézier) and no spring or `linear()`. Every motion is in the top-level group
+//! [`GROUP`], so that a tool's names for the tokens (`--motion-card-drop-duration`) never
+//! meet the custom properties of curvebake's own CSS (`--card-drop-duration`, whose values
+//! differ: its exact easing, its reduced-motion switch). Each motion is a group there (its
+//! global name, prefix included) holding, per track (a one-value motion's only track is the group itself;
 //! a multi-track motion has a group per property, a ring `inner` and `outer`):
 //!
 //! * `duration`: `{value, unit: "ms"}`, the bake's length `D` to the microsecond;
@@ -40,6 +43,9 @@ pub const BUNDLE_PATH: &str = "curves.tokens.json";
 /// Path of the Style Dictionary module.
 pub const STYLE_DICTIONARY_PATH: &str = "style-dictionary.mjs";
 
+/// The top-level group holding every motion.
+pub const GROUP: &str = "motion";
+
 /// The key of curvebake's data under `$extensions` (reverse DNS, as DTCG asks).
 pub const EXTENSION: &str = "dev.curvebake";
 
@@ -63,9 +69,9 @@ impl Tokens {
                 files: &[],
                 bundle: Some(Bundle {
                     path: BUNDLE_PATH.into(),
-                    header: b"{\n".to_vec(),
+                    header: format!("{{\n  \"{GROUP}\": {{\n").into_bytes(),
                     separator: b",\n".to_vec(),
-                    footer: b"\n}\n".to_vec(),
+                    footer: b"\n  }\n}\n".to_vec(),
                 }),
                 summary: match layout {
                     Layout::PerMotion => Summary::Digests,
@@ -91,14 +97,21 @@ impl Exporter for Tokens {
 
     fn motion(&self, baked: &Baked, _: &[String], buffers: &dyn Buffers) -> MotionOutput {
         let global = self.settings.global_name(&baked.spec.name);
-        let (group, _) = motion_group(baked, &global, &self.settings);
+        let (group, _) = motion_group(baked, &format!("{GROUP}.{global}"), &self.settings);
         let text =
             serde_json::to_string_pretty(&json!({ global: group })).expect("tokens are plain JSON");
-        // The object's members, one level in: `"name": {...}`, indented as a member of the file.
-        let inner = &text[1..text.len() - 1];
-        let inner = inner.trim_matches('\n');
-        let mut chunk = buffers.buffer(inner.len());
-        chunk.extend_from_slice(inner.as_bytes());
+        // The object's member, `"name": {...}`, indented as a member of the group `motion`
+        // (JSON strings hold no raw line breaks, so the lines are the layout's).
+        let inner = text[1..text.len() - 1].trim_matches('\n');
+        let lines = 1 + inner.bytes().filter(|&b| b == b'\n').count();
+        let mut chunk = buffers.buffer(inner.len() + 2 * lines);
+        for (i, line) in inner.lines().enumerate() {
+            if i > 0 {
+                chunk.push(b'\n');
+            }
+            chunk.extend_from_slice(b"  ");
+            chunk.extend_from_slice(line.as_bytes());
+        }
         MotionOutput {
             files: Vec::new(),
             chunk: Some(chunk),
@@ -127,8 +140,8 @@ fn duration(seconds: f64) -> Value {
     json!({ "value": rounded(seconds * 1e3, 3), "unit": "ms" })
 }
 
-/// The motion's group, and each eased track's Bézier error.
-fn motion_group(baked: &Baked, global: &str, settings: &ExportSettings) -> (Value, Vec<f64>) {
+/// The motion's group, whose tokens are at `path`, and each eased track's Bézier error.
+fn motion_group(baked: &Baked, path: &str, settings: &ExportSettings) -> (Value, Vec<f64>) {
     let spec = baked.spec;
     let named = spec.model.tracks();
     let curves = curves(baked, settings);
@@ -145,7 +158,7 @@ fn motion_group(baked: &Baked, global: &str, settings: &ExportSettings) -> (Valu
     };
     let mut errors = Vec::new();
     if named.len() == 1 {
-        let (group, error) = track_group(baked, global, None, 0, &curves[0], units[0]);
+        let (group, error) = track_group(baked, path, None, 0, &curves[0], units[0]);
         errors.extend(error);
         return (group, errors);
     }
@@ -165,7 +178,7 @@ fn motion_group(baked: &Baked, global: &str, settings: &ExportSettings) -> (Valu
             Model::Tracks(_) => properties[j].clone(),
             _ => (*track_name).to_owned(),
         };
-        let path = format!("{global}.{key}");
+        let path = format!("{path}.{key}");
         let (track, error) = track_group(baked, &path, Some(&key), j, &curves[j], units[j]);
         errors.extend(error);
         group.insert(key, track);

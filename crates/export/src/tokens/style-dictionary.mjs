@@ -10,10 +10,10 @@
 //   });
 //   await sd.buildAllPlatforms();
 //
-// gives, per motion, --<name>-duration (e.g. 866.667ms), --<name>-easing (the nearest
-// cubic-bezier(), as the DTCG value says) and --<name>-transition: the CSS property, the
-// duration and the EXACT linear() easing from $extensions["dev.curvebake"] (DTCG has no type
-// for it), e.g. `translate 866.667ms linear(...) 0ms`, usable as `transition` or as the
+// gives, per motion, --motion-<name>-duration (e.g. 866.667ms), --motion-<name>-easing (the
+// nearest cubic-bezier(), as the DTCG value says) and --motion-<name>-transition: the CSS
+// property, the duration and the EXACT linear() easing from $extensions["dev.curvebake"]
+// (DTCG has no type for it), e.g. `translate 866.667ms linear(...) 0ms`, usable as `transition` or as the
 // `animation-timing-function` source of a design system.
 
 /** DTCG 2025.10 duration objects ({value, unit}) as CSS times. */

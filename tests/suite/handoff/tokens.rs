@@ -1,0 +1,291 @@
+//! Design tokens through the tools a design system builds them with: Terrazzo (`tz check`
+//! without a config, `tz build` with `@terrazzo/plugin-css`) and Style Dictionary 5 with
+//! `style-dictionary.mjs`; the CSS they write loaded after curvebake's own, in Chromium.
+
+use super::{bake_examples, files, js_tools, run};
+use crate::common::engines::{engines, Kind, RunOptions, HARNESS_HEAD};
+use crate::common::project::{curvebake, stderr};
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+
+/// Style Dictionary's CSS platform as the guide shows it: `build/motion.css`.
+const CSS_PLATFORM: &str = "css: { transformGroup: 'curvebake/css', buildPath: 'build/',
+    files: [{ destination: 'motion.css', format: 'css/variables' }] }";
+
+/// Makes the tools importable from `out` (the bake's folder, where the scripts run).
+fn link_tools(tools: &Path, out: &Path) {
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(tools, out.join("node_modules")).unwrap();
+}
+
+/// Builds `out/curves.tokens.json` with Style Dictionary 5 and curvebake's transforms, on
+/// `platforms` (the members of its `platforms` object, as JavaScript); a warning fails.
+fn style_dictionary(out: &Path, platforms: &str) {
+    fs::write(
+        out.join("build.mjs"),
+        format!(
+            "import StyleDictionary from 'style-dictionary';
+import {{ register }} from './style-dictionary.mjs';
+register(StyleDictionary);
+const sd = new StyleDictionary({{
+  source: ['curves.tokens.json'],
+  log: {{ warnings: 'error' }},
+  platforms: {{ {platforms} }},
+}});
+await sd.buildAllPlatforms();
+"
+        ),
+    )
+    .unwrap();
+    run(
+        Command::new("node").arg("build.mjs").current_dir(out),
+        "style-dictionary",
+    );
+}
+
+/// Builds `out/curves.tokens.json` with `tz build` and `@terrazzo/plugin-css` into
+/// `out/tz/tokens.css`; what Terrazzo printed.
+fn terrazzo_css(tools: &Path, out: &Path) -> String {
+    fs::write(
+        out.join("terrazzo.config.mjs"),
+        "import { defineConfig } from '@terrazzo/cli';
+import css from '@terrazzo/plugin-css';
+export default defineConfig({
+  tokens: ['./curves.tokens.json'],
+  outDir: './tz/',
+  plugins: [css({ filename: 'tokens.css' })],
+});
+",
+    )
+    .unwrap();
+    run(
+        Command::new(tools.join(".bin/tz"))
+            .args(["build", "-c", "terrazzo.config.mjs"])
+            .current_dir(out),
+        "tz build",
+    )
+}
+
+/// The custom properties a style sheet declares (`--name:`), sorted.
+fn declared(css: &str) -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    for (at, _) in css.match_indices("--") {
+        let name: String = (css[at..].chars())
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))
+            .collect();
+        if css[at + name.len()..].trim_start().starts_with(':') {
+            names.insert(name);
+        }
+    }
+    names
+}
+
+/// A page of every motion's ready class (`names`), with `sheets` linked in order, that
+/// reports per class its computed animation and, paused at a few times, what it shows.
+fn ready_classes_page(names: &[String], sheets: &[&str]) -> String {
+    let links: String = (sheets.iter())
+        .map(|s| format!("<link rel=\"stylesheet\" href=\"{s}\">"))
+        .collect();
+    let boxes: String = (names.iter())
+        .map(|n| format!("<div id=\"{n}\" class=\"{n}\"></div>"))
+        .collect();
+    format!(
+        r#"<!doctype html><html><head><meta charset="utf-8">{HARNESS_HEAD}{links}</head>
+<body>{boxes}<script>
+const names = {names};
+const shown = {{}};
+for (const name of names) {{
+  const el = document.getElementById(name);
+  const s = getComputedStyle(el);
+  const animation = [s.animationName, s.animationDuration, s.animationTimingFunction,
+    s.animationComposition, s.animationFillMode].join(" / ");
+  const animations = el.getAnimations();
+  animations.forEach((a) => a.pause());
+  const frames = [0, 50, 100, 266.667, 400, 700, 5000].map((ms) => {{
+    animations.forEach((a) => (a.currentTime = ms));
+    const c = getComputedStyle(el);
+    return [c.translate, c.scale, c.rotate, c.opacity, c.getPropertyValue("--" + name + "-inner"),
+      c.getPropertyValue("--" + name + "-outer")].join(" | ");
+  }});
+  shown[name] = {{ animation, frames }};
+}}
+cbReport(shown);
+</script></body></html>"#,
+        names = serde_json::to_string(names).unwrap()
+    )
+}
+
+#[test]
+fn terrazzo_finds_no_problem_and_style_dictionary_writes_each_exact_easing() {
+    let Some(tools) = js_tools("tokens") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = bake_examples(dir.path(), "tokens");
+    let check = run(
+        Command::new(tools.join(".bin/tz"))
+            .arg("check")
+            .arg(out.join("curves.tokens.json"))
+            .current_dir(dir.path()),
+        "tz check",
+    );
+    assert!(check.contains("No errors"), "{check}");
+    assert!(!check.to_lowercase().contains("warn"), "{check}");
+
+    link_tools(&tools, &out);
+    style_dictionary(&out, CSS_PLATFORM);
+    let css = fs::read_to_string(out.join("build/motion.css")).unwrap();
+    assert!(!css.contains("[object Object]"), "{css}");
+    let tokens: Value =
+        serde_json::from_slice(&fs::read(out.join("curves.tokens.json")).unwrap()).unwrap();
+    let mut transitions = 0;
+    let mut stack = vec![(String::new(), &tokens)];
+    while let Some((path, node)) = stack.pop() {
+        let Value::Object(members) = node else {
+            continue;
+        };
+        if members.get("$type") == Some(&Value::from("transition")) {
+            let data = &node["$extensions"]["dev.curvebake"];
+            let linear = data["linear"].as_str().unwrap();
+            // Style Dictionary's names are kebab case (`translateX` is `translate-x`).
+            let kebab: String = (path.chars())
+                .flat_map(|c| {
+                    let lower = c.to_ascii_lowercase();
+                    (c.is_ascii_uppercase().then_some('-').into_iter()).chain([lower])
+                })
+                .collect();
+            let variable = format!("--{kebab}: ");
+            let line = (css.lines())
+                .find(|l| l.trim_start().starts_with(&variable))
+                .unwrap_or_else(|| panic!("no {variable} in\n{css}"));
+            assert!(line.contains(linear), "{line}");
+            assert!(line.contains("ms linear("), "{line}");
+            transitions += 1;
+            continue;
+        }
+        for (key, child) in members.iter().filter(|(k, _)| !k.starts_with('$')) {
+            let path = if path.is_empty() {
+                key.clone()
+            } else {
+                format!("{path}-{key}")
+            };
+            stack.push((path, child));
+        }
+    }
+    assert!(transitions >= 20, "{transitions} transitions");
+}
+
+/// Regression: the tokens CSS of Style Dictionary and Terrazzo declared curvebake's own
+/// custom properties (`--card-drop-easing` as the cubic Bézier), so loaded after
+/// `curves.css` it made every ready class play the Bézier and lose its reduced motion.
+#[test]
+fn tokens_css_loaded_after_curves_css_changes_no_ready_class_nor_its_reduced_motion() {
+    let Some(tools) = js_tools("tokens css") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = bake_examples(dir.path(), "json,css,tokens");
+    link_tools(&tools, &out);
+    style_dictionary(&out, CSS_PLATFORM);
+    terrazzo_css(&tools, &out);
+    let ours = declared(&fs::read_to_string(out.join("curves.css")).unwrap());
+    for sheet in ["build/motion.css", "tz/tokens.css"] {
+        let theirs = declared(&fs::read_to_string(out.join(sheet)).unwrap());
+        assert!(
+            theirs.contains("--motion-card-drop-duration"),
+            "{sheet}: {theirs:?}"
+        );
+        let shared: Vec<_> = theirs.intersection(&ours).collect();
+        assert!(
+            shared.is_empty(),
+            "{sheet} declares curves.css's {shared:?}"
+        );
+    }
+    let names: Vec<String> = (files(&out.join("json")).iter())
+        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.len() >= 20, "{names:?}");
+    let pages = [
+        ("curves.html", vec!["curves.css"]),
+        ("sd.html", vec!["curves.css", "build/motion.css"]),
+        ("tz.html", vec!["curves.css", "tz/tokens.css"]),
+    ];
+    for (page, sheets) in &pages {
+        fs::write(out.join(page), ready_classes_page(&names, sheets)).unwrap();
+    }
+    let Some(chromium) = engines().into_iter().find(|e| e.kind == Kind::Chromium) else {
+        return;
+    };
+    for reduced_motion in [false, true] {
+        let options = RunOptions {
+            reduced_motion,
+            ..RunOptions::default()
+        };
+        let shown: Vec<Value> = (pages.iter())
+            .map(|(page, _)| {
+                let outcome = chromium.run(&out, page, &options);
+                assert!(outcome.errors.is_empty(), "{page}: {:?}", outcome.errors);
+                outcome.result
+            })
+            .collect();
+        // curves.css alone is the reference: other tests check that it plays each motion
+        // exactly; here it must also switch card-drop off under reduced motion.
+        let duration = &shown[0]["card-drop"]["animation"];
+        let durations = duration.as_str().unwrap().split(" / ").nth(1).unwrap();
+        let off = durations.split(", ").all(|d| d == "0s");
+        assert_eq!(off, reduced_motion, "curves.css: card-drop {duration}");
+        for ((page, _), seen) in pages.iter().zip(&shown).skip(1) {
+            for name in &names {
+                assert_eq!(
+                    seen[name], shown[0][name],
+                    "{page} (reduced motion: {reduced_motion}): .{name} is not as curves.css \
+                     alone plays it"
+                );
+            }
+        }
+    }
+}
+
+/// A tokens file of the layout before the group `motion` (each motion at the top level)
+/// still bakes as the RON it came from.
+#[test]
+fn a_tokens_file_without_the_motion_group_still_bakes_as_its_ron() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = bake_examples(dir.path(), "json,css,tokens");
+    let tokens: Value =
+        serde_json::from_slice(&fs::read(first.join("curves.tokens.json")).unwrap()).unwrap();
+    let old = serde_json::to_string_pretty(&tokens["motion"]).unwrap();
+    fs::write(dir.path().join("old.tokens.json"), old).unwrap();
+    let again = curvebake(
+        dir.path(),
+        &[
+            "bake",
+            "old.tokens.json",
+            "--out",
+            "again",
+            "--formats",
+            "json,css",
+            "-q",
+        ],
+    );
+    assert!(again.status.success(), "{}", stderr(&again));
+    let again = dir.path().join("again");
+    for folder in ["json", "css"] {
+        let (a, b) = (files(&first.join(folder)), files(&again.join(folder)));
+        assert_eq!(a, b);
+        for path in a {
+            let (a, b) = (
+                first.join(folder).join(&path),
+                again.join(folder).join(&path),
+            );
+            assert!(
+                fs::read(a).unwrap() == fs::read(b).unwrap(),
+                "{}",
+                path.display()
+            );
+        }
+    }
+}
