@@ -2,7 +2,7 @@
 //! without a config, `tz build` with `@terrazzo/plugin-css`) and Style Dictionary 5 with
 //! `style-dictionary.mjs`; the CSS they write loaded after curvebake's own, in Chromium.
 
-use super::{bake_examples, files, js_tools, run};
+use super::{bake_examples, closed_forms, files, js_tools, run};
 use crate::common::engines::{engines, Kind, RunOptions, HARNESS_HEAD};
 use crate::common::project::{curvebake, stderr};
 use serde_json::Value;
@@ -288,4 +288,151 @@ fn a_tokens_file_without_the_motion_group_still_bakes_as_its_ron() {
             );
         }
     }
+}
+
+/// Every transition token of `tokens` (depth first), with its path joined by `-`.
+fn transitions(tokens: &Value) -> Vec<(String, &Value)> {
+    let mut found = Vec::new();
+    let mut stack = vec![(String::new(), tokens)];
+    while let Some((path, node)) = stack.pop() {
+        let Value::Object(members) = node else {
+            continue;
+        };
+        if members.get("$type") == Some(&Value::from("transition")) {
+            found.push((path, node));
+            continue;
+        }
+        for (key, child) in members.iter().filter(|(k, _)| !k.starts_with('$')) {
+            let path = match path.is_empty() {
+                true => key.clone(),
+                false => format!("{path}-{key}"),
+            };
+            stack.push((path, child));
+        }
+    }
+    found
+}
+
+/// Regression: every track of a multi-track motion carried its first track's property, so
+/// Style Dictionary's `--motion-sheet-enter-opacity-transition` was `translate ...` and
+/// played nothing.
+#[test]
+fn each_transition_style_dictionary_writes_plays_its_own_track_in_chromium() {
+    let Some(tools) = js_tools("tokens transitions") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = bake_examples(dir.path(), "css,tokens");
+    link_tools(&tools, &out);
+    style_dictionary(&out, CSS_PLATFORM);
+    let tokens: Value =
+        serde_json::from_slice(&fs::read(out.join("curves.tokens.json")).unwrap()).unwrap();
+    let curves = closed_forms();
+    let mut cases = Vec::new();
+    for (path, token) in transitions(&tokens) {
+        let data = &token["$extensions"]["dev.curvebake"];
+        let property = data["property"].as_str().unwrap();
+        let curve = (curves.iter())
+            .find(|c| c.name() == data["name"])
+            .unwrap_or_else(|| panic!("{path}: no motion {}", data["name"]));
+        let baked = curve.bake().unwrap();
+        let track = match baked.tracks.as_slice() {
+            [only] => only,
+            tracks => (tracks.iter())
+                .find(|t| data["track"] == t.name || t.name == property)
+                .unwrap_or_else(|| panic!("{path}: no track {data}")),
+        };
+        let fps = curve.spec().fps;
+        // The frames but the last (a rest step the easing's end takes at once).
+        let frames: Vec<(f64, f64)> = (track.position.iter().enumerate())
+            .take(track.position.len() - 1)
+            .map(|(i, &x)| (i as f64 / fps * 1000.0, x))
+            .collect();
+        let css_property = match property {
+            "translateX" | "translateY" => "translate",
+            other => other,
+        };
+        let kebab: String = (path.chars())
+            .flat_map(|c| {
+                let lower = c.to_ascii_lowercase();
+                (c.is_ascii_uppercase().then_some('-').into_iter()).chain([lower])
+            })
+            .collect();
+        cases.push(serde_json::json!({
+            "variable": format!("--{kebab}"), "property": property, "cssProperty": css_property,
+            "unit": data["unit"], "from": data["from"], "to": data["to"], "frames": frames,
+            "bound": data["linearBound"]["value"],
+        }));
+    }
+    assert!(
+        cases
+            .iter()
+            .any(|c| c["variable"] == "--motion-sheet-enter-opacity-transition"),
+        "{cases:?}"
+    );
+    let page = format!(
+        r#"<!doctype html><html><head><meta charset="utf-8">{HARNESS_HEAD}
+<link rel="stylesheet" href="curves.css"><link rel="stylesheet" href="build/motion.css">
+</head><body><script>
+const cases = {cases};
+// A value of the track's property in its unit, and the number a computed style shows.
+const write = (c, x) => {{
+  const v = c.unit ? x + c.unit : String(x);
+  if (c.property === "translateX") return ["translate", v + " 0px"];
+  if (c.property === "translateY") return ["translate", "0px " + v];
+  return [c.property, v];
+}};
+const read = (c, style) => {{
+  const text = c.property.startsWith("--") ? style.getPropertyValue(c.property) : style[c.cssProperty];
+  const parts = !text || text === "none" ? ["0", "0"] : text.trim().split(" ");
+  return parseFloat(parts[c.property === "translateY" ? 1 : 0] ?? "0");
+}};
+const seen = {{}};
+for (const c of cases) {{
+  const el = document.createElement("div");
+  document.body.append(el);
+  el.style.setProperty(...write(c, c.from));
+  getComputedStyle(el).getPropertyValue(c.cssProperty);
+  el.style.transition = `var(${{c.variable}})`;
+  el.style.setProperty(...write(c, c.to));
+  const animations = el.getAnimations();
+  const played = animations.map((a) => a.transitionProperty);
+  let worst = null;
+  if (animations.length === 1) {{
+    animations[0].pause();
+    worst = 0;
+    for (const [ms, x] of c.frames) {{
+      animations[0].currentTime = ms;
+      worst = Math.max(worst, Math.abs(read(c, getComputedStyle(el)) - x));
+    }}
+  }}
+  seen[c.variable] = {{ played, worst, transition: getComputedStyle(el).transitionProperty }};
+}}
+cbReport(seen);
+</script></body></html>"#,
+        cases = Value::Array(cases.clone())
+    );
+    fs::write(out.join("transitions.html"), page).unwrap();
+    let Some(chromium) = engines().into_iter().find(|e| e.kind == Kind::Chromium) else {
+        return;
+    };
+    let outcome = chromium.run(&out, "transitions.html", &RunOptions::default());
+    assert!(outcome.errors.is_empty(), "{:?}", outcome.errors);
+    for case in &cases {
+        let variable = case["variable"].as_str().unwrap();
+        let seen = &outcome.result[variable];
+        assert_eq!(
+            seen["played"],
+            serde_json::json!([case["cssProperty"]]),
+            "{variable}: {seen}"
+        );
+        // Only lengths in px and plain numbers read back as the track's values.
+        if matches!(case["unit"].as_str(), Some("px" | "" | "deg")) {
+            // The engine's serialisation: 6 significant digits (BROWSERS.md).
+            let bound = case["bound"].as_f64().unwrap() * (1.0 + 1e-3) + 1e-4;
+            let worst = seen["worst"].as_f64().unwrap_or(f64::INFINITY);
+            assert!(worst <= bound, "{variable}: {worst} off (bound {bound})");
+        }
+    }
+    eprintln!("transitions: {}", outcome.result);
 }
