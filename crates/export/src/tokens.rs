@@ -149,14 +149,15 @@ struct TrackOf<'a> {
 }
 
 /// The tracks of a motion whose global name is `global`: a multi-track motion's each
-/// animate their own property in their own unit (`translateY` in px, `opacity` unitless), a
-/// ring's radii the custom properties its CSS makes (`--<global>-inner`).
+/// animate their own property in their own unit (`translateY` in px, `opacity` unitless),
+/// keyed in kebab case as every other name of the file (`translate-y`), a ring's radii the
+/// custom properties its CSS makes (`--<global>-inner`).
 fn tracks_of<'a>(baked: &'a Baked, global: &str) -> Vec<TrackOf<'a>> {
     let spec = baked.spec;
     match &spec.model {
         Model::Tracks(t) => (t.tracks().iter())
             .map(|k| TrackOf {
-                key: Some(k.property.name().to_owned()),
+                key: Some(kebab(k.property.name())),
                 property: k.property.name().to_owned(),
                 unit: &k.unit,
             })
@@ -176,6 +177,19 @@ fn tracks_of<'a>(baked: &'a Baked, global: &str) -> Vec<TrackOf<'a>> {
                 .collect(),
         },
     }
+}
+
+/// `name` in kebab case: `translateY` is `translate-y` (the case tools such as Terrazzo
+/// expect of token names, and give the names they write).
+fn kebab(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 2);
+    for c in name.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('-');
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    out
 }
 
 /// The group of the motion whose global name is `global`, its tokens at `path`.

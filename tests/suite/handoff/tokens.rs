@@ -118,6 +118,8 @@ cbReport(shown);
     )
 }
 
+/// Regression (the build): camelCase track groups (`translateY`) were Terrazzo warnings
+/// (`core/consistent-naming`) as soon as a config turned its lint on.
 #[test]
 fn terrazzo_finds_no_problem_and_style_dictionary_writes_each_exact_easing() {
     let Some(tools) = js_tools("tokens") else {
@@ -136,46 +138,29 @@ fn terrazzo_finds_no_problem_and_style_dictionary_writes_each_exact_easing() {
     assert!(!check.to_lowercase().contains("warn"), "{check}");
 
     link_tools(&tools, &out);
+    // With a config, Terrazzo lints by its recommended rules (kebab-case names among them).
+    let built = terrazzo_css(&tools, &out);
+    assert!(!built.to_lowercase().contains("warn"), "{built}");
+    assert!(built.contains("tokens built"), "{built}");
     style_dictionary(&out, CSS_PLATFORM);
     let css = fs::read_to_string(out.join("build/motion.css")).unwrap();
     assert!(!css.contains("[object Object]"), "{css}");
     let tokens: Value =
         serde_json::from_slice(&fs::read(out.join("curves.tokens.json")).unwrap()).unwrap();
-    let mut transitions = 0;
-    let mut stack = vec![(String::new(), &tokens)];
-    while let Some((path, node)) = stack.pop() {
-        let Value::Object(members) = node else {
-            continue;
-        };
-        if members.get("$type") == Some(&Value::from("transition")) {
-            let data = &node["$extensions"]["dev.curvebake"];
-            let linear = data["linear"].as_str().unwrap();
-            // Style Dictionary's names are kebab case (`translateX` is `translate-x`).
-            let kebab: String = (path.chars())
-                .flat_map(|c| {
-                    let lower = c.to_ascii_lowercase();
-                    (c.is_ascii_uppercase().then_some('-').into_iter()).chain([lower])
-                })
-                .collect();
-            let variable = format!("--{kebab}: ");
-            let line = (css.lines())
-                .find(|l| l.trim_start().starts_with(&variable))
-                .unwrap_or_else(|| panic!("no {variable} in\n{css}"));
-            assert!(line.contains(linear), "{line}");
-            assert!(line.contains("ms linear("), "{line}");
-            transitions += 1;
-            continue;
-        }
-        for (key, child) in members.iter().filter(|(k, _)| !k.starts_with('$')) {
-            let path = if path.is_empty() {
-                key.clone()
-            } else {
-                format!("{path}-{key}")
-            };
-            stack.push((path, child));
-        }
+    let transitions = transitions(&tokens);
+    for (path, token) in &transitions {
+        let linear = token["$extensions"]["dev.curvebake"]["linear"]
+            .as_str()
+            .unwrap();
+        // Every name is in kebab case, so Style Dictionary's are the tokens' paths.
+        let variable = format!("--{path}: ");
+        let line = (css.lines())
+            .find(|l| l.trim_start().starts_with(&variable))
+            .unwrap_or_else(|| panic!("no {variable} in\n{css}"));
+        assert!(line.contains(linear), "{line}");
+        assert!(line.contains("ms linear("), "{line}");
     }
-    assert!(transitions >= 20, "{transitions} transitions");
+    assert!(transitions.len() >= 20, "{} transitions", transitions.len());
 }
 
 /// Regression: the tokens CSS of Style Dictionary and Terrazzo declared curvebake's own
@@ -352,14 +337,8 @@ fn each_transition_style_dictionary_writes_plays_its_own_track_in_chromium() {
             "translateX" | "translateY" => "translate",
             other => other,
         };
-        let kebab: String = (path.chars())
-            .flat_map(|c| {
-                let lower = c.to_ascii_lowercase();
-                (c.is_ascii_uppercase().then_some('-').into_iter()).chain([lower])
-            })
-            .collect();
         cases.push(serde_json::json!({
-            "variable": format!("--{kebab}"), "property": property, "cssProperty": css_property,
+            "variable": format!("--{path}"), "property": property, "cssProperty": css_property,
             "unit": data["unit"], "from": data["from"], "to": data["to"], "frames": frames,
             "bound": data["linearBound"]["value"],
         }));
