@@ -415,3 +415,180 @@ cbReport(seen);
     }
     eprintln!("transitions: {}", outcome.result);
 }
+
+/// Style Dictionary's other stock platforms, with curvebake's groups, as the guide shows them.
+const NATIVE_PLATFORMS: &str = "
+    scss: { transformGroup: 'curvebake/scss', buildPath: 'build/',
+      files: [{ destination: '_motion.scss', format: 'scss/variables' }] },
+    swift: { transformGroup: 'curvebake/ios-swift', buildPath: 'build/',
+      files: [{ destination: 'Motion.swift', format: 'ios-swift/class.swift',
+        options: { className: 'Motion', import: ['SwiftUI'] } }] },
+    compose: { transformGroup: 'curvebake/compose', buildPath: 'build/',
+      files: [{ destination: 'Motion.kt', format: 'compose/object',
+        options: { className: 'Motion', packageName: 'com.example.motion',
+          import: ['androidx.compose.animation.core.*'] } }] },
+    android: { transformGroup: 'curvebake/android', buildPath: 'build/',
+      files: [{ destination: 'motion.xml', format: 'android/resources',
+        options: { resourceMap: { duration: 'integer', cubicBezier: 'string',
+          transition: 'string' } } }] }";
+
+/// A track's group of tokens: its path (kebab case, joined by `-`), its duration in ms, its
+/// easing's control points and whether it has a transition.
+struct TrackTokens {
+    path: String,
+    ms: f64,
+    easing: Option<[f64; 4]>,
+    transition: bool,
+}
+
+/// Every track's group of `tokens` (a group with a `duration` token).
+fn track_tokens(tokens: &Value) -> Vec<TrackTokens> {
+    let mut found = Vec::new();
+    let mut stack = vec![(String::new(), tokens)];
+    while let Some((path, node)) = stack.pop() {
+        if node["duration"]["$type"] == "duration" {
+            let easing = node["easing"]["$value"].as_array().map(|p| {
+                let p: Vec<f64> = p.iter().map(|x| x.as_f64().unwrap()).collect();
+                [p[0], p[1], p[2], p[3]]
+            });
+            found.push(TrackTokens {
+                path,
+                ms: node["duration"]["$value"]["value"].as_f64().unwrap(),
+                easing,
+                transition: node.get("transition").is_some(),
+            });
+            continue;
+        }
+        let Value::Object(members) = node else {
+            continue;
+        };
+        for (key, child) in members.iter().filter(|(k, _)| !k.starts_with('$')) {
+            let path = match path.is_empty() {
+                true => key.clone(),
+                false => format!("{path}-{key}"),
+            };
+            stack.push((path, child));
+        }
+    }
+    found
+}
+
+/// `kebab` (`motion-toss-2d-translate-x`) in camel case, as Style Dictionary's
+/// `name/camel` gives it (`motionToss2dTranslateX`).
+fn camel(kebab: &str) -> String {
+    let mut out = String::new();
+    for (i, word) in kebab.split('-').enumerate() {
+        let mut chars = word.chars();
+        if let (true, Some(first)) = (i > 0, chars.next()) {
+            out.push(first.to_ascii_uppercase());
+            out.extend(chars);
+        } else {
+            out.push_str(word);
+        }
+    }
+    out
+}
+
+/// Regression: Style Dictionary's stock groups other than css wrote `[object Object]` for
+/// every duration and transition (and `0.313,1.214,0,1.105` as Swift).
+#[test]
+fn style_dictionary_writes_durations_and_easings_in_each_platforms_form() {
+    let Some(tools) = js_tools("tokens platforms") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = bake_examples(dir.path(), "tokens");
+    link_tools(&tools, &out);
+    style_dictionary(&out, NATIVE_PLATFORMS);
+    let read = |file: &str| fs::read_to_string(out.join("build").join(file)).unwrap();
+    let (scss, swift, kotlin, xml) = (
+        read("_motion.scss"),
+        read("Motion.swift"),
+        read("Motion.kt"),
+        read("motion.xml"),
+    );
+    for (file, text) in [
+        ("scss", &scss),
+        ("swift", &swift),
+        ("kt", &kotlin),
+        ("xml", &xml),
+    ] {
+        assert!(!text.contains("[object Object]"), "{file}:\n{text}");
+    }
+    let tokens: Value =
+        serde_json::from_slice(&fs::read(out.join("curves.tokens.json")).unwrap()).unwrap();
+    let tracks = track_tokens(&tokens);
+    assert!(tracks.len() >= 25, "{} tracks", tracks.len());
+    // A line that is `line`, or `line` and a comment after a space.
+    let has = |text: &str, line: String| {
+        let found = (text.lines()).any(|l| {
+            (l.trim_start().strip_prefix(&line))
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
+        });
+        assert!(found, "no `{line}` in\n{text}");
+    };
+    for track in &tracks {
+        let (kebab, camel, snake) = (
+            &track.path,
+            camel(&track.path),
+            track.path.replace('-', "_"),
+        );
+        // SwiftUI's TimeInterval in seconds, Compose's durationMillis and Android's in ms.
+        let seconds = (track.ms / 1e3 * 1e6).round() / 1e6;
+        let millis = track.ms.round();
+        has(&scss, format!("${kebab}-duration: {}ms;", track.ms));
+        has(
+            &swift,
+            format!("public static let {camel}Duration = {seconds}"),
+        );
+        has(&kotlin, format!("val {camel}Duration = {millis}"));
+        has(
+            &xml,
+            format!("<integer name=\"{snake}_duration\">{millis}</integer>"),
+        );
+        let Some([x1, y1, x2, y2]) = track.easing else {
+            continue;
+        };
+        let unit_curve = format!(
+            "UnitCurve.bezier(startControlPoint: UnitPoint(x: {x1}, y: {y1}), \
+             endControlPoint: UnitPoint(x: {x2}, y: {y2}))"
+        );
+        let easing = format!("CubicBezierEasing({x1}f, {y1}f, {x2}f, {y2}f)");
+        has(
+            &scss,
+            format!("${kebab}-easing: cubic-bezier({x1}, {y1}, {x2}, {y2});"),
+        );
+        has(
+            &swift,
+            format!("public static let {camel}Easing = {unit_curve}"),
+        );
+        has(&kotlin, format!("val {camel}Easing = {easing}"));
+        has(
+            &xml,
+            format!("<string name=\"{snake}_easing\">{x1},{y1},{x2},{y2}</string>"),
+        );
+        if track.transition {
+            has(&scss, format!("${kebab}-transition:"));
+            has(
+                &swift,
+                format!(
+                    "public static let {camel}Transition = \
+                     Animation.timingCurve({unit_curve}, duration: {seconds})"
+                ),
+            );
+            has(
+                &kotlin,
+                format!(
+                    "val {camel}Transition = tween<Float>(durationMillis = {millis}, \
+                     delayMillis = 0, easing = {easing})"
+                ),
+            );
+            has(
+                &xml,
+                format!(
+                    "<string name=\"{snake}_transition\">{millis} 0 {x1},{y1},{x2},{y2}</string>"
+                ),
+            );
+        }
+    }
+}
