@@ -17,7 +17,7 @@
 //!   every channel of every motion within the keys' bound of the closed form.
 
 use crate::common;
-use common::engines::{engines, RunOptions, HARNESS_HEAD};
+use common::engines::{engines, Kind, RunOptions, HARNESS_HEAD};
 use common::project::{curvebake, stderr};
 use curvebake::export::ExportSettings;
 use curvebake::internals::export::css::tolerance;
@@ -249,23 +249,105 @@ fn a_token_whose_motion_does_not_read_is_refused_with_its_path() {
     );
 }
 
-#[test]
-fn tailwind_builds_animate_and_ease_utilities_that_play_each_motion_in_every_engine() {
-    let Some(tools) = js_tools("tailwind") else {
-        return;
-    };
-    let dir = tempfile::tempdir().unwrap();
-    let out = bake_examples(dir.path(), "json,tailwind");
-    let site = dir.path().join("site");
+/// Bakes the examples into `dir/out` (JSON and Tailwind) and builds a site in `dir/site`
+/// whose page uses the classes in `html` with the Tailwind v4 CLI: the site and the CSS built.
+fn tailwind_site(tools: &Path, dir: &Path, html: &str) -> (PathBuf, String) {
+    let out = bake_examples(dir, "json,tailwind");
+    let site = dir.join("site");
     fs::create_dir(&site).unwrap();
     #[cfg(unix)]
-    std::os::unix::fs::symlink(&tools, site.join("node_modules")).unwrap();
+    std::os::unix::fs::symlink(tools, site.join("node_modules")).unwrap();
     fs::copy(out.join("tailwind.css"), site.join("motion.css")).unwrap();
     fs::write(
         site.join("input.css"),
         "@import \"tailwindcss\";\n@import \"./motion.css\";\n",
     )
     .unwrap();
+    fs::write(site.join("page.html"), format!("<!-- uses -->\n{html}")).unwrap();
+    run(
+        Command::new(tools.join(".bin/tailwindcss"))
+            .args(["-i", "input.css", "-o", "built.css"])
+            .current_dir(&site),
+        "tailwindcss",
+    );
+    let built = fs::read_to_string(site.join("built.css")).unwrap();
+    (site, built)
+}
+
+/// Regression: `animate-card-drop` was the theme's `--animate-card-drop`, one animation
+/// without its composition, so it dropped the release velocity (`--card-drop-velocity`)
+/// that the class `.card-drop` plays.
+#[test]
+fn tailwind_animate_plays_what_the_ready_class_plays_velocity_and_variants_included() {
+    let Some(tools) = js_tools("tailwind velocity") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let velocity = "style=\"--card-drop-velocity: 3000\"";
+    let boxes = format!(
+        "<div id=\"class\" class=\"card-drop\" {velocity}></div>\n\
+         <div id=\"animate\" class=\"animate-card-drop\" {velocity}></div>\n\
+         <div id=\"motion-safe\" class=\"motion-safe:animate-card-drop\" {velocity}></div>\n"
+    );
+    let (site, built) = tailwind_site(&tools, dir.path(), &boxes);
+    assert!(
+        built.contains(".motion-safe\\:animate-card-drop"),
+        "{built}"
+    );
+    let page = format!(
+        r#"<!doctype html><html><head><meta charset="utf-8">{HARNESS_HEAD}
+<link rel="stylesheet" href="built.css"></head><body>{boxes}<script>
+const shown = {{}};
+for (const el of document.querySelectorAll("div[id]")) {{
+  const animations = el.getAnimations();
+  animations.forEach((a) => a.pause());
+  const frames = [0, 50, 100, 266.667, 400, 700].map((ms) => {{
+    animations.forEach((a) => (a.currentTime = ms));
+    const s = getComputedStyle(el);
+    return [s.translate, s.scale, s.opacity].join(" | ");
+  }});
+  const s = getComputedStyle(el);
+  shown[el.id] = {{ animations: animations.length, composition: s.animationComposition,
+    duration: s.animationDuration, frames }};
+}}
+cbReport(shown);
+</script></body></html>"#
+    );
+    fs::write(site.join("velocity.html"), page).unwrap();
+    let Some(chromium) = engines().into_iter().find(|e| e.kind == Kind::Chromium) else {
+        return;
+    };
+    for reduced_motion in [false, true] {
+        let options = RunOptions {
+            reduced_motion,
+            ..RunOptions::default()
+        };
+        let outcome = chromium.run(&site, "velocity.html", &options);
+        assert!(outcome.errors.is_empty(), "{:?}", outcome.errors);
+        let shown = &outcome.result;
+        // The motion and its velocity (under reduced motion both are over at once).
+        let playing = if reduced_motion { 0 } else { 2 };
+        assert_eq!(shown["class"]["animations"], playing, "{shown}");
+        // `motion-safe:` plays only without reduced motion.
+        let utilities: &[&str] = match reduced_motion {
+            false => &["animate", "motion-safe"],
+            true => &["animate"],
+        };
+        for utility in utilities {
+            assert_eq!(
+                shown[utility], shown["class"],
+                "reduced motion {reduced_motion}: {utility} does not play as .card-drop"
+            );
+        }
+    }
+}
+
+#[test]
+fn tailwind_builds_animate_and_ease_utilities_that_play_each_motion_in_every_engine() {
+    let Some(tools) = js_tools("tailwind") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
     let names = [
         "card-drop",
         "button-release",
@@ -278,14 +360,7 @@ fn tailwind_builds_animate_and_ease_utilities_that_play_each_motion_in_every_eng
             format!("<div id=\"{n}\" class=\"animate-{n}\"></div><div class=\"ease-{n}\"></div>\n")
         })
         .collect();
-    fs::write(site.join("page.html"), format!("<!-- uses -->\n{boxes}")).unwrap();
-    run(
-        Command::new(tools.join(".bin/tailwindcss"))
-            .args(["-i", "input.css", "-o", "built.css"])
-            .current_dir(&site),
-        "tailwindcss",
-    );
-    let built = fs::read_to_string(site.join("built.css")).unwrap();
+    let (site, built) = tailwind_site(&tools, dir.path(), &boxes);
     for n in names {
         assert!(
             built.contains(&format!(".animate-{n} {{")),
@@ -334,11 +409,11 @@ const expected = {expected};
 const worst = {{}};
 for (const [name, c] of Object.entries(expected)) {{
   const el = document.getElementById(name);
-  const [animation] = el.getAnimations();
-  animation.pause();
+  const animations = el.getAnimations();
+  animations.forEach((a) => a.pause());
   let w = 0;
   for (const [ms, x] of c.samples) {{
-    animation.currentTime = ms;
+    animations.forEach((a) => (a.currentTime = ms));
     const style = getComputedStyle(el);
     const p = c.property;
     const text = p === "translateY" ? style.translate.split(" ")[1] : p === "translateX" ? style.translate.split(" ")[0] : style[p];
