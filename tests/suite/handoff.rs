@@ -3,9 +3,10 @@
 //! `$CURVEBAKE_JS_TOOLS`, the `node_modules` folder; a missing tool is a skip, or a failure
 //! with `CURVEBAKE_REQUIRE_JS_TOOLS=1`):
 //!
-//! * tokens: Terrazzo's `tz check` finds no error or warning; Style Dictionary 5 with
-//!   `style-dictionary.mjs` writes CSS variables, each motion's transition with its exact
-//!   `linear()` easing and no `[object Object]`; a bake of the tokens gives the bake of the
+//! * tokens ([`tokens`]): Terrazzo's `tz check` finds no error or warning; Style Dictionary 5
+//!   with `style-dictionary.mjs` writes CSS variables, each motion's transition with its
+//!   exact `linear()` easing and no `[object Object]`; the CSS both write, loaded after
+//!   curvebake's, changes no ready class; a bake of the tokens gives the bake of the
 //!   RON byte for byte, in every format; Material 3 spring tokens bake, bad tokens are named,
 //!   other tokens are skipped with a warning naming them;
 //! * Tailwind: the v4 CLI builds a page using `animate-<name>` and `ease-<name>`, which plays
@@ -16,7 +17,7 @@
 //!   every channel of every motion within the keys' bound of the closed form.
 
 use crate::common;
-use common::engines::{engines, RunOptions, HARNESS_HEAD};
+use common::engines::{engines, Kind, RunOptions, HARNESS_HEAD};
 use common::project::{curvebake, stderr};
 use curvebake::export::ExportSettings;
 use curvebake::internals::export::css::tolerance;
@@ -27,6 +28,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 mod lottie;
+mod tokens;
 
 const EXAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/curves");
 
@@ -247,83 +249,97 @@ fn a_token_whose_motion_does_not_read_is_refused_with_its_path() {
     );
 }
 
+/// Bakes the examples into `dir/out` (JSON and Tailwind) and builds a site in `dir/site`
+/// whose page uses the classes in `html` with the Tailwind v4 CLI: the site and the CSS built.
+fn tailwind_site(tools: &Path, dir: &Path, html: &str) -> (PathBuf, String) {
+    let out = bake_examples(dir, "json,tailwind");
+    let site = dir.join("site");
+    fs::create_dir(&site).unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(tools, site.join("node_modules")).unwrap();
+    fs::copy(out.join("tailwind.css"), site.join("motion.css")).unwrap();
+    fs::write(
+        site.join("input.css"),
+        "@import \"tailwindcss\";\n@import \"./motion.css\";\n",
+    )
+    .unwrap();
+    fs::write(site.join("page.html"), format!("<!-- uses -->\n{html}")).unwrap();
+    run(
+        Command::new(tools.join(".bin/tailwindcss"))
+            .args(["-i", "input.css", "-o", "built.css"])
+            .current_dir(&site),
+        "tailwindcss",
+    );
+    let built = fs::read_to_string(site.join("built.css")).unwrap();
+    (site, built)
+}
+
+/// Regression: `animate-card-drop` was the theme's `--animate-card-drop`, one animation
+/// without its composition, so it dropped the release velocity (`--card-drop-velocity`)
+/// that the class `.card-drop` plays.
 #[test]
-fn terrazzo_finds_no_problem_and_style_dictionary_writes_each_exact_easing() {
-    let Some(tools) = js_tools("tokens") else {
+fn tailwind_animate_plays_what_the_ready_class_plays_velocity_and_variants_included() {
+    let Some(tools) = js_tools("tailwind velocity") else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let out = bake_examples(dir.path(), "tokens");
-    let check = run(
-        Command::new(tools.join(".bin/tz"))
-            .arg("check")
-            .arg(out.join("curves.tokens.json"))
-            .current_dir(dir.path()),
-        "tz check",
+    let velocity = "style=\"--card-drop-velocity: 3000\"";
+    let boxes = format!(
+        "<div id=\"class\" class=\"card-drop\" {velocity}></div>\n\
+         <div id=\"animate\" class=\"animate-card-drop\" {velocity}></div>\n\
+         <div id=\"motion-safe\" class=\"motion-safe:animate-card-drop\" {velocity}></div>\n"
     );
-    assert!(check.contains("No errors"), "{check}");
-    assert!(!check.to_lowercase().contains("warn"), "{check}");
-
-    #[cfg(unix)]
-    std::os::unix::fs::symlink(&tools, out.join("node_modules")).unwrap();
-    fs::write(
-        out.join("build.mjs"),
-        r#"import StyleDictionary from 'style-dictionary';
-import { register } from './style-dictionary.mjs';
-register(StyleDictionary);
-const sd = new StyleDictionary({
-  source: ['curves.tokens.json'],
-  log: { warnings: 'error' },
-  platforms: { css: { transformGroup: 'curvebake/css', buildPath: 'build/',
-    files: [{ destination: 'motion.css', format: 'css/variables' }] } },
-});
-await sd.buildAllPlatforms();
-"#,
-    )
-    .unwrap();
-    run(
-        Command::new("node").arg("build.mjs").current_dir(&out),
-        "style-dictionary",
+    let (site, built) = tailwind_site(&tools, dir.path(), &boxes);
+    assert!(
+        built.contains(".motion-safe\\:animate-card-drop"),
+        "{built}"
     );
-    let css = fs::read_to_string(out.join("build/motion.css")).unwrap();
-    assert!(!css.contains("[object Object]"), "{css}");
-    let tokens: Value =
-        serde_json::from_slice(&fs::read(out.join("curves.tokens.json")).unwrap()).unwrap();
-    let mut transitions = 0;
-    let mut stack = vec![(String::new(), &tokens)];
-    while let Some((path, node)) = stack.pop() {
-        let Value::Object(members) = node else {
-            continue;
+    let page = format!(
+        r#"<!doctype html><html><head><meta charset="utf-8">{HARNESS_HEAD}
+<link rel="stylesheet" href="built.css"></head><body>{boxes}<script>
+const shown = {{}};
+for (const el of document.querySelectorAll("div[id]")) {{
+  const animations = el.getAnimations();
+  animations.forEach((a) => a.pause());
+  const frames = [0, 50, 100, 266.667, 400, 700].map((ms) => {{
+    animations.forEach((a) => (a.currentTime = ms));
+    const s = getComputedStyle(el);
+    return [s.translate, s.scale, s.opacity].join(" | ");
+  }});
+  const s = getComputedStyle(el);
+  shown[el.id] = {{ animations: animations.length, composition: s.animationComposition,
+    duration: s.animationDuration, frames }};
+}}
+cbReport(shown);
+</script></body></html>"#
+    );
+    fs::write(site.join("velocity.html"), page).unwrap();
+    let Some(chromium) = engines().into_iter().find(|e| e.kind == Kind::Chromium) else {
+        return;
+    };
+    for reduced_motion in [false, true] {
+        let options = RunOptions {
+            reduced_motion,
+            ..RunOptions::default()
         };
-        if members.get("$type") == Some(&Value::from("transition")) {
-            let data = &node["$extensions"]["dev.curvebake"];
-            let linear = data["linear"].as_str().unwrap();
-            // Style Dictionary's names are kebab case (`translateX` is `translate-x`).
-            let kebab: String = (path.chars())
-                .flat_map(|c| {
-                    let lower = c.to_ascii_lowercase();
-                    (c.is_ascii_uppercase().then_some('-').into_iter()).chain([lower])
-                })
-                .collect();
-            let variable = format!("--{kebab}: ");
-            let line = (css.lines())
-                .find(|l| l.trim_start().starts_with(&variable))
-                .unwrap_or_else(|| panic!("no {variable} in\n{css}"));
-            assert!(line.contains(linear), "{line}");
-            assert!(line.contains("ms linear("), "{line}");
-            transitions += 1;
-            continue;
-        }
-        for (key, child) in members.iter().filter(|(k, _)| !k.starts_with('$')) {
-            let path = if path.is_empty() {
-                key.clone()
-            } else {
-                format!("{path}-{key}")
-            };
-            stack.push((path, child));
+        let outcome = chromium.run(&site, "velocity.html", &options);
+        assert!(outcome.errors.is_empty(), "{:?}", outcome.errors);
+        let shown = &outcome.result;
+        // The motion and its velocity (under reduced motion both are over at once).
+        let playing = if reduced_motion { 0 } else { 2 };
+        assert_eq!(shown["class"]["animations"], playing, "{shown}");
+        // `motion-safe:` plays only without reduced motion.
+        let utilities: &[&str] = match reduced_motion {
+            false => &["animate", "motion-safe"],
+            true => &["animate"],
+        };
+        for utility in utilities {
+            assert_eq!(
+                shown[utility], shown["class"],
+                "reduced motion {reduced_motion}: {utility} does not play as .card-drop"
+            );
         }
     }
-    assert!(transitions >= 20, "{transitions} transitions");
 }
 
 #[test]
@@ -332,17 +348,6 @@ fn tailwind_builds_animate_and_ease_utilities_that_play_each_motion_in_every_eng
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let out = bake_examples(dir.path(), "json,tailwind");
-    let site = dir.path().join("site");
-    fs::create_dir(&site).unwrap();
-    #[cfg(unix)]
-    std::os::unix::fs::symlink(&tools, site.join("node_modules")).unwrap();
-    fs::copy(out.join("tailwind.css"), site.join("motion.css")).unwrap();
-    fs::write(
-        site.join("input.css"),
-        "@import \"tailwindcss\";\n@import \"./motion.css\";\n",
-    )
-    .unwrap();
     let names = [
         "card-drop",
         "button-release",
@@ -355,14 +360,7 @@ fn tailwind_builds_animate_and_ease_utilities_that_play_each_motion_in_every_eng
             format!("<div id=\"{n}\" class=\"animate-{n}\"></div><div class=\"ease-{n}\"></div>\n")
         })
         .collect();
-    fs::write(site.join("page.html"), format!("<!-- uses -->\n{boxes}")).unwrap();
-    run(
-        Command::new(tools.join(".bin/tailwindcss"))
-            .args(["-i", "input.css", "-o", "built.css"])
-            .current_dir(&site),
-        "tailwindcss",
-    );
-    let built = fs::read_to_string(site.join("built.css")).unwrap();
+    let (site, built) = tailwind_site(&tools, dir.path(), &boxes);
     for n in names {
         assert!(
             built.contains(&format!(".animate-{n} {{")),
@@ -411,11 +409,11 @@ const expected = {expected};
 const worst = {{}};
 for (const [name, c] of Object.entries(expected)) {{
   const el = document.getElementById(name);
-  const [animation] = el.getAnimations();
-  animation.pause();
+  const animations = el.getAnimations();
+  animations.forEach((a) => a.pause());
   let w = 0;
   for (const [ms, x] of c.samples) {{
-    animation.currentTime = ms;
+    animations.forEach((a) => (a.currentTime = ms));
     const style = getComputedStyle(el);
     const p = c.property;
     const text = p === "translateY" ? style.translate.split(" ")[1] : p === "translateX" ? style.translate.split(" ")[0] : style[p];

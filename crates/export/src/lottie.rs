@@ -185,7 +185,9 @@ fn animation(baked: &Baked) -> (Value, usize, Vec<String>) {
                 (Channel::X, factor)
             }
         };
-        let keys = hermite::keys(*motion, baked.duration, &kinks[j], tolerances[j]);
+        let mut keys = hermite::keys(*motion, baked.duration, &kinks[j], tolerances[j]);
+        let table = &baked.tracks[j].position;
+        hermite::end_on(&mut keys, table[table.len() - 1]);
         played.push(Played {
             channel,
             factor,

@@ -8,9 +8,13 @@
 //!
 //! * `--ease-<name>: var(--<name>-easing)` for a motion with an easing (a multi-track
 //!   motion: `--ease-<name>-<property>` per track with one);
-//! * `--animate-<name>`: the ready class's `animation` list, so `animate-<name>` plays what
-//!   the class `.<name>` plays, with its duration variable (reduced motion included). A ring
-//!   gets none: its class, which draws the ring, is what plays it.
+//! * `@utility animate-<name>`: the ready class's own declarations (its `animation` list, a
+//!   spring's velocity animation and `animation-composition` among them) and, nested in
+//!   `@media (prefers-reduced-motion: reduce)`, what reduced motion sets on it, so that
+//!   `animate-<name>` plays what the class `.<name>` plays, with its variants (`hover:`,
+//!   `motion-safe:`). A theme's `--animate-<name>` could not: it holds one `animation`
+//!   value and no composition, so it dropped the velocity (`--<name>-velocity`). A ring gets
+//!   none: its class, which draws the ring, is what plays it.
 //!
 //! `inline` makes Tailwind write the value into each utility instead of a variable of its
 //! own: the values are references to variables the motion's CSS sets on `:root` (and sets
@@ -70,25 +74,34 @@ impl Exporter for Tailwind {
     fn motion(&self, baked: &Baked, _: &[String], buffers: &dyn Buffers) -> MotionOutput {
         let (mut out, written) = motion_css(baked, &self.settings, buffers);
         let global = self.settings.global_name(&baked.spec.name);
-        out.extend_from_slice(b"@theme inline {\n");
-        for animation in written.animations.iter().filter(|a| a.eased) {
-            out.extend_from_slice(b"  --ease-");
-            out.extend_from_slice(&animation.name);
-            out.extend_from_slice(b": var(--");
-            out.extend_from_slice(&animation.name);
-            out.extend_from_slice(b"-easing);\n");
-        }
-        if !written.animations.is_empty() {
-            out.extend_from_slice(b"  --animate-");
-            out.extend_from_slice(global.as_bytes());
-            out.extend_from_slice(b":");
-            for (i, animation) in written.animations.iter().enumerate() {
-                out.extend_from_slice(if i == 0 { b" " } else { b", " });
-                animation.write(&mut out);
+        let eased: Vec<&[u8]> = (written.animations.iter())
+            .filter(|a| a.eased)
+            .map(|a| a.name.as_slice())
+            .collect();
+        let rules = (!written.animations.is_empty()).then(|| class_rules(&out, &global));
+        if !eased.is_empty() {
+            out.extend_from_slice(b"@theme inline {\n");
+            for name in eased {
+                out.extend_from_slice(b"  --ease-");
+                out.extend_from_slice(name);
+                out.extend_from_slice(b": var(--");
+                out.extend_from_slice(name);
+                out.extend_from_slice(b"-easing);\n");
             }
-            out.extend_from_slice(b";\n");
+            out.extend_from_slice(b"}\n");
         }
-        out.extend_from_slice(b"}\n");
+        if let Some((class, reduced)) = rules {
+            out.extend_from_slice(b"@utility animate-");
+            out.extend_from_slice(global.as_bytes());
+            out.extend_from_slice(b" {\n");
+            out.extend_from_slice(&class);
+            if !reduced.is_empty() {
+                out.extend_from_slice(b"  @media (prefers-reduced-motion: reduce) {\n");
+                out.extend_from_slice(&reduced);
+                out.extend_from_slice(b"  }\n");
+            }
+            out.extend_from_slice(b"}\n");
+        }
         MotionOutput {
             files: Vec::new(),
             chunk: Some(out),
@@ -96,6 +109,40 @@ impl Exporter for Tailwind {
             warnings: Vec::new(),
         }
     }
+}
+
+/// The declarations of the class `.<name>` in the motion's `css` (the CSS exporter's text,
+/// the one account of what the class plays): those of its rule, each line as written, and
+/// those reduced motion sets on it (its one-line rules `  .<name> { ... }` inside
+/// `@media (prefers-reduced-motion: reduce)`), one a line; each indented for a utility's
+/// body and its nested `@media`.
+fn class_rules(css: &[u8], name: &str) -> (Vec<u8>, Vec<u8>) {
+    let css = std::str::from_utf8(css).expect("CSS is UTF-8");
+    let open = format!(".{name} {{");
+    let reduced_open = format!("  .{name} {{ ");
+    let (mut class, mut reduced) = (Vec::new(), Vec::new());
+    let mut lines = css.lines();
+    let mut in_reduced = false;
+    while let Some(line) = lines.next() {
+        if line == open {
+            for body in lines.by_ref().take_while(|l| *l != "}") {
+                class.extend_from_slice(body.as_bytes());
+                class.push(b'\n');
+            }
+        } else if line.starts_with("@media ") {
+            in_reduced = line == "@media (prefers-reduced-motion: reduce) {";
+        } else if let Some(body) = line.strip_prefix(&reduced_open) {
+            let body = body.strip_suffix(" }").expect("a one-line rule");
+            debug_assert!(
+                in_reduced,
+                "{line}: a rule of the class outside reduced motion"
+            );
+            reduced.extend_from_slice(b"    ");
+            reduced.extend_from_slice(body.as_bytes());
+            reduced.push(b'\n');
+        }
+    }
+    (class, reduced)
 }
 
 #[cfg(test)]
@@ -107,6 +154,7 @@ mod tests {
     use curvebake_model::spec::{MotionSpec, Overrides};
     use std::path::Path;
 
+    /// The part of a motion's theme after its CSS (from `@theme`, or from `@utility`).
     fn theme(ron: &str, prefix: &str) -> String {
         let file = &parse_bytes(Path::new("t.ron"), ron.as_bytes()).unwrap()[0];
         let spec = MotionSpec::from_file(file, Overrides::default()).unwrap();
@@ -120,16 +168,28 @@ mod tests {
             .chunk
             .unwrap();
         let text = String::from_utf8(chunk).unwrap();
-        text[text.find("@theme").unwrap()..].to_owned()
+        let start = text
+            .find("@theme")
+            .or_else(|| text.find("@utility"))
+            .unwrap();
+        text[start..].to_owned()
     }
 
     #[test]
-    fn a_spring_names_its_easing_and_its_animation_for_tailwind_with_the_prefix() {
-        let ron = r#"(name: "pop", motion: Spring(from: 0, to: 100, stiffness: 300, damping: 20))"#;
+    fn a_spring_names_its_easing_and_its_utility_plays_its_class_velocity_included() {
+        let ron = r#"(name: "pop", motion: Spring(from: 0, to: 100, stiffness: 300, damping: 20),
+            css_velocity: true)"#;
+        let text = theme(ron, "ui-");
+        assert!(
+            text.starts_with("@theme inline {\n  --ease-ui-pop: var(--ui-pop-easing);\n}\n"),
+            "{text}"
+        );
+        let utility = &text[text.find("@utility").unwrap()..];
         assert_eq!(
-            theme(ron, "ui-"),
-            "@theme inline {\n  --ease-ui-pop: var(--ui-pop-easing);\n  --animate-ui-pop: \
-             ui-pop var(--ui-pop-duration) var(--ui-pop-easing) both;\n}\n"
+            utility,
+            "@utility animate-ui-pop {\n  animation: ui-pop var(--ui-pop-duration) \
+             var(--ui-pop-easing) both,\n    ui-pop-velocity var(--ui-pop-duration) \
+             var(--ui-pop-velocity-easing) backwards;\n  animation-composition: replace, add;\n}\n"
         );
     }
 
@@ -138,7 +198,20 @@ mod tests {
         let ron = r#"(name: "fall", duration: 0.5, motion: Gravity(from: 0, acceleration: 100))"#;
         assert_eq!(
             theme(ron, ""),
-            "@theme inline {\n  --animate-fall: fall var(--fall-duration) linear both;\n}\n"
+            "@utility animate-fall {\n  animation: fall var(--fall-duration) linear both;\n}\n"
+        );
+    }
+
+    #[test]
+    fn reduced_motion_s_fade_is_nested_in_the_utility() {
+        let ron = "(name: \"m\", property: \"scale\", reduced_motion: \"fade\", \
+                   motion: Spring(from: 0.9, to: 1, stiffness: 300, damping: 30))";
+        assert_eq!(
+            theme(ron, ""),
+            "@theme inline {\n  --ease-m: var(--m-easing);\n}\n@utility animate-m {\n  \
+             animation: m var(--m-duration) var(--m-easing) backwards;\n  \
+             @media (prefers-reduced-motion: reduce) {\n    animation: m 0s backwards, \
+             m-fade 0.2s ease-out backwards;\n  }\n}\n"
         );
     }
 }

@@ -3,8 +3,11 @@
 //! CSS that plays each motion exactly.
 //!
 //! DTCG has `duration`, `cubicBezier` and `transition` (whose timing function must be a
-//! cubic Bézier) and no spring or `linear()`. So each motion is a group (its global name,
-//! prefix included) holding, per track (a one-value motion's only track is the group itself;
+//! cubic Bézier) and no spring or `linear()`. Every motion is in the top-level group
+//! [`GROUP`], so that a tool's names for the tokens (`--motion-card-drop-duration`) never
+//! meet the custom properties of curvebake's own CSS (`--card-drop-duration`, whose values
+//! differ: its exact easing, its reduced-motion switch). Each motion is a group there (its
+//! global name, prefix included) holding, per track (a one-value motion's only track is the group itself;
 //! a multi-track motion has a group per property, a ring `inner` and `outer`):
 //!
 //! * `duration`: `{value, unit: "ms"}`, the bake's length `D` to the microsecond;
@@ -40,6 +43,9 @@ pub const BUNDLE_PATH: &str = "curves.tokens.json";
 /// Path of the Style Dictionary module.
 pub const STYLE_DICTIONARY_PATH: &str = "style-dictionary.mjs";
 
+/// The top-level group holding every motion.
+pub const GROUP: &str = "motion";
+
 /// The key of curvebake's data under `$extensions` (reverse DNS, as DTCG asks).
 pub const EXTENSION: &str = "dev.curvebake";
 
@@ -63,9 +69,9 @@ impl Tokens {
                 files: &[],
                 bundle: Some(Bundle {
                     path: BUNDLE_PATH.into(),
-                    header: b"{\n".to_vec(),
+                    header: format!("{{\n  \"{GROUP}\": {{\n").into_bytes(),
                     separator: b",\n".to_vec(),
-                    footer: b"\n}\n".to_vec(),
+                    footer: b"\n  }\n}\n".to_vec(),
                 }),
                 summary: match layout {
                     Layout::PerMotion => Summary::Digests,
@@ -91,14 +97,21 @@ impl Exporter for Tokens {
 
     fn motion(&self, baked: &Baked, _: &[String], buffers: &dyn Buffers) -> MotionOutput {
         let global = self.settings.global_name(&baked.spec.name);
-        let (group, _) = motion_group(baked, &global, &self.settings);
+        let group = motion_group(baked, &global, &format!("{GROUP}.{global}"), &self.settings);
         let text =
             serde_json::to_string_pretty(&json!({ global: group })).expect("tokens are plain JSON");
-        // The object's members, one level in: `"name": {...}`, indented as a member of the file.
-        let inner = &text[1..text.len() - 1];
-        let inner = inner.trim_matches('\n');
-        let mut chunk = buffers.buffer(inner.len());
-        chunk.extend_from_slice(inner.as_bytes());
+        // The object's member, `"name": {...}`, indented as a member of the group `motion`
+        // (JSON strings hold no raw line breaks, so the lines are the layout's).
+        let inner = text[1..text.len() - 1].trim_matches('\n');
+        let lines = 1 + inner.bytes().filter(|&b| b == b'\n').count();
+        let mut chunk = buffers.buffer(inner.len() + 2 * lines);
+        for (i, line) in inner.lines().enumerate() {
+            if i > 0 {
+                chunk.push(b'\n');
+            }
+            chunk.extend_from_slice(b"  ");
+            chunk.extend_from_slice(line.as_bytes());
+        }
         MotionOutput {
             files: Vec::new(),
             chunk: Some(chunk),
@@ -127,27 +140,65 @@ fn duration(seconds: f64) -> Value {
     json!({ "value": rounded(seconds * 1e3, 3), "unit": "ms" })
 }
 
-/// The motion's group, and each eased track's Bézier error.
-fn motion_group(baked: &Baked, global: &str, settings: &ExportSettings) -> (Value, Vec<f64>) {
+/// One track as its tokens name it: its key in the motion's group (`None` for a one-value
+/// motion, whose group is the track's), the CSS property it animates and its unit.
+struct TrackOf<'a> {
+    key: Option<String>,
+    property: String,
+    unit: &'a str,
+}
+
+/// The tracks of a motion whose global name is `global`: a multi-track motion's each
+/// animate their own property in their own unit (`translateY` in px, `opacity` unitless),
+/// keyed in kebab case as every other name of the file (`translate-y`), a ring's radii the
+/// custom properties its CSS makes (`--<global>-inner`).
+fn tracks_of<'a>(baked: &'a Baked, global: &str) -> Vec<TrackOf<'a>> {
     let spec = baked.spec;
-    let named = spec.model.tracks();
-    let curves = curves(baked, settings);
-    let units: Vec<&str> = match &spec.model {
-        Model::Tracks(t) => t.tracks().iter().map(|k| k.unit.as_str()).collect(),
-        _ => vec![spec.unit.as_str(); named.len()],
-    };
-    let properties: Vec<String> = match &spec.model {
+    match &spec.model {
         Model::Tracks(t) => (t.tracks().iter())
-            .map(|k| k.property.name().to_owned())
+            .map(|k| TrackOf {
+                key: Some(kebab(k.property.name())),
+                property: k.property.name().to_owned(),
+                unit: &k.unit,
+            })
             .collect(),
-        Model::Ring(_) => vec![format!("{}-{}", spec.property.name(), "radius"); 2],
-        _ => vec![spec.property.name().to_owned()],
-    };
-    let mut errors = Vec::new();
-    if named.len() == 1 {
-        let (group, error) = track_group(baked, global, None, 0, &curves[0], units[0]);
-        errors.extend(error);
-        return (group, errors);
+        _ => match spec.model.tracks().as_slice() {
+            [_] => vec![TrackOf {
+                key: None,
+                property: spec.property.name().to_owned(),
+                unit: &spec.unit,
+            }],
+            named => (named.iter())
+                .map(|(name, _)| TrackOf {
+                    key: Some((*name).to_owned()),
+                    property: format!("--{global}-{name}"),
+                    unit: &spec.unit,
+                })
+                .collect(),
+        },
+    }
+}
+
+/// `name` in kebab case: `translateY` is `translate-y` (the case tools such as Terrazzo
+/// expect of token names, and give the names they write).
+fn kebab(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 2);
+    for c in name.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('-');
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    out
+}
+
+/// The group of the motion whose global name is `global`, its tokens at `path`.
+fn motion_group(baked: &Baked, global: &str, path: &str, settings: &ExportSettings) -> Value {
+    let spec = baked.spec;
+    let curves = curves(baked, settings);
+    let tracks = tracks_of(baked, global);
+    if let [track @ TrackOf { key: None, .. }] = tracks.as_slice() {
+        return track_group(baked, path, 0, track, &curves[0]);
     }
     let mut group = Map::new();
     group.insert(
@@ -156,21 +207,16 @@ fn motion_group(baked: &Baked, global: &str, settings: &ExportSettings) -> (Valu
             "{}: {} of {} tracks, {} s",
             spec.name,
             spec.model.kind(),
-            named.len(),
+            tracks.len(),
             format_seconds(baked.duration)
         )),
     );
-    for (j, (track_name, _)) in named.iter().enumerate() {
-        let key = match &spec.model {
-            Model::Tracks(_) => properties[j].clone(),
-            _ => (*track_name).to_owned(),
-        };
-        let path = format!("{global}.{key}");
-        let (track, error) = track_group(baked, &path, Some(&key), j, &curves[j], units[j]);
-        errors.extend(error);
-        group.insert(key, track);
+    for (j, track) in tracks.iter().enumerate() {
+        let key = track.key.clone().expect("a track of several has its key");
+        let tokens = track_group(baked, &format!("{path}.{key}"), j, track, &curves[j]);
+        group.insert(key, tokens);
     }
-    (Value::Object(group), errors)
+    Value::Object(group)
 }
 
 /// Seconds for people: to the microsecond, without trailing zeros.
@@ -178,22 +224,16 @@ fn format_seconds(seconds: f64) -> String {
     curvebake_model::number::format_number((seconds * 1e6).round() / 1e6)
 }
 
-/// The group of track `j` (`curve`, in `unit`), whose tokens are at `path`: `duration`, and
-/// for a track that travels `easing` and `transition`; and its Bézier's error.
-fn track_group(
-    baked: &Baked,
-    path: &str,
-    track: Option<&str>,
-    j: usize,
-    curve: &Curve,
-    unit: &str,
-) -> (Value, Option<f64>) {
+/// The group of track `j` (`track`, played as `curve`), whose tokens are at `path`:
+/// `duration`, and for a track that travels `easing` and `transition`.
+fn track_group(baked: &Baked, path: &str, j: usize, track: &TrackOf, curve: &Curve) -> Value {
     let spec = baked.spec;
     let motion = curve.motion;
+    let unit = track.unit;
     let position = &baked.tracks[j].position;
-    let mut data = extension(baked, track, unit);
+    let mut data = extension(baked, track);
     let mut group = Map::new();
-    let what = match track {
+    let what = match &track.key {
         Some(track) => format!("{} ({track})", spec.name),
         None => spec.name.clone(),
     };
@@ -211,7 +251,7 @@ fn track_group(
         ));
         duration_token["$extensions"] = json!({ EXTENSION: data });
         group.insert("duration".into(), duration_token);
-        return (Value::Object(group), None);
+        return Value::Object(group);
     };
     let exact = exact_easing(curve, (from, to), baked.duration);
     let progress: Vec<f64> = (0..=bezier::SAMPLES)
@@ -273,7 +313,7 @@ fn track_group(
             "$extensions": { EXTENSION: data },
         }),
     );
-    (Value::Object(group), Some(fitted.error))
+    Value::Object(group)
 }
 
 /// A bound for people: two significant digits, rounded up.
@@ -285,17 +325,17 @@ fn format_bound(bound: f64) -> String {
     format_number((bound * scale).ceil() / scale)
 }
 
-/// What every token of a motion's tracks carries under [`EXTENSION`]: the motion as written
-/// and its resolved form, and how it is played.
-fn extension(baked: &Baked, track: Option<&str>, unit: &str) -> Map<String, Value> {
+/// What every token of a motion's `track` carries under [`EXTENSION`]: the motion as
+/// written and its resolved form, and how the track is played.
+fn extension(baked: &Baked, track: &TrackOf) -> Map<String, Value> {
     let spec = baked.spec;
     let mut data = Map::new();
     if let Some(text) = &spec.text {
         data.insert("ron".into(), json!(text.as_str()));
     }
     data.insert("name".into(), json!(spec.name));
-    if let Some(track) = track {
-        data.insert("track".into(), json!(track));
+    if let Some(key) = &track.key {
+        data.insert("track".into(), json!(key));
     }
     data.insert("kind".into(), json!(spec.model.kind()));
     let mut parameters = Map::new();
@@ -318,8 +358,8 @@ fn extension(baked: &Baked, track: Option<&str>, unit: &str) -> Map<String, Valu
         );
     }
     data.insert("parameters".into(), Value::Object(parameters));
-    data.insert("property".into(), json!(spec.property.name()));
-    data.insert("unit".into(), json!(unit));
+    data.insert("property".into(), json!(track.property));
+    data.insert("unit".into(), json!(track.unit));
     data.insert("duration".into(), json!(baked.duration));
     data.insert("fps".into(), json!(spec.fps));
     data.insert("frames".into(), json!(baked.frames()));

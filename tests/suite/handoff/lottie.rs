@@ -86,6 +86,8 @@ impl Channel {
 struct Shown<'a> {
     channel: Channel,
     track: Option<&'a dyn Motion>,
+    /// The motion's length `D` and the value its table holds from then on (its rest value).
+    end: (f64, f64),
     origin: f64,
     factor: f64,
     bound: f64,
@@ -96,6 +98,7 @@ struct Shown<'a> {
 impl Shown<'_> {
     fn at(&self, t: f64) -> f64 {
         match self.track {
+            Some(_) if t >= self.end.0 => self.origin + self.factor * self.end.1,
             Some(track) => self.origin + self.factor * track.position(t),
             None => self.origin,
         }
@@ -167,6 +170,10 @@ fn shown<'a>(curve: &'a Curve, side: f64) -> Vec<Shown<'a>> {
         _ => vec![(spec.property.clone(), spec.unit.clone()); curve.tracks().len()],
     };
     let ring = matches!(spec.model, Model::Ring(_));
+    let baked = curve.bake().unwrap();
+    let ends: Vec<(f64, f64)> = (baked.tracks.iter())
+        .map(|k| (baked.duration, k.position[k.position.len() - 1]))
+        .collect();
     let mut channels: Vec<Shown> = (curve.tracks().into_iter().zip(&units).enumerate())
         .flat_map(|(j, ((_, track), (property, unit)))| {
             let (driven, factor) = match ring {
@@ -178,9 +185,11 @@ fn shown<'a>(curve: &'a Curve, side: f64) -> Vec<Shown<'a>> {
             };
             let bound = factor * tolerance(spec, unit);
             let bounces = matches!(spec.model, Model::Bounce(_));
+            let end = ends[j];
             driven.into_iter().map(move |channel| Shown {
                 channel,
                 track: Some(track),
+                end,
                 origin: match channel {
                     Channel::X | Channel::Y => side / 2.0,
                     _ => 0.0,
@@ -201,6 +210,7 @@ fn shown<'a>(curve: &'a Curve, side: f64) -> Vec<Shown<'a>> {
             channels.push(Shown {
                 channel,
                 track: None,
+                end: (f64::INFINITY, 0.0),
                 origin: rest(channel, side),
                 factor: 0.0,
                 bound: 0.0,
@@ -212,8 +222,10 @@ fn shown<'a>(curve: &'a Curve, side: f64) -> Vec<Shown<'a>> {
 }
 
 /// Where to stop a motion of `duration` s (at its `fps`): every quarter frame up to its end,
-/// every other one a tenth further (frame and non-frame times), [`RANDOM_STOPS`] random
-/// times, and a ball's impacts (to a tenth of its tolerance, as the keys list them).
+/// every other one a tenth further (frame and non-frame times), the composition's last frame
+/// (`ceil(D·fps)`, which shows `D`: regression, the files ended on `x(D)`, up to 0.24 px
+/// short of the rest value every other output ends on), [`RANDOM_STOPS`] random times, and
+/// a ball's impacts (to a tenth of its tolerance, as the keys list them).
 fn stops(curve: &Curve, duration: f64, random: &mut Random) -> Vec<Stop> {
     let spec = curve.spec();
     let fps = spec.fps;
@@ -224,6 +236,7 @@ fn stops(curve: &Curve, duration: f64, random: &mut Random) -> Vec<Stop> {
     };
     let quarters = (0..(duration * fps * 4.0) as usize)
         .map(|q| at(q as f64 * 0.25 + 0.1 * (q % 2) as f64, false));
+    let last = at((duration * fps).ceil(), false);
     let randoms: Vec<Stop> = (0..RANDOM_STOPS)
         .map(|_| at(random.range(0.0, duration * fps), false))
         .collect();
@@ -237,7 +250,11 @@ fn stops(curve: &Curve, duration: f64, random: &mut Random) -> Vec<Stop> {
             .collect(),
         _ => Vec::new(),
     };
-    quarters.chain(randoms).chain(impacts).collect()
+    quarters
+        .chain([last])
+        .chain(randoms)
+        .chain(impacts)
+        .collect()
 }
 
 /// The examples' cases, one per Lottie file.

@@ -85,8 +85,25 @@ pub struct Keys {
     /// In time order, the first at 0 and the last at `D`.
     pub keys: Vec<Key>,
     /// Proven largest distance of the played curve from the motion at any instant in
-    /// `[0, D]`, in the motion's unit (before the player's arithmetic).
+    /// `[0, D)`, in the motion's unit (before the player's arithmetic); at `D` the keys
+    /// hold the table's last value ([`end_on`]).
     pub bound: f64,
+}
+
+/// Ends `keys` on `last`, the value the table holds from `D` on (a motion that settles steps
+/// onto its rest value there, within its rest thresholds of `x(D)`): if the last key, at
+/// `x(D)`, is elsewhere, a second key at `D` holds `last`, as at a join where the motion
+/// steps. So the played curve ends where the JSON, CSS and JS do.
+pub fn end_on(keys: &mut Keys, last: f64) {
+    let end = *keys.keys.last().expect("a key at D");
+    if end.x != last {
+        keys.keys.push(Key {
+            t: end.t,
+            x: last,
+            v_in: 0.0,
+            v_out: 0.0,
+        });
+    }
 }
 
 /// The keys of `motion` over `[0, duration]` within `tolerance`, with a key at each of
