@@ -920,15 +920,15 @@ fn errors_in_one_long_line_keep_only_a_window_of_it() {
     assert!(status.len() < 3000 * 2000, "{} bytes", status.len());
 }
 
-/// Issue 27, items 11 and 16: motion names that would clash with the JS package's own files
-/// (`index`, `motion`) or that Windows reads as devices are refused, naming why; the other
+/// Issue 27, items 11 and 16 (and round four's `runtime`): motion names that would clash with
+/// the JS package's own files (`index`, `motion`, `runtime`) or that Windows reads as devices are refused, naming why; the other
 /// motions bake, and `--check` passes after the bake.
 #[test]
 fn names_of_generated_files_and_windows_devices_are_refused() {
     let dir = project(&[("card.ron", CARD)]);
     let root = dir.path();
     for name in [
-        "index", "Motion", "con", "NUL", "aux", "Com1", "lpt9", "prn",
+        "index", "Motion", "Runtime", "con", "NUL", "aux", "Com1", "lpt9", "prn",
     ] {
         fs::write(
             root.join(format!("curves/{}.ron", name.to_lowercase())),
@@ -945,6 +945,11 @@ fn names_of_generated_files_and_windows_devices_are_refused() {
     );
     assert!(
         text.contains("\"Motion\" is reserved: js/motion.d.ts"),
+        "{text}"
+    );
+    // Round four: the runtime of `play` (it was silently taken for the motion's module).
+    assert!(
+        text.contains("\"Runtime\" is reserved: js/runtime.js"),
         "{text}"
     );
     for name in ["con", "NUL", "aux", "Com1", "lpt9", "prn"] {

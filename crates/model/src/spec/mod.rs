@@ -43,6 +43,10 @@ pub const RESERVED_NAMES: &[(&str, &str)] = &[
         "motion",
         "js/motion.d.ts holds the type every JS module shares",
     ),
+    (
+        "runtime",
+        "js/runtime.js is the runtime every JS module's `play` shares",
+    ),
 ];
 /// Names Windows gives to devices, whatever the extension (`con.css` is the console): a
 /// folder holding a file so named cannot be checked out there.
