@@ -95,8 +95,8 @@ pub struct BakeArgs {
     #[arg(long, value_delimiter = ',', value_parser = parse_format)]
     pub formats: Option<Vec<Format>>,
     /// Largest distance, in each motion's unit, of what a browser plays (CSS, JS keyframes,
-    /// easings) from the motion at any instant; also at most 0.5 % of its range
-    /// [default: 0.1 px/deg, 0.025 %, 5e-4 unitless]
+    /// easings) from the motion at any instant; also at most 0.5 % of its range. 0 is the
+    /// default: each unit's own [default: 0.1 px/deg, 0.025 %, 5e-4 unitless]
     #[arg(long, value_parser = parse_tolerance)]
     pub css_tolerance: Option<f64>,
     /// Put this before every global name the CSS and JS make: classes, @keyframes,
