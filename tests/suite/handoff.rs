@@ -137,8 +137,13 @@ fn a_bake_of_the_examples_tokens_is_the_bake_of_their_ron_byte_for_byte() {
         ],
     );
     assert!(again.status.success(), "{}", stderr(&again));
-    // A motion's own tokens beside it (its duration and easing) are not skipped ones.
-    assert!(!stderr(&again).contains("skipped"), "{}", stderr(&again));
+    // A motion's own tokens beside it (its duration and easing) are not skipped ones, nor,
+    // as written, edited ones.
+    let message = stderr(&again);
+    assert!(
+        !message.contains("skipped") && !message.contains("not what curvebake wrote"),
+        "{message}"
+    );
     let again = dir.path().join("again");
     let (a, b) = (files(&first), files(&again));
     assert_eq!(a, b);
@@ -150,6 +155,44 @@ fn a_bake_of_the_examples_tokens_is_the_bake_of_their_ron_byte_for_byte() {
             path.display()
         );
     }
+}
+
+/// A designer's edit of a `$value` beside a motion (its duration in a token editor) is not
+/// baked, since the motion is its `ron`: the bake says so, naming the tokens, and bakes the
+/// motion as written.
+#[test]
+fn an_edited_token_value_is_named_in_a_warning_and_the_motion_bakes_as_its_ron() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = bake_examples(dir.path(), "tokens,json");
+    let mut tokens: serde_json::Value =
+        serde_json::from_slice(&fs::read(first.join("curves.tokens.json")).unwrap()).unwrap();
+    let card = &mut tokens["motion"]["card-drop"];
+    card["duration"]["$value"]["value"] = serde_json::json!(500);
+    card["easing"]["$value"] = serde_json::json!([0.2, 0, 0, 1]);
+    fs::create_dir(dir.path().join("tokens")).unwrap();
+    fs::write(
+        dir.path().join("tokens/edited.tokens.json"),
+        serde_json::to_vec_pretty(&tokens).unwrap(),
+    )
+    .unwrap();
+    let again = curvebake(
+        dir.path(),
+        &["bake", "tokens", "--out", "again", "--formats", "json"],
+    );
+    let message = stderr(&again);
+    assert!(again.status.success(), "{message}");
+    assert!(
+        message.contains(
+            "the $value of 2 tokens `motion.card-drop.duration` and `motion.card-drop.easing` \
+             is not what curvebake wrote"
+        ),
+        "{message}"
+    );
+    assert_eq!(message.matches("warning").count(), 1, "{message}");
+    assert_eq!(
+        fs::read(first.join("json/card-drop.json")).unwrap(),
+        fs::read(dir.path().join("again/json/card-drop.json")).unwrap()
+    );
 }
 
 #[test]

@@ -249,6 +249,10 @@ fn track_group(baked: &Baked, path: &str, j: usize, track: &TrackOf, curve: &Cur
             "How long {what} plays. It ends where it starts, so it has no progress to ease: \
              its exact keyframes are curvebake's CSS, its motion under $extensions."
         ));
+        data.insert(
+            "values".into(),
+            json!({ "duration": duration_token["$value"] }),
+        );
         duration_token["$extensions"] = json!({ EXTENSION: data });
         group.insert("duration".into(), duration_token);
         return Value::Object(group);
@@ -280,6 +284,12 @@ fn track_group(baked: &Baked, path: &str, j: usize, track: &TrackOf, curve: &Cur
         }),
     );
     data.insert("bezierError".into(), error.clone());
+    // What the tokens beside it hold as written, so that a bake from this file can tell an
+    // edit of them (which it does not bake: the motion is its `ron`).
+    data.insert(
+        "values".into(),
+        json!({ "duration": duration_token["$value"], "easing": fitted.points }),
+    );
     group.insert("duration".into(), duration_token);
     group.insert(
         "easing".into(),

@@ -211,7 +211,7 @@ impl<'a> Intake<'a> {
                 self.run.add(&digest);
             }
             self.errors.extend(loaded.errors);
-            self.warnings.extend(loaded.note);
+            self.warnings.extend(loaded.notes);
             self.ready.reserve(loaded.inputs.len());
             for input in loaded.inputs {
                 match self.names.admit(&input) {

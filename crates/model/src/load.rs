@@ -184,7 +184,7 @@ fn beyond_ascii_escaped(text: &str) -> String {
 }
 
 /// Reads one file: its valid motions and its errors (for tools that do not bake it, which
-/// leave out its note).
+/// leave out its notes).
 pub fn load_file(file: &Path, overrides: Overrides) -> (Vec<Input>, Vec<InputError>) {
     match read_source(file) {
         Ok(bytes) => {
@@ -203,21 +203,21 @@ pub struct Loaded {
     /// Its errors.
     pub errors: Vec<InputError>,
     /// What it holds that the bake leaves out, naming the file (a tokens file's other
-    /// tokens, [`tokens::Read::note`]): a warning.
-    pub note: Option<String>,
+    /// tokens and edited values, [`tokens::Read::notes`]): warnings.
+    pub notes: Vec<String>,
 }
 
-/// Parses and validates the bytes of `file`: its valid motions, its errors, its note. The parsing is
+/// Parses and validates the bytes of `file`: its valid motions, its errors, its notes. The parsing is
 /// one pass over the text; the motions are then checked and planned in parallel (which is
 /// most of the work), so that one large file keeps every core busy.
 pub fn load_bytes(file: &Path, bytes: &[u8], overrides: Overrides) -> Loaded {
-    let (motions, mut errors, texts, note) = if tokens::is_tokens_file_name(file) {
+    let (motions, mut errors, texts, notes) = if tokens::is_tokens_file_name(file) {
         let read = tokens::read(file, bytes);
-        let note = read.note(file);
+        let notes = read.notes(file);
         let (motions, texts) = (read.motions.into_iter())
             .map(|(index, motion, text)| ((index, motion), text))
             .unzip();
-        (motions, read.errors, texts, note)
+        (motions, read.errors, texts, notes)
     } else {
         let (motions, errors) = parse_motions(file, bytes);
         let texts = if overrides.without_texts {
@@ -227,7 +227,7 @@ pub fn load_bytes(file: &Path, bytes: &[u8], overrides: Overrides) -> Loaded {
                 .map(Some)
                 .collect()
         };
-        (motions, errors, texts, None)
+        (motions, errors, texts, Vec::new())
     };
     let motions: Vec<(usize, MotionFile)> = motions;
     let texts: Vec<Option<crate::source::MotionText>> = texts;
@@ -264,7 +264,7 @@ pub fn load_bytes(file: &Path, bytes: &[u8], overrides: Overrides) -> Loaded {
     Loaded {
         inputs: valid,
         errors,
-        note,
+        notes,
     }
 }
 

@@ -39,37 +39,57 @@ pub struct Read {
     /// The paths of the tokens that are neither a motion (nor beside one) nor a Material 3
     /// spring, in file order.
     pub skipped: Vec<String>,
+    /// The paths of the tokens beside a motion's whose `$value` is no longer what curvebake
+    /// wrote there (its extension's `values`): an edit the bake does not see.
+    pub edited: Vec<String>,
 }
 
 /// Skipped tokens a note names before it only counts the rest.
 const NAMED: usize = 3;
 
 impl Read {
-    /// The note on the tokens of `file` left out of the bake (`None` if none is): how many,
-    /// the first three paths, and why.
-    pub fn note(&self, file: &Path) -> Option<String> {
-        let mut named: Vec<String> = (self.skipped.iter().take(NAMED))
-            .map(|path| format!("`{path}`"))
-            .collect();
-        let more = self.skipped.len() - named.len();
-        if more > 0 {
-            named.push(format!("{more} more"));
-        }
-        let last = named.pop()?;
-        let list = match named.is_empty() {
-            true => last,
-            false => format!("{} and {last}", named.join(", ")),
-        };
-        Some(format!(
-            "{}: skipped {} {list}: neither a curvebake motion ($extensions.{EXTENSION}.ron) nor a \
-             Material 3 spring (a group with `stiffness` and `damping`)",
-            file.display(),
-            match self.skipped.len() {
-                1 => "token".to_owned(),
-                n => format!("{n} tokens"),
-            },
-        ))
+    /// The notes on the tokens of `file` the bake leaves out (warnings): those skipped, and
+    /// those whose edited `$value` it does not bake; each how many, the first three paths,
+    /// and why.
+    pub fn notes(&self, file: &Path) -> Vec<String> {
+        let skipped = listed(&self.skipped).map(|list| {
+            format!(
+                "{}: skipped {list}: neither a curvebake motion ($extensions.{EXTENSION}.ron) \
+                 nor a Material 3 spring (a group with `stiffness` and `damping`)",
+                file.display(),
+            )
+        });
+        let edited = listed(&self.edited).map(|list| {
+            format!(
+                "{}: the $value of {list} is not what curvebake wrote: a motion bakes from its \
+                 $extensions.{EXTENSION}.ron alone, so the edit is not baked; edit the motion in \
+                 its ron (or in the curve file it came from) instead",
+                file.display(),
+            )
+        });
+        skipped.into_iter().chain(edited).collect()
     }
+}
+
+/// `token `a``, or `3 tokens `a`, `b` and `c``, or `5 tokens `a`, `b`, `c` and 2 more`
+/// (`None` for none).
+fn listed(paths: &[String]) -> Option<String> {
+    let mut named: Vec<String> = (paths.iter().take(NAMED))
+        .map(|path| format!("`{path}`"))
+        .collect();
+    let more = paths.len() - named.len();
+    if more > 0 {
+        named.push(format!("{more} more"));
+    }
+    let last = named.pop()?;
+    let list = match named.is_empty() {
+        true => last,
+        false => format!("{} and {last}", named.join(", ")),
+    };
+    Some(match paths.len() {
+        1 => format!("token {list}"),
+        n => format!("{n} tokens {list}"),
+    })
 }
 
 /// Reads the motions of a tokens file.
@@ -173,10 +193,20 @@ fn walk(
         return;
     }
     let children = || members.iter().filter(|(k, _)| !k.starts_with('$'));
-    let holds_motion = children().any(|(_, child)| {
-        let data = child.get("$extensions").and_then(|e| e.get(EXTENSION));
-        child.get("$value").is_some() && data.and_then(|d| d.get("ron")).is_some()
+    let motion_data = children().find_map(|(_, child)| {
+        let data = child.get("$extensions").and_then(|e| e.get(EXTENSION))?;
+        (child.get("$value").is_some() && data.get("ron").is_some()).then_some(data)
     });
+    let holds_motion = motion_data.is_some();
+    // The `$value`s curvebake wrote in this group (`values`: the duration's, the easing's),
+    // against what the file holds now.
+    if let Some(Node::Object(written)) = motion_data.and_then(|d| d.get("values")) {
+        for (key, value) in written {
+            if node.get(key).and_then(|token| token.get("$value")) != Some(value) {
+                read.edited.push(format!("{dotted}.{key}"));
+            }
+        }
+    }
     for (key, child) in children() {
         path.push(key.clone());
         walk(file, child, path, holds_motion, texts, read);
