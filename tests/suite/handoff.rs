@@ -286,7 +286,7 @@ fn a_token_whose_motion_does_not_read_is_refused_with_its_path() {
     assert!(
         err.contains(
             "bad.tokens.json: token `card.transition`: $extensions.dev.curvebake.ron does not \
-             read: bad.tokens.json:1:38: Unexpected missing field named `to` in `Spring`"
+             read, at 1:38 of the ron: Unexpected missing field named `to` in `Spring`"
         ),
         "{err}"
     );

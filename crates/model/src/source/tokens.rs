@@ -133,12 +133,20 @@ pub fn read(file: &Path, bytes: &[u8]) -> Read {
                 "$extensions.{EXTENSION}.ron must hold one motion, not {}",
                 motions.len()
             ))),
-            Err(e) => read.errors.push(problem(format!(
-                "$extensions.{EXTENSION}.ron does not read: {}",
-                e.to_string()
-                    .strip_prefix(&format!("{}: ", file.display()))
-                    .unwrap_or(&e.to_string())
-            ))),
+            Err(e) => {
+                // The error's place is in the ron's text, not in the tokens file's.
+                let text = e.to_string();
+                let inner = (text.strip_prefix(&format!("{}:", file.display())))
+                    .unwrap_or(&text)
+                    .trim_start();
+                let message = match inner.split_once(": ") {
+                    Some((place, what)) if place.starts_with(|c: char| c.is_ascii_digit()) => {
+                        format!("$extensions.{EXTENSION}.ron does not read, at {place} of the ron: {what}")
+                    }
+                    _ => format!("$extensions.{EXTENSION}.ron does not read: {inner}"),
+                };
+                read.errors.push(problem(message))
+            }
         }
     }
     read
