@@ -226,6 +226,8 @@ fn material_3_spring_tokens_bake_as_springs_and_a_bad_one_is_named() {
         "{}",
         stderr(&run)
     );
+    // Its two tokens are that error's, not also skipped ones.
+    assert!(!stderr(&run).contains("effects.damping"), "{}", stderr(&run));
     let table: Value = serde_json::from_slice(
         &fs::read(
             dir.path()

@@ -191,6 +191,9 @@ fn walk(
         return;
     }
     if let Some(spring) = material_spring(file, node, &dotted, read) {
+        let Some(spring) = spring else {
+            return;
+        };
         let name = path.join("-").replace(['.', ' ', '_'], "-");
         let ron = format!(
             "(name: {name:?}, property: \"--progress\", motion: Spring(from: 0, to: 1, \
@@ -223,9 +226,14 @@ fn walk(
 }
 
 /// A Material 3 Expressive spring group: `stiffness` and `damping` tokens with number values
-/// (stiffness > 0, damping ratio >= 0); `None` if the group is not one (an error is added
-/// when it is one with bad values).
-fn material_spring(file: &Path, group: &Node, dotted: &str, read: &mut Read) -> Option<(f64, f64)> {
+/// (stiffness > 0, damping ratio >= 0); `None` if the group is not one, `Some(None)` if it is
+/// one with bad values (an error is added, and its two tokens are not also skipped ones).
+fn material_spring(
+    file: &Path,
+    group: &Node,
+    dotted: &str,
+    read: &mut Read,
+) -> Option<Option<(f64, f64)>> {
     let value = |key: &str| group.get(key)?.get("$value");
     let (stiffness, damping) = (value("stiffness")?, value("damping")?);
     let bad = |field: &str, what: &str| {
@@ -237,7 +245,7 @@ fn material_spring(file: &Path, group: &Node, dotted: &str, read: &mut Read) -> 
             },
         )
     };
-    match (stiffness.as_f64(), damping.as_f64()) {
+    Some(match (stiffness.as_f64(), damping.as_f64()) {
         (Some(k), Some(z)) if k > 0.0 && k.is_finite() && z >= 0.0 && z.is_finite() => Some((k, z)),
         (k, _) if !k.is_some_and(|k| k > 0.0 && k.is_finite()) => {
             read.errors
@@ -249,7 +257,7 @@ fn material_spring(file: &Path, group: &Node, dotted: &str, read: &mut Read) -> 
                 .push(bad("damping", "a number >= 0 (a damping ratio)"));
             None
         }
-    }
+    })
 }
 
 /// A JSON value whose objects keep their members in file order (serde_json's own `Value`
