@@ -227,7 +227,11 @@ fn material_3_spring_tokens_bake_as_springs_and_a_bad_one_is_named() {
         stderr(&run)
     );
     // Its two tokens are that error's, not also skipped ones.
-    assert!(!stderr(&run).contains("effects.damping"), "{}", stderr(&run));
+    assert!(
+        !stderr(&run).contains("effects.damping"),
+        "{}",
+        stderr(&run)
+    );
     let table: Value = serde_json::from_slice(
         &fs::read(
             dir.path()
@@ -291,6 +295,26 @@ fn a_token_whose_motion_does_not_read_is_refused_with_its_path() {
              read, at 1:38 of the ron: Unexpected missing field named `to` in `Spring`"
         ),
         "{err}"
+    );
+}
+
+/// A key written twice in one object of a tokens file is an error at its place, as a field
+/// twice in RON is (the last one silently won).
+#[test]
+fn a_key_written_twice_in_a_tokens_file_is_an_error_at_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("twice.tokens.json"),
+        "{ \"space\": { \"$type\": \"dimension\", \"$value\": \"4px\" },\n  \"space\": { \"$type\": \"dimension\", \"$value\": \"8px\" } }\n",
+    )
+    .unwrap();
+    let run = curvebake(dir.path(), &["bake", "twice.tokens.json", "--out", "out"]);
+    assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+    assert!(
+        stderr(&run).contains("twice.tokens.json:2:")
+            && stderr(&run).contains("the key \"space\" is written twice in one object"),
+        "{}",
+        stderr(&run)
     );
 }
 

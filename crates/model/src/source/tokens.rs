@@ -333,9 +333,16 @@ impl<'de> serde::de::Visitor<'de> for NodeVisitor {
         }
         Ok(Node::Array(items))
     }
+    /// An object; a key written twice is an error (as a field twice in RON is), not the
+    /// last one silently winning.
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Node, A::Error> {
-        let mut members = Vec::new();
+        let (mut members, mut keys) = (Vec::new(), std::collections::HashSet::new());
         while let Some((key, value)) = map.next_entry::<String, Node>()? {
+            if !keys.insert(key.clone()) {
+                return Err(serde::de::Error::custom(format_args!(
+                    "the key {key:?} is written twice in one object"
+                )));
+            }
             members.push((key, value));
         }
         Ok(Node::Object(members))
