@@ -189,7 +189,8 @@ mod tests {
             utility,
             "@utility animate-ui-pop {\n  animation: ui-pop var(--ui-pop-duration) \
              var(--ui-pop-easing) both,\n    ui-pop-velocity var(--ui-pop-duration) \
-             var(--ui-pop-velocity-easing) backwards;\n  animation-composition: replace, add;\n}\n"
+             var(--ui-pop-velocity-easing) backwards;\n  animation-composition: replace, add;\n  \
+             @media (prefers-reduced-motion: reduce) {\n    animation-duration: 0s;\n  }\n}\n"
         );
     }
 
@@ -198,7 +199,8 @@ mod tests {
         let ron = r#"(name: "fall", duration: 0.5, motion: Gravity(from: 0, acceleration: 100))"#;
         assert_eq!(
             theme(ron, ""),
-            "@utility animate-fall {\n  animation: fall var(--fall-duration) linear both;\n}\n"
+            "@utility animate-fall {\n  animation: fall var(--fall-duration) linear both;\n  \
+             @media (prefers-reduced-motion: reduce) {\n    animation-duration: 0s;\n  }\n}\n"
         );
     }
 
