@@ -93,8 +93,17 @@ if (scenario === "person") {
   out.sliders = await card(a, "card-drop").getByRole("slider").evaluateAll((all) => all.map((s) => s.getAttribute("aria-label")));
   out.fields = await card(a, "card-drop").getByRole("spinbutton").evaluateAll((all) => all.map((s) => s.getAttribute("aria-label")));
   out.start = await look(a, "card-drop", 0.12);
-  // 1. A slider moved with the mouse: the preview, the plot and the figures follow.
+  // 0. A stiffness typed in, then Revert: the figures of the edit, then the same as at the start.
   let n = await bakes(a);
+  await card(a, "card-drop").getByRole("spinbutton", { name: "stiffness", exact: true }).fill("400");
+  await baked(a, "card-drop", n);
+  out.typed = await look(a, "card-drop", 0.12);
+  n = await bakes(a);
+  await card(a, "card-drop").getByRole("button", { name: "Revert", exact: true }).click();
+  await baked(a, "card-drop", n);
+  out.reverted = await look(a, "card-drop", 0.12);
+  // 1. A slider moved with the mouse: the preview, the plot and the figures follow.
+  n = await bakes(a);
   await dragSlider(a, "card-drop", "stiffness", 0.8);
   await baked(a, "card-drop", n);
   out.slid = await look(a, "card-drop", 0.12);

@@ -278,17 +278,6 @@
     }
     out.textContent = parts.join(" · ");
   };
-  // The figures of a card's data, until a bake sends its own: looks done and at rest as
-  // baked, the overshoot from the card's picked frames (the bake's own takes every frame).
-  const figuresOf = (d) => d && {
-    looks_done: d.done, rests: d.rest,
-    tracks: d.tracks.map((tr, k) => {
-      const end = d.ends[k];
-      if (end === undefined || Math.abs(end - tr.x[0]) < 1e-12) return { name: tr.name, overshoot_fraction: null, peak_time: null };
-      const peak = firstPeak(tr, end);
-      return { name: tr.name, overshoot_fraction: peak ? (peak.x - end) / (end - tr.x[0]) : 0, peak_time: peak ? peak.t : null };
-    }),
-  };
   const setValue = (name, key, value) => {
     const e = tuned.get(name);
     if (!Number.isFinite(value)) return;
@@ -369,7 +358,7 @@
       if (old && dirty(old) && !(fresh && fresh.has(name))) continue;
       const values = Object.fromEntries(m.params.map((p) => [p.key, p.value]));
       const said = old && !(fresh && fresh.has(name)) ? old.said : undefined;
-      tuned.set(name, { file: m.file, hash: m.hash, params: m.params, saved: values, current: { ...values }, said });
+      tuned.set(name, { file: m.file, hash: m.hash, params: m.params, saved: values, current: { ...values }, said, figures: m.figures });
     }
   };
   // A card new from a live update, or with a new panel: a motion still being tuned is baked
@@ -392,7 +381,7 @@
       if (!e || (old && old.dataset.hash === e.hash)) return;
       if (old) old.remove();
       panel(card, name);
-      showFigures(card, figuresOf(review.motions().get(name)));
+      showFigures(card, e.figures);
       follow(card, name);
       review.drawCard(card);
     });
@@ -461,17 +450,6 @@
       return { w: Math.sqrt(k), z: c / (2 * Math.sqrt(k)), put: (w, z) => { set("origami_tension", (w * w - 194) / 3.62 + 30); set("origami_friction", (2 * z * w - 25) / 3 + 8); } };
     }
     return null;
-  };
-  // The first swing past the end of a track's picked frames: its time and value.
-  const firstPeak = (tr, end) => {
-    const sign = Math.sign(end - tr.x[0]);
-    let best = -1;
-    for (let i = 0; i < tr.x.length; i++) {
-      const past = (tr.x[i] - end) * sign;
-      if (past > 0 && (best < 0 || past > (tr.x[best] - end) * sign)) best = i;
-      else if (past <= 0 && best >= 0) break;
-    }
-    return best < 0 ? null : { t: tr.t[best], x: tr.x[best] };
   };
   const handle = (svg, x, y, label, drag) => {
     const h = document.createElementNS(SVG, "circle");
@@ -626,9 +604,10 @@
     const kind = (card.querySelector(".kind") || {}).textContent || "";
     const spring = kind.startsWith("spring") ? springForm(e) : null;
     if (spring && end !== undefined) {
-      const peak = firstPeak(tr, end);
-      if (peak && !spring.fixed) {
-        handle(svg, s.X(peak.t), s.Y(peak.x), "first overshoot peak: drag to set the overshoot and its time", (t, v, started, before) => {
+      // The first swing's peak as the figures say it: the closed form's, not a picked frame's.
+      const f = e.figures && e.figures.tracks[0];
+      if (f && f.peak_time !== null && !spring.fixed) {
+        handle(svg, s.X(f.peak_time), s.Y(f.peak_value), "first overshoot peak: drag to set the overshoot and its time", (t, v, started, before) => {
           // ζ from the overshoot os = exp(-ζπ/√(1-ζ²)): ζ = -ln(os)/√(π² + ln²(os)); the
           // peak at t = π/ωd, ωd = ω0√(1-ζ²) (exact for a spring from rest).
           const os = Math.min(0.95, Math.max(1e-4, (v - end) / (end - tr.x[0])));
