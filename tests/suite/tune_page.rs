@@ -346,6 +346,31 @@ fn a_person_tunes_a_spring_in_the_page_and_saves_it_into_the_file() {
         slid["values"]["motion.damping"]
     );
 
+    // The keyboard moves the handles as a drag does: ArrowDown on the peak, more overshoot;
+    // ArrowRight on "looks done", a slower spring, and Shift+ArrowRight five times the step (10
+    // plot pixels, not 2). The focused handle's label says what the Tune line says.
+    let keyed = &seen["keyed"];
+    assert!(overshoot(keyed) > overshoot(dragged), "{dragged} {keyed}");
+    let label = seen["keyedLabel"].as_str().unwrap();
+    let figures = keyed["figures"].as_str().unwrap();
+    let said = &figures[figures.find("overshoot ").unwrap() + 10..];
+    assert!(label.starts_with("first overshoot peak, "), "{label}");
+    assert!(label.contains(&format!("{said}: ")), "{label} / {figures}");
+    // (The time it looks done moves by whole frames; the stiffness follows every step: ω0
+    // scaled by done / new done, so ln k falls by about 2 ln(1 + step / done).)
+    let stiffness = |v: &Value| v["values"]["motion.stiffness"].as_f64().unwrap().ln();
+    let (plain, shifted) = (
+        stiffness(keyed) - stiffness(&seen["doneStep"]),
+        stiffness(&seen["doneStep"]) - stiffness(&seen["doneShiftStep"]),
+    );
+    assert!(plain > 0.0 && shifted > 3.0 * plain, "{plain} {shifted}");
+    let label = seen["doneLabel"].as_str().unwrap();
+    let looks = seen["doneShiftStep"]["looksDone"].as_str().unwrap();
+    assert!(
+        label.starts_with(&format!("looks done at {looks}: ")),
+        "{label}"
+    );
+
     // Save: those numbers only, everything else byte for byte (CRLF, comments, `0.0`).
     let values = &seen["saved"]["values"];
     let number = |key: &str| values[key].as_f64().unwrap();
