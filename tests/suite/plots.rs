@@ -278,3 +278,32 @@ fn translate_y_points_down_and_looks_done_is_marked() {
         );
     }
 }
+
+/// The velocity panel shows its baked frames as dots that can be seen beside the curve (its
+/// legend says "baked frames (105)"): the bouncing ball's dots were drawn a pixel in radius,
+/// the width of the curve they sit on, and vanished into it (audit finding 11). Each of its
+/// 105 dots keeps at least the area of a dot of radius 2 beside a 2-pixel line (9 pixels),
+/// counted in the plot's lowest third, the velocity panel (the position panel ends above it).
+#[test]
+fn the_velocity_panels_frames_are_dots_beside_the_curve() {
+    const FRAMES: [u8; 3] = [0xe3, 0x6c, 0x0a];
+    let dir = tempfile::tempdir().unwrap();
+    bake(
+        &[curves_dir().join("gravity.ron")],
+        dir.path(),
+        (1200, 800),
+        2,
+    );
+    let files = pngs(dir.path());
+    let path = plot_path("bouncing-ball");
+    let img = decode(&path, &files[&path]);
+    let (w, h) = img.dimensions();
+    let dots = (0..w)
+        .flat_map(|x| (h * 2 / 3..h).map(move |y| (x, y)))
+        .filter(|&(x, y)| img.get_pixel(x, y).0 == FRAMES)
+        .count();
+    assert!(
+        dots >= 105 * 9,
+        "{dots} pixels of frame dots in the velocity panel"
+    );
+}

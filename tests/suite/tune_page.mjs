@@ -93,8 +93,17 @@ if (scenario === "person") {
   out.sliders = await card(a, "card-drop").getByRole("slider").evaluateAll((all) => all.map((s) => s.getAttribute("aria-label")));
   out.fields = await card(a, "card-drop").getByRole("spinbutton").evaluateAll((all) => all.map((s) => s.getAttribute("aria-label")));
   out.start = await look(a, "card-drop", 0.12);
-  // 1. A slider moved with the mouse: the preview, the plot and the figures follow.
+  // 0. A stiffness typed in, then Revert: the figures of the edit, then the same as at the start.
   let n = await bakes(a);
+  await card(a, "card-drop").getByRole("spinbutton", { name: "stiffness", exact: true }).fill("400");
+  await baked(a, "card-drop", n);
+  out.typed = await look(a, "card-drop", 0.12);
+  n = await bakes(a);
+  await card(a, "card-drop").getByRole("button", { name: "Revert", exact: true }).click();
+  await baked(a, "card-drop", n);
+  out.reverted = await look(a, "card-drop", 0.12);
+  // 1. A slider moved with the mouse: the preview, the plot and the figures follow.
+  n = await bakes(a);
   await dragSlider(a, "card-drop", "stiffness", 0.8);
   await baked(a, "card-drop", n);
   out.slid = await look(a, "card-drop", 0.12);
@@ -115,6 +124,31 @@ if (scenario === "person") {
   await a.mouse.up();
   await baked(a, "card-drop", n);
   out.dragged = await look(a, "card-drop", 0.12);
+  // 2b. The same handles from the keyboard: ArrowDown moves the peak further past the end,
+  //     Shift+ArrowRight the time it looks done later (a bigger step); each time the redrawn
+  //     handle keeps the focus and its label says the value it now sets.
+  const focused = () => a.evaluate(() => {
+    const h = document.activeElement;
+    return h && h.classList.contains("tune-handle") ? h.getAttribute("aria-label") : null;
+  });
+  await quiet(a);
+  await handle.focus();
+  n = await bakes(a);
+  await a.keyboard.press("ArrowDown");
+  await baked(a, "card-drop", n);
+  out.keyed = await look(a, "card-drop", 0.12);
+  out.keyedLabel = await focused();
+  const doneHandle = card(a, "card-drop").locator('circle.tune-handle[aria-label^="looks done"]');
+  await doneHandle.focus();
+  n = await bakes(a);
+  await a.keyboard.press("ArrowRight");
+  await baked(a, "card-drop", n);
+  out.doneStep = await look(a, "card-drop", 0.12);
+  n = await bakes(a);
+  await a.keyboard.press("Shift+ArrowRight");
+  await baked(a, "card-drop", n);
+  out.doneShiftStep = await look(a, "card-drop", 0.12);
+  out.doneLabel = await focused();
   // 3. Save: the file changes in those numbers only (the test compares it). Every card and
   //    the tuning panel are marked, and the plots drawn counted, to tell what the live update
   //    replaced and drew.

@@ -282,6 +282,33 @@ fn a_person_tunes_a_spring_in_the_page_and_saves_it_into_the_file() {
     assert_eq!(seen["sliders"], names);
     assert_eq!(seen["fields"], names);
 
+    // The figures are the spring's own peak (π/ωd, e^(-ζπ/√(1-ζ²))), not a frame's: for the
+    // file's spring and for stiffness 400 typed in (the frames say 20.32 % at 0.1833 s), and
+    // after Revert the same line as at the start.
+    let peak = |k: f64, c: f64| {
+        let zeta = c / (2.0 * k.sqrt());
+        let wd = k.sqrt() * (1.0 - zeta * zeta).sqrt();
+        let four = |x: f64| format!("{}", format!("{x:.3e}").parse::<f64>().unwrap());
+        let fraction = (-zeta * std::f64::consts::PI / (1.0 - zeta * zeta).sqrt()).exp();
+        format!(
+            "overshoot {} % at {} s",
+            four(100.0 * fraction),
+            four(std::f64::consts::PI / wd)
+        )
+    };
+    let figures = |v: &Value| v["figures"].as_str().unwrap().to_owned();
+    assert!(
+        figures(&seen["start"]).ends_with(&peak(220.0, 18.0)),
+        "{}",
+        seen["start"]
+    );
+    assert!(
+        figures(&seen["typed"]).ends_with(&peak(400.0, 18.0)),
+        "{}",
+        seen["typed"]
+    );
+    assert_eq!(figures(&seen["reverted"]), figures(&seen["start"]));
+
     // The slider: preview, plot, figures and the numbers table change; no file does.
     let (start, slid) = (&seen["start"], &seen["slid"]);
     let stiffness = slid["values"]["motion.stiffness"].as_f64().unwrap();
@@ -317,6 +344,31 @@ fn a_person_tunes_a_spring_in_the_page_and_saves_it_into_the_file() {
     assert_ne!(
         dragged["values"]["motion.damping"],
         slid["values"]["motion.damping"]
+    );
+
+    // The keyboard moves the handles as a drag does: ArrowDown on the peak, more overshoot;
+    // ArrowRight on "looks done", a slower spring, and Shift+ArrowRight five times the step (10
+    // plot pixels, not 2). The focused handle's label says what the Tune line says.
+    let keyed = &seen["keyed"];
+    assert!(overshoot(keyed) > overshoot(dragged), "{dragged} {keyed}");
+    let label = seen["keyedLabel"].as_str().unwrap();
+    let figures = keyed["figures"].as_str().unwrap();
+    let said = &figures[figures.find("overshoot ").unwrap() + 10..];
+    assert!(label.starts_with("first overshoot peak, "), "{label}");
+    assert!(label.contains(&format!("{said}: ")), "{label} / {figures}");
+    // (The time it looks done moves by whole frames; the stiffness follows every step: ω0
+    // scaled by done / new done, so ln k falls by about 2 ln(1 + step / done).)
+    let stiffness = |v: &Value| v["values"]["motion.stiffness"].as_f64().unwrap().ln();
+    let (plain, shifted) = (
+        stiffness(keyed) - stiffness(&seen["doneStep"]),
+        stiffness(&seen["doneStep"]) - stiffness(&seen["doneShiftStep"]),
+    );
+    assert!(plain > 0.0 && shifted > 3.0 * plain, "{plain} {shifted}");
+    let label = seen["doneLabel"].as_str().unwrap();
+    let looks = seen["doneShiftStep"]["looksDone"].as_str().unwrap();
+    assert!(
+        label.starts_with(&format!("looks done at {looks}: ")),
+        "{label}"
     );
 
     // Save: those numbers only, everything else byte for byte (CRLF, comments, `0.0`).

@@ -4,7 +4,8 @@
 //!
 //! Three requests, each a `POST` of JSON to a path under [`TUNE_PREFIX`]:
 //! * `motions` (`{}`): every motion of the watched inputs with its file, the file's content
-//!   hash and its parameters as written (path, field name, value, text);
+//!   hash, its parameters as written (path, field name, value, text) and its figures as
+//!   `bake` gives them;
 //! * `bake` (`{file, motion, values}`): the motion baked with those values by the real engine:
 //!   its card (the review page's HTML for it, with the card data the plots are drawn from),
 //!   its CSS, and its figures (looks done, at rest, overshoot);
@@ -317,7 +318,7 @@ impl Tuner {
         }
     }
 
-    /// Every motion of the watched inputs, with its file, hash and parameters.
+    /// Every motion of the watched inputs, with its file, hash, parameters and figures.
     fn motions(&self) -> Result<Value, Refusal> {
         let files = find_inputs(&self.options.inputs).map_err(|e| refuse(409, e.to_string()))?;
         let mut motions = serde_json::Map::new();
@@ -325,6 +326,7 @@ impl Tuner {
             let Ok(source) = Source::read(&file) else {
                 continue;
             };
+            let mut figures = rebake::figures_of_file(&self.options, &file, &source.text);
             for (_, name) in &source.motions {
                 let Ok(params) = source.params(name) else {
                     continue;
@@ -341,7 +343,12 @@ impl Tuner {
                     .collect();
                 motions.insert(
                     name.clone(),
-                    json!({ "file": file.display().to_string(), "hash": source.hash, "params": params }),
+                    json!({
+                        "file": file.display().to_string(),
+                        "hash": source.hash,
+                        "params": params,
+                        "figures": figures.remove(name),
+                    }),
                 );
             }
         }

@@ -93,7 +93,7 @@
     if (handles(card, e)) {
       const hint = document.createElement("p");
       hint.className = "tune-hint";
-      hint.textContent = `Or drag the red handles on the plot: ${handles(card, e)}.`;
+      hint.textContent = `Or drag the red handles on the plot (or focus one and press the arrow keys, Shift for bigger steps): ${handles(card, e)}.`;
       box.appendChild(hint);
     }
     const groups = new Map();
@@ -278,17 +278,6 @@
     }
     out.textContent = parts.join(" · ");
   };
-  // The figures of a card's data, until a bake sends its own: looks done and at rest as
-  // baked, the overshoot from the card's picked frames (the bake's own takes every frame).
-  const figuresOf = (d) => d && {
-    looks_done: d.done, rests: d.rest,
-    tracks: d.tracks.map((tr, k) => {
-      const end = d.ends[k];
-      if (end === undefined || Math.abs(end - tr.x[0]) < 1e-12) return { name: tr.name, overshoot_fraction: null, peak_time: null };
-      const peak = firstPeak(tr, end);
-      return { name: tr.name, overshoot_fraction: peak ? (peak.x - end) / (end - tr.x[0]) : 0, peak_time: peak ? peak.t : null };
-    }),
-  };
   const setValue = (name, key, value) => {
     const e = tuned.get(name);
     if (!Number.isFinite(value)) return;
@@ -369,7 +358,7 @@
       if (old && dirty(old) && !(fresh && fresh.has(name))) continue;
       const values = Object.fromEntries(m.params.map((p) => [p.key, p.value]));
       const said = old && !(fresh && fresh.has(name)) ? old.said : undefined;
-      tuned.set(name, { file: m.file, hash: m.hash, params: m.params, saved: values, current: { ...values }, said });
+      tuned.set(name, { file: m.file, hash: m.hash, params: m.params, saved: values, current: { ...values }, said, figures: m.figures });
     }
   };
   // A card new from a live update, or with a new panel: a motion still being tuned is baked
@@ -392,7 +381,7 @@
       if (!e || (old && old.dataset.hash === e.hash)) return;
       if (old) old.remove();
       panel(card, name);
-      showFigures(card, figuresOf(review.motions().get(name)));
+      showFigures(card, e.figures);
       follow(card, name);
       review.drawCard(card);
     });
@@ -462,38 +451,50 @@
     }
     return null;
   };
-  // The first swing past the end of a track's picked frames: its time and value.
-  const firstPeak = (tr, end) => {
-    const sign = Math.sign(end - tr.x[0]);
-    let best = -1;
-    for (let i = 0; i < tr.x.length; i++) {
-      const past = (tr.x[i] - end) * sign;
-      if (past > 0 && (best < 0 || past > (tr.x[best] - end) * sign)) best = i;
-      else if (past <= 0 && best >= 0) break;
-    }
-    return best < 0 ? null : { t: tr.t[best], x: tr.x[best] };
-  };
-  const handle = (svg, x, y, label, drag) => {
+  // Arrow keys move a focused handle as a drag would, by KEY_STEP pixels of the plot (Shift:
+  // SHIFT_STEP); after the bake redraws the plot, its new handle takes the focus back, and its
+  // label (with the value it now sets) is read out.
+  const KEY_STEP = 2, SHIFT_STEP = 10;
+  const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+  // A handle at (x, y) of the plot's pixels: `id` names it across redraws, `label` says what it
+  // is and sets; `drag(t, v, started, before, done)` solves for the values that put it at (t, v).
+  const handle = (svg, x, y, { id, label }, drag) => {
     const h = document.createElementNS(SVG, "circle");
     Object.entries({ cx: x, cy: y, r: 7, class: "tune-handle", tabindex: "0", role: "button", "aria-roledescription": "handle", "aria-label": label }).forEach(([k, v]) => h.setAttribute(k, v));
+    h.dataset.handle = id;
     const title = document.createElementNS(SVG, "title");
     title.textContent = label;
     h.appendChild(title);
+    const scale = svg.plotScale, name = svg.closest("article").dataset.motion, e = tuned.get(name);
+    // Every move solves from the values at its start, so moves never compound.
+    const moveTo = (px, py, start) => {
+      e.current = { ...start };
+      drag(scale.t(px), scale.v(py), performance.now(), start, review.motions().get(name).done);
+    };
     h.addEventListener("pointerdown", (event) => {
       event.stopPropagation();
       event.preventDefault();
-      // Every move solves from the values at the press, so moves never compound.
-      const scale = svg.plotScale, name = svg.closest("article").dataset.motion;
-      const e = tuned.get(name), start = { ...e.current }, done = review.motions().get(name).done;
+      const start = { ...e.current };
       const move = (ev) => {
         const r = svg.getBoundingClientRect(), k = Number(svg.getAttribute("width")) / r.width;
-        e.current = { ...start };
-        drag(scale.t((ev.clientX - r.left) * k), scale.v((ev.clientY - r.top) * k), performance.now(), start, done);
+        moveTo((ev.clientX - r.left) * k, (ev.clientY - r.top) * k, start);
       };
       addEventListener("pointermove", move);
       addEventListener("pointerup", () => removeEventListener("pointermove", move), { once: true });
     });
+    h.addEventListener("keydown", (event) => {
+      const arrow = ARROWS[event.key];
+      if (!arrow) return;
+      event.preventDefault();
+      const step = event.shiftKey ? SHIFT_STEP : KEY_STEP;
+      e.keyed = id;
+      moveTo(x + arrow[0] * step, y + arrow[1] * step, { ...e.current });
+    });
+    // Focus moved elsewhere (not lost to a redraw): the next drawing leaves it there.
+    h.addEventListener("focusout", (event) => { if (event.relatedTarget) e.keyed = null; });
     svg.appendChild(h);
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (e.keyed === id && lost) h.focus();
     return h;
   };
   const hline = (svg, v, cls) => {
@@ -623,12 +624,17 @@
     const svg = card.querySelector(".plot-svg");
     if (!e || !svg || !svg.plotScale || d.tracks.length !== 1) return;
     const s = svg.plotScale, end = d.ends[0], tr = d.tracks[0];
+    const unitOf = (track) => (track.unit ? ` ${track.unit}` : "");
     const kind = (card.querySelector(".kind") || {}).textContent || "";
     const spring = kind.startsWith("spring") ? springForm(e) : null;
     if (spring && end !== undefined) {
-      const peak = firstPeak(tr, end);
-      if (peak && !spring.fixed) {
-        handle(svg, s.X(peak.t), s.Y(peak.x), "first overshoot peak: drag to set the overshoot and its time", (t, v, started, before) => {
+      // The first swing's peak as the figures say it: the closed form's, not a picked frame's.
+      const f = e.figures && e.figures.tracks[0];
+      if (f && f.peak_time !== null && !spring.fixed) {
+        handle(svg, s.X(f.peak_time), s.Y(f.peak_value), {
+          id: "peak",
+          label: `first overshoot peak, ${short(f.overshoot_fraction * 100)} % at ${short(f.peak_time)} s: drag or use the arrow keys to set the overshoot and its time`,
+        }, (t, v, started, before) => {
           // ζ from the overshoot os = exp(-ζπ/√(1-ζ²)): ζ = -ln(os)/√(π² + ln²(os)); the
           // peak at t = π/ωd, ωd = ω0√(1-ζ²) (exact for a spring from rest).
           const os = Math.min(0.95, Math.max(1e-4, (v - end) / (end - tr.x[0])));
@@ -640,7 +646,10 @@
         });
       }
       if (d.done !== null) {
-        handle(svg, s.X(d.done), s.Y(end), "looks done: drag to make the spring faster or slower", (t, v, started, before, done) => {
+        handle(svg, s.X(d.done), s.Y(end), {
+          id: "done",
+          label: `looks done at ${short(d.done)} s: drag or use the arrow keys to make the spring faster or slower`,
+        }, (t, v, started, before, done) => {
           // The same ζ, every time scaled: ω0 by done / new done.
           const f = springForm(e);
           if (!(t > 1e-3) || !done) return;
@@ -651,7 +660,7 @@
     }
     const key = (k) => (e.current["motion." + k] !== undefined ? "motion." + k : null);
     if (kind.startsWith("friction") && end !== undefined) {
-      handle(svg, s.X(Infinity), s.Y(end), "rest position: drag to move it", (t, v, started, before) => {
+      handle(svg, s.X(Infinity), s.Y(end), { id: "rest", label: `rest position ${short(end)}${unitOf(tr)}: drag or use the arrow keys to move it` }, (t, v, started, before) => {
         // A fling rests at from + v/λ with λ = -ln(friction): the velocity that rests at v
         // (the snap form writes the rest itself).
         if (key("to")) e.current[key("to")] = round(v, 10 ** Math.floor(Math.log10(Math.abs(v) || 1) - 3));
@@ -666,7 +675,7 @@
       for (const bound of ["min", "max"]) {
         if (!key(bound)) continue;
         hline(svg, e.current[key(bound)], "end");
-        handle(svg, s.X(Infinity), s.Y(e.current[key(bound)]), `${bound} bound: drag to move it`, (t, v, started, before) => {
+        handle(svg, s.X(Infinity), s.Y(e.current[key(bound)]), { id: bound, label: `${bound} bound ${short(e.current[key(bound)])}${unitOf(tr)}: drag or use the arrow keys to move it` }, (t, v, started, before) => {
           e.current[key(bound)] = v;
           moved(name, started, before);
         });

@@ -9,7 +9,9 @@ use curvebake_export::{css, exporters, html, Format, Layout};
 use curvebake_model::bake::{bake_planned, frame_plan, Baked};
 use curvebake_model::load::{load_bytes, Loaded};
 use curvebake_model::spec::Overrides;
+use curvebake_motion::Motion;
 use serde_json::{json, Value};
+use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Bakes motion `name` of `text` (the edited bytes of `file`) and returns `{card, css,
@@ -54,19 +56,48 @@ pub fn rebake(
     }))
 }
 
+/// The figures of every motion of `text` (the bytes of `file` as they are), by name: what the
+/// page shows before any edit, computed as a bake's are (a motion the engine refuses has none).
+pub fn figures_of_file(options: &BakeOptions, file: &Path, text: &str) -> BTreeMap<String, Value> {
+    let overrides = Overrides {
+        fps: options.fps,
+        ..Overrides::default()
+    };
+    let Loaded { inputs, .. } = load_bytes(file, text.as_bytes(), overrides);
+    (inputs.iter())
+        .filter_map(|input| {
+            let plan = frame_plan(&input.spec).ok()?;
+            let baked = bake_planned(&input.spec, plan).ok()?;
+            let digest = Digest::of(&baked, false);
+            Some((input.spec.name.clone(), figures(&baked, &digest)))
+        })
+        .collect()
+}
+
 /// Looks done, at rest, and per track with an end value its overshoot: the furthest it goes
-/// past the end, in the unit and as a fraction of the travel |end - start|, and when its first
-/// swing past the end peaks (the frame of largest excursion before it comes back).
+/// past the end, in the unit and as a fraction of the travel |end - start|, and its first
+/// swing's peak past the end (time and value), exact: the closed form's extremum, not a
+/// frame's.
 fn figures(baked: &Baked, digest: &Digest) -> Value {
-    let tracks: Vec<Value> = (baked.tracks.iter().zip(&digest.ends))
-        .map(|(track, &end)| {
-            let (fraction, peak) = overshoot(&track.position, end);
+    let motions = baked.spec.model.tracks();
+    let tracks: Vec<Value> = (baked.tracks.iter().zip(&digest.ends).zip(motions))
+        .map(|((track, &end), (_, motion))| {
+            let (fraction, frame) = overshoot(&track.position, end);
             let start = track.position.first().copied().unwrap_or(end);
+            let travel = end - start;
+            let peak = frame.map(|i| {
+                let around = (baked.time(i.saturating_sub(1)), baked.time(i + 1));
+                peak(motion, around, travel.signum())
+            });
+            // The exact peak may pass the end further than every frame does.
+            let past = |x: f64| (x - end) * travel.signum() / travel.abs();
+            let fraction = fraction.map(|f| peak.map_or(f, |(_, x)| f.max(past(x))));
             json!({
                 "name": track.name,
-                "overshoot": fraction.map(|f| f * (end - start).abs()),
+                "overshoot": fraction.map(|f| f * travel.abs()),
                 "overshoot_fraction": fraction,
-                "peak_time": peak.map(|i| baked.time(i)),
+                "peak_time": peak.map(|(t, _)| t),
+                "peak_value": peak.map(|(_, x)| x),
             })
         })
         .collect();
@@ -76,6 +107,34 @@ fn figures(baked: &Baked, digest: &Digest) -> Value {
         "duration": digest.duration,
         "tracks": tracks,
     })
+}
+
+/// The extremum `(t, x(t))` of `motion` in direction `sign` (a maximum for +1, a minimum
+/// for -1) within `(a, b)`, the frame times either side of the frame that peaks: where the
+/// velocity turns from `sign` to against it, by bisection down to adjacent doubles (a join
+/// inside, where the velocity jumps across zero, is found the same way). When the velocity
+/// does not turn inside `(a, b)` the better end is the peak.
+fn peak(motion: &dyn Motion, (mut a, mut b): (f64, f64), sign: f64) -> (f64, f64) {
+    let towards = |t: f64| motion.velocity(t) * sign;
+    if towards(a) > 0.0 && towards(b) < 0.0 {
+        loop {
+            let mid = 0.5 * (a + b);
+            if mid <= a || mid >= b {
+                break;
+            }
+            if towards(mid) > 0.0 {
+                a = mid;
+            } else {
+                b = mid;
+            }
+        }
+    }
+    let (xa, xb) = (motion.position(a), motion.position(b));
+    if (xb - xa) * sign > 0.0 {
+        (b, xb)
+    } else {
+        (a, xa)
+    }
 }
 
 /// The overshoot of `x` past `end` as a fraction of the travel from `x[0]` (0 when it never
@@ -108,7 +167,36 @@ fn overshoot(x: &[f64], end: f64) -> (Option<f64>, Option<usize>) {
 
 #[cfg(test)]
 mod tests {
-    use super::overshoot;
+    use super::{figures_of_file, overshoot, rebake};
+    use crate::options::BakeOptions;
+    use std::f64::consts::PI;
+    use std::path::Path;
+
+    /// card-drop with stiffness 400 (the audit's case): the frames' peak is 20.32 % at
+    /// 0.1833 s, the spring's 20.53 % at π/ωd = 0.1759 s; the page says the spring's, the
+    /// same before an edit (the listing) and after one (a bake), so a Revert changes nothing.
+    #[test]
+    fn the_overshoot_is_the_closed_forms_peak_before_and_after_an_edit() {
+        let text = "(name: \"drop\", property: \"translateY\", motion: Spring(from: -240, to: 0, stiffness: 400, damping: 18))";
+        let (k, c) = (400.0_f64, 18.0_f64);
+        let zeta = c / (2.0 * k.sqrt());
+        let wd = k.sqrt() * (1.0 - zeta * zeta).sqrt();
+        let (time, fraction) = (PI / wd, (-zeta * PI / (1.0 - zeta * zeta).sqrt()).exp());
+        let options = BakeOptions::default();
+        let file = Path::new("drop.ron");
+        let listed = figures_of_file(&options, file, text)
+            .remove("drop")
+            .unwrap();
+        let baked = rebake(&options, file, text, "drop").unwrap()["figures"].clone();
+        assert_eq!(listed, baked);
+        let track = &listed["tracks"][0];
+        let at = track["peak_time"].as_f64().unwrap();
+        assert!((at - time).abs() < 1e-9, "{at} against {time}");
+        let f = track["overshoot_fraction"].as_f64().unwrap();
+        assert!((f - fraction).abs() < 1e-9, "{f} against {fraction}");
+        let x = track["peak_value"].as_f64().unwrap();
+        assert!((x - 240.0 * fraction).abs() < 1e-6, "{x}");
+    }
 
     #[test]
     fn the_first_swing_past_the_end_is_the_overshoot_peak() {

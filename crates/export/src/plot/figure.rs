@@ -549,7 +549,13 @@ impl<'a> Plot<'a> {
             );
             line(root, zero[0], zero[1], &AXIS)?;
         }
-        let small = self.dots.0.saturating_sub(1).max(1);
+        // Smaller than the position panel's, but wider than the curve they sit on (a dot of
+        // the curve's width vanishes into it).
+        let small = self
+            .dots
+            .0
+            .saturating_sub(1)
+            .max(CURVE_WIDTH.unsigned_abs());
         let velocities: Values = (|e| e.2, |t| t.velocity, 1.0);
         self.curves(root, &mut chart, VELOCITY, velocities, small)
     }
@@ -866,6 +872,9 @@ fn dot_radius(plot_width: i32, frames: usize, s: Scale) -> (u32, bool) {
     (r.round() as u32, spacing < 3.0 * r)
 }
 
+/// Width in pixels of a panel's curves.
+const CURVE_WIDTH: i32 = 2;
+
 /// The exact curve and the baked frames as dots on it.
 fn curve_with_frames(
     root: &Area,
@@ -879,9 +888,9 @@ fn curve_with_frames(
     let dots = frames.map(|p| Circle::new(p, radius, FRAMES.filled()));
     if dense {
         chart.draw_series(dots)?;
-        thick_path(root, curve, color, 2)?;
+        thick_path(root, curve, color, CURVE_WIDTH)?;
     } else {
-        thick_path(root, curve, color, 2)?;
+        thick_path(root, curve, color, CURVE_WIDTH)?;
         chart.draw_series(dots)?;
     }
     Ok(())
