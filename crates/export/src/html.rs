@@ -23,6 +23,7 @@ use crate::settings::{ExportSettings, Format, Layout};
 use curvebake_model::bake::Baked;
 use curvebake_model::number::format_number;
 use curvebake_model::number::write_json_f64;
+use curvebake_model::spec::param_unit;
 use std::fmt::Write as _;
 
 mod preview;
@@ -384,7 +385,9 @@ fn numbers(out: &mut String, d: &Digest) {
             escape(&format_number(d.duration))
         );
     }
-    for group in &d.params {
+    for (k, group) in d.params.iter().enumerate() {
+        // A track's group (a multi-track motion's, a ring's radii) is in its track's unit.
+        let unit = d.units.get(k).unwrap_or(&d.unit);
         if let Some(g) = &group.name {
             let _ = writeln!(
                 out,
@@ -393,7 +396,7 @@ fn numbers(out: &mut String, d: &Digest) {
             );
         }
         for (k, v) in &group.values {
-            let (label, unit) = param_label(k);
+            let (label, unit) = param_label(k, unit);
             let _ = writeln!(
                 out,
                 "<tr><th>{}</th><td>{}{unit}</td></tr>",
@@ -405,38 +408,17 @@ fn numbers(out: &mut String, d: &Digest) {
     out.push_str("</table>\n");
 }
 
-/// Parameters that are times, in seconds.
-const TIME_PARAMS: [&str; 10] = [
-    "start",
-    "end",
-    "handoff",
-    "arrival",
-    "first_impact",
-    "bound_time",
-    "duration",
-    "response",
-    "perceptual_duration",
-    "visual_duration",
-];
-
-/// How the page names a parameter of the JSON `params`, and the unit written after its value:
-/// a step's or a track's `start`, `end` and `handoff` read as when they happen, other names in
-/// words; a time gets " s".
-fn param_label(name: &str) -> (String, &'static str) {
+/// How the page names a parameter of the JSON `params`, and the unit written after its value
+/// ([`param_unit`], for a motion in `unit`): a step's or a track's `start`, `end` and
+/// `handoff` read as when they happen, other names in words.
+fn param_label(name: &str, unit: &str) -> (String, String) {
     let label = match name {
         "start" => "starts at".to_owned(),
         "end" => "ends at".to_owned(),
         "handoff" => "hands off at".to_owned(),
         other => other.replace('_', " "),
     };
-    (
-        label,
-        if TIME_PARAMS.contains(&name) {
-            " s"
-        } else {
-            ""
-        },
-    )
+    (label, param_unit(name, unit))
 }
 
 /// How the summary line under the page's title starts.

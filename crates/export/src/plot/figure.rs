@@ -9,7 +9,7 @@ use super::{
 };
 use crate::done::looks_done;
 use curvebake_model::bake::Baked;
-use curvebake_model::spec::{Ending, Model, ParamGroup};
+use curvebake_model::spec::{param_unit, Ending, Model, ParamGroup};
 use curvebake_motion::Motion;
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
@@ -271,16 +271,22 @@ impl<'a> Plot<'a> {
                     .any(|(p, _)| *p == n)
             })
         };
+        let spec = self.baked.spec;
+        // A multi-track motion's groups are its tracks, each in its own unit.
+        let unit = |k: usize| match &spec.model {
+            Model::Tracks(t) => t.tracks().get(k).map_or(spec.unit.as_str(), |t| &t.unit),
+            _ => spec.unit.as_str(),
+        };
         let mut lines = Vec::new();
-        for group in params.iter().filter(|g| !is_equivalent(g)) {
-            let (lead, items) = param_items(group);
+        for (k, group) in params.iter().enumerate().filter(|(_, g)| !is_equivalent(g)) {
+            let (lead, items) = param_items(group, unit(k));
             lines.extend(wrap(&lead, &items, body, text_max));
         }
         let equivalents: Vec<String> = params
             .iter()
             .filter(is_equivalent)
             .map(|g| {
-                let (_, items) = param_items(g);
+                let (_, items) = param_items(g, "");
                 format!(
                     "{} ({})",
                     g.name.unwrap_or_default().replace('_', "."),
@@ -659,13 +665,17 @@ fn fitting_ticks(range: &Range<f64>, pixels: f64, gap: f64) -> Ticks {
     Ticks::new(range, max)
 }
 
-/// Parameters of one group as `name value` items, with the group name to lead its line.
-fn param_items(group: &ParamGroup) -> (String, Vec<String>) {
+/// Parameters of one group as `name value unit` items ([`param_unit`], in `unit`), with the
+/// group name to lead its line.
+fn param_items(group: &ParamGroup, unit: &str) -> (String, Vec<String>) {
     let lead = group.name.map(|n| format!("{n}:  ")).unwrap_or_default();
     let items = group
         .values
         .iter()
-        .map(|(k, v)| format!("{} {}", k.replace('_', " "), format_number(*v)))
+        .map(|(k, v)| {
+            let (name, value) = (k.replace('_', " "), format_number(*v));
+            format!("{name} {value}{}", param_unit(k, unit))
+        })
         .collect();
     (lead, items)
 }

@@ -627,6 +627,40 @@ fn solved_params(s: &SolvedDecay) -> Vec<(&'static str, f64)> {
     v
 }
 
+/// The unit a parameter of [`Model::params`] named `name` is in, written after its value
+/// (with its space), for a motion in `unit` (`""` for unitless values): a position (`from`,
+/// `to`, `min`, `max`, `rest_delta`) in the unit, a velocity in it per second, an
+/// acceleration per second squared, a time (`duration`, `arrival`, a step's `start`) in
+/// seconds, a rate (`lambda`) per second; a ratio, a mass and a spring's stiffness and damping
+/// (whose units depend on the mass's) get none.
+pub fn param_unit(name: &str, unit: &str) -> String {
+    // Per second (squared) of the unit, or of 1 for a unitless value.
+    let per = |suffix: &str| match unit {
+        "" => format!(" 1{suffix}"),
+        unit => format!(" {unit}{suffix}"),
+    };
+    match name {
+        "from" | "to" | "min" | "max" | "rest_delta" => match unit {
+            "" => String::new(),
+            unit => format!(" {unit}"),
+        },
+        "velocity" | "end_velocity" | "bound_velocity" | "rest_speed" => per("/s"),
+        "acceleration" => per("/s²"),
+        "start"
+        | "end"
+        | "handoff"
+        | "arrival"
+        | "first_impact"
+        | "bound_time"
+        | "duration"
+        | "response"
+        | "perceptual_duration"
+        | "visual_duration" => " s".to_owned(),
+        "lambda" | "snap_lambda" => " 1/s".to_owned(),
+        _ => String::new(),
+    }
+}
+
 /// A named group of parameters; its names are the model's own (`&'static str`), or, in a
 /// digest kept from an earlier bake, names read back from the manifest.
 #[derive(Debug, Clone, PartialEq)]
