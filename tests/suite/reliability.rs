@@ -1654,3 +1654,25 @@ fn a_motion_no_stops_can_follow_is_named_in_a_warning() {
         "{message}"
     );
 }
+
+/// Round five (the adversary's audit, F3): a bake whose input folder holds its output folder
+/// (`bake . --out out`), or is it (`--out curves`), never reads its own outputs back as
+/// inputs: `curves.tokens.json` is a curve file by its name, and a second bake once failed
+/// on it for good ("name is already used"). Each bake succeeds, and the second writes nothing.
+#[test]
+fn a_bake_never_reads_its_own_outputs_as_inputs() {
+    for (input, out) in [(".", "out"), ("curves", "curves")] {
+        let dir = project(&[("card.ron", CARD), ("fade.ron", FADE)]);
+        let root = dir.path();
+        let args = ["bake", input, "--out", out, "--formats", "tokens,json"];
+        let first = curvebake(root, &args);
+        assert!(first.status.success(), "{input}: {}", stderr(&first));
+        assert!(root.join(out).join("curves.tokens.json").is_file());
+        for _ in 0..2 {
+            let again = curvebake(root, &args);
+            let text = stderr(&again);
+            assert!(again.status.success(), "{input} --out {out}: {text}");
+            assert!(text.contains("2 motions") && text.contains(" 0 files written"), "{text}");
+        }
+    }
+}
