@@ -216,8 +216,9 @@ fn kept_warnings(old: &Manifest, identities: &HashMap<PathBuf, String>) -> Vec<S
 }
 
 /// Whether the inputs are the ones the old manifest was written for (same files, same bytes,
-/// same run settings, and that bake had no errors) and every output it lists is still there:
-/// then nothing needs baking. Reads the files, but parses nothing.
+/// same run settings, and that bake had no errors) and every output it lists is still the
+/// file it left (the bundles by length and hash, the other files by their stamps, see
+/// `output::stamp`): then nothing needs baking. Reads the files, but parses nothing.
 fn nothing_changed(old: &Manifest, out: &OutputDir, files: &[PathBuf], run_key: &[u8]) -> bool {
     if old.run.is_empty() {
         return false;
@@ -240,9 +241,9 @@ fn nothing_changed(old: &Manifest, out: &OutputDir, files: &[PathBuf], run_key: 
         .all(|stamp| (out.resolve(&stamp.path)).is_ok_and(|path| stamp.describes(&path)));
     run.finish() == old.run
         && bundles_intact
-        && old.summaries.iter().all(|f| out.exists(f))
+        && out.still_holds(&old.summaries, &old.summary_stamps)
         && old
             .motions
             .par_iter()
-            .all(|e| e.files.iter().all(|f| out.exists(f)))
+            .all(|e| out.still_holds(&e.files, &e.stamps))
 }
