@@ -175,6 +175,12 @@ fn finish(report: &Report, options: &BakeOptions, quiet: bool) -> ExitCode {
                 options.out.join(path).display()
             );
         }
+        if !(report.written.is_empty() && report.removed.is_empty()) {
+            say!(
+                "to update {}: run the same command without --check (it rewrites the files curvebake wrote there, edited ones too)",
+                options.out.display()
+            );
+        }
     }
     if !quiet {
         say!("{}", summary(report, check));

@@ -195,23 +195,28 @@ fn is_sed_temp(name: &std::ffi::OsStr) -> bool {
 
 impl Scope {
     /// Whether an event of `kind` on `path` can change the bake: an input file; a curve file
-    /// under an input folder (even inside the output folder, where a bake writes no curve
-    /// file), but not an editor's temporary file; a folder under an input folder, outside the
+    /// under an input folder, but not an editor's temporary file, nor one in the output
+    /// folder found from above (the search of an input folder does not enter the output
+    /// folder, whose `curves.tokens.json` is the bake's own), while one under an input
+    /// folder inside the output folder counts; a folder under an input folder, outside the
     /// output folder (a bake makes folders there).
     fn counts(&self, path: &Path, kind: &EventKind) -> bool {
         if self.files.iter().any(|f| f == path) {
             return true;
         }
         let recursive = |w: &&Watched| w.mode == RecursiveMode::Recursive;
-        if !(self.folders.iter().filter(recursive)).any(|w| path.starts_with(&w.path)) {
+        let mut holding =
+            (self.folders.iter().filter(recursive)).filter(|w| path.starts_with(&w.path));
+        let Some(first) = holding.next() else {
             return false;
-        }
+        };
         let name = path.file_name().unwrap_or_default();
         if is_editor_temp(name) {
             return false;
         }
         if is_curve_file_name(path) {
-            return true;
+            let searched = |w: &Watched| w.path.starts_with(&self.out);
+            return !path.starts_with(&self.out) || searched(first) || holding.any(searched);
         }
         // A folder: one that is there, or one removed or moved (a file without an extension
         // that was removed is not one).

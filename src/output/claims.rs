@@ -102,6 +102,7 @@ mod tests {
             hash: String::new(),
             frames: 0,
             files: files.iter().map(|f| f.to_string()).collect(),
+            stamps: Vec::new(),
             chunks: Vec::new(),
             digest: None,
             warnings: Vec::new(),

@@ -303,6 +303,7 @@ mod tests {
             hash: String::new(),
             frames: digest.frames as u64,
             files: digest.files.clone(),
+            stamps: Vec::new(),
             chunks: Vec::new(),
             digest: None,
             warnings: Vec::new(),

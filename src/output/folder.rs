@@ -21,6 +21,8 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
+use crate::output::stamp::FileStamp;
+
 /// Prefix of the temporary files renamed into place (a killed run may leave some behind).
 pub const TEMP_PREFIX: &str = ".curvebake-tmp-";
 
@@ -120,6 +122,11 @@ impl Folder {
         )?)
     }
 
+    /// The stamp of the regular file `name` (not through a link), if there is one.
+    pub fn stamp(&self, name: &OsStr) -> Option<FileStamp> {
+        FileStamp::at(&self.fd, name)
+    }
+
     /// The names of this folder's entries, each with whether it is a folder (not through a
     /// link) and whether it is a regular file.
     pub fn entries(&self) -> io::Result<Vec<(OsString, bool, bool)>> {
@@ -210,6 +217,11 @@ impl Folder {
     /// Removes the file `name`.
     pub fn remove(&self, name: &OsStr) -> io::Result<()> {
         fs::remove_file(self.path.join(name))
+    }
+
+    /// The stamp of the regular file `name` (not through a link), if there is one.
+    pub fn stamp(&self, name: &OsStr) -> Option<FileStamp> {
+        FileStamp::at_path(&self.path.join(name))
     }
 
     /// The names of this folder's entries, each with whether it is a folder and whether it is

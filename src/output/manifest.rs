@@ -16,6 +16,7 @@ use crate::output::claims;
 use crate::output::digests::DigestsWriter;
 use crate::output::record::{BundleStamp, Entry};
 use crate::output::regular::read_regular;
+use crate::output::stamp::FileStamp;
 use crate::output::write::{OutputDir, StreamedFile, Sync, WriteError};
 use curvebake_model::hash::ContentHasher;
 use curvebake_model::spec::{Ending, MotionSpec};
@@ -42,6 +43,9 @@ pub struct Manifest {
     pub bundles: Vec<BundleStamp>,
     /// The files describing the whole bake (`curves.json`, `index.html`, `png/all.png`).
     pub summaries: Vec<String>,
+    /// Each of `summaries` as the bake left it, in the same order (see `output::stamp`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub summary_stamps: Vec<Option<FileStamp>>,
     /// The digests annex as the bake left it (see `output::digests`), when the bake
     /// wrote the review page or the contact sheet.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -133,9 +137,11 @@ impl Manifest {
             bundles: Vec::new(),
             digests: None,
             summaries,
+            summary_stamps: Vec::new(),
             motions: (self.motions.into_iter())
                 .map(|e| Entry {
                     hash: String::new(),
+                    stamps: Vec::new(),
                     chunks: Vec::new(),
                     digest: None,
                     warnings: Vec::new(),
@@ -206,7 +212,11 @@ impl Manifest {
         for entry in &record.motions {
             writer.push(entry)?;
         }
-        writer.finish_with("", &[], &record.summaries, Sync::File)
+        let summaries = Summaries {
+            paths: &record.summaries,
+            stamps: &[],
+        };
+        writer.finish_with("", &[], summaries, Sync::File)
     }
 }
 
@@ -229,7 +239,7 @@ fn hasher_of(bytes: &[u8]) -> ContentHasher {
 /// manifest describes the folder until the bake completes, and the entries are not held).
 ///
 /// The file is `{"motions":[entry,...],"tool":...,"run":...,"bundles":[...],"summaries":[...],
-/// "digests":...,"check":...}`, the check being the hash of every byte before `,"check"`. It reaches the disk
+/// "summary_stamps":[...],"digests":...,"check":...}`, the check being the hash of every byte before `,"check"`. It reaches the disk
 /// (with the folder entry that names it) before it is in place.
 pub struct ManifestWriter {
     file: StreamedFile,
@@ -286,7 +296,7 @@ impl ManifestWriter {
         self,
         run: &str,
         bundles: &[BundleStamp],
-        summaries: &[String],
+        summaries: Summaries,
     ) -> Result<(), WriteError> {
         self.finish_with(run, bundles, summaries, Sync::Outputs)
     }
@@ -295,7 +305,7 @@ impl ManifestWriter {
         mut self,
         run: &str,
         bundles: &[BundleStamp],
-        summaries: &[String],
+        summaries: Summaries,
         sync: Sync,
     ) -> Result<(), WriteError> {
         /// The fields after `motions`, in the order they are written.
@@ -305,6 +315,8 @@ impl ManifestWriter {
             run: &'a str,
             bundles: &'a [BundleStamp],
             summaries: &'a [String],
+            #[serde(skip_serializing_if = "<[_]>::is_empty")]
+            summary_stamps: &'a [Option<FileStamp>],
             #[serde(skip_serializing_if = "Option::is_none")]
             digests: Option<BundleStamp>,
         }
@@ -313,7 +325,8 @@ impl ManifestWriter {
             tool: tool(),
             run,
             bundles,
-            summaries,
+            summaries: summaries.paths,
+            summary_stamps: summaries.stamps,
             digests,
         };
         let tail = serde_json::to_vec(&tail).expect("the fields serialize");
@@ -326,6 +339,16 @@ impl ManifestWriter {
         self.file.append(format!("{check}\"}}\n").as_bytes())?;
         self.file.finish_durably(sync).map(|_| ())
     }
+}
+
+/// The files describing the whole bake, as a manifest records them: their paths, and the
+/// stamps of each (in the same order) once they are written.
+#[derive(Debug, Clone, Copy)]
+pub struct Summaries<'a> {
+    /// Relative to the output folder.
+    pub paths: &'a [String],
+    /// One per path, or none.
+    pub stamps: &'a [Option<FileStamp>],
 }
 
 /// Content hashes of motions under one run key (the tool, layout, formats and settings),
@@ -395,6 +418,7 @@ mod tests {
             hash: hash.to_owned(),
             frames: 3,
             files: files.iter().map(|f| f.to_string()).collect(),
+            stamps: Vec::new(),
             chunks: Vec::new(),
             digest: None,
             warnings: Vec::new(),
@@ -437,7 +461,11 @@ mod tests {
         let out = OutputDir::create(dir.path()).unwrap();
         let mut writer = ManifestWriter::open(&out, false).unwrap();
         writer.push(&entry("a", "h1", &["json/a.json"])).unwrap();
-        writer.finish("run", &[], &["curves.json".into()]).unwrap();
+        let summaries = Summaries {
+            paths: &["curves.json".into()],
+            stamps: &[],
+        };
+        writer.finish("run", &[], summaries).unwrap();
         let complete = Manifest::read(dir.path());
         assert_eq!(
             (complete.run.as_str(), complete.motions[0].hash.as_str()),

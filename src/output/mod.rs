@@ -3,7 +3,8 @@
 //! [`lock`] lets one bake at a time write a folder, [`manifest`] records what the last bake
 //! wrote so the next one can skip or remove it (and [`claims`] what a bake in progress is
 //! about to write), and [`digests`] is its annex: what each motion adds to the review page
-//! and the contact sheet; [`owned`] which files a bake may replace.
+//! and the contact sheet; [`owned`] which files a bake may replace, [`stamp`] whether a file is
+//! still the one a bake left.
 
 pub mod bundle;
 pub mod claims;
@@ -16,4 +17,5 @@ pub mod owned;
 pub mod pool;
 pub mod record;
 pub mod regular;
+pub mod stamp;
 pub mod write;

@@ -2,6 +2,7 @@
 //! annex of digests: a motion's [`Entry`], a bundle's [`BundleStamp`], a [`KeptWarning`].
 
 use crate::output::regular::open_regular;
+use crate::output::stamp::FileStamp;
 use curvebake_model::hash::ContentHasher;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -53,6 +54,12 @@ pub struct Entry {
     pub frames: u64,
     /// Files written for this motion alone (relative to the output folder).
     pub files: Vec<String>,
+    /// Each of `files` as the bake left it, in the same order (see `output::stamp`): a
+    /// motion is reused only while every one still has its stamp. Empty in a claim and in a
+    /// record for ownership only; a record of a motion exported by the bake gets them once
+    /// its files are written.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stamps: Vec<Option<FileStamp>>,
     /// Where this motion's chunk lies in each bundle (in the order of the manifest's `bundles`):
     /// `[start, length]` in bytes.
     pub chunks: Vec<[u64; 2]>,

@@ -21,6 +21,7 @@ use crate::output::folder::{Folder, Temp};
 use crate::output::owned::Owned;
 use crate::output::owned::LOCK_PATH;
 use crate::output::regular::open_regular;
+use crate::output::stamp::FileStamp;
 
 /// What happened to one output file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -291,6 +292,25 @@ impl OutputDir {
     /// Whether something is at `relative` (false for a path that may not be written).
     pub fn exists(&self, relative: &str) -> bool {
         self.resolve(relative).is_ok_and(|path| path.exists())
+    }
+
+    /// The stamp of the regular file at `relative` (see `output::stamp`), if there is one.
+    pub fn stamp(&self, relative: &str) -> Option<FileStamp> {
+        self.resolve(relative).ok()?;
+        let (folder, name) = self.parent_of(relative, false).ok()??;
+        folder.stamp(&name)
+    }
+
+    /// Whether each of `files` is still the file its stamp (the same place of `stamps`)
+    /// records: none missing, none changed since (see `output::stamp`).
+    pub fn still_holds(&self, files: &[String], stamps: &[Option<FileStamp>]) -> bool {
+        files.len() == stamps.len()
+            && (files.iter().zip(stamps)).all(|(f, s)| s.is_some() && self.stamp(f) == *s)
+    }
+
+    /// The stamps of `files`, as they are now.
+    pub fn stamps(&self, files: &[String]) -> Vec<Option<FileStamp>> {
+        files.iter().map(|f| self.stamp(f)).collect()
     }
 
     /// Whether the file at `relative` already holds exactly `bytes`.

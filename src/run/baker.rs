@@ -63,13 +63,14 @@ impl<'a> Baker<'a> {
     }
 
     /// The old record of a motion whose spec, and so whose outputs, are unchanged, if its own
-    /// files are still there.
+    /// files are still the ones the last bake left (by their stamps: a file edited or cut
+    /// short since is the motion's to write again).
     fn unchanged_record(&self, name: &str, hash: &str) -> Option<&'a Entry> {
         let (out, old) = (&self.plan.out, &self.plan.old);
         self.old_entries.get(name).copied().filter(|e| {
             e.hash == hash
-                && e.files.iter().all(|f| out.exists(f))
                 && e.chunks.len() == old.bundles.len()
+                && out.still_holds(&e.files, &e.stamps)
         })
     }
 
@@ -170,8 +171,8 @@ pub(super) struct Exported {
 }
 
 impl Exported {
-    /// Lists the motion's own files (those of its outputs, or the `reused` record's) in its
-    /// digest and, if `records` are kept, in its new record. Done by the thread that baked
+    /// Lists the motion's own files (those of its outputs, or the `reused` record's, with its
+    /// stamps) in its digest and, if `records` are kept, in its new record. Done by the thread that baked
     /// it, so that what the writing waits for is only moving outputs into place.
     fn settle(
         &mut self,
@@ -181,13 +182,16 @@ impl Exported {
         reused: Option<&Entry>,
         records: bool,
     ) {
-        let files = match reused {
-            Some(old) => old.files.clone(),
-            None => self
-                .outputs
-                .iter()
-                .flat_map(|output| output.files.iter().map(|f| f.path.clone()))
-                .collect(),
+        let (files, stamps) = match reused {
+            Some(old) => (old.files.clone(), old.stamps.clone()),
+            None => (
+                self.outputs
+                    .iter()
+                    .flat_map(|output| output.files.iter().map(|f| f.path.clone()))
+                    .collect(),
+                // Taken once the files are written.
+                Vec::new(),
+            ),
         };
         if let Some(digest) = &mut self.digest {
             digest.files = files.clone();
@@ -198,6 +202,7 @@ impl Exported {
             hash,
             frames: self.frames as u64,
             files,
+            stamps,
             chunks: Vec::new(),
             digest: None,
             warnings: std::mem::take(&mut self.kept_warnings),

@@ -128,6 +128,7 @@ fn entries<'i>(
                 hash: String::new(),
                 frames: 0,
                 files,
+                stamps: Vec::new(),
                 chunks: Vec::new(),
                 digest: None,
                 warnings: Vec::new(),

@@ -9,7 +9,7 @@ use super::{FatalError, Report};
 use crate::output::bundle::{Chunk, OpenBundle};
 use crate::output::claims;
 use crate::output::digests;
-use crate::output::manifest::Manifest;
+use crate::output::manifest::{Manifest, Summaries};
 use crate::output::pool::Pool;
 use crate::output::record::{BundleStamp, Entry};
 use crate::output::write::OutputDir;
@@ -80,7 +80,11 @@ pub(super) fn finish(
         } else {
             String::new()
         };
-        manifest.finish(&run, &stamps, &summary_paths)?;
+        let summaries = Summaries {
+            paths: &summary_paths,
+            stamps: &plan.out.stamps(&summary_paths),
+        };
+        manifest.finish(&run, &stamps, summaries)?;
         // The manifest in place names every file this bake claimed and wrote.
         claims::remove(&plan.out)?;
     }

@@ -6,7 +6,9 @@
 use super::baker::{Baker, Done};
 use super::claims::Claims;
 use super::tally::{record, sort, Sorted, Tally};
-use super::writer::{append, by_size, in_group_order, write_group, write_groups, Writer};
+use super::writer::{
+    append_chunks, by_size, in_group_order, push_entries, write_group, write_groups, Writer,
+};
 use crate::output::write::WriteError;
 use curvebake_model::error::InputError;
 use curvebake_model::intake::{Intake, Window};
@@ -80,7 +82,8 @@ fn write_window<R: Send>(
         // Only bundles (`--bundle`): the baking starts on this thread, the rest on another.
         let (next, appended) = rayon::join(next, || {
             let sorted = sort(tally, errors, done);
-            append(bundles, manifest, pool, sorted.chunks, sorted.entries)
+            let places = append_chunks(bundles, pool, sorted.chunks)?;
+            push_entries(out, manifest, &places, sorted.entries)
         });
         return (appended, next);
     }
@@ -91,13 +94,13 @@ fn write_window<R: Send>(
     } = sort(tally, errors, done);
     let mut groups = by_size(files);
     let largest = groups.pop();
-    let (written, ((appended, rest), next)) = rayon::join(
+    let (written, ((places, rest), next)) = rayon::join(
         || largest.map(|(k, group)| (k, write_group(out, pool, group))),
         || {
             rayon::join(
                 || {
                     rayon::join(
-                        || append(bundles, manifest, pool, chunks, entries),
+                        || append_chunks(bundles, pool, chunks),
                         || write_groups(out, pool, groups),
                     )
                 },
@@ -109,7 +112,8 @@ fn write_window<R: Send>(
         for (path, outcome) in in_group_order(written.into_iter().chain(rest).collect()) {
             record(&mut tally.report, path, outcome?);
         }
-        appended
+        // The records follow the files: a motion's stamps are its files' as written.
+        push_entries(out, manifest, &places?, entries)
     })();
     (recorded, next)
 }

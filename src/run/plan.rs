@@ -8,7 +8,7 @@ use crate::output::lock::OutputLock;
 use crate::output::manifest::Manifest;
 use crate::output::write::OutputDir;
 use curvebake_export::{exporters, Exporter, Summary};
-use curvebake_model::error::InputError;
+use curvebake_model::error::{InputError, Problem};
 use curvebake_model::hash::{source_digest, RunHasher, SourceDigest};
 use curvebake_model::source::{find_inputs_reporting, read_source};
 use rayon::prelude::*;
@@ -56,8 +56,8 @@ impl Plan {
     /// Finds the inputs, opens (and locks) the output folder, reads the manifest and decides
     /// whether anything needs baking.
     pub fn make(options: &BakeOptions) -> Result<Planned, FatalError> {
-        let (files, folder_errors) =
-            find_inputs_reporting(&options.inputs).map_err(FatalError::Input)?;
+        let (mut files, folder_errors) = find_inputs_reporting(&options.inputs, Some(&options.out))
+            .map_err(FatalError::Input)?;
         let identities: HashMap<PathBuf, String> = files
             .par_iter()
             .map(|f| (f.clone(), source_identity(f)))
@@ -85,12 +85,14 @@ impl Plan {
         // touch.
         old.motions
             .retain(|e| e.files.iter().all(|f| out.resolve(f).is_ok()));
+        let whole_bake = whole_bake_files(&exporters);
+        leave_out_own_outputs(&mut files, &identities, options, &old, &whole_bake)?;
         if !options.check && !options.force {
             // Only files of ours are replaced: those the manifest names, and the files of
             // the whole bake if nothing of the user's is there (checked before anything is
             // written; each motion's new files are checked as they are claimed).
             out.guard(old.files().cloned());
-            out.claim(whole_bake_files(&exporters).iter().map(String::as_str))?;
+            out.claim(whole_bake.iter().map(String::as_str))?;
         }
         let run_key = run_key(options);
         if !options.check
@@ -155,6 +157,47 @@ fn whole_bake_files(exporters: &[Box<dyn Exporter>]) -> Vec<String> {
         .collect()
 }
 
+/// Leaves out of `files` the bake's own outputs, found where the output folder is itself
+/// searched (an input folder that is the output folder or lies inside it: `bake curves --out
+/// curves`; a search never enters the output folder from above, see
+/// [`find_inputs_reporting`]): the files the `old` manifest (and the claims) name and the
+/// files of the `whole_bake`, such as `curves.tokens.json`. A file named as an input is read
+/// all the same. An `Err` if no input is left, as when none was found.
+fn leave_out_own_outputs(
+    files: &mut Vec<PathBuf>,
+    identities: &HashMap<PathBuf, String>,
+    options: &BakeOptions,
+    old: &Manifest,
+    whole_bake: &[String],
+) -> Result<(), FatalError> {
+    let Ok(root) = options.out.canonicalize() else {
+        return Ok(());
+    };
+    let inputs: Vec<String> = options.inputs.iter().map(|i| source_identity(i)).collect();
+    if !inputs.iter().any(|i| Path::new(i).starts_with(&root)) {
+        return Ok(());
+    }
+    // Relative paths the bake validated (no `..`, no link inside the output folder), so
+    // joined to the resolved folder they are the files' identities.
+    let own: std::collections::HashSet<String> = (old.files().chain(whole_bake))
+        .map(|f| root.join(f).display().to_string())
+        .collect();
+    files.retain(|f| {
+        let identity = &identities[f];
+        !own.contains(identity) || inputs.contains(identity)
+    });
+    if files.is_empty() {
+        return Err(FatalError::Input(InputError::new(
+            &options.inputs[0],
+            Problem::Read(format!(
+                "no curve files (.ron) here but the outputs of the bake into {}",
+                options.out.display()
+            )),
+        )));
+    }
+    Ok(())
+}
+
 /// The warnings the `old` bake gave about its motions, said again by a bake that changes
 /// nothing; each names its input file as given (found by its identity among `identities`).
 fn kept_warnings(old: &Manifest, identities: &HashMap<PathBuf, String>) -> Vec<String> {
@@ -173,8 +216,9 @@ fn kept_warnings(old: &Manifest, identities: &HashMap<PathBuf, String>) -> Vec<S
 }
 
 /// Whether the inputs are the ones the old manifest was written for (same files, same bytes,
-/// same run settings, and that bake had no errors) and every output it lists is still there:
-/// then nothing needs baking. Reads the files, but parses nothing.
+/// same run settings, and that bake had no errors) and every output it lists is still the
+/// file it left (the bundles by length and hash, the other files by their stamps, see
+/// `output::stamp`): then nothing needs baking. Reads the files, but parses nothing.
 fn nothing_changed(old: &Manifest, out: &OutputDir, files: &[PathBuf], run_key: &[u8]) -> bool {
     if old.run.is_empty() {
         return false;
@@ -197,9 +241,9 @@ fn nothing_changed(old: &Manifest, out: &OutputDir, files: &[PathBuf], run_key: 
         .all(|stamp| (out.resolve(&stamp.path)).is_ok_and(|path| stamp.describes(&path)));
     run.finish() == old.run
         && bundles_intact
-        && old.summaries.iter().all(|f| out.exists(f))
+        && out.still_holds(&old.summaries, &old.summary_stamps)
         && old
             .motions
             .par_iter()
-            .all(|e| e.files.iter().all(|f| out.exists(f)))
+            .all(|e| out.still_holds(&e.files, &e.stamps))
 }

@@ -77,23 +77,37 @@ impl<'a> Writer<'a> {
     }
 }
 
-/// Appends a window's chunks to the bundles, then its records (which say where the chunks
-/// went) to the manifest, and their digest lines to its annex.
-pub(super) fn append(
+/// Where each bundle put a window's chunks, motion by motion.
+pub(super) type Places = Vec<Vec<[u64; 2]>>;
+
+/// Appends a window's chunks to the bundles; returns where they went.
+pub(super) fn append_chunks(
     bundles: &mut [OpenBundle],
-    manifest: &mut Option<ManifestWriter>,
     pool: &Pool,
     chunks: Vec<Vec<Chunk>>,
-    entries: Vec<(Entry, Option<Vec<u8>>)>,
-) -> Result<(), WriteError> {
-    let places = bundles
+) -> Result<Places, WriteError> {
+    bundles
         .par_iter_mut()
         .zip(chunks)
         .map(|(bundle, chunks)| bundle.append_all(chunks, pool))
-        .collect::<Result<Vec<_>, _>>()?;
+        .collect()
+}
+
+/// Appends a window's records to the manifest, once its files are written: each with where
+/// its chunks went (`places`) and, for a motion exported by this bake, its files' stamps as
+/// they are now; and their digest lines to its annex.
+pub(super) fn push_entries(
+    out: &OutputDir,
+    manifest: &mut Option<ManifestWriter>,
+    places: &Places,
+    entries: Vec<(Entry, Option<Vec<u8>>)>,
+) -> Result<(), WriteError> {
     if let Some(manifest) = manifest {
         for (k, (mut entry, line)) in entries.into_iter().enumerate() {
             entry.chunks = places.iter().map(|p| p[k]).collect();
+            if entry.stamps.len() != entry.files.len() {
+                entry.stamps = out.stamps(&entry.files);
+            }
             manifest.push_with(entry, line.as_deref())?;
         }
     }

@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use common::project::{curvebake, outputs, project, snapshot, stderr};
+use common::project::{curvebake, outputs, project, stderr};
 
 use serde_json::Value;
 use std::fs;
@@ -175,8 +175,8 @@ fn outputs_are_byte_identical_across_runs_and_thread_counts() {
     let two = curvebake(dir.path(), &["bake", "--jobs", "2", "--out", "two"]);
     assert!(two.status.success(), "{}", stderr(&two));
     let (a, b) = (
-        snapshot(&dir.path().join("one")),
-        snapshot(&dir.path().join("two")),
+        outputs(&dir.path().join("one")),
+        outputs(&dir.path().join("two")),
     );
     assert!(a.len() > 15);
     assert_eq!(

@@ -569,7 +569,7 @@ fn a_failing_motion_keeps_its_card_and_its_index_entry() {
         }
         let failed = curvebake(root, &["bake", "--jobs", jobs]);
         assert_eq!(failed.status.code(), Some(1), "{}", stderr(&failed));
-        bakes.push(common::project::snapshot(&out));
+        bakes.push(common::project::outputs(&out));
     }
     assert!(bakes[0] == bakes[1], "the failing bake depends on --jobs");
     for round in 0..2 {
@@ -1658,4 +1658,67 @@ fn a_motion_no_stops_can_follow_is_named_in_a_warning() {
         message.contains("wild") && message.contains("faster than its frames"),
         "{message}"
     );
+}
+
+/// Round five (the adversary's audit, F3): a bake whose input folder holds its output folder
+/// (`bake . --out out`), or is it (`--out curves`), never reads its own outputs back as
+/// inputs: `curves.tokens.json` is a curve file by its name, and a second bake once failed
+/// on it for good ("name is already used"). Each bake succeeds, and the second writes nothing.
+#[test]
+fn a_bake_never_reads_its_own_outputs_as_inputs() {
+    for (input, out) in [(".", "out"), ("curves", "curves")] {
+        let dir = project(&[("card.ron", CARD), ("fade.ron", FADE)]);
+        let root = dir.path();
+        let args = ["bake", input, "--out", out, "--formats", "tokens,json"];
+        let first = curvebake(root, &args);
+        assert!(first.status.success(), "{input}: {}", stderr(&first));
+        assert!(root.join(out).join("curves.tokens.json").is_file());
+        for _ in 0..2 {
+            let again = curvebake(root, &args);
+            let text = stderr(&again);
+            assert!(again.status.success(), "{input} --out {out}: {text}");
+            assert!(
+                text.contains("2 motions") && text.contains(" 0 files written"),
+                "{text}"
+            );
+        }
+    }
+}
+
+/// Round five (F5): an output a bake wrote and the manifest lists, edited, cut short or
+/// changed in place since (same length), is rewritten by the next bake, which once said "0
+/// files written" while `--check` listed them; `--check` says how to repair them.
+#[test]
+fn a_bake_rewrites_the_outputs_it_wrote_that_were_damaged_since() {
+    let dir = project(&[("card.ron", CARD), ("fade.ron", FADE)]);
+    let root = dir.path();
+    let bake = ["bake", "--formats", "json,css"];
+    let baked = curvebake(root, &bake);
+    assert!(baked.status.success(), "{}", stderr(&baked));
+    let out = root.join("out");
+    let before = common::project::outputs(&out);
+    fs::write(out.join("json/card.json"), "garbage\n").unwrap();
+    fs::write(out.join("css/fade.css"), "").unwrap();
+    let mut same_length = fs::read(out.join("json/fade.json")).unwrap();
+    same_length[0] ^= 1;
+    fs::write(out.join("json/fade.json"), same_length).unwrap();
+
+    let checked = curvebake(root, &["bake", "--formats", "json,css", "--check"]);
+    let text = stderr(&checked);
+    assert_eq!(checked.status.code(), Some(1), "{text}");
+    for damaged in ["json/card.json", "css/fade.css", "json/fade.json"] {
+        assert!(text.contains(&format!("differs: out/{damaged}")), "{text}");
+    }
+    assert!(
+        text.contains("run the same command without --check"),
+        "{text}"
+    );
+
+    let repaired = curvebake(root, &bake);
+    let text = stderr(&repaired);
+    assert!(repaired.status.success(), "{text}");
+    assert!(text.contains(": 3 files written"), "{text}");
+    assert_eq!(common::project::outputs(&out), before);
+    let checked = curvebake(root, &["bake", "--formats", "json,css", "--check"]);
+    assert!(checked.status.success(), "{}", stderr(&checked));
 }

@@ -47,8 +47,8 @@ pub fn snapshot(root: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     files
 }
 
-/// What a bake wrote under `root`: [`snapshot`] without the manifest, which records when the
-/// bundles were written.
+/// What a bake wrote under `root`: [`snapshot`] without the manifest, which records the stamps
+/// (inode, times) of the files it lists.
 pub fn outputs(root: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     let mut files = snapshot(root);
     files.retain(|(path, _)| path != Path::new(curvebake::internals::manifest::MANIFEST_PATH));

@@ -26,7 +26,7 @@ const RECURSION_LIMIT: usize = 32;
 /// and without repeats; the first folder that cannot be searched is an error (see
 /// [`find_inputs_reporting`]).
 pub fn find_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, InputError> {
-    let (files, mut errors) = find_inputs_reporting(paths)?;
+    let (files, mut errors) = find_inputs_reporting(paths, None)?;
     if errors.is_empty() {
         Ok(files)
     } else {
@@ -42,17 +42,32 @@ pub const MAX_FOLDER_DEPTH: usize = 32;
 /// link that loops): those are reported like a broken file, and the other folders still
 /// count. Symbolic links to folders are followed. A path given that does not exist, or that
 /// leads to no curve file at all, is an `Err`.
+///
+/// The search of a folder never enters `out`, the bake's output folder: a folder below an
+/// input folder that is `out` (the same folder, however its path is spelled) is skipped, so
+/// the files a bake writes there (`curves.tokens.json`) are never read back as inputs by the
+/// next one (`bake . --out out`). An input folder that is `out`, or lies inside it
+/// (`bake site/curves --out site`), is searched; a file named as an input is read wherever it
+/// is.
 pub fn find_inputs_reporting(
     paths: &[PathBuf],
+    out: Option<&Path>,
 ) -> Result<(Vec<PathBuf>, Vec<InputError>), InputError> {
     let mut files = Vec::new();
     let mut errors = Vec::new();
+    // An output folder that is not there yet holds nothing to skip.
+    let out = out.and_then(|out| out.canonicalize().ok());
     for path in paths {
         let meta = std::fs::metadata(path)
             .map_err(|e| InputError::new(path, Problem::Read(e.to_string())))?;
         if meta.is_dir() {
-            let mut ancestors = Vec::new();
-            collect_ron(path, &mut ancestors, &mut files, &mut errors);
+            let mut search = Search {
+                ancestors: Vec::new(),
+                out: out.as_deref(),
+                files: &mut files,
+                errors: &mut errors,
+            };
+            search.folder(path);
         } else {
             files.push(path.clone());
         }
@@ -99,58 +114,75 @@ pub fn is_editor_temp(name: &std::ffi::OsStr) -> bool {
     name.starts_with('.') || name.starts_with('#') || name.ends_with('~')
 }
 
-/// Adds the `.ron` files under `dir` to `files`, and the folders that cannot be searched to
-/// `errors`; `ancestors` are the folders being searched (resolved), to tell a loop.
-fn collect_ron(
-    dir: &Path,
-    ancestors: &mut Vec<PathBuf>,
-    files: &mut Vec<PathBuf>,
-    errors: &mut Vec<InputError>,
-) {
-    let fail = |message: String| InputError::new(dir, Problem::Read(message));
-    let real = dir.canonicalize().unwrap_or_else(|_| dir.to_owned());
-    if let Some(first) = ancestors.iter().find(|a| **a == real) {
-        errors.push(fail(format!(
-            "a symbolic link loop: this folder is {}, which is being searched already",
-            first.display()
-        )));
-        return;
-    }
-    if ancestors.len() > MAX_FOLDER_DEPTH {
-        errors.push(fail(format!(
-            "folders nest more than {MAX_FOLDER_DEPTH} deep here; curve files this deep are not searched"
-        )));
-        return;
-    }
-    let entries = match std::fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(e) => return errors.push(fail(format!("cannot search this folder: {e}"))),
-    };
-    ancestors.push(real);
-    for entry in entries {
-        let entry = match entry {
-            Ok(entry) => entry,
+/// One search of an input folder.
+struct Search<'a> {
+    /// The folders being searched (resolved), to tell a loop; the first is the input folder.
+    ancestors: Vec<PathBuf>,
+    /// The output folder (resolved), not searched below an input folder.
+    out: Option<&'a Path>,
+    /// The curve files found.
+    files: &'a mut Vec<PathBuf>,
+    /// The folders that cannot be searched.
+    errors: &'a mut Vec<InputError>,
+}
+
+impl Search<'_> {
+    /// Adds the curve files under `dir` to the files found, and the folders that cannot be
+    /// searched to the errors. The output folder, met below the input folder, is skipped.
+    fn folder(&mut self, dir: &Path) {
+        let fail = |message: String| InputError::new(dir, Problem::Read(message));
+        let real = dir.canonicalize().unwrap_or_else(|_| dir.to_owned());
+        if !self.ancestors.is_empty() && self.out == Some(real.as_path()) {
+            return;
+        }
+        if let Some(first) = self.ancestors.iter().find(|a| **a == real) {
+            self.errors.push(fail(format!(
+                "a symbolic link loop: this folder is {}, which is being searched already",
+                first.display()
+            )));
+            return;
+        }
+        if self.ancestors.len() > MAX_FOLDER_DEPTH {
+            self.errors.push(fail(format!(
+                "folders nest more than {MAX_FOLDER_DEPTH} deep here; curve files this deep are not searched"
+            )));
+            return;
+        }
+        let entries = match std::fs::read_dir(dir) {
+            Ok(entries) => entries,
             Err(e) => {
-                errors.push(fail(format!("cannot search this folder: {e}")));
-                break;
+                return self
+                    .errors
+                    .push(fail(format!("cannot search this folder: {e}")))
             }
         };
-        let path = entry.path();
-        let mut folder = entry.file_type().is_ok_and(|k| k.is_dir());
-        if entry.file_type().is_ok_and(|k| k.is_symlink()) {
-            // A link to a folder is searched like one; a link to anything else is a file.
-            folder = std::fs::metadata(&path).is_ok_and(|m| m.is_dir());
+        self.ancestors.push(real);
+        for entry in entries {
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(e) => {
+                    self.errors
+                        .push(fail(format!("cannot search this folder: {e}")));
+                    break;
+                }
+            };
+            let path = entry.path();
+            let mut folder = entry.file_type().is_ok_and(|k| k.is_dir());
+            if entry.file_type().is_ok_and(|k| k.is_symlink()) {
+                // A link to a folder is searched like one; a link to anything else is a file.
+                folder = std::fs::metadata(&path).is_ok_and(|m| m.is_dir());
+            }
+            if is_editor_temp(&entry.file_name()) {
+                continue;
+            }
+            if folder {
+                self.folder(&path);
+            } else if is_curve_file_name(&path) {
+                self.files.push(path);
+            }
         }
-        if is_editor_temp(&entry.file_name()) {
-            continue;
-        }
-        if folder {
-            collect_ron(&path, ancestors, files, errors);
-        } else if is_curve_file_name(&path) {
-            files.push(path);
-        }
+        self.ancestors.pop();
     }
-    ancestors.pop();
 }
 
 /// The bytes of an input file: refuses anything but a regular file (a device such as
