@@ -584,40 +584,51 @@ const ELOOP: i32 = -1;
 
 impl OutputDir {
     /// Removes the temporary files that runs which ended before this bake left (killed, or
-    /// stopped by a signal they could not catch) in the output folder and its subfolders
-    /// (through no link). A bake holds the folder's lock, so no other bake has temporary files
-    /// there; a subfolder that has a lock of its own is another output folder, and is left
-    /// alone. Returns how many were removed.
+    /// stopped by a signal they could not catch) where a bake writes: the output folder and
+    /// its subfolders (through no link), not theirs in turn, since every output is at most a
+    /// folder deep (`css/card.css`). A subfolder is opened for that look alone, not kept for
+    /// the bake, so an output folder holding a site's thousand folders costs no descriptor
+    /// each, and their trees are not read. A bake holds the folder's lock, so no other bake has
+    /// temporary files there; a subfolder that has a lock of its own is another output
+    /// folder, and is left alone. Returns how many were removed.
     pub fn remove_leftovers(&self) -> usize {
-        let mut removed = 0;
-        let mut folders = vec![PathBuf::new()];
-        while let Some(relative) = folders.pop() {
-            let Ok(Some(folder)) = self.folder(&relative, false) else {
-                continue;
-            };
-            let Ok(entries) = folder.entries() else {
-                continue;
-            };
-            let nested = !relative.as_os_str().is_empty()
-                && entries
-                    .iter()
-                    .any(|(name, ..)| name == OsStr::new(LOCK_PATH));
-            if nested {
+        let Ok(Some(root)) = self.folder(Path::new(""), false) else {
+            return 0;
+        };
+        let Ok(entries) = root.entries() else {
+            return 0;
+        };
+        let mut removed = remove_temporary(&root, &entries);
+        for (name, is_folder, _) in entries {
+            if !is_folder {
                 continue;
             }
-            for (name, is_folder, is_file) in entries {
-                if is_folder {
-                    folders.push(relative.join(&name));
-                } else if is_file
-                    && name.to_string_lossy().starts_with(TEMP_PREFIX)
-                    && folder.remove(&name).is_ok()
-                {
-                    removed += 1;
-                }
+            let Ok(Some(folder)) = root.child(&name, false) else {
+                continue;
+            };
+            let Ok(inside) = folder.entries() else {
+                continue;
+            };
+            if !inside
+                .iter()
+                .any(|(name, ..)| name == OsStr::new(LOCK_PATH))
+            {
+                removed += remove_temporary(&folder, &inside);
             }
         }
         removed
     }
+}
+
+/// Removes the temporary files among `entries` of `folder`; how many.
+fn remove_temporary(folder: &Folder, entries: &[(OsString, bool, bool)]) -> usize {
+    (entries.iter())
+        .filter(|(name, _, is_file)| {
+            *is_file
+                && name.to_string_lossy().starts_with(TEMP_PREFIX)
+                && folder.remove(name).is_ok()
+        })
+        .count()
 }
 
 /// Compares a file (the result of opening it with `open_regular`) with `bytes` without

@@ -1722,3 +1722,31 @@ fn a_bake_rewrites_the_outputs_it_wrote_that_were_damaged_since() {
     let checked = curvebake(root, &["bake", "--formats", "json,css", "--check"]);
     assert!(checked.status.success(), "{}", stderr(&checked));
 }
+
+/// Round four (F4): a bake once held a descriptor for every subfolder of its output folder
+/// (it looked through each for leftover temporary files), so an output folder that is a
+/// site with a thousand folders failed with "Too many open files" under the common limit of
+/// 1,024 (here 256), naming the manifest. It bakes, and the site's folders are left as they
+/// were.
+#[cfg(unix)]
+#[test]
+fn an_output_folder_of_many_subfolders_bakes_under_a_low_descriptor_limit() {
+    let dir = project(&[("card.ron", CARD)]);
+    let root = dir.path();
+    let assets = root.join("site/assets");
+    for i in 0..600 {
+        fs::create_dir_all(assets.join(format!("d{i}"))).unwrap();
+    }
+    let binary = env!("CARGO_BIN_EXE_curvebake");
+    let baked = std::process::Command::new("sh")
+        .current_dir(root)
+        .arg("-c")
+        .arg(format!(
+            "ulimit -n 256 && exec '{binary}' bake --no-config --out site --formats json,css"
+        ))
+        .output()
+        .unwrap();
+    assert!(baked.status.success(), "{}", stderr(&baked));
+    assert!(root.join("site/css/card.css").is_file());
+    assert_eq!(fs::read_dir(&assets).unwrap().count(), 600);
+}
