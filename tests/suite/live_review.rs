@@ -257,7 +257,7 @@ fn an_open_page_follows_the_bakes_and_shows_their_errors() {
     let (first, _) = wait_for(&page, Duration::from_secs(30), "the page, live", |r| {
         r["ready"] == true && r["scrub"] == SCRUB && r["scrollY"] == SCROLL
     });
-    assert_eq!(first["from"], "-240");
+    assert_eq!(first["from"], "-240 px");
     assert_eq!(first["errors"], Value::Null);
 
     // An edit: the open page shows the new motion, where it was. (How soon is a speed goal:
@@ -266,13 +266,13 @@ fn an_open_page_follows_the_bakes_and_shows_their_errors() {
     std::thread::sleep(Duration::from_millis(300));
     std::fs::write(dir.path().join("curves/cards.ron"), curves(-400)).unwrap();
     let (after, took) = wait_for(&page, Duration::from_secs(10), "the new motion", |r| {
-        r["from"] == "-400"
+        r["from"] == "-400 px"
     });
     assert_eq!(after["scrollY"], SCROLL, "scroll position kept: {after}");
     assert_eq!(after["scrub"], SCRUB, "scrubber kept: {after}");
     // The preview is the new motion at the scrubber's time (its new stylesheet is in).
     let (shown, _) = wait_for(&page, Duration::from_secs(2), "the new preview", |r| {
-        r["from"] == "-400" && r["translate"].is_string()
+        r["from"] == "-400 px" && r["translate"].is_string()
     });
     let table = read_tables(&[dir.path().join("curves")], &dir.path().join("out"))
         .into_iter()
@@ -301,14 +301,14 @@ fn an_open_page_follows_the_bakes_and_shows_their_errors() {
     );
     assert_eq!(broken["scrollY"], SCROLL);
     assert_eq!(
-        broken["from"], "-400",
+        broken["from"], "-400 px",
         "the cards stay while the file is broken"
     );
 
     // Fixed: the error goes.
     std::fs::write(dir.path().join("curves/cards.ron"), curves(-320)).unwrap();
     let (fixed, took_fix) = wait_for(&page, Duration::from_secs(10), "the fix", |r| {
-        r["errors"].is_null() && r["from"] == "-320"
+        r["errors"].is_null() && r["from"] == "-320 px"
     });
     assert_eq!(fixed["scrub"], SCRUB);
     let _ = writeln!(

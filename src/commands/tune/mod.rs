@@ -30,7 +30,7 @@ mod save;
 use crate::commands::watch::Saves;
 use crate::options::BakeOptions;
 use curvebake_model::hash::ContentHasher;
-use curvebake_model::source::{find_inputs, parse_motions, read_source};
+use curvebake_model::source::{find_inputs_reporting, parse_motions, read_source};
 use literals::{literals, replace, write_number, Literal};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -230,10 +230,20 @@ impl Tuner {
         }
     }
 
+    /// The watched curve files, as a bake finds them (none of its own outputs), or a refusal
+    /// naming the first folder that cannot be searched.
+    fn inputs(&self) -> Result<Vec<PathBuf>, Refusal> {
+        let found = find_inputs_reporting(&self.options.inputs, Some(&self.options.out));
+        match found.map_err(|e| refuse(409, e.to_string()))? {
+            (files, errors) if errors.is_empty() => Ok(files),
+            (_, errors) => Err(refuse(409, errors[0].to_string())),
+        }
+    }
+
     /// The watched curve file named `file` (as `motions` names it), or a refusal: nothing
     /// outside the inputs is ever read or written.
     fn watched(&self, file: &str) -> Result<PathBuf, Refusal> {
-        let files = find_inputs(&self.options.inputs).map_err(|e| refuse(409, e.to_string()))?;
+        let files = self.inputs()?;
         files
             .into_iter()
             .find(|f| f.display().to_string() == file)
@@ -320,7 +330,7 @@ impl Tuner {
 
     /// Every motion of the watched inputs, with its file, hash, parameters and figures.
     fn motions(&self) -> Result<Value, Refusal> {
-        let files = find_inputs(&self.options.inputs).map_err(|e| refuse(409, e.to_string()))?;
+        let files = self.inputs()?;
         let mut motions = serde_json::Map::new();
         for file in files {
             let Ok(source) = Source::read(&file) else {
