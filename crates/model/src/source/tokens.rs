@@ -7,12 +7,15 @@
 //!   3 Expressive spring (`md.sys.motion.spring.fast.spatial`: stiffness of a unit mass and
 //!   damping ratio): it bakes as a spring of a progress from 0 to 1 on `--progress`, named
 //!   by its path with `-` (`md-sys-motion-spring-fast-spatial`).
-//! * Every other token is skipped, with a note naming it ([`Read::note`]), except the
+//! * Every other token is skipped, with a note naming it ([`Read::notes`]), except the
 //!   tokens beside a motion's token in its group (its `duration` and `easing`, which curvebake
-//!   writes for aliases): they are that motion's.
+//!   writes for aliases): they are that motion's. One of those whose `$value` is no longer
+//!   what curvebake wrote (its extension's `values`) is named in a note too: the motion is its
+//!   `ron`, so the edit is not baked.
 //!
-//! A file that is not JSON, a `ron` that is not a string, a RON that does not parse and a
-//! Material 3 value that is not a positive number are refused, naming the token's path.
+//! A file that is not JSON (a key written twice in an object included), a `ron` that is not
+//! a string, a RON that does not parse and a Material 3 value that is not a positive number
+//! are refused, naming the token's path.
 
 use super::{motion_texts, parse_bytes, MotionText};
 use crate::error::{InputError, Problem};
