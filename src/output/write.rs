@@ -63,6 +63,17 @@ pub enum WriteError {
         /// The output folder.
         root: String,
     },
+    /// Files a first bake into a folder without a manifest would replace with other bytes:
+    /// the user's (more than one; a bake names them all at once, not one a run).
+    #[error("{root}: {count} files curvebake did not write (no manifest or claim of {root} names them) would be replaced: {paths}; refusing to replace them; move them away, bake into another --out, or pass --force to replace them")]
+    NotOursFiles {
+        /// How many.
+        count: usize,
+        /// The first of them, and how many more.
+        paths: String,
+        /// The output folder.
+        root: String,
+    },
     /// An I/O error.
     #[error("{path}: {source}")]
     Io {

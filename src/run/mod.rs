@@ -105,14 +105,33 @@ fn adopts_a_recorded_bake(
         ..options.clone()
     };
     let compared = threads.install(|| run_in_pool(&compare, pool, &|_, _| {}))?;
-    let replaced = (compared.written.iter().chain(&compared.removed))
-        .find(|path| std::fs::symlink_metadata(options.out.join(path)).is_ok());
-    if let Some(path) = replaced {
-        // The first file the bake would replace with other bytes: the user's.
-        return Err(FatalError::Write(WriteError::NotOurs {
-            path: options.out.join(path).display().to_string(),
-            root: options.out.display().to_string(),
-        }));
+    // The files the bake would replace with other bytes: the user's, named all at once (the
+    // first five, and how many more).
+    let replaced: Vec<&String> = (compared.written.iter().chain(&compared.removed))
+        .filter(|path| std::fs::symlink_metadata(options.out.join(path)).is_ok())
+        .collect();
+    let root = options.out.display().to_string();
+    match replaced.as_slice() {
+        [] => {}
+        [path] => {
+            return Err(FatalError::Write(WriteError::NotOurs {
+                path: options.out.join(path).display().to_string(),
+                root,
+            }))
+        }
+        paths => {
+            let mut named: Vec<String> = (paths.iter().take(5))
+                .map(|p| options.out.join(p).display().to_string())
+                .collect();
+            if paths.len() > named.len() {
+                named.push(format!("and {} more", paths.len() - named.len()));
+            }
+            return Err(FatalError::Write(WriteError::NotOursFiles {
+                count: paths.len(),
+                paths: named.join(", "),
+                root,
+            }));
+        }
     }
     Ok(Some(BakeOptions {
         force: true,

@@ -1750,3 +1750,30 @@ fn an_output_folder_of_many_subfolders_bakes_under_a_low_descriptor_limit() {
     assert!(root.join("site/css/card.css").is_file());
     assert_eq!(fs::read_dir(&assets).unwrap().count(), 600);
 }
+
+/// Round four (F8.5): a first bake into a folder of the user's files named only the first it
+/// would replace, so the user moved them one run at a time. It names them all (the first
+/// five, and how many more), writes nothing, and exits 3.
+#[test]
+fn a_refused_first_bake_names_every_file_of_the_users_it_would_replace() {
+    let dir = project(&[("card.ron", CARD), ("fade.ron", FADE)]);
+    let root = dir.path();
+    let out = root.join("out");
+    fs::create_dir_all(out.join("css")).unwrap();
+    fs::create_dir_all(out.join("json")).unwrap();
+    for file in ["index.html", "css/card.css", "json/fade.json"] {
+        fs::write(out.join(file), "mine").unwrap();
+    }
+    let refused = curvebake(root, &["bake", "--formats", "json,css,html"]);
+    let message = stderr(&refused);
+    assert_eq!(refused.status.code(), Some(3), "{message}");
+    assert!(
+        message.contains("3 files curvebake did not write"),
+        "{message}"
+    );
+    for file in ["index.html", "css/card.css", "json/fade.json"] {
+        assert!(message.contains(file), "{file}: {message}");
+        assert_eq!(fs::read_to_string(out.join(file)).unwrap(), "mine");
+    }
+    assert!(!out.join("json/card.json").exists(), "nothing written");
+}
