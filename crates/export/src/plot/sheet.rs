@@ -88,8 +88,23 @@ pub fn draw(root: &Area, texts: &mut Texts, grid: &Grid, digests: &[Digest]) -> 
             BORDER.stroke_width(1),
         ))?;
         let text_max = (w - 22) as f32;
+        // The name, and its duration and frames at the right of its row, so that the line
+        // under it (kind and tracks) has the cell's width.
+        let timing = format!(
+            "{} s  ·  {} frames",
+            format_number(d.duration),
+            d.frames
+        );
+        let timing_width = text::width(&timing, 11.0);
         texts.add(
-            text::fit(&d.name, 14.0, text_max),
+            timing,
+            (x0 + w - 11, y0 + 13),
+            11.0,
+            MUTED,
+            (Align::End, Baseline::Top),
+        );
+        texts.add(
+            text::fit(&d.name, 14.0, text_max - timing_width - 10.0),
             (x0 + 11, y0 + 10),
             14.0,
             TEXT,
@@ -100,13 +115,8 @@ pub fn draw(root: &Area, texts: &mut Texts, grid: &Grid, digests: &[Digest]) -> 
             unit => format!("{what} ({unit})"),
         };
         let own_scales = d.kind == "tracks";
-        let after = format!(
-            "  ·  {} s  ·  {} frames",
-            format_number(d.duration),
-            d.frames
-        );
-        // The line under the name: kind, what it moves (a multi-track motion's tracks each in
-        // the colour of its line), duration and frames, cut where the cell ends.
+        // The line under the name: kind and what it moves (a multi-track motion's tracks each
+        // in the colour of its line), cut where the cell ends.
         let pieces: Vec<(String, RGBColor)> = if own_scales {
             let names = d.preview.iter().enumerate();
             let tracks = names.map(|(k, (track, _))| {
@@ -118,17 +128,14 @@ pub fn draw(root: &Area, texts: &mut Texts, grid: &Grid, digests: &[Digest]) -> 
                 )
             });
             let kind = [(format!("{}  ·  ", d.kind), MUTED)];
-            kind.into_iter()
-                .chain(tracks)
-                .chain([(after, MUTED)])
-                .collect()
+            kind.into_iter().chain(tracks).collect()
         } else {
             let property = if d.kind == "explosion-ring" {
                 with_unit("radii", &d.unit)
             } else {
                 with_unit(&d.property, &d.unit)
             };
-            vec![(format!("{}  ·  {property}{after}", d.kind), MUTED)]
+            vec![(format!("{}  ·  {property}", d.kind), MUTED)]
         };
         let mut pen = 0.0;
         for (piece, color) in pieces {
