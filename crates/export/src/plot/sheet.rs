@@ -90,11 +90,7 @@ pub fn draw(root: &Area, texts: &mut Texts, grid: &Grid, digests: &[Digest]) -> 
         let text_max = (w - 22) as f32;
         // The name, and its duration and frames at the right of its row, so that the line
         // under it (kind and tracks) has the cell's width.
-        let timing = format!(
-            "{} s  ·  {} frames",
-            format_number(d.duration),
-            d.frames
-        );
+        let timing = format!("{} s  ·  {} frames", format_number(d.duration), d.frames);
         let timing_width = text::width(&timing, 11.0);
         texts.add(
             timing,
