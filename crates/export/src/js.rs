@@ -34,7 +34,7 @@ use super::css::{
 use crate::exporter::{
     Buffers, Digest, Exporter, FilePath, MotionOutput, OutputFile, Shape, Summary,
 };
-use crate::fit::Fit;
+use crate::fit::{self, Fit};
 use crate::settings::{ExportSettings, Format, Layout};
 use curvebake_model::bake::Baked;
 use curvebake_model::number::{json_text, max_fixed_len, write_json_f64, write_list};
@@ -361,6 +361,12 @@ fn f32_text(buf: &mut zmij::Buffer, x: f64) -> &str {
 
 /// The module text of one motion.
 pub fn module(baked: &Baked, settings: &ExportSettings) -> Vec<u8> {
+    fitted_module(baked, settings).0
+}
+
+/// The module text of one motion, and whether its keyframes or easing overrun its tolerance
+/// ([`Fit::overrun`](crate::fit::Fit::overrun)), with their stops.
+fn fitted_module(baked: &Baked, settings: &ExportSettings) -> (Vec<u8>, Option<usize>) {
     let spec = baked.spec;
     let targets = targets(baked, settings);
     let unit = value_unit(baked);
@@ -379,6 +385,7 @@ pub fn module(baked: &Baked, settings: &ExportSettings) -> Vec<u8> {
     // a motion allocates as often with an easing as without.
     let curves = curves(baked, settings);
     let memory = std::cell::RefCell::new(fit_memory(&curves, baked.duration));
+    let easing_overrun = std::cell::Cell::new(false);
     let stops = stops_estimate(&curves);
     let endpoints = easing_endpoints(baked);
     // A `linear()` stop: a number and an input, each at most 2 + MAX_DECIMALS + 16 digits.
@@ -401,6 +408,7 @@ pub fn module(baked: &Baked, settings: &ExportSettings) -> Vec<u8> {
             Some(endpoints) => {
                 let mut fit = memory.borrow_mut();
                 easing_into(&curves[0], endpoints, baked.duration, &mut fit);
+                easing_overrun.set(fit.overrun);
                 o.push(b'"');
                 write_linear(o, &fit, 0);
                 o.push(b'"');
@@ -449,7 +457,8 @@ pub fn module(baked: &Baked, settings: &ExportSettings) -> Vec<u8> {
     line(&mut out, "};");
     out.extend_from_slice(include_str!("js/animate.js").as_bytes());
     out.extend_from_slice(&play);
-    out
+    let overrun = (keyframes.overrun || easing_overrun.get()).then_some(keyframes.len());
+    (out, overrun)
 }
 
 /// The fill of `timing`: the CSS class's ([`ends_neutral`]).
@@ -1000,8 +1009,12 @@ impl Exporter for Js {
         if self.shape.files.is_empty() {
             return MotionOutput::default();
         }
+        let (module, overrun) = fitted_module(baked, &self.settings);
         MotionOutput {
-            files: vec![module(baked, &self.settings), types(baked)],
+            files: vec![module, types(baked)],
+            warnings: (overrun.into_iter())
+                .map(|stops| fit::overrun_warning("module's keyframes", stops))
+                .collect(),
             ..Default::default()
         }
     }

@@ -52,7 +52,7 @@ pub use played::*;
 pub use velocity::Velocity;
 
 use crate::exporter::{Buffers, Bundle, Exporter, FilePath, MotionOutput, Shape, Summary};
-use crate::fit::{Fit, MAX_STOPS, MAX_TRACKS};
+use crate::fit::{self, Fit, MAX_TRACKS};
 use crate::settings::{ExportSettings, Format, Layout};
 use curvebake_model::bake::Baked;
 use curvebake_model::number::{format_number, write_fixed};
@@ -141,21 +141,10 @@ impl Exporter for Css {
                 ("css_stops_after", written.stops as u64),
             ],
             warnings: (written.lost.iter().map(LostOvershoot::warning))
-                .chain((written.stops >= MAX_STOPS).then(|| too_fast(written.stops)))
+                .chain((written.overrun).then(|| fit::overrun_warning("CSS", written.stops)))
                 .collect(),
         }
     }
-}
-
-/// The warning of a motion whose CSS reached [`MAX_STOPS`] in a fit: a motion far faster than
-/// its frames (thousands of oscillations in a frame, a rate near a billion per second) that
-/// no stops can follow within its tolerance, played straight past them.
-fn too_fast(stops: usize) -> String {
-    format!(
-        "its CSS takes {stops} stops and still does not follow it within its tolerance: it \
-         moves far faster than its frames (an oscillation of thousands in a frame, or a rate \
-         near a billion per second); give it a smaller stiffness or rate"
-    )
 }
 
 /// Bytes reserved per motion besides its stops (comment, class, registrations).
@@ -337,6 +326,8 @@ pub struct Written {
     pub stops: usize,
     /// Each overshoot its tolerance removed.
     pub lost: Vec<LostOvershoot>,
+    /// Whether some fit of it does not keep its tolerance ([`Fit::overrun`]).
+    pub overrun: bool,
     /// The animations its class plays, in order (none for a ring, whose class draws).
     pub animations: Vec<Animation>,
 }
@@ -346,6 +337,7 @@ impl Written {
     fn add(&mut self, other: Written, property: &str) {
         self.points += other.points;
         self.stops += other.stops;
+        self.overrun |= other.overrun;
         let named = other.lost.into_iter().map(|lost| LostOvershoot {
             track: Some(property.to_owned()),
             ..lost
@@ -468,9 +460,11 @@ fn write_motion_css(
     let (unit, kind) = css_unit(baked);
     header(out, baked, settings, name, unit);
     if let Model::Ring(_) = spec.model {
+        let (stops, overrun) = ring_css(baked, name, &times, &curves, out);
         return Written {
             points: times.len(),
-            stops: ring_css(baked, name, &times, &curves, out),
+            stops,
+            overrun,
             ..Written::default()
         };
     }
@@ -673,6 +667,7 @@ pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> Written {
     write_fixed(out, track.duration, decimals);
     out.extend_from_slice(b"s;\n");
     let mut stops = 0;
+    let mut overrun = false;
     let mut lost = Vec::new();
     if let Some(endpoints) = track.endpoints {
         let [part] = &parts[..] else {
@@ -681,7 +676,7 @@ pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> Written {
         out.extend_from_slice(b"  --");
         out.extend_from_slice(name);
         out.extend_from_slice(b"-easing: ");
-        let (easing_stops, played) = EASING_FIT.with_borrow_mut(|fit| {
+        let (easing_stops, easing_overrun, played) = EASING_FIT.with_borrow_mut(|fit| {
             let scale = easing_into(&part.curve, endpoints, track.duration, fit);
             write_linear(out, fit, 0);
             // Straight between stops, the played curve peaks at a stop.
@@ -689,14 +684,15 @@ pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> Written {
                 (0..fit.len()).map(|k| scale.played(fit.value(k, 0))),
                 endpoints,
             );
-            let stops = fit.len();
+            let (stops, overrun) = (fit.len(), fit.overrun);
             if fit.inputs.capacity() > EASING_FIT_KEPT {
                 *fit = Fit::default();
             }
-            (stops, played)
+            (stops, overrun, played)
         });
         out.extend_from_slice(b";\n");
         stops = easing_stops;
+        overrun = easing_overrun;
         let table = overshoot(part.values.iter().copied(), endpoints);
         let rounding = value_rounding(part.curve.unit);
         if track.asked_tolerance && table > rounding && played <= rounding {
@@ -710,6 +706,7 @@ pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> Written {
     if let Some(velocity) = &track.velocity {
         velocity.write_easing(out, name);
         stops += velocity.stops();
+        overrun |= velocity.overrun();
     }
     out.extend_from_slice(b"}\n");
 
@@ -723,6 +720,7 @@ pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> Written {
             std::array::from_fn(|j| &parts[j.min(n - 1)].declaration);
         let fit = keyframes(&curves[..n], track.duration, false);
         stops = text::keyframes(out, name, &fit, &declarations[..n]);
+        overrun = fit.overrun;
     }
     if let Some(velocity) = &track.velocity {
         velocity.write_keyframes(out, name, &track.parts[0].declaration);
@@ -744,6 +742,7 @@ pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> Written {
         points: values.iter().map(|v| v.len()).sum(),
         stops,
         lost,
+        overrun,
         animations: vec![Animation {
             name: name.to_vec(),
             eased,
@@ -779,14 +778,15 @@ fn eased_keyframes(out: &mut Vec<u8>, name: &[u8], part: &Part) {
 /// An explosion ring: registered `--<name>-inner` and `--<name>-outer`, animated together in
 /// keyframes with shared stops (two radii are not one progress curve), and a class that
 /// draws the band between them. The radii's initial values are 0, so once the animation ends
-/// (fill `backwards`) the band is empty and nothing is drawn.
+/// (fill `backwards`) the band is empty and nothing is drawn. Returns its stops and whether
+/// they overrun its tolerance.
 fn ring_css(
     baked: &Baked,
     name: &[u8],
     times: &[f64],
     curves: &[Curve],
     out: &mut Vec<u8>,
-) -> usize {
+) -> (usize, bool) {
     let (unit, kind) = css_unit(baked);
     let tracks: Vec<&[f64]> = baked.tracks.iter().map(|t| t.position.as_slice()).collect();
     let declarations: Vec<Declaration> = baked
@@ -805,7 +805,7 @@ fn ring_css(
     out.extend_from_slice(b"s;\n}\n");
     let fit = keyframes(curves, baked.duration, false);
     let declarations: Vec<&Declaration> = declarations.iter().collect();
-    let written = text::keyframes(out, name, &fit, &declarations);
+    let stops = text::keyframes(out, name, &fit, &declarations);
     out.push(b'.');
     out.extend_from_slice(name);
     out.extend_from_slice(b" {\n");
@@ -820,7 +820,7 @@ fn ring_css(
     );
     out.extend_from_slice(b"}\n");
     reduced_motion(out, name, baked.spec.reduced_motion, true);
-    written
+    (stops, fit.overrun)
 }
 
 #[cfg(test)]

@@ -124,6 +124,11 @@ impl Velocity {
         self.fit.len()
     }
 
+    /// Whether its easing does not keep its tolerance ([`Fit::overrun`]).
+    pub fn overrun(&self) -> bool {
+        self.fit.overrun
+    }
+
     /// Writes `  --<name>-velocity-easing: linear(...);` (in `:root`).
     pub fn write_easing(&self, out: &mut Vec<u8>, name: &[u8]) {
         out.extend_from_slice(b"  --");

@@ -195,6 +195,10 @@ pub struct Fit {
     pub joins: Vec<usize>,
     /// Indices of the second stops of steps at joins (a track that ends holds its value).
     pub steps: Vec<usize>,
+    /// Whether some track's bound exceeds its tolerance: a motion far faster than any stops
+    /// can follow (no segment valid down to the finest input, or [`MAX_STOPS`] reached), its
+    /// rest played straight past it.
+    pub overrun: bool,
 }
 
 impl Fit {
@@ -209,6 +213,7 @@ impl Fit {
             segment_bounds: Vec::with_capacity(stops * MAX_TRACKS),
             joins: Vec::with_capacity(joins),
             steps: Vec::with_capacity(joins),
+            overrun: false,
         }
     }
 
@@ -223,6 +228,7 @@ impl Fit {
         self.segment_bounds.clear();
         self.joins.clear();
         self.steps.clear();
+        self.overrun = false;
     }
 
     /// Number of stops.
@@ -321,6 +327,18 @@ pub fn fit(tracks: &[Track], timing: &Timing) -> Fit {
     let mut fit = Fit::default();
     fit_into(tracks, timing, capacity(tracks, timing), &mut fit);
     fit
+}
+
+/// The warning of a motion whose `output` (its CSS, its module's keyframes) takes `stops`
+/// stops and still overruns its tolerance ([`Fit::overrun`]): a motion far faster than its
+/// frames (thousands of oscillations in a frame, a rate near a billion per second), played
+/// straight past them.
+pub fn overrun_warning(output: &str, stops: usize) -> String {
+    format!(
+        "its {output} cannot follow it within its tolerance, even with {stops} stops: it \
+         moves far faster than its frames (an oscillation of thousands in a frame, or a rate \
+         near a billion per second); give it a smaller stiffness or rate"
+    )
 }
 
 /// The room tolerances leave for segments, per track.
@@ -440,6 +458,7 @@ pub fn fit_into(tracks: &[Track], timing: &Timing, stops: usize, fit: &mut Fit) 
             *bound = bound.max(*on_segment);
         }
     }
+    fit.overrun = (fit.bounds.iter().zip(tracks)).any(|(bound, track)| *bound > track.tolerance);
 }
 
 impl Fitter<'_> {

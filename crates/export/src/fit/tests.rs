@@ -57,6 +57,7 @@ fn proves(case: &Case) -> Fit {
         },
     );
     let bound = fit.bounds[0];
+    assert!(!fit.overrun, "a fit within its tolerance overruns");
     assert!(
         bound <= case.tolerance * (1.0 - FLOAT_SHARE),
         "bound {bound} over tolerance {}",
@@ -185,4 +186,25 @@ fn the_fit_is_the_same_every_time() {
     let a = proves(&spring_case(&s, 52.0 / 60.0, 0.1));
     let b = proves(&spring_case(&s, 52.0 / 60.0, 0.1));
     assert_eq!(a, b);
+}
+
+/// A spring oscillating thousands of times within a frame: no stops can follow it, and the fit
+/// says so (its bound over the tolerance), however many stops it took.
+#[test]
+fn a_motion_no_stops_can_follow_overruns() {
+    let s = Spring::new(0.0, 100.0, 0.0, 1.0, 1e27, 1e10).unwrap();
+    let scale = Scale::new(0.0, 100.0, 0.1);
+    let track = Track {
+        motion: &s,
+        scale,
+        end_value: 100.0,
+        tolerance: 0.1,
+    };
+    let timing = Timing {
+        duration: 1.0 / 60.0,
+        kinks: &[],
+        repeat_input: true,
+    };
+    let fit = fit(&[track], &timing);
+    assert!(fit.overrun && fit.bounds[0] > 0.1, "{:?}", fit.bounds);
 }
