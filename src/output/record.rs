@@ -90,3 +90,15 @@ impl KeptWarning {
         format!("{}: {name}: {}", file.display(), self.text)
     }
 }
+
+/// `warnings` of motion `name` of `file` as the report says them, each once (several formats
+/// may find the same: a tolerance the CSS and the module both keep coarser than asked).
+pub fn said_once(warnings: &[KeptWarning], file: &Path, name: &str) -> Vec<String> {
+    let mut said: Vec<String> = Vec::with_capacity(warnings.len());
+    for text in warnings.iter().map(|w| w.said(file, name)) {
+        if !said.contains(&text) {
+            said.push(text);
+        }
+    }
+    said
+}

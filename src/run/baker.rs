@@ -5,7 +5,7 @@ use super::plan::Plan;
 use crate::output::digests;
 use crate::output::manifest::SpecHasher;
 use crate::output::pool::{self, Pool};
-use crate::output::record::{Entry, KeptWarning};
+use crate::output::record::{said_once, Entry, KeptWarning};
 use arrayvec::ArrayVec;
 use curvebake_export::{Digest, Exporter, Format, OutputFile, Summary};
 use curvebake_model::bake::{bake, bake_planned};
@@ -293,9 +293,7 @@ fn export_one(
         .collect();
     Ok(Exported {
         frames: baked.frames(),
-        warnings: (kept_warnings.iter())
-            .map(|w| w.said(&input.file, name))
-            .collect(),
+        warnings: said_once(&kept_warnings, &input.file, name),
         kept_warnings,
         digest: keep_digest.then(|| Digest::of(&baked, with_preview)),
         outputs,

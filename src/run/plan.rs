@@ -6,6 +6,7 @@ use super::{source_identity, FatalError, Report};
 use crate::options::BakeOptions;
 use crate::output::lock::OutputLock;
 use crate::output::manifest::Manifest;
+use crate::output::record::said_once;
 use crate::output::write::OutputDir;
 use curvebake_export::{exporters, Exporter, Summary};
 use curvebake_model::error::{InputError, Problem};
@@ -210,7 +211,7 @@ fn kept_warnings(old: &Manifest, identities: &HashMap<PathBuf, String>) -> Vec<S
             .get(entry.source.as_str())
             .copied()
             .unwrap_or(Path::new(&entry.source));
-        warnings.extend((entry.warnings.iter()).map(|w| w.said(file, &entry.name)));
+        warnings.extend(said_once(&entry.warnings, file, &entry.name));
     }
     warnings
 }

@@ -582,7 +582,8 @@ fn other_range(m: &Motion, seeks: &Value, css_tolerance: f64, tally: &mut Tally)
         ..ExportSettings::default()
     };
     let tolerance =
-        curvebake::internals::export::css::tolerance(&m.spec, &settings, &m.unit, &m.tracks[0].1);
+        curvebake::internals::export::css::tolerance(&m.spec, &settings, &m.unit, &m.tracks[0].1)
+            .kept;
     // Reading back: 6 significant digits of the probe, and what the motion's own readings
     // may add, scaled.
     let bound = (tolerance + m.exact_bound_of(0) - m.tolerances[0]) * scale.abs() + 1e-3;

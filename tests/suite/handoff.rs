@@ -454,12 +454,7 @@ fn tailwind_builds_animate_and_ease_utilities_that_play_each_motion_in_every_eng
         let spec = curve.spec();
         let baked = curve.bake().unwrap();
         let values = &baked.tracks[0].position;
-        bounds.push(tolerance(
-            spec,
-            &ExportSettings::default(),
-            &spec.unit,
-            values,
-        ));
+        bounds.push(tolerance(spec, &ExportSettings::default(), &spec.unit, values).kept);
         let samples: Vec<(f64, f64)> = (0..40)
             .map(|q| {
                 let t = baked.duration * (q as f64 + 0.37 * (q % 3) as f64) / 40.0;

@@ -1691,6 +1691,25 @@ fn many_stops_kept_within_the_tolerance_are_no_warning() {
     assert!(!message.contains("cannot follow"), "{message}");
 }
 
+/// Round six: a motion over a hundred thousand px cannot be played within 0.1 px (browsers
+/// resolve about 1e-5 of a value), so its tolerance is coarser than asked; the bake says so,
+/// once for the formats that fit it, and says nothing when the finest was asked
+/// (`tolerance: 0`).
+#[test]
+fn a_tolerance_coarser_than_asked_is_said_once() {
+    let far = r#"[
+  (name: "far", motion: Spring(from: 0, to: 100000, stiffness: 170, damping: 26)),
+  (name: "finest", tolerance: 0, motion: Spring(from: 0, to: 100000, stiffness: 170, damping: 26)),
+]"#;
+    let dir = project(&[("far.ron", far)]);
+    let baked = curvebake(dir.path(), &["bake", "--formats", "css,js,tokens"]);
+    let message = stderr(&baked);
+    assert!(baked.status.success(), "{message}");
+    let said = "far: it is played within 1 px of the motion, not the 0.1 px asked";
+    assert_eq!(message.matches(said).count(), 1, "{message}");
+    assert!(!message.contains("finest: it is played"), "{message}");
+}
+
 /// Round five (the adversary's audit, F3): a bake whose input folder holds its output folder
 /// (`bake . --out out`), or is it (`--out curves`), never reads its own outputs back as
 /// inputs: `curves.tokens.json` is a curve file by its name, and a second bake once failed

@@ -28,8 +28,8 @@ mod play;
 pub use play::{playable, Playable, RUNTIME, RUNTIME_PATH};
 
 use super::css::{
-    css_unit, curves, easing_endpoints, easing_into, ends_neutral, fit_memory, keyframes_into,
-    stops_estimate, syntax, value_precision, write_linear,
+    coarser_tolerance_warning, css_unit, curves, easing_endpoints, easing_into, ends_neutral,
+    fit_memory, keyframes_into, stops_estimate, syntax, value_precision, write_linear,
 };
 use crate::exporter::{
     Buffers, Digest, Exporter, FilePath, MotionOutput, OutputFile, Shape, Summary,
@@ -364,9 +364,10 @@ pub fn module(baked: &Baked, settings: &ExportSettings) -> Vec<u8> {
     fitted_module(baked, settings).0
 }
 
-/// The module text of one motion, and whether its keyframes or easing overrun its tolerance
-/// ([`Fit::overrun`](crate::fit::Fit::overrun)), with their stops.
-fn fitted_module(baked: &Baked, settings: &ExportSettings) -> (Vec<u8>, Option<usize>) {
+/// The module text of one motion, and the warnings of its fits: keyframes or an easing that
+/// overrun the tolerance ([`Fit::overrun`](crate::fit::Fit::overrun)), a tolerance coarser
+/// than asked ([`coarser_tolerance_warning`]).
+fn fitted_module(baked: &Baked, settings: &ExportSettings) -> (Vec<u8>, Vec<String>) {
     let spec = baked.spec;
     let targets = targets(baked, settings);
     let unit = value_unit(baked);
@@ -457,8 +458,12 @@ fn fitted_module(baked: &Baked, settings: &ExportSettings) -> (Vec<u8>, Option<u
     line(&mut out, "};");
     out.extend_from_slice(include_str!("js/animate.js").as_bytes());
     out.extend_from_slice(&play);
-    let overrun = (keyframes.overrun || easing_overrun.get()).then_some(keyframes.len());
-    (out, overrun)
+    let overrun = (keyframes.overrun || easing_overrun.get())
+        .then(|| fit::overrun_warning("module's keyframes", keyframes.len()));
+    let warnings = overrun
+        .into_iter()
+        .chain(coarser_tolerance_warning(&curves));
+    (out, warnings.collect())
 }
 
 /// The fill of `timing`: the CSS class's ([`ends_neutral`]).
@@ -1009,12 +1014,10 @@ impl Exporter for Js {
         if self.shape.files.is_empty() {
             return MotionOutput::default();
         }
-        let (module, overrun) = fitted_module(baked, &self.settings);
+        let (module, warnings) = fitted_module(baked, &self.settings);
         MotionOutput {
             files: vec![module, types(baked)],
-            warnings: (overrun.into_iter())
-                .map(|stops| fit::overrun_warning("module's keyframes", stops))
-                .collect(),
+            warnings,
             ..Default::default()
         }
     }

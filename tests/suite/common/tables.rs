@@ -321,6 +321,7 @@ pub fn read_tables(inputs: &[PathBuf], out: &Path) -> Vec<(MotionSpec, Table)> {
                         track_units[k].as_str()
                     };
                     curvebake::internals::export::css::tolerance(&input.spec, &settings, unit, x)
+                        .kept
                 })
                 .collect();
             let table = Table {

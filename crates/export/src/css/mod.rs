@@ -142,6 +142,7 @@ impl Exporter for Css {
             ],
             warnings: (written.lost.iter().map(LostOvershoot::warning))
                 .chain((written.overrun).then(|| fit::overrun_warning("CSS", written.stops)))
+                .chain(written.coarser)
                 .collect(),
         }
     }
@@ -328,6 +329,8 @@ pub struct Written {
     pub lost: Vec<LostOvershoot>,
     /// Whether some fit of it does not keep its tolerance ([`Fit::overrun`]).
     pub overrun: bool,
+    /// The warning of a tolerance coarser than asked ([`coarser_tolerance_warning`]).
+    pub coarser: Option<String>,
     /// The animations its class plays, in order (none for a ring, whose class draws).
     pub animations: Vec<Animation>,
 }
@@ -429,12 +432,16 @@ pub(crate) fn motion_css(
     // A spring's velocity easing, fitted first so that the buffer has room for it too.
     let velocity = easing_endpoints(baked)
         .filter(|_| !settings.css_frames)
-        .and_then(|ends| Velocity::of(baked, ends, curves[0].tolerance));
+        .and_then(|ends| Velocity::of(baked, ends, curves[0].tolerance.kept));
     let stops = stops_estimate(&curves) + velocity.as_ref().map_or(0, Velocity::stops);
+    let coarser = coarser_tolerance_warning(&curves);
     SCRATCH.with_borrow_mut(|scratch| {
         scratch.clear();
         scratch.reserve(CAPACITY_BASE + stops * CAPACITY_PER_STOP);
-        let written = write_motion_css(baked, settings, curves, velocity, scratch);
+        let written = Written {
+            coarser,
+            ..write_motion_css(baked, settings, curves, velocity, scratch)
+        };
         let mut out = buffers.buffer(scratch.len());
         out.extend_from_slice(scratch);
         if scratch.capacity() > SCRATCH_KEPT {
@@ -699,7 +706,7 @@ pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> Written {
             lost.push(LostOvershoot {
                 track: None,
                 table,
-                tolerance: part.curve.tolerance,
+                tolerance: part.curve.tolerance.kept,
             });
         }
     }
@@ -748,6 +755,7 @@ pub fn property_css(track: &PropertyTrack, out: &mut Vec<u8>) -> Written {
             eased,
             neutral_end,
         }],
+        ..Written::default()
     }
 }
 
@@ -1204,7 +1212,7 @@ mod tests {
                 .map(|i| i as f64 / 20_000.0 * baked.duration * (1.0 - 1e-5))
                 .map(|t| (played(t, j + 1) - exact.position(t)).abs())
                 .fold(0.0, f64::max);
-            assert!(worst <= curve.tolerance, "{}: {worst}", motions[j].0);
+            assert!(worst <= curve.tolerance.kept, "{}: {worst}", motions[j].0);
         }
     }
 

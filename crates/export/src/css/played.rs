@@ -27,12 +27,28 @@ pub fn default_tolerance(unit: &str) -> f64 {
 /// (0.5 % of its range with overshoot), not 0.05, which would flatten it.
 pub const DEFAULT_RELATIVE_TOLERANCE: f64 = 0.005;
 
-/// The tolerance of a track in `unit` whose frames are `values`: `min(absolute, relative ×
-/// range)`, the absolute one the motion's `tolerance`, else the bake's `--css-tolerance`
-/// (when above 0), else [`default_tolerance`]; the relative one its `relative_tolerance` or
-/// else [`DEFAULT_RELATIVE_TOLERANCE`], the range the spread of the values (overshoot
-/// included). A track that does not move keeps the absolute one.
-pub fn tolerance(spec: &MotionSpec, settings: &ExportSettings, unit: &str, values: &[f64]) -> f64 {
+/// A track's tolerance: what the motion and the bake ask for, and what the fits keep.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Tolerance {
+    /// `min(absolute, relative × range)`, the absolute one the motion's `tolerance`, else the
+    /// bake's `--css-tolerance` (when above 0), else [`default_tolerance`]; the relative one
+    /// its `relative_tolerance` or else [`DEFAULT_RELATIVE_TOLERANCE`], the range the spread
+    /// of the values (overshoot included). A track that does not move keeps the absolute one.
+    pub asked: f64,
+    /// The asked one, no finer than browsers resolve: at least [`MIN_RELATIVE_TOLERANCE`] of
+    /// the track's largest value and [`MIN_TOLERANCE`].
+    pub kept: f64,
+    /// The track's largest value (in magnitude).
+    pub largest: f64,
+}
+
+/// The tolerance of a track in `unit` whose frames are `values` (see [`Tolerance`]).
+pub fn tolerance(
+    spec: &MotionSpec,
+    settings: &ExportSettings,
+    unit: &str,
+    values: &[f64],
+) -> Tolerance {
     let absolute = spec.tolerance.unwrap_or(if settings.css_tolerance > 0.0 {
         settings.css_tolerance
     } else {
@@ -45,13 +61,41 @@ pub fn tolerance(spec: &MotionSpec, settings: &ExportSettings, unit: &str, value
         (lo.min(x), hi.max(x))
     });
     let range = (hi - lo).max(0.0);
-    let tolerance = if range > 0.0 {
+    let asked = if range > 0.0 {
         absolute.min(relative * range)
     } else {
         absolute
     };
+    let largest = lo.abs().max(hi.abs());
     // No finer than browsers show: Chromium writes 6 significant digits.
-    (tolerance.max(MIN_RELATIVE_TOLERANCE * lo.abs().max(hi.abs()))).max(MIN_TOLERANCE)
+    let kept = (asked.max(MIN_RELATIVE_TOLERANCE * largest)).max(MIN_TOLERANCE);
+    Tolerance {
+        asked,
+        kept,
+        largest,
+    }
+}
+
+/// The warning of a motion some of whose `curves` keep a coarser tolerance than was asked
+/// (a motion over a hundred thousand px asked to stay within 0.1 px), naming the first.
+/// A tolerance of 0 asks for the finest there is, and gets no warning.
+pub fn coarser_tolerance_warning(curves: &[Curve]) -> Option<String> {
+    let curve = (curves.iter())
+        .find(|c| c.tolerance.asked > 0.0 && c.tolerance.kept > c.tolerance.asked)?;
+    let (tolerance, unit) = (&curve.tolerance, curve.unit);
+    Some(format!(
+        "it is played within {} {unit} of the motion, not the {} {unit} asked: browsers \
+         resolve about {MIN_RELATIVE_TOLERANCE:e} of its largest value ({} {unit}); a smaller \
+         range or offset keeps a finer tolerance",
+        short(tolerance.kept),
+        short(tolerance.asked),
+        short(tolerance.largest),
+    ))
+}
+
+/// `x` to 4 significant digits, for people.
+fn short(x: f64) -> String {
+    format!("{}", format!("{x:.3e}").parse::<f64>().unwrap_or(x))
 }
 
 /// Smallest tolerance in any unit: a millionth of a pixel or of an opacity.
@@ -125,7 +169,7 @@ pub struct Curve<'a> {
     /// The value it holds from `D` on: its last frame.
     pub end_value: f64,
     /// Its tolerance ([`tolerance`]).
-    pub tolerance: f64,
+    pub tolerance: Tolerance,
     /// Its unit.
     pub unit: &'a str,
     /// More stops than a fit of it alone over the baked duration makes ([`fit::capacity`]),
@@ -140,13 +184,13 @@ pub fn curves<'a>(baked: &'a Baked, settings: &ExportSettings) -> Vec<Curve<'a>>
         Model::Tracks(multi) => multi.tracks().iter().map(|t| t.unit.as_str()).collect(),
         _ => vec![css_unit(baked).0; baked.tracks.len()],
     };
-    let tolerances: Vec<f64> = (baked.tracks.iter().zip(&units))
+    let tolerances: Vec<Tolerance> = (baked.tracks.iter().zip(&units))
         .map(|(track, unit)| tolerance(spec, settings, unit, &track.position))
         .collect();
     // Bounces lower than a tenth of the smallest tolerance get no stop of their own: the
     // played curve stays within that of them (`Bounce::impacts_before`), and an impact that
     // does get one reaches the floor within the value's rounding.
-    let negligible = tolerances.iter().copied().fold(f64::INFINITY, f64::min) / 10.0;
+    let negligible = (tolerances.iter()).fold(f64::INFINITY, |least, t| least.min(t.kept)) / 10.0;
     let kinks = spec.model.track_kinks(baked.duration, negligible);
     (spec.model.tracks().into_iter())
         .zip(&baked.tracks)
@@ -157,9 +201,9 @@ pub fn curves<'a>(baked: &'a Baked, settings: &ExportSettings) -> Vec<Curve<'a>>
             let end_value = track.position[track.position.len() - 1];
             let alone = fit::Track {
                 motion,
-                scale: Scale::new(0.0, 1.0, tolerance),
+                scale: Scale::new(0.0, 1.0, tolerance.kept),
                 end_value,
-                tolerance,
+                tolerance: tolerance.kept,
             };
             let timing = Timing {
                 duration: baked.duration,
@@ -189,12 +233,12 @@ pub fn easing(curve: &Curve, endpoints: (f64, f64), duration: f64) -> (Fit, Scal
 
 /// [`easing`] into `fit`, reusing its memory; returns the scale of its numbers.
 pub fn easing_into(curve: &Curve, (from, to): (f64, f64), duration: f64, fit: &mut Fit) -> Scale {
-    let scale = Scale::new(from, to - from, curve.tolerance);
+    let scale = Scale::new(from, to - from, curve.tolerance.kept);
     let track = fit::Track {
         motion: curve.motion,
         scale,
         end_value: to,
-        tolerance: curve.tolerance,
+        tolerance: curve.tolerance.kept,
     };
     let timing = Timing {
         duration,
@@ -224,9 +268,9 @@ fn keyframe_tracks<'a>(
         let c = curves[j.min(curves.len() - 1)].borrow();
         fit::Track {
             motion: c.motion,
-            scale: Scale::new(0.0, 1.0, c.tolerance),
+            scale: Scale::new(0.0, 1.0, c.tolerance.kept),
             end_value: c.end_value,
-            tolerance: c.tolerance,
+            tolerance: c.tolerance.kept,
         }
     };
     let mut kinks: Vec<f64> = curves

@@ -218,7 +218,8 @@ mod tests {
             _ => 0.0,
         };
         let reference = omega0 * (ends.1 - ends.0).abs();
-        Velocity::of(&baked, ends, curve.tolerance).map(|v| (v, curve.tolerance, reference))
+        Velocity::of(&baked, ends, curve.tolerance.kept)
+            .map(|v| (v, curve.tolerance.kept, reference))
     }
 
     #[test]
