@@ -92,12 +92,16 @@ pub(super) fn finish(
 }
 
 /// Whether a source (by its identity) failed this time: a file with an input error, or one
-/// below a folder that could not be searched. Its motions keep their outputs.
+/// below a folder that could not be searched. Its motions keep their outputs. So do those of
+/// other inputs when this bake has errors: only a bake that read its inputs whole makes the
+/// folder theirs alone (a bake of one broken file would otherwise empty it).
 fn failed_sources<'a>(plan: &'a Plan, errors: &[InputError]) -> impl Fn(&str) -> bool + 'a {
     let failed: HashSet<String> = errors.iter().map(|e| plan.source_of(&e.file)).collect();
+    let partial = !errors.is_empty();
     move |source: &str| {
         failed.contains(source)
             || (plan.failed_folders.iter()).any(|folder| Path::new(source).starts_with(folder))
+            || (partial && !plan.reads(source))
     }
 }
 
@@ -111,10 +115,8 @@ fn other_inputs(
     failed: &dyn Fn(&str) -> bool,
 ) -> Option<String> {
     let check = plan.out.compares_only();
-    let ours =
-        |source: &str| (plan.input_roots.iter()).any(|root| Path::new(source).starts_with(root));
     let others: Vec<&Entry> = (plan.old.motions.iter())
-        .filter(|e| !baked(&e.name) && !failed(&e.source) && !ours(&e.source))
+        .filter(|e| !baked(&e.name) && !failed(&e.source) && !plan.reads(&e.source))
         .collect();
     if others.is_empty() {
         return None;

@@ -129,6 +129,12 @@ impl Plan {
         })))
     }
 
+    /// Whether a source (by its identity) lies under one of the inputs: else a motion of the
+    /// last bake from it came from other inputs.
+    pub fn reads(&self, source: &str) -> bool {
+        (self.input_roots.iter()).any(|root| Path::new(source).starts_with(root))
+    }
+
     /// A file's identity as the manifest records it (see [`source_identity`]), looked up
     /// when it is one of the inputs.
     pub fn source_of(&self, file: &Path) -> String {

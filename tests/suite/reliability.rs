@@ -1443,6 +1443,47 @@ fn baking_other_inputs_into_a_folder_says_whose_outputs_go() {
     );
 }
 
+/// The adversary's sixth round: a bake with errors leaves the outputs of other inputs' motions
+/// where they are (a bake of one broken file, or of a tokens file holding no motion, once
+/// removed every output of the folder and said so in a warning); a bake without errors then
+/// removes them, as above.
+#[test]
+fn a_bake_with_errors_keeps_the_outputs_of_other_inputs() {
+    let dir = project(&[("card.ron", CARD), ("fade.ron", FADE)]);
+    let root = dir.path();
+    let first = curvebake(root, &["bake", "curves", "--formats", "json"]);
+    assert!(first.status.success(), "{}", stderr(&first));
+    let outputs = |root: &Path| fs::read_dir(root.join("out/json")).unwrap().count();
+    assert_eq!(outputs(root), 2);
+    fs::write(root.join("empty.tokens.json"), "{}").unwrap();
+    fs::write(
+        root.join("broken.ron"),
+        "(name: \"broken\", motion: Spring(stiffness: -1))",
+    )
+    .unwrap();
+    for broken in ["empty.tokens.json", "broken.ron"] {
+        let bake = curvebake(root, &["bake", broken, "--formats", "json"]);
+        let text = stderr(&bake);
+        assert_eq!(bake.status.code(), Some(1), "{text}");
+        assert!(!text.contains("removing"), "{text}");
+        assert_eq!(outputs(root), 2, "{broken}: {text}");
+        let check = curvebake(root, &["bake", "curves", "--formats", "json", "--check"]);
+        assert!(check.status.success(), "{broken}: {}", stderr(&check));
+    }
+    fs::write(
+        root.join("other.ron"),
+        FADE.replace("\"fade\"", "\"other\""),
+    )
+    .unwrap();
+    let clean = curvebake(root, &["bake", "other.ron", "--formats", "json"]);
+    assert!(
+        stderr(&clean).contains("removing the outputs of their 2 motions"),
+        "{}",
+        stderr(&clean)
+    );
+    assert_eq!(outputs(root), 1);
+}
+
 /// Issue 27, item 13: `watch` of a file keeps baking after its folder is deleted and made
 /// again; after `rm -rf curves && mkdir curves` in one step (the inode may come back) the
 /// folder is watched again; `sed -i`'s temporary file is not listed as a change.

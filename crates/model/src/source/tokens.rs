@@ -115,6 +115,19 @@ pub fn read(file: &Path, bytes: &[u8]) -> Read {
     };
     let mut texts: Vec<(String, String)> = Vec::new();
     walk(file, &root, &mut Vec::new(), false, &mut texts, &mut read);
+    if texts.is_empty() && read.errors.is_empty() {
+        // As an empty curve file: a bake of it alone would otherwise be an empty bake, which
+        // removes every output.
+        read.errors.push(InputError::new(
+            file,
+            Problem::Read(format!(
+                "the file holds no motion: no token with $extensions.{EXTENSION}.ron and no \
+                 Material 3 spring (a group with `stiffness` and `damping`)"
+            )),
+        ));
+        read.skipped.clear();
+        return read;
+    }
     for (path, ron) in texts {
         let problem = |message: String| {
             InputError::new(
