@@ -202,7 +202,8 @@ fn material_3_spring_tokens_bake_as_springs_and_a_bad_one_is_named() {
         dir.path().join("m3.tokens.json"),
         r##"{ "md": { "sys": { "motion": { "spring": {
   "fast": { "spatial": { "stiffness": { "$type": "number", "$value": 1400 }, "damping": { "$type": "number", "$value": 0.9 } } },
-  "slow": { "effects": { "stiffness": { "$type": "number", "$value": -3 }, "damping": { "$type": "number", "$value": 1 } } } } } },
+  "slow": { "effects": { "stiffness": { "$type": "number", "$value": -3 }, "damping": { "$type": "number", "$value": 1 } } },
+  "huge": { "spatial": { "stiffness": { "$type": "number", "$value": 1e308 }, "damping": { "$type": "number", "$value": 0.9 } } } } } },
   "color": { "$type": "color", "$value": "#ffffff" } } }"##,
     )
     .unwrap();
@@ -222,6 +223,16 @@ fn material_3_spring_tokens_bake_as_springs_and_a_bad_one_is_named() {
         stderr(&run).contains(
             "m3.tokens.json: token `md.sys.motion.spring.slow.effects.stiffness`: a Material 3 \
              spring's stiffness must be a positive number"
+        ),
+        "{}",
+        stderr(&run)
+    );
+    // A stiffness whose damping c = 2ζ√k would overflow c²: the stiffness is named, not the
+    // ordinary damping ratio.
+    assert!(
+        stderr(&run).contains(
+            "token `md.sys.motion.spring.huge.spatial.stiffness`: a Material 3 spring's \
+             stiffness must be at most 4.494e307"
         ),
         "{}",
         stderr(&run)

@@ -19,6 +19,7 @@
 
 use super::{motion_texts, parse_bytes, MotionText};
 use crate::error::{InputError, Problem};
+use crate::number::format_number;
 use crate::source::schema::MotionFile;
 use std::path::Path;
 
@@ -262,7 +263,27 @@ fn material_spring(
         )
     };
     Some(match (stiffness.as_f64(), damping.as_f64()) {
-        (Some(k), Some(z)) if k > 0.0 && k.is_finite() && z >= 0.0 && z.is_finite() => Some((k, z)),
+        // Of a unit mass, the damping c = 2ζ√k: c² - 4k = 4k(ζ² - 1) must be finite. The
+        // larger of k and ζ² is the one too large.
+        (Some(k), Some(z)) if k > 0.0 && k.is_finite() && z >= 0.0 && z.is_finite() => {
+            if (4.0 * k * z.max(1.0) * z.max(1.0)).is_finite() {
+                Some((k, z))
+            } else {
+                let (field, limit) = if k >= z * z {
+                    ("stiffness", f64::MAX / (4.0 * z.max(1.0) * z.max(1.0)))
+                } else {
+                    ("damping", (f64::MAX / (4.0 * k)).sqrt())
+                };
+                let what = format!(
+                    "at most {} with the other's value (4·stiffness·max(1, damping)² must be \
+                     finite), got {}",
+                    format_number(limit),
+                    format_number(if field == "stiffness" { k } else { z })
+                );
+                read.errors.push(bad(field, &what));
+                None
+            }
+        }
         (k, _) if !k.is_some_and(|k| k > 0.0 && k.is_finite()) => {
             read.errors
                 .push(bad("stiffness", "a positive number (of a unit mass)"));
