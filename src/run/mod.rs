@@ -32,7 +32,7 @@ use curvebake_model::intake::Intake;
 use curvebake_model::spec::Overrides;
 use plan::{Plan, Planned};
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Component, Path, PathBuf};
 use std::time::Instant;
 use tally::Tally;
 use writer::Writer;
@@ -152,11 +152,21 @@ pub fn run(
             options.out.display()
         )));
     }
-    if let Some(file) = (options.out.ancestors().skip(1)).find(|a| a.is_file()) {
+    // A device (`/dev/null/x`) is no folder either.
+    let not_a_folder = |a: &Path| a.exists() && !a.is_dir();
+    if let Some(file) = (options.out.ancestors().skip(1)).find(|a| not_a_folder(a)) {
         return Err(FatalError::Usage(format!(
             "{}: --out lies under the file {}, where no folder can be",
             options.out.display(),
             file.display()
+        )));
+    }
+    if let Some(missing) = missing_before_parent(&options.out) {
+        return Err(FatalError::Usage(format!(
+            "{}: --out goes up (`..`) out of {}, which does not exist: a bake would make that \
+             folder outside its output folder; name the output folder without it",
+            options.out.display(),
+            missing.display()
         )));
     }
     let threads = rayon::ThreadPoolBuilder::new()
@@ -170,6 +180,20 @@ pub fn run(
     let mut report = threads.install(|| run_in_pool(options, &pool, progress))?;
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// The first folder of `out` that does not exist and that a `..` after it leaves
+/// (`a/b/../c` without `a/b`): making the output folder would make it, outside the output
+/// folder.
+fn missing_before_parent(out: &Path) -> Option<PathBuf> {
+    let mut prefix = PathBuf::new();
+    for component in out.components() {
+        if component == Component::ParentDir && !prefix.as_os_str().is_empty() && !prefix.is_dir() {
+            return Some(prefix);
+        }
+        prefix.push(component);
+    }
+    None
 }
 
 /// A bake on the current pool: plan it, then bake and write it window by window (each

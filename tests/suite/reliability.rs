@@ -850,6 +850,34 @@ fn too_many_jobs_and_a_file_for_out_are_usage_errors() {
     );
 }
 
+/// The adversary's sixth round: an `--out` that goes up (`..`) out of folders that do not
+/// exist made them, outside the output folder; a device is no folder to write under either
+/// (both usage errors, exit 2, nothing made).
+#[test]
+fn an_out_through_missing_folders_or_a_device_is_a_usage_error() {
+    let dir = project(&[("card.ron", CARD)]);
+    let root = dir.path();
+    let up = curvebake(root, &["bake", "--out", "a/b/c/../../d"]);
+    let text = stderr(&up);
+    assert_eq!(up.status.code(), Some(2), "{text}");
+    assert!(
+        text.contains("--out goes up (`..`) out of a/b/c, which does not exist"),
+        "{text}"
+    );
+    assert!(!root.join("a").exists());
+    fs::create_dir_all(root.join("a/b/c")).unwrap();
+    let through = curvebake(root, &["bake", "--out", "a/b/c/../../d"]);
+    assert!(through.status.success(), "{}", stderr(&through));
+    assert!(root.join("a/d/css/card.css").is_file());
+    let device = curvebake(root, &["bake", "--out", "/dev/null/x"]);
+    let text = stderr(&device);
+    assert_eq!(device.status.code(), Some(2), "{text}");
+    assert!(
+        text.contains("--out lies under the file /dev/null"),
+        "{text}"
+    );
+}
+
 // Round three: issue 27.
 
 /// Issue 27, item 7: a `Sequence` nested 1,500 deep is an error naming the file (no stack
