@@ -423,7 +423,7 @@ cbReport(shown);
 }
 
 #[test]
-fn tailwind_builds_animate_and_ease_utilities_that_play_each_motion_in_every_engine() {
+fn tailwind_builds_animate_ease_and_duration_utilities_that_play_each_motion_in_every_engine() {
     let Some(tools) = js_tools("tailwind") else {
         return;
     };
@@ -437,7 +437,10 @@ fn tailwind_builds_animate_and_ease_utilities_that_play_each_motion_in_every_eng
     let boxes: String = names
         .iter()
         .map(|n| {
-            format!("<div id=\"{n}\" class=\"animate-{n}\"></div><div class=\"ease-{n}\"></div>\n")
+            format!(
+                "<div id=\"{n}\" class=\"animate-{n}\"></div>\
+                 <div id=\"t-{n}\" class=\"transition ease-{n} duration-{n}\"></div>\n"
+            )
         })
         .collect();
     let (site, built) = tailwind_site(&tools, dir.path(), &boxes);
@@ -454,18 +457,24 @@ fn tailwind_builds_animate_and_ease_utilities_that_play_each_motion_in_every_eng
             built.contains(&format!("transition-timing-function: var(--{n}-easing)")),
             "ease-{n} is not the easing"
         );
+        assert!(
+            built.contains(&format!("transition-duration: var(--{n}-duration)")),
+            "duration-{n} is not the duration"
+        );
     }
     // Expected values: the closed form at frame and non-frame times; each motion's bound its
     // CSS tolerance (the fitting core's proven bound is within it).
     let curves = closed_forms();
     let mut expected = serde_json::Map::new();
     let mut bounds = Vec::new();
+    let mut durations = Vec::new();
     for n in names {
         let curve = curves.iter().find(|c| c.name() == n).unwrap();
         let spec = curve.spec();
         let baked = curve.bake().unwrap();
         let values = &baked.tracks[0].position;
         bounds.push(tolerance(spec, &ExportSettings::default(), &spec.unit, values).kept);
+        durations.push(baked.duration * 1000.0);
         let samples: Vec<(f64, f64)> = (0..40)
             .map(|q| {
                 let t = baked.duration * (q as f64 + 0.37 * (q % 3) as f64) / 40.0;
@@ -497,6 +506,12 @@ for (const [name, c] of Object.entries(expected)) {{
     w = Math.max(w, Math.abs(shown - x));
   }}
   worst[name] = w;
+  // A transition timed by `transition ease-<name> duration-<name>`: the motion's duration.
+  const t = document.getElementById("t-" + name);
+  getComputedStyle(t).opacity;
+  t.style.opacity = "0.5";
+  const [transition] = t.getAnimations();
+  worst["t-" + name] = transition ? transition.effect.getComputedTiming().duration : null;
 }}
 cbReport(worst);
 </script></body></html>"#,
@@ -511,6 +526,16 @@ cbReport(worst);
             engine.name(),
             outcome.errors
         );
+        for (n, duration) in names.iter().zip(&durations) {
+            let ms = outcome.result[format!("t-{n}")]
+                .as_f64()
+                .unwrap_or(f64::NAN);
+            assert!(
+                (ms - duration).abs() < 1e-3,
+                "{} transition ease-{n} duration-{n}: {ms} ms, not {duration}",
+                engine.name()
+            );
+        }
         for (n, bound) in names.iter().zip(&bounds) {
             let worst = outcome.result[n].as_f64().unwrap_or(f64::INFINITY);
             // The engines' serialisation: 6 significant digits (BROWSERS.md).

@@ -14,7 +14,10 @@
 //!   `animate-<name>` plays what the class `.<name>` plays, with its variants (`hover:`,
 //!   `motion-safe:`). A theme's `--animate-<name>` could not: it holds one `animation`
 //!   value and no composition, so it dropped the velocity (`--<name>-velocity`). A ring gets
-//!   none: its class, which draws the ring, is what plays it.
+//!   none: its class, which draws the ring, is what plays it;
+//! * `@utility duration-<name>`: `transition-duration: var(--<name>-duration)` beside each
+//!   `ease-<name>`, the duration its easing is the motion over (`transition ease-card-drop`
+//!   alone plays it in Tailwind's default 150 ms); reduced motion's `0s` comes with it.
 //!
 //! `inline` makes Tailwind write the value into each utility instead of a variable of its
 //! own: the values are references to variables the motion's CSS sets on `:root` (and sets
@@ -31,7 +34,8 @@ pub const BUNDLE_PATH: &str = "tailwind.css";
 
 /// First bytes of [`BUNDLE_PATH`].
 const HEADER: &[u8] = b"/* curvebake: every motion as a Tailwind v4 theme, in input order. \
-@import this file after \"tailwindcss\"; use animate-<name> and ease-<name>. \
+@import this file after \"tailwindcss\"; use animate-<name>, or ease-<name> with \
+duration-<name>. \
 Generated; do not edit. */\n\n";
 
 /// The Tailwind exporter.
@@ -81,7 +85,7 @@ impl Exporter for Tailwind {
         let rules = (!written.animations.is_empty()).then(|| class_rules(&out, &global));
         if !eased.is_empty() {
             out.extend_from_slice(b"@theme inline {\n");
-            for name in eased {
+            for name in &eased {
                 out.extend_from_slice(b"  --ease-");
                 out.extend_from_slice(name);
                 out.extend_from_slice(b": var(--");
@@ -101,6 +105,20 @@ impl Exporter for Tailwind {
                 out.extend_from_slice(b"  }\n");
             }
             out.extend_from_slice(b"}\n");
+        }
+        for name in eased {
+            // As Tailwind's own `duration-*`: `transition` reads `--tw-duration`.
+            out.extend_from_slice(b"@utility duration-");
+            out.extend_from_slice(name);
+            for declared in [
+                &b" {\n  --tw-duration: var(--"[..],
+                b";\n  transition-duration: var(--",
+            ] {
+                out.extend_from_slice(declared);
+                out.extend_from_slice(name);
+                out.extend_from_slice(b"-duration)");
+            }
+            out.extend_from_slice(b";\n}\n");
         }
         MotionOutput {
             files: Vec::new(),
@@ -190,7 +208,9 @@ mod tests {
             "@utility animate-ui-pop {\n  animation: ui-pop var(--ui-pop-duration) \
              var(--ui-pop-easing) both,\n    ui-pop-velocity var(--ui-pop-duration) \
              var(--ui-pop-velocity-easing) backwards;\n  animation-composition: replace, add;\n  \
-             @media (prefers-reduced-motion: reduce) {\n    animation-duration: 0s;\n  }\n}\n"
+             @media (prefers-reduced-motion: reduce) {\n    animation-duration: 0s;\n  }\n}\n\
+             @utility duration-ui-pop {\n  --tw-duration: var(--ui-pop-duration);\n  \
+             transition-duration: var(--ui-pop-duration);\n}\n"
         );
     }
 
@@ -213,7 +233,9 @@ mod tests {
             "@theme inline {\n  --ease-m: var(--m-easing);\n}\n@utility animate-m {\n  \
              animation: m var(--m-duration) var(--m-easing) backwards;\n  \
              @media (prefers-reduced-motion: reduce) {\n    animation: m 0s backwards, \
-             m-fade 0.2s ease-out backwards;\n  }\n}\n"
+             m-fade 0.2s ease-out backwards;\n  }\n}\n\
+             @utility duration-m {\n  --tw-duration: var(--m-duration);\n  \
+             transition-duration: var(--m-duration);\n}\n"
         );
     }
 }
