@@ -81,6 +81,8 @@ pub enum MotionError {
         path: String,
         /// The position that is never reached.
         to: f64,
+        /// Where the motion starts.
+        from: f64,
     },
     /// A bounce needs gravity pointing at the floor when the motion reaches it.
     BounceAwayFromFloor {
@@ -121,6 +123,13 @@ impl MotionError {
                 requirement, value, ..
             } => format!("must be {requirement}, got {}", number(*value)),
             Self::Unsolvable { reason, .. } => format!("has no solution: {reason}"),
+            // A motion that starts at `to` and leaves it reaches it at t = 0 only.
+            Self::NeverReaches { to, from, .. } if to == from => format!(
+                "= {} is where the motion starts, and it moves away, never back: give it a \
+                 velocity or an acceleration towards `to` (a motion that should stay there is \
+                 no gravity)",
+                number(*to)
+            ),
             Self::NeverReaches { to, .. } => {
                 format!("= {} is never reached by the motion", number(*to))
             }

@@ -106,6 +106,7 @@ impl Bounce {
         let first_impact = fall.time_to(floor).ok_or(MotionError::NeverReaches {
             path: "to".into(),
             to: floor,
+            from: fall.from,
         })?;
         let impact_velocity = fall.velocity(first_impact);
         if restitution > 0.0 && fall.acceleration * impact_velocity <= 0.0 {
@@ -344,6 +345,13 @@ mod tests {
     fn a_floor_never_reached_is_an_error() {
         let err = Bounce::new(Gravity::new(0.0, 0.0, -10.0).unwrap(), 5.0, 0.5).unwrap_err();
         assert_eq!(err.to_string(), "to = 5 is never reached by the motion");
+        // Starting on it and leaving: said so, not "never reached".
+        let err = Bounce::new(Gravity::new(0.0, 0.0, 10.0).unwrap(), 0.0, 0.5).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("to = 0 is where the motion starts"),
+            "{err}"
+        );
     }
 
     /// Impacts stop being listed at the first bounce no higher than `negligible`, and not

@@ -1423,7 +1423,7 @@ fn resolve_gravity(
         (Some(to), Some(e), _) => Ok((Model::Bounce(Bounce::new(gravity, to, e).map_err(at)?), rests_or(duration))),
         (None, Some(_), _) => Err(FieldError::new("motion.Gravity.restitution", "needs `to`, the floor to bounce on")),
         (Some(to), None, None) => {
-            let arrival = gravity.time_to(to).ok_or_else(|| at(MotionError::NeverReaches { path: "to".into(), to }))?;
+            let arrival = gravity.time_to(to).ok_or_else(|| at(MotionError::NeverReaches { path: "to".into(), to, from }))?;
             Ok((Model::GravityTo { gravity, to, arrival }, Ending::Arrives(arrival)))
         }
         (Some(_), None, Some(_)) => Err(FieldError::new(
