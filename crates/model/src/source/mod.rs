@@ -321,6 +321,8 @@ fn place_and_message(text: &str, e: &ron::error::SpannedError) -> (usize, usize,
     } else if let Some(hash_col) = hash {
         col = hash_col;
         "`#` does not start a comment in a curve file: write `// ...` or `/* ... */`".to_owned()
+    } else if let Some(prefix) = radix_prefix_at(text, line, col) {
+        format!("`{prefix}` numbers are not read in a curve file: write the number in decimal")
     } else if at_end(text, line, col) {
         // Whatever the parser expected there, the file ended before it.
         describe(&ron::Error::Eof)
@@ -590,6 +592,20 @@ fn hash_comment_at(text: &str, line: usize, col: usize) -> Option<usize> {
     [col, col.saturating_sub(1)]
         .into_iter()
         .find(|&c| is_hash(c))
+}
+
+/// The prefix of a number in another base (`0x`, `0b`, `0o`) whose letter is at 1-based
+/// `line:col` (in characters), where a parser of decimal numbers stops.
+fn radix_prefix_at(text: &str, line: usize, col: usize) -> Option<String> {
+    let source = text.lines().nth(line.saturating_sub(1))?;
+    let chars: Vec<char> = source.chars().collect();
+    let letter = *chars.get(col.checked_sub(1)?)?;
+    let zero = col.checked_sub(2).and_then(|i| chars.get(i)) == Some(&'0');
+    let starts = col
+        .checked_sub(3)
+        .and_then(|i| chars.get(i))
+        .map_or(true, |c| !(c.is_ascii_alphanumeric() || *c == '.' || *c == '_'));
+    (zero && starts && "xXbBoO".contains(letter)).then(|| format!("0{letter}"))
 }
 
 /// Whether nothing but whitespace and comments follows 1-based `line:col` (in characters).
