@@ -957,33 +957,46 @@ pub const PACKAGE_JSON: &str = r#"{
 "#;
 
 /// The JavaScript name of a motion in the index: its name in camelCase (`card-drop` is
-/// `cardDrop`), with `_2`, `_3`... after a name an earlier motion already took.
+/// `cardDrop`). Names that come to the same one take it in the order of the motions' names,
+/// the later with `_2`, `_3`... (`card-drop` before `cardDrop`), so that the order of the
+/// inputs changes no export; a suffixed name another motion takes as its own is skipped.
 fn identifiers(digests: &[Digest]) -> Vec<String> {
-    let mut taken = std::collections::HashSet::new();
-    digests
-        .iter()
-        .map(|d| {
-            let mut id = String::with_capacity(d.name.len());
-            let mut upper = false;
-            for c in d.name.chars() {
-                if c == '-' {
-                    upper = true;
-                } else if upper {
-                    id.push(c.to_ascii_uppercase());
-                    upper = false;
-                } else {
-                    id.push(c);
-                }
-            }
-            let mut unique = id.clone();
-            let mut k = 1;
-            while !taken.insert(unique.clone()) {
-                k += 1;
-                unique = format!("{id}_{k}");
-            }
-            unique
-        })
-        .collect()
+    let camel: Vec<String> = digests.iter().map(|d| camel_case(&d.name)).collect();
+    let mut order: Vec<usize> = (0..digests.len()).collect();
+    order.sort_by(|&a, &b| (&camel[a], &digests[a].name).cmp(&(&camel[b], &digests[b].name)));
+    let taken: std::collections::HashSet<&str> = camel.iter().map(String::as_str).collect();
+    let mut unique = vec![String::new(); digests.len()];
+    let mut suffixed = std::collections::HashSet::new();
+    for (k, &i) in order.iter().enumerate() {
+        let first = k == 0 || camel[order[k - 1]] != camel[i];
+        unique[i] = if first {
+            camel[i].clone()
+        } else {
+            (2..)
+                .map(|n| format!("{}_{n}", camel[i]))
+                .find(|id| !taken.contains(id.as_str()) && !suffixed.contains(id))
+                .expect("a free suffix")
+        };
+        suffixed.insert(unique[i].clone());
+    }
+    unique
+}
+
+/// `name` in camelCase: each `-` dropped and the letter after it upper case.
+fn camel_case(name: &str) -> String {
+    let mut id = String::with_capacity(name.len());
+    let mut upper = false;
+    for c in name.chars() {
+        if c == '-' {
+            upper = true;
+        } else if upper {
+            id.push(c.to_ascii_uppercase());
+            upper = false;
+        } else {
+            id.push(c);
+        }
+    }
+    id
 }
 
 /// `js/index.js` and `js/index.d.ts`: every motion's module as a namespace, in input order.
@@ -1261,6 +1274,19 @@ mod tests {
         };
         let digests = [digest("card-drop"), digest("cardDrop"), digest("a_b-c")];
         assert_eq!(identifiers(&digests), ["cardDrop", "cardDrop_2", "a_bC"]);
+        // The same names whatever the order of the inputs; a suffixed name that is another
+        // motion's own is skipped.
+        let reordered = [digest("cardDrop"), digest("a_b-c"), digest("card-drop")];
+        assert_eq!(identifiers(&reordered), ["cardDrop_2", "a_bC", "cardDrop"]);
+        let owned = [
+            digest("cardDrop"),
+            digest("cardDrop_2"),
+            digest("card-drop"),
+        ];
+        assert_eq!(
+            identifiers(&owned),
+            ["cardDrop_3", "cardDrop_2", "cardDrop"]
+        );
         let (js, dts) = index(&digests);
         assert!(js.contains("export * as cardDrop from \"./card-drop.js\";\n"));
         assert!(js.contains("export * as cardDrop_2 from \"./cardDrop.js\";\n"));

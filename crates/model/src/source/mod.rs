@@ -604,7 +604,9 @@ fn radix_prefix_at(text: &str, line: usize, col: usize) -> Option<String> {
     let starts = col
         .checked_sub(3)
         .and_then(|i| chars.get(i))
-        .map_or(true, |c| !(c.is_ascii_alphanumeric() || *c == '.' || *c == '_'));
+        .map_or(true, |c| {
+            !(c.is_ascii_alphanumeric() || *c == '.' || *c == '_')
+        });
     (zero && starts && "xXbBoO".contains(letter)).then(|| format!("0{letter}"))
 }
 
