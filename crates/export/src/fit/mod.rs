@@ -195,9 +195,10 @@ pub struct Fit {
     pub joins: Vec<usize>,
     /// Indices of the second stops of steps at joins (a track that ends holds its value).
     pub steps: Vec<usize>,
-    /// Whether some track's bound exceeds its tolerance: a motion far faster than any stops
-    /// can follow (no segment valid down to the finest input, or [`MAX_STOPS`] reached), its
-    /// rest played straight past it.
+    /// Whether some segment's bound exceeds its track's tolerance: a motion far faster than
+    /// any stops can follow (no segment valid down to the finest input, or [`MAX_STOPS`]
+    /// reached), its rest played straight past it. (The rest step's move, over the last 10⁻⁵
+    /// of `D` where keyframes cannot repeat an input, is not counted: it is the step's.)
     pub overrun: bool,
 }
 
@@ -451,6 +452,15 @@ pub fn fit_into(tracks: &[Track], timing: &Timing, stops: usize, fit: &mut Fit) 
             }
         }
     }
+    // A segment valid by the bound keeps within the room; one taken as it came (no valid one
+    // short enough) may not. The rest step's move over the last 10⁻⁵ of `D` (keyframes
+    // without repeated inputs) is the step's, not the fit's.
+    fit.overrun = (fit.segment_bounds.chunks_exact(n)).any(|segment| {
+        segment
+            .iter()
+            .zip(tracks)
+            .any(|(b, track)| *b > track.tolerance)
+    });
     fitter.rest_step(fit, timing.repeat_input);
     place_joins(fit, tracks, timing.repeat_input);
     for segment in fit.segment_bounds.chunks_exact(n) {
@@ -458,7 +468,6 @@ pub fn fit_into(tracks: &[Track], timing: &Timing, stops: usize, fit: &mut Fit) 
             *bound = bound.max(*on_segment);
         }
     }
-    fit.overrun = (fit.bounds.iter().zip(tracks)).any(|(bound, track)| *bound > track.tolerance);
 }
 
 impl Fitter<'_> {
