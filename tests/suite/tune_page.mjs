@@ -102,6 +102,16 @@ if (scenario === "person") {
   await card(a, "card-drop").getByRole("button", { name: "Revert", exact: true }).click();
   await baked(a, "card-drop", n);
   out.reverted = await look(a, "card-drop", 0.12);
+  // 0b. A slip (stiffness 0.5 for 500): the bake's warning of a motion of minutes is on the
+  //     card, and gone again after Revert.
+  n = await bakes(a);
+  await card(a, "card-drop").getByRole("spinbutton", { name: "stiffness", exact: true }).fill("0.5");
+  await baked(a, "card-drop", n);
+  out.slipStatus = await card(a, "card-drop").locator(".tune-status").textContent();
+  n = await bakes(a);
+  await card(a, "card-drop").getByRole("button", { name: "Revert", exact: true }).click();
+  await baked(a, "card-drop", n);
+  out.revertedStatus = await card(a, "card-drop").locator(".tune-status").textContent();
   // 1. A slider moved with the mouse: the preview, the plot and the figures follow.
   n = await bakes(a);
   await dragSlider(a, "card-drop", "stiffness", 0.8);

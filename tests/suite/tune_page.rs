@@ -308,6 +308,13 @@ fn a_person_tunes_a_spring_in_the_page_and_saves_it_into_the_file() {
         seen["typed"]
     );
     assert_eq!(figures(&seen["reverted"]), figures(&seen["start"]));
+    let slip = seen["slipStatus"].as_str().unwrap_or_default();
+    assert!(
+        slip.contains("changed, not saved") && slip.contains("warning: comes to rest only after"),
+        "{slip}"
+    );
+    let reverted = seen["revertedStatus"].as_str().unwrap_or_default();
+    assert!(!reverted.contains("warning"), "{reverted}");
 
     // The slider: preview, plot, figures and the numbers table change; no file does.
     let (start, slid) = (&seen["start"], &seen["slid"]);

@@ -8,7 +8,7 @@ use crate::hash::{source_digest, RunHasher, SourceDigest};
 use crate::load::{load_bytes, Input, Loaded, Names};
 use crate::number::format_number;
 use crate::source::read_source;
-use crate::spec::{Ending, Overrides};
+use crate::spec::{Ending, MotionSpec, Overrides};
 use rayon::prelude::*;
 use std::collections::VecDeque;
 use std::path::PathBuf;
@@ -230,16 +230,24 @@ impl<'a> Intake<'a> {
 }
 
 /// A warning when `input` comes to rest (it has no `duration`) only after more than
-/// [`LONG_MOTION_SECONDS`], baked as `frames` frames.
+/// [`LONG_MOTION_SECONDS`], baked as `frames` frames, naming its file and itself.
 fn long_motion(input: &Input, frames: usize) -> Option<String> {
-    let spec = &input.spec;
+    let text = long_motion_warning(&input.spec, frames)?;
+    Some(format!(
+        "{}: {}: {text}",
+        input.file.display(),
+        input.spec.name
+    ))
+}
+
+/// What [`long_motion`] says of `spec` baked as `frames` frames (also on the review page's
+/// card of a tuned motion).
+pub fn long_motion_warning(spec: &MotionSpec, frames: usize) -> Option<String> {
     let seconds = frames.saturating_sub(1) as f64 / spec.fps;
     (spec.ending == Ending::Rests && seconds > LONG_MOTION_SECONDS).then(|| {
         format!(
-            "{}: {}: comes to rest only after {} s ({frames} frames per output); give it a \
+            "comes to rest only after {} s ({frames} frames per output); give it a \
              `duration`, or larger rest_delta and rest_speed, if it should end sooner",
-            input.file.display(),
-            spec.name,
             format_number(seconds),
         )
     })

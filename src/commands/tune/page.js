@@ -161,15 +161,18 @@
     card.querySelector(".tune-revert").disabled = !changed;
   };
   // A card's status line; kept with the motion, so that a card replaced by a live update
-  // shows it again.
+  // shows it again. What a bake of the values shown would warn of follows it (a slip such as
+  // 400 for 0.4 s makes a motion of minutes: said here, not only in the terminal).
   const say = (name, text, bad, offer) => {
     const e = tuned.get(name);
     if (e) e.said = [text, bad, offer];
     const card = cardOf(name);
     const status = card && card.querySelector(".tune-status");
     if (!status) return;
-    status.replaceChildren(text);
+    const warnings = (!bad && e && e.warnings) || [];
+    status.replaceChildren([text, ...warnings.map((w) => `warning: ${w}`)].filter(Boolean).join(" · "));
     status.classList.toggle("bad", !!bad);
+    status.classList.toggle("warn", warnings.length > 0);
     if (offer) {
       const button = document.createElement("button");
       Object.assign(button, { type: "button", textContent: "Reload from the file" });
@@ -206,6 +209,7 @@
     ask("bake", { file: e.file, motion: name, values: e.current })
       .then((answer) => {
         const fetched = performance.now();
+        e.warnings = answer.warnings || [];
         apply(name, answer);
         timings.push(performance.now() - t0);
         parts.push({ request: fetched - t0, page: performance.now() - fetched });
@@ -709,7 +713,7 @@ div.tune-group { border: 0; padding: 0; }
 .tune-status { font-size: 13px; color: var(--muted); }
 .tune-form { display: block; margin: 0 0 6px; font-size: 13px; color: var(--muted); }
 .tune-form select { font: inherit; margin-left: 6px; }
-.tune-status.bad { color: var(--bad); }
+.tune-status.bad, .tune-status.warn { color: var(--bad); }
 article.tuned { border-color: var(--accent); box-shadow: 0 0 0 1px var(--accent); }
 .plot-svg .tune-handle { fill: #fff; stroke: #d1242f; stroke-width: 2.5; cursor: grab; }
 .plot-svg .tune-handle:hover, .plot-svg .tune-handle:focus { fill: #ffd7d5; outline: none; }

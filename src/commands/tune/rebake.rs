@@ -7,6 +7,7 @@ use crate::options::BakeOptions;
 use curvebake_export::exporter::{Digest, Exporter as _, New};
 use curvebake_export::{css, exporters, html, Format, Layout};
 use curvebake_model::bake::{bake_planned, frame_plan, Baked};
+use curvebake_model::intake::long_motion_warning;
 use curvebake_model::load::{load_bytes, Loaded};
 use curvebake_model::spec::Overrides;
 use curvebake_motion::Motion;
@@ -15,7 +16,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Bakes motion `name` of `text` (the edited bytes of `file`) and returns `{card, css,
-/// figures}`; a motion the engine refuses is a 422 with the engine's message.
+/// figures, warnings}` (what a bake would warn of it); a motion the engine refuses is a 422
+/// with the engine's message.
 pub fn rebake(
     options: &BakeOptions,
     file: &Path,
@@ -41,8 +43,13 @@ pub fn rebake(
     digest.files = (all.iter())
         .flat_map(|e| e.shape().files.iter().map(|f| f.of(name)))
         .collect();
+    // What a bake would warn of, said on the card too (a slip such as 400 for 0.4 s).
+    let mut warnings: Vec<String> = long_motion_warning(&input.spec, baked.frames())
+        .into_iter()
+        .collect();
     let css = if options.formats.contains(&Format::Css) {
         let output = css::Css::new(Layout::PerMotion, &options.settings).motion(&baked, &[], &New);
+        warnings.extend(output.warnings);
         output
             .chunk
             .map(|b| String::from_utf8_lossy(&b).into_owned())
@@ -53,6 +60,7 @@ pub fn rebake(
         "card": html::card(&digest, &options.settings),
         "css": css,
         "figures": figures(&baked, &digest),
+        "warnings": warnings,
     }))
 }
 
