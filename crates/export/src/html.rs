@@ -136,6 +136,7 @@ pub fn page(digests: &[Digest], settings: &ExportSettings) -> String {
 <head>
 <meta charset=\"utf-8\">
 <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">
+<link rel=\"icon\" href=\"data:,\">
 <title>curvebake review: {count} motion{plural}</title>
 {stylesheets}<style>
 {STYLE}</style>
