@@ -84,7 +84,6 @@ pub fn draw(root: &Area, texts: &mut Texts, baked: &Baked) -> DrawResult {
         texts,
         &frame,
         (velocity_range, &velocity_ticks),
-        strip_area.is_none(),
     )?;
     if let (Some(strip), [inner, outer]) = (strip_area, &plot.tracks[..]) {
         filmstrip(
@@ -521,8 +520,8 @@ impl<'a> Plot<'a> {
     }
 
     /// Draws the velocity panel on `area`: the joins, zero where it is inside, and each track's
-    /// closed form with its frames (smaller dots); `bottom` when it is the last panel, which
-    /// says "time (s)" under its axis.
+    /// closed form with its frames (smaller dots); the last panel of time, it says "time (s)"
+    /// under its axis (a ring's filmstrip below it has times of its own).
     fn velocity_panel(
         &self,
         root: &Area,
@@ -530,7 +529,6 @@ impl<'a> Plot<'a> {
         texts: &mut Texts,
         frame: &Frame,
         (range, ticks): (Range<f64>, &Ticks),
-        bottom: bool,
     ) -> DrawResult {
         let speed_unit = self.speed_unit();
         let desc = if self.down {
@@ -545,7 +543,7 @@ impl<'a> Plot<'a> {
             frame,
             (range.clone(), ticks),
             &desc,
-            bottom,
+            true,
         )?;
         draw_joins(&mut chart, &self.joins, self.s)?;
         if range.start < 0.0 && range.end > 0.0 {
