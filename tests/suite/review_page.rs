@@ -87,7 +87,8 @@ addEventListener("load", () => {
       [card.dataset.motion, [...card.querySelectorAll(".plot-legend li")].map((li) => li.textContent)])),
     external: [...document.querySelectorAll("[src], [href]")]
       .map((el) => el.getAttribute("src") || el.getAttribute("href"))
-      .filter((url) => /^[a-z]+:|^\/\//i.test(url)),
+      // A `data:` URL (the page's empty icon) fetches nothing.
+      .filter((url) => /^(?!data:)[a-z]+:|^\/\//i.test(url)),
   };
   // Move the first animation on, replay its card: a fresh animation starts from 0.
   const first = animated[0];

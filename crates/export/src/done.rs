@@ -6,6 +6,7 @@
 //! within [`visual_threshold`] of the value that track ends at.
 
 use curvebake_model::bake::Baked;
+use curvebake_model::spec::Model;
 
 /// Pixels a motion may still be off its end value and look done.
 pub const VISUAL_PX: f64 = 0.5;
@@ -25,20 +26,25 @@ pub fn visual_threshold(unit: &str, range: f64) -> f64 {
 }
 
 /// The time of the first frame from which every later frame of every track is within
-/// [`visual_threshold`] of that track's end value; `None` when the motion has no end value
+/// [`visual_threshold`] (in the track's own unit) of that track's end value; `None` when the motion has no end value
 /// (a throw that is cut at a fixed time).
 pub fn looks_done(baked: &Baked) -> Option<f64> {
     let ends = baked.spec.model.end_values();
     if ends.len() != baked.tracks.len() {
         return None;
     }
+    // Each track in its own unit: a sheet's scale is not done within half a pixel.
+    let units: Vec<&str> = match &baked.spec.model {
+        Model::Tracks(multi) => multi.tracks().iter().map(|t| t.unit.as_str()).collect(),
+        _ => vec![baked.spec.unit.as_str(); baked.tracks.len()],
+    };
     let mut first = 0;
-    for (track, &end) in baked.tracks.iter().zip(&ends) {
+    for ((track, &end), unit) in baked.tracks.iter().zip(&ends).zip(units) {
         let x = &track.position;
         let (lo, hi) = x
             .iter()
             .fold((end, end), |(lo, hi), &v| (lo.min(v), hi.max(v)));
-        let within = visual_threshold(&baked.spec.unit, hi - lo);
+        let within = visual_threshold(unit, hi - lo);
         // One past the last frame that is too far off.
         let done = x
             .iter()
@@ -90,5 +96,25 @@ mod tests {
             r#"(name: "t", property: "translateY", duration: 0.8, motion: Gravity(from: 0, velocity: -900, acceleration: 2250))"#,
         );
         assert_eq!(looks_done(&bake(&spec).unwrap()), None);
+    }
+
+    /// A sheet's slide and its scale: the scale is done within 0.1 % of its range, not within
+    /// the slide's half pixel (which a scale from 0.96 is within from the start), so the
+    /// sheet looks done no sooner than its scale alone.
+    #[test]
+    fn each_track_looks_done_in_its_own_unit() {
+        let scale = "Spring(from: 0.96, to: 1, perceptual_duration: 0.4, bounce: 0.1)";
+        let sheet = spec(&format!(
+            r#"(name: "s", tracks: [(property: "translateY", motion: Spring(from: 480, to: 0, stiffness: 260, damping: 24)), (property: "scale", motion: {scale})])"#
+        ));
+        let alone = spec(&format!(
+            r#"(name: "a", property: "scale", motion: {scale})"#
+        ));
+        let (sheet, alone) = (bake(&sheet).unwrap(), bake(&alone).unwrap());
+        let (sheet, alone) = (looks_done(&sheet).unwrap(), looks_done(&alone).unwrap());
+        assert!(
+            alone > 0.3 && sheet >= alone,
+            "sheet {sheet}, its scale alone {alone}"
+        );
     }
 }

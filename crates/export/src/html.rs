@@ -368,14 +368,14 @@ fn numbers(out: &mut String, d: &Digest) {
         fps = escape(&format_number(d.fps)),
     );
     if let Some(done) = d.looks_done {
-        let within = if d.unit == "px" {
-            "within 0.5 px"
-        } else {
-            "within 0.1 % of its range"
+        let within = match (d.units.len(), d.unit.as_str()) {
+            (1, "px") => "every frame is within 0.5 px of the end value",
+            (1, _) => "every frame is within 0.1 % of its range of the end value",
+            _ => "every frame of each track is within 0.5 px of its end value (0.1 % of its range in another unit)",
         };
         let _ = writeln!(
             out,
-            "<tr title=\"From this frame on, every frame is {within} of the end value\"><th>looks done</th><td>{} s</td></tr>",
+            "<tr title=\"From this frame on, {within}\"><th>looks done</th><td>{} s</td></tr>",
             escape(&format_number(done))
         );
     }
@@ -572,7 +572,7 @@ mod tests {
             &ExportSettings::default(),
         );
         assert!(!bare.contains("<img"));
-        assert!(!bare.contains("<link"));
+        assert!(!bare.contains("<link rel=\"stylesheet\""));
         assert!(!bare.contains("png/all.png"));
         assert!(bare.contains("no CSS baked"));
     }
