@@ -76,7 +76,7 @@ pub mod internals {
     /// The exporters and their formats' modules.
     pub mod export {
         pub use curvebake_export::exporter::*;
-        pub use curvebake_export::{css, done, exporters, html, js, json, lottie, png};
+        pub use curvebake_export::{css, done, exporters, html, joins, js, json, lottie, png};
     }
     pub use curvebake_model::intake;
     pub use curvebake_model::source::{plain_ron, schema};

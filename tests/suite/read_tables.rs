@@ -8,12 +8,16 @@
 //! `READ_NEGLIGIBLE`: 2r + (8/27)·h·√(2·g·r)). From `D` on it reads the last frame. A control
 //! reads the same tables straight between frames and must miss by far. With `node` missing
 //! the test is skipped, or fails under `CURVEBAKE_REQUIRE_JS_TOOLS=1`.
+//!
+//! The JSON tables read the same way, as `docs/guide/baking.md` tells a game to read them
+//! (each track's `joins` ending a piece), by a reader written here from that text alone.
 
 use crate::common::random::Random;
 use crate::play_runtime::node;
 use curvebake::export::ExportSettings;
 use curvebake::internals::bake::{bake, Baked};
-use curvebake::internals::export::js::{module, READ_NEGLIGIBLE, RUNTIME};
+use curvebake::internals::export::joins::READ_NEGLIGIBLE;
+use curvebake::internals::export::js::{module, RUNTIME};
 use curvebake::internals::intake::read_all;
 use curvebake::spec::{MotionSpec, Overrides};
 use serde_json::{json, Value};
@@ -167,4 +171,101 @@ fn value_at_reads_the_tables_between_frames_within_its_bound() {
         control_worst > 1.0,
         "straight lines between frames matched: the comparison cannot tell"
     );
+}
+
+/// A table of the JSON format read as baking.md says: frame i at `min(i/fps, D)`, cubic
+/// Hermite between frames, each of the track's `joins` `[t, x before, v before, x after, v
+/// after]` in an interval (or on its far frame) ending a piece; from `D` on, the last frame.
+fn read_json_track(table: &Value, track: &str, t: f64) -> f64 {
+    let (fps, d) = (
+        table["fps"].as_f64().unwrap(),
+        table["duration"].as_f64().unwrap(),
+    );
+    let numbers = |key: &str| -> Vec<f64> {
+        (table["tracks"][track][key].as_array().unwrap().iter())
+            .map(|x| x.as_f64().unwrap())
+            .collect()
+    };
+    let (x, v) = (numbers("position"), numbers("velocity"));
+    let n = x.len();
+    if t >= d {
+        return x[n - 1];
+    }
+    let time = |i: usize| (i as f64 / fps).min(d);
+    let i = ((t * fps).floor() as usize).min(n - 2);
+    let (mut a, b) = ((time(i), x[i], v[i]), (time(i + 1), x[i + 1], v[i + 1]));
+    let joins = table["tracks"][track]["joins"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    for join in joins.iter().map(|j| j.as_array().unwrap()) {
+        let j: Vec<f64> = join.iter().map(|x| x.as_f64().unwrap()).collect();
+        if a.0 < j[0] && j[0] <= b.0 {
+            // At the join's own time, the value from it on.
+            if t < j[0] {
+                return hermite(a, (j[0], j[1], j[2]), t);
+            }
+            a = (j[0], j[3], j[4]);
+        }
+    }
+    hermite(a, b, t)
+}
+
+/// The cubic with position and velocity `(t, x, v)` at both ends, at `t`.
+fn hermite((t0, x0, v0): (f64, f64, f64), (t1, x1, v1): (f64, f64, f64), t: f64) -> f64 {
+    let h = t1 - t0;
+    let s = (t - t0) / h;
+    let (s2, s3) = (s * s, s * s * s);
+    (2.0 * s3 - 3.0 * s2 + 1.0) * x0
+        + (s3 - 2.0 * s2 + s) * h * v0
+        + (3.0 * s2 - 2.0 * s3) * x1
+        + (s3 - s2) * h * v1
+}
+
+/// Every example, and a ball whose impacts fall between frames, read from its JSON table
+/// between frames within the bound of the maths (as `valueAt` above), but over the last
+/// interval of a motion that rests, which ends on the rest value (within `rest_delta`).
+#[test]
+fn json_tables_read_between_frames_by_their_joins_within_the_bound() {
+    use curvebake::export::Layout;
+    use curvebake::internals::export::{json::Json, Exporter, New};
+    let curves = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("curves");
+    let files = curvebake::internals::load::find_inputs(&[curves]).unwrap();
+    let (inputs, errors) = read_all(&files, Overrides::default());
+    assert!(errors.is_empty(), "{errors:?}");
+    let mut specs: Vec<MotionSpec> = inputs.into_iter().map(|i| i.spec).collect();
+    let ball = "(name: \"off-frames\", property: \"translateY\", motion: Gravity(from: -250, \
+                acceleration: 2400, to: 0, restitution: 0.5))";
+    let parsed =
+        curvebake::internals::load::parse_bytes(std::path::Path::new("ball.ron"), ball.as_bytes());
+    specs.push(MotionSpec::from_file(&parsed.unwrap()[0], Overrides::default()).unwrap());
+    let mut r = Random(2027);
+    let mut failures = Vec::new();
+    for spec in &specs {
+        let b = bake(spec).unwrap();
+        let output = Json::new(Layout::PerMotion).motion(&b, &[], &New);
+        let table: Value = serde_json::from_slice(&output.files[0]).unwrap();
+        let last_interval = b.time(b.frames().saturating_sub(2));
+        for (k, track) in b.tracks.iter().enumerate() {
+            let slack = if rests(&b) { b.spec.rest_delta } else { 0.0 };
+            let bound = bound(&b, k);
+            for t in instants(&b, &mut r) {
+                let exact = expected(&b, k, t);
+                let error = (read_json_track(&table, track.name, t) - exact).abs();
+                let allowed = bound + if t > last_interval { slack } else { 0.0 };
+                if !(error <= allowed) {
+                    failures.push(format!(
+                        "{} {} at t={t}: off by {error} > {allowed}",
+                        b.spec.name, track.name
+                    ));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Whether the bake of `b` ran until it rests (its last frame the rest value).
+fn rests(b: &Baked) -> bool {
+    b.spec.ending == curvebake::spec::Ending::Rests
 }

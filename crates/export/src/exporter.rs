@@ -120,8 +120,8 @@ pub struct MotionOutput {
 pub const PREVIEW_POINTS: usize = 120;
 
 /// Bounces that rise at most this much (in the motion's unit) get no preview points of their
-/// own, as in the ES module's `joins` ([`crate::js::READ_NEGLIGIBLE`]).
-const PREVIEW_NEGLIGIBLE: f64 = crate::js::READ_NEGLIGIBLE;
+/// own, as in the ES module's `joins` ([`crate::joins::READ_NEGLIGIBLE`]).
+const PREVIEW_NEGLIGIBLE: f64 = crate::joins::READ_NEGLIGIBLE;
 
 /// Most joins a preview marks (a kept digest listing more does not hold as one).
 pub const PREVIEW_MAX_JOINS: usize = 256;

@@ -35,6 +35,7 @@ use crate::exporter::{
     Buffers, Digest, Exporter, FilePath, MotionOutput, OutputFile, Shape, Summary,
 };
 use crate::fit::{self, Fit};
+use crate::joins;
 use crate::settings::{ExportSettings, Format, Layout};
 use curvebake_model::bake::Baked;
 use curvebake_model::number::{json_text, max_fixed_len, write_json_f64, write_list};
@@ -643,41 +644,22 @@ fn tables(out: &mut Vec<u8>, baked: &Baked, unit: &str) {
     table(out, baked, unit, "velocities", |t| t.velocity.as_slice());
 }
 
-/// Bounces that rise at most this much (in the motion's unit) get no join of their own in
-/// `joins`: after the last one listed the motion stays that close to the floor.
-pub const READ_NEGLIGIBLE: f64 = 1e-6;
-
-/// Each track's joins for `valueAt`: `[t, x(t⁻), v(t⁻), x(t), v(t)]` where its closed form is
-/// not one smooth function (a gravity impact, a hand-off, a bound hit, a track's end: the
-/// kinks of [`Model::track_kinks`] down to bounces of [`READ_NEGLIGIBLE`]) and at the end `D`
-/// of a motion whose last frame is its end value (it rests or arrives) rather than the
-/// motion's: the values on each side, so that no Hermite piece spans one.
+/// Each track's joins for `valueAt`: [`joins::of_tracks`], and at the end `D` of a motion
+/// whose last frame is its end value (it rests or arrives) rather than the motion's, the
+/// values on each side, so that no Hermite piece spans one.
 pub fn joins(baked: &Baked) -> Vec<Vec<[f64; 5]>> {
     let d = baked.duration;
-    let kinks = baked.spec.model.track_kinks(d, READ_NEGLIGIBLE);
     let motions = baked.spec.model.tracks();
-    (motions.iter().zip(kinks).zip(&baked.tracks))
-        .map(|(((_, motion), kinks), track)| {
-            let side = |t: f64| {
-                let (left, right) = (crate::fit::before(t), t);
-                [
-                    t,
-                    motion.position(left),
-                    motion.velocity(left),
-                    motion.position(right),
-                    motion.velocity(right),
-                ]
-            };
-            let mut joins: Vec<[f64; 5]> = kinks.into_iter().map(side).collect();
-            if !matches!(baked.spec.ending, Ending::Fixed(_)) {
-                let last = track.position.len() - 1;
-                let mut end = side(d);
-                (end[3], end[4]) = (track.position[last], track.velocity[last]);
-                joins.push(end);
-            }
-            joins
-        })
-        .collect()
+    let mut all = joins::of_tracks(baked);
+    if !matches!(baked.spec.ending, Ending::Fixed(_)) {
+        for ((joins, (_, motion)), track) in all.iter_mut().zip(&motions).zip(&baked.tracks) {
+            let last = track.position.len() - 1;
+            let mut end = joins::sides(&**motion, d);
+            (end[3], end[4]) = (track.position[last], track.velocity[last]);
+            joins.push(end);
+        }
+    }
+    all
 }
 
 /// The text of `valueAt`.

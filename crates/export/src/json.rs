@@ -2,9 +2,13 @@
 //! the index `curves.json`; with `--bundle`, `curves.json` holds every table instead.
 //!
 //! Floats are written shortest-round-trip, so every f64 reads back exactly. A motion made of
-//! several closed forms lists where they join under `joins` (seconds).
+//! several closed forms lists where they hand over under `joins` (seconds), and each track
+//! where it is not smooth (a gravity impact too) under its own `joins`, with its position and
+//! velocity on each side ([`joins::of_tracks`]), so that a reader between frames ends its
+//! cubic pieces there.
 
 use crate::exporter::{Buffers, Bundle, Exporter, FilePath, MotionOutput, Shape, Summary};
+use crate::joins;
 use crate::settings::{Format, Layout};
 use curvebake_model::bake::Baked;
 use curvebake_model::number::{json_text, write_json_f64, write_json_f64s};
@@ -161,7 +165,8 @@ pub fn table(baked: &Baked, out: &mut Vec<u8>) {
     }
     key(out, "tracks");
     out.push(b'{');
-    for (i, track) in baked.tracks.iter().enumerate() {
+    let track_joins = joins::of_tracks(baked);
+    for (i, (track, joins)) in baked.tracks.iter().zip(&track_joins).enumerate() {
         out.extend_from_slice(if i > 0 { b",\n" } else { b"\n" });
         key(out, track.name);
         out.extend_from_slice(b"{\n");
@@ -170,6 +175,19 @@ pub fn table(baked: &Baked, out: &mut Vec<u8>) {
         out.extend_from_slice(b",\n");
         key(out, "velocity");
         number_array(out, &track.velocity);
+        // Where the track is not smooth: [t, x before, v before, x after, v after].
+        if !joins.is_empty() {
+            out.extend_from_slice(b",\n");
+            key(out, "joins");
+            out.push(b'[');
+            for (k, join) in joins.iter().enumerate() {
+                if k > 0 {
+                    out.push(b',');
+                }
+                number_array(out, join);
+            }
+            out.push(b']');
+        }
         out.extend_from_slice(b"}");
     }
     out.extend_from_slice(b"}\n}");

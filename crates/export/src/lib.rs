@@ -14,6 +14,7 @@ pub mod exact;
 pub mod exporter;
 pub mod fit;
 pub mod html;
+pub mod joins;
 pub mod js;
 pub mod json;
 pub mod lottie;
