@@ -130,18 +130,24 @@ fn separate(out: &mut Vec<u8>, first: &mut bool) {
     }
 }
 
-/// One motion's table: name, kind, property, unit, fps, duration, frames, params, tracks.
+/// One motion's table: name, kind, property (null for a ring, which animates no property of
+/// its own; a multi-track motion's first track's), unit, fps, duration, frames, params,
+/// tracks (a multi-track motion's each with its own `unit`).
 pub fn table(baked: &Baked, out: &mut Vec<u8>) {
     let spec = baked.spec;
     out.extend_from_slice(b"{\n");
+    let ring = matches!(spec.model, Model::Ring(_));
     for (k, v) in [
-        ("name", spec.name.as_str()),
-        ("motion", spec.model.kind()),
-        ("property", spec.property.name()),
-        ("unit", &spec.unit),
+        ("name", Some(spec.name.as_str())),
+        ("motion", Some(spec.model.kind())),
+        ("property", (!ring).then(|| spec.property.name())),
+        ("unit", Some(spec.unit.as_str())),
     ] {
         key(out, k);
-        string(out, v);
+        match v {
+            Some(v) => string(out, v),
+            None => out.extend_from_slice(b"null"),
+        }
         out.extend_from_slice(b",\n");
     }
     key(out, "fps");
@@ -166,10 +172,19 @@ pub fn table(baked: &Baked, out: &mut Vec<u8>) {
     key(out, "tracks");
     out.push(b'{');
     let track_joins = joins::of_tracks(baked);
+    let units: Vec<&str> = match &spec.model {
+        Model::Tracks(multi) => multi.tracks().iter().map(|t| t.unit.as_str()).collect(),
+        _ => Vec::new(),
+    };
     for (i, (track, joins)) in baked.tracks.iter().zip(&track_joins).enumerate() {
         out.extend_from_slice(if i > 0 { b",\n" } else { b"\n" });
         key(out, track.name);
         out.extend_from_slice(b"{\n");
+        if let Some(unit) = units.get(i) {
+            key(out, "unit");
+            string(out, unit);
+            out.extend_from_slice(b",\n");
+        }
         key(out, "position");
         number_array(out, &track.position);
         out.extend_from_slice(b",\n");
