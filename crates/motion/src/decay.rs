@@ -3,7 +3,7 @@
 use super::envelope::Envelope;
 use super::error::{finite, MotionError, Result, Unsolvable};
 use super::numeric::hex;
-use super::{Motion, Settle};
+use super::{thresholds_can_hold, Motion, Settle};
 
 /// Within this distance of A = -1, `A·e^A` sits so close to the branch point -1/e that
 /// forming it in doubles loses about half the digits; the solve uses the hex form there.
@@ -274,6 +274,9 @@ impl Settle for Decay {
     }
     /// |x - rest| = (|v0|/λ)·e^(-λt) and |v| = |v0|·e^(-λt): exact envelopes.
     fn settle_time(&self, rest_delta: f64, rest_speed: f64) -> Option<f64> {
+        if !thresholds_can_hold(rest_delta, rest_speed) {
+            return None;
+        }
         if self.velocity == 0.0 {
             return Some(0.0);
         }

@@ -2,7 +2,7 @@
 
 use super::error::{check, finite, MotionError, Result};
 use super::numeric::first_positive_quadratic_root;
-use super::{Motion, Settle};
+use super::{thresholds_can_hold, Motion, Settle};
 
 /// Uniform acceleration: x = x0 + v0·t + a·t²/2, v = v0 + a·t.
 ///
@@ -303,6 +303,9 @@ impl Settle for Bounce {
         Some(self.floor)
     }
     fn settle_time(&self, rest_delta: f64, rest_speed: f64) -> Option<f64> {
+        if !thresholds_can_hold(rest_delta, rest_speed) {
+            return None;
+        }
         let k = self.settle_bounce(rest_delta, rest_speed);
         Some(self.impact_time(k).min(self.end_time()))
     }

@@ -109,6 +109,39 @@ pub trait Settle: Motion {
     fn rest_position(&self) -> Option<f64>;
     /// The earliest time from which the motion provably stays within `rest_delta` of its
     /// rest position with speed at most `rest_speed` (a bound from its decay envelope, not a
-    /// scan), or `None` if it never rests.
+    /// scan), or `None` if it never rests, or if a threshold is negative or NaN (which no
+    /// motion stays within: [`thresholds_can_hold`]).
     fn settle_time(&self, rest_delta: f64, rest_speed: f64) -> Option<f64>;
+}
+
+/// Whether a motion can stay within `rest_delta` and `rest_speed` at all: both are numbers at
+/// least 0 (a negative or NaN one holds for no motion, at rest or not).
+pub fn thresholds_can_hold(rest_delta: f64, rest_speed: f64) -> bool {
+    rest_delta >= 0.0 && rest_speed >= 0.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A negative or NaN threshold holds for no motion: each kind says it never rests, not a
+    /// time (the bound's logarithm of a negative threshold is NaN, and once fell through).
+    #[test]
+    fn thresholds_no_motion_can_hold_give_no_settle_time() {
+        let spring = Spring::new(-240.0, 0.0, 0.0, 1.0, 220.0, 18.0).unwrap();
+        let friction = Friction::new(0.0, 1800.0, 0.02).unwrap();
+        let decay = Decay::new(0.0, 100.0, 3.0).unwrap();
+        let ball = Bounce::new(Gravity::new(-250.0, 0.0, 2400.0).unwrap(), 0.0, 0.5).unwrap();
+        let kinds: [&dyn Settle; 4] = [&spring, &friction, &decay, &ball];
+        for (k, motion) in kinds.into_iter().enumerate() {
+            assert!(motion.settle_time(0.1, 1.0).is_some(), "kind {k}");
+            for (delta, speed) in [(-1.0, 1e9), (f64::NAN, 1e9), (0.1, f64::NAN), (-1.0, -1.0)] {
+                assert_eq!(
+                    motion.settle_time(delta, speed),
+                    None,
+                    "kind {k}: {delta}, {speed}"
+                );
+            }
+        }
+    }
 }

@@ -3,7 +3,7 @@
 use super::envelope::Envelope;
 use super::error::{check, finite, non_negative, positive, Result};
 use super::numeric::{floor, sinc, sinhc};
-use super::{frame_time, Jet, Motion, Settle};
+use super::{frame_time, thresholds_can_hold, Jet, Motion, Settle};
 use std::f64::consts::PI;
 
 /// Above this `g·t` an overdamped spring is evaluated in its modal form
@@ -554,6 +554,9 @@ impl Settle for Spring {
         Some(self.to)
     }
     fn settle_time(&self, rest_delta: f64, rest_speed: f64) -> Option<f64> {
+        if !thresholds_can_hold(rest_delta, rest_speed) {
+            return None;
+        }
         let (u, v) = self.envelopes();
         Some(
             u.settles_below(rest_delta)?
