@@ -427,7 +427,7 @@ pub fn fit_into(tracks: &[Track], timing: &Timing, stops: usize, fit: &mut Fit) 
             };
             if fit.len() < MAX_STOPS {
                 let first = from.time <= piece_start;
-                fitter.next_stop(fit, from, piece_end, end, &mut guess, first, next);
+                fit.overrun |= fitter.next_stop(fit, from, piece_end, end, &mut guess, first, next);
             } else {
                 // A tolerance far below what the values can show: the rest of the piece in
                 // one segment, its bound whatever it is.
@@ -435,7 +435,7 @@ pub fn fit_into(tracks: &[Track], timing: &Timing, stops: usize, fit: &mut Fit) 
                     End::Last => Decimal::HUNDRED,
                     _ => Decimal::round(100.0 * piece_end / duration, MAX_DECIMALS),
                 };
-                fitter.segment_anyway(from, piece_end, next);
+                fit.overrun |= fitter.segment_anyway(from, piece_end, next);
                 next.at_end = true;
             }
             fit.inputs.push(next.input);
@@ -452,15 +452,6 @@ pub fn fit_into(tracks: &[Track], timing: &Timing, stops: usize, fit: &mut Fit) 
             }
         }
     }
-    // A segment valid by the bound keeps within the room; one taken as it came (no valid one
-    // short enough) may not. The rest step's move over the last 10⁻⁵ of `D` (keyframes
-    // without repeated inputs) is the step's, not the fit's.
-    fit.overrun = (fit.segment_bounds.chunks_exact(n)).any(|segment| {
-        segment
-            .iter()
-            .zip(tracks)
-            .any(|(b, track)| *b > track.tolerance)
-    });
     fitter.rest_step(fit, timing.repeat_input);
     place_joins(fit, tracks, timing.repeat_input);
     for segment in fit.segment_bounds.chunks_exact(n) {
@@ -472,7 +463,8 @@ pub fn fit_into(tracks: &[Track], timing: &Timing, stops: usize, fit: &mut Fit) 
 
 impl Fitter<'_> {
     /// The next stop after the last one (`from`) towards `piece_end`, into `next`. `guess`
-    /// carries the last segment's length over.
+    /// carries the last segment's length over. Returns whether the segment to it overruns
+    /// the tolerance (none short enough was valid: [`Fit::overrun`]).
     #[allow(clippy::too_many_arguments)]
     fn next_stop(
         &self,
@@ -483,7 +475,7 @@ impl Fitter<'_> {
         guess: &mut f64,
         first_of_piece: bool,
         next: &mut Reach,
-    ) {
+    ) -> bool {
         let a = from.time;
         let span = piece_end - a;
         let previous = fit.inputs[fit.len() - 1];
@@ -507,7 +499,7 @@ impl Fitter<'_> {
                         _ => Decimal::round(100.0 * piece_end / self.duration, MAX_DECIMALS),
                     };
                     next.at_end = true;
-                    return;
+                    return false;
                 }
                 h = guess.min(SHRINK * span);
                 continue;
@@ -517,7 +509,7 @@ impl Fitter<'_> {
                     *guess = self.next_guess(h, next);
                     next.input = input;
                     next.at_end = false;
-                    return;
+                    return false;
                 }
             }
             h *= SHRINK;
@@ -530,9 +522,10 @@ impl Fitter<'_> {
         // not the 10¹⁴ of the finest inputs).
         next.input = Decimal::round(hi, MAX_DECIMALS).max(previous.next_up(MAX_DECIMALS));
         let b = (next.input.value() / 100.0 * self.duration).min(piece_end);
-        self.segment_anyway(from, b, next);
+        let overran = self.segment_anyway(from, b, next);
         next.at_end = false;
         *guess = span;
+        overran
     }
 
     /// The length to try first after a valid segment of length `h` that ended at `next`: at
@@ -630,8 +623,9 @@ impl Fitter<'_> {
     }
 
     /// The segment from the stop `from` to `b` valid or not, into `next`: its bound as it
-    /// comes.
-    fn segment_anyway(&self, from: &Reach, b: f64, next: &mut Reach) {
+    /// comes. Returns whether that bound is over some track's tolerance (a valid segment's
+    /// never is: it keeps within the room).
+    fn segment_anyway(&self, from: &Reach, b: f64, next: &mut Reach) -> bool {
         let a = from.time;
         next.time = b;
         let quarter = (b - a) * (b - a) / 8.0;
@@ -647,6 +641,7 @@ impl Fitter<'_> {
             next.offsets[j] = offset;
             next.bounds[j] = (start.max(offset) + above).max(below - start.min(offset));
         }
+        (next.bounds.iter().zip(self.tracks)).any(|(bound, track)| *bound > track.tolerance)
     }
 
     /// Where the last stop is not the held value, the rest step: a stop at `D` with it (or,
