@@ -10,7 +10,7 @@
 //! between two frames, as in the CSS), `offset` = t/D, linear in between), the position table per track (a `Float32Array` in
 //! float32's shortest digits, or a `Float64Array` where float32 would move a value by more
 //! than the keyframes' rounding) and the velocity table in the same type, with `joins` and
-//! `valueAt`, which reads the tables between frames by cubic Hermite ([`joins`]), the
+//! `valueAt`, which reads the tables between frames by cubic Hermite ([`joins()`]), the
 //! duration in seconds and milliseconds, the frame rate,
 //! the `linear()` easing and the reduced-motion policy. Custom properties (a `--name`
 //! property, or a ring's `--<name>-inner` and `--<name>-outer`) only interpolate once

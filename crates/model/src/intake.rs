@@ -240,8 +240,9 @@ fn long_motion(input: &Input, frames: usize) -> Option<String> {
     ))
 }
 
-/// What [`long_motion`] says of `spec` baked as `frames` frames (also on the review page's
-/// card of a tuned motion).
+/// The warning of a motion that comes to rest (it has no `duration`) only after more than
+/// [`LONG_MOTION_SECONDS`], `spec` baked as `frames` frames: what a bake says after its file
+/// and name, and the review page on the card of a tuned motion.
 pub fn long_motion_warning(spec: &MotionSpec, frames: usize) -> Option<String> {
     let seconds = frames.saturating_sub(1) as f64 / spec.fps;
     (spec.ending == Ending::Rests && seconds > LONG_MOTION_SECONDS).then(|| {

@@ -479,7 +479,8 @@ impl<'a> Plot<'a> {
         } else if self.down {
             format!("translateY ({unit}), down ↓")
         } else {
-            format!("position ({unit})")
+            // The property it moves, as the review page and translateY's panel name it.
+            format!("{} ({unit})", self.baked.spec.property.name())
         };
         let mut chart = panel(
             root,
