@@ -328,7 +328,8 @@ pub fn read_tables(inputs: &[PathBuf], out: &Path) -> Vec<(MotionSpec, Table)> {
                 spec: input.spec.clone(),
                 tolerances,
                 name: input.spec.name.clone(),
-                property: table["property"].as_str().unwrap().to_owned(),
+                // Null for a ring, whose radii are its tracks.
+                property: table["property"].as_str().unwrap_or_default().to_owned(),
                 unit: unit.to_owned(),
                 fps,
                 duration,
