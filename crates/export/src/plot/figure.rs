@@ -507,12 +507,17 @@ impl<'a> Plot<'a> {
             self.done.map(|t| (t, DONE)),
             self.rests.then_some((self.baked.duration, AXIS)),
         ];
+        // A mark on a join (a fade that looks done as it hands over) is drawn wide under the
+        // join's thin line, so that both show.
         for (t, color) in marks.into_iter().flatten() {
+            let x = |t: f64| chart.backend_coord(&(t, range.start)).0;
+            let on_a_join = (self.joins.iter()).any(|&j| (x(j) - x(t)).abs() <= s.px(2.0));
+            let width = if on_a_join { s.px(6.0) } else { s.px(2.0) };
             chart.draw_series(DashedLineSeries::new(
                 [(t, range.start), (t, range.end)],
                 s.px(7.0),
                 s.px(5.0),
-                color.stroke_width(s.px(2.0) as u32),
+                color.stroke_width(width as u32),
             ))?;
         }
         draw_joins(&mut chart, &self.joins, s)?;
