@@ -141,7 +141,11 @@ impl Exporter for Css {
                 ("css_stops_after", written.stops as u64),
             ],
             warnings: (written.lost.iter().map(LostOvershoot::warning))
-                .chain((written.overrun).then(|| fit::overrun_warning("CSS", written.stops)))
+                .chain(
+                    written
+                        .overrun
+                        .then(|| fit::overrun_warning("CSS", written.stops)),
+                )
                 .chain(written.coarser)
                 .collect(),
         }

@@ -5,6 +5,7 @@
 use crate::fit::{self, Decimal, Fit, Scale, Timing};
 use crate::settings::ExportSettings;
 use curvebake_model::bake::Baked;
+use curvebake_model::number::format_number;
 use curvebake_model::spec::{unit_kind, Model, MotionSpec, UnitKind};
 use curvebake_motion::Motion;
 use std::borrow::Borrow;
@@ -83,19 +84,18 @@ pub fn coarser_tolerance_warning(curves: &[Curve]) -> Option<String> {
     let curve = (curves.iter())
         .find(|c| c.tolerance.asked > 0.0 && c.tolerance.kept > c.tolerance.asked)?;
     let (tolerance, unit) = (&curve.tolerance, curve.unit);
+    let said = |x: f64| match unit {
+        "" => format_number(x),
+        unit => format!("{} {unit}", format_number(x)),
+    };
     Some(format!(
-        "it is played within {} {unit} of the motion, not the {} {unit} asked: browsers \
-         resolve about {MIN_RELATIVE_TOLERANCE:e} of its largest value ({} {unit}); a smaller \
-         range or offset keeps a finer tolerance",
-        short(tolerance.kept),
-        short(tolerance.asked),
-        short(tolerance.largest),
+        "it is played within {} of the motion, not the {} asked: browsers resolve about \
+         {MIN_RELATIVE_TOLERANCE:e} of its largest value ({}); a smaller range or offset keeps \
+         a finer tolerance",
+        said(tolerance.kept),
+        said(tolerance.asked),
+        said(tolerance.largest),
     ))
-}
-
-/// `x` to 4 significant digits, for people.
-fn short(x: f64) -> String {
-    format!("{}", format!("{x:.3e}").parse::<f64>().unwrap_or(x))
 }
 
 /// Smallest tolerance in any unit: a millionth of a pixel or of an opacity.
