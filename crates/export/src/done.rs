@@ -6,7 +6,6 @@
 //! within [`visual_threshold`] of the value that track ends at.
 
 use curvebake_model::bake::Baked;
-use curvebake_model::spec::Model;
 
 /// Pixels a motion may still be off its end value and look done.
 pub const VISUAL_PX: f64 = 0.5;
@@ -34,12 +33,8 @@ pub fn looks_done(baked: &Baked) -> Option<f64> {
         return None;
     }
     // Each track in its own unit: a sheet's scale is not done within half a pixel.
-    let units: Vec<&str> = match &baked.spec.model {
-        Model::Tracks(multi) => multi.tracks().iter().map(|t| t.unit.as_str()).collect(),
-        _ => vec![baked.spec.unit.as_str(); baked.tracks.len()],
-    };
     let mut first = 0;
-    for ((track, &end), unit) in baked.tracks.iter().zip(&ends).zip(units) {
+    for ((track, &end), unit) in baked.tracks.iter().zip(&ends).zip(baked.spec.track_units()) {
         let x = &track.position;
         let (lo, hi) = x
             .iter()

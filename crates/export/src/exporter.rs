@@ -5,7 +5,7 @@
 use crate::done;
 use crate::settings::Format;
 use curvebake_model::bake::Baked;
-use curvebake_model::spec::{Model, ParamGroup};
+use curvebake_model::spec::ParamGroup;
 use std::borrow::Cow;
 
 /// A name in a [`Digest`]: the tool's own (kinds, tracks, parameters), or read back from the
@@ -241,10 +241,7 @@ impl Digest {
             files: Vec::new(),
             preview,
             preview_joins,
-            units: match &spec.model {
-                Model::Tracks(t) => t.tracks().iter().map(|k| k.unit.clone()).collect(),
-                _ => vec![spec.unit.clone(); baked.tracks.len()],
-            },
+            units: spec.track_units().into_iter().map(String::from).collect(),
             ends: spec.model.end_values(),
             looks_done: done::looks_done(baked),
             rests: spec.ending == curvebake_model::spec::Ending::Rests,

@@ -172,8 +172,9 @@ pub fn table(baked: &Baked, out: &mut Vec<u8>) {
     key(out, "tracks");
     out.push(b'{');
     let track_joins = joins::of_tracks(baked);
-    let units: Vec<&str> = match &spec.model {
-        Model::Tracks(multi) => multi.tracks().iter().map(|t| t.unit.as_str()).collect(),
+    // A multi-track motion's tracks each say their unit; any other's is the motion's.
+    let units = match spec.model {
+        Model::Tracks(_) => spec.track_units(),
         _ => Vec::new(),
     };
     for (i, (track, joins)) in baked.tracks.iter().zip(&track_joins).enumerate() {

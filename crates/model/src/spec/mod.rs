@@ -1061,6 +1061,16 @@ fn model_and_ending(
 }
 
 impl MotionSpec {
+    /// Each track's unit, in track order: a multi-track motion's track its own, any other
+    /// motion's (both radii of a ring) the motion's.
+    pub fn track_units(&self) -> Vec<&str> {
+        match &self.model {
+            Model::Tracks(multi) => multi.tracks().iter().map(|t| t.unit.as_str()).collect(),
+            Model::Ring(_) => vec![self.unit.as_str(); 2],
+            _ => vec![self.unit.as_str()],
+        }
+    }
+
     /// Whether its CSS takes an initial velocity from `--<name>-velocity` (`css_velocity:
     /// true`, which only a spring from one value to another on `translate` may ask: its
     /// animations add up component-wise, and a second animation carries the velocity; see
