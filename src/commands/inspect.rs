@@ -22,6 +22,7 @@
 //! assert!((figures.tracks[0].overshoot.as_ref().unwrap().percent - 16.4).abs() < 0.2);
 //! ```
 
+use curvebake_export::done::looks_done;
 use curvebake_model::bake::{bake, Baked, Track};
 use curvebake_model::error::{InputError, Problem};
 use curvebake_model::load::{load_file, Input};
@@ -58,8 +59,9 @@ pub struct Inspection {
     pub file: Option<PathBuf>,
     /// `spring`, `friction`, `gravity`, `decay` or `explosion-ring`.
     pub kind: &'static str,
-    /// The animated property as written.
-    pub property: String,
+    /// The animated property as written; `None` for an explosion ring, whose two radii are
+    /// no property of one element (as in the JSON tables).
+    pub property: Option<String>,
     /// Unit of the values (may be empty).
     pub unit: String,
     /// Frames per second.
@@ -95,6 +97,10 @@ pub struct Inspection {
     /// `rest_speed`), from its decay envelope: a bound, never earlier than the true time,
     /// and where a resting bake ends (at the first frame from it).
     pub settle_time: Option<f64>,
+    /// When it looks done: the first frame from which every frame of every track is within
+    /// half a pixel of its end value (0.1 % of its range in another unit), as the plots and
+    /// the review page mark it ([`looks_done`]); `None` without an end value.
+    pub looks_done: Option<f64>,
     /// Per track (`value`, or `inner` and `outer` for a ring).
     pub tracks: Vec<TrackFigures>,
 }
@@ -399,7 +405,15 @@ fn track_models(model: &Model) -> Vec<TrackModel> {
         Model::Tracks(t) => t
             .tracks()
             .iter()
-            .flat_map(|k| track_models(&k.model))
+            .flat_map(|k| {
+                let mut models = track_models(&k.model);
+                // A track holds the value it ends on: a solved decay's is its `to` (its
+                // decay would rest past it, had it run on).
+                if let Model::SolvedDecay(s) = &k.model {
+                    models[0].1 = Some(s.to());
+                }
+                models
+            })
             .collect(),
     }
 }
@@ -490,7 +504,7 @@ pub fn inspect(baked: &Baked) -> Inspection {
         name: spec.name.clone(),
         file: None,
         kind: model.kind(),
-        property: spec.property.name().to_owned(),
+        property: (!matches!(model, Model::Ring(_))).then(|| spec.property.name().to_owned()),
         unit: spec.unit.clone(),
         fps: spec.fps,
         duration: baked.duration,
@@ -527,6 +541,7 @@ pub fn inspect(baked: &Baked) -> Inspection {
             _ => None,
         },
         settle_time: model.settle_time(model.end_delta(spec.rest_delta), spec.rest_speed),
+        looks_done: looks_done(baked),
         tracks,
     }
 }
@@ -664,6 +679,22 @@ impl Inspection {
         for track in &self.tracks {
             self.track_rows(&mut rows, track, many);
         }
+        if let Some(t) = self.looks_done {
+            // Half a pixel in px, 0.1 % of the range in any other unit (`visual_threshold`).
+            let px = self.tracks.iter().filter(|k| k.unit == "px").count();
+            let within = if px == self.tracks.len() {
+                "within 0.5 px of its end value"
+            } else if px == 0 {
+                "within 0.1 % of its range of its end value"
+            } else {
+                "within 0.5 px of its end value, 0.1 % of its range in another unit"
+            };
+            let each = if many { " of each track" } else { "" };
+            rows.push(
+                "looks done",
+                format!("{} (every later frame{each} {within})", seconds(t)),
+            );
+        }
         if let Some(t) = self.settle_time {
             let within = if self.end_delta < self.rest_delta {
                 format!("{}: 0.1 % of the travel", units.value(self.end_delta))
@@ -707,12 +738,16 @@ impl Inspection {
         } else {
             format!(" in {}", self.unit)
         };
+        // A ring's radii animate no property of their own.
+        let what = match &self.property {
+            Some(property) => format!(" on {property}{unit_note}"),
+            None => format!(", radii{unit_note}"),
+        };
         rows.push(
             "motion",
             format!(
-                "{} on {}{unit_note}: {} frames at {} fps over {}, {ending}",
+                "{}{what}: {} frames at {} fps over {}, {ending}",
                 self.kind,
-                self.property,
                 self.frames,
                 format_number(self.fps),
                 seconds(self.duration)

@@ -154,6 +154,64 @@ fn inspect_json_parses_and_agrees_with_the_closed_form() {
     }
 }
 
+/// A sheet whose fade is a solved decay that holds its `to` after 0.3 s.
+const SHEET: &str = r#"(
+    name: "sheet",
+    tracks: [
+        (property: "translateY", motion: Spring(from: 480, to: 0, stiffness: 260, damping: 24)),
+        (property: "opacity", motion: Decay(from: 0, to: 1, end_velocity: 0.2), duration: 0.3),
+    ],
+)
+"#;
+
+#[test]
+fn inspect_says_what_a_track_holds_when_it_looks_done_and_that_a_ring_has_no_property() {
+    let dir = project(&[("sheet.ron", SHEET), ("decays.ron", DECAYS)]);
+    let out = curvebake(dir.path(), &["inspect", "--json", "sheet", "burst"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (sheet, burst) = (&json["motions"][0], &json["motions"][1]);
+    // The fade holds 1 from 0.3 s on (its decay would rest above 1, had it run on).
+    assert_eq!(sheet["tracks"][1]["resting_value"], 1.0);
+    assert_eq!(burst["property"], Value::Null);
+
+    // When it looks done: the first frame from which every later frame of each track is
+    // within 0.5 px (translateY) or 0.1 % of its range (opacity) of its end value.
+    let bake = curvebake(
+        dir.path(),
+        &["bake", "curves/sheet.ron", "--formats", "json"],
+    );
+    assert!(bake.status.success(), "{}", text(&bake.stderr));
+    let table: Value =
+        serde_json::from_str(&fs::read_to_string(dir.path().join("out/json/sheet.json")).unwrap())
+            .unwrap();
+    let fps = table["fps"].as_f64().unwrap();
+    let mut first = 0;
+    for (name, within) in [("translateY", 0.5), ("opacity", 0.001)] {
+        let x: Vec<f64> = (table["tracks"][name]["position"].as_array().unwrap().iter())
+            .map(|v| v.as_f64().unwrap())
+            .collect();
+        let end = x[x.len() - 1];
+        let off = x.iter().rposition(|v| (v - end).abs() > within);
+        first = first.max(off.map_or(0, |i| i + 1));
+    }
+    let done = sheet["looks_done"].as_f64().unwrap();
+    assert!(
+        (done - first as f64 / fps).abs() < 1e-9,
+        "{done} vs frame {first}"
+    );
+
+    let out = curvebake(dir.path(), &["inspect", "sheet", "burst"]);
+    let stdout = text(&out.stdout);
+    for row in [
+        "opacity resting value     1\n",
+        "explosion-ring, radii in px:",
+        "every later frame of each track within 0.5 px of its end value, 0.1 % of its range in another unit",
+    ] {
+        assert!(stdout.contains(row), "missing {row:?} in:\n{stdout}");
+    }
+}
+
 #[test]
 fn inspect_reports_errors_like_bake_and_exits_1() {
     let broken = "[\n  (name: \"ok\", duration: 1, motion: Gravity(from: 0, acceleration: 10)),\n  (name: \"bad\", motion: Spring(from: 0, to: 1, stiffness: 100, damping: -3)),\n]\n";
