@@ -121,7 +121,7 @@ import { play as run } from "./runtime.js";
  * the runtime keeps the motion's effect here, made at its first start. */
 const playable = {from: 1.0, to: 0.94, velocity: 0.0, mass: 1.0, stiffness: 1218.4696791468346, damping: 69.81317007977319,
   keyframes: [{scale: "0"}, {scale: "1"}], tol: 0.001, policy: reducedMotion,
-  fade: reducedMotion === "fade" ? fadeIn : null, cap: duration};
+  fade: reducedMotion === "fade" ? fadeIn : null, cap: 60.0};
 
 /** Plays the motion on `element` with input (each defaulting to the baked value; velocity
  * in units per second), stops computed once from its closed form, played within `tol` of it

@@ -154,7 +154,7 @@ import { play as run } from "./runtime.js";
  * the runtime keeps the motion's effect here, made at its first start. */
 const playable = {from: -240.0, to: 0.0, velocity: 0.0, mass: 1.0, stiffness: 220.0, damping: 18.0,
   keyframes: [{translate: "0 0px"}, {translate: "0 1px"}], tol: 0.1, policy: reducedMotion,
-  fade: reducedMotion === "fade" ? fadeIn : null, cap: duration};
+  fade: reducedMotion === "fade" ? fadeIn : null, cap: 60.0};
 
 /** Plays the motion on `element` with input (each defaulting to the baked value; velocity
  * in units per second), stops computed once from its closed form, played within `tol` of it

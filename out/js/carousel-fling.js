@@ -145,7 +145,7 @@ import { play as run } from "./runtime.js";
  * the runtime keeps the motion's effect here, made at its first start. */
 const playable = {from: 0.0, velocity: -1500.0, lambda: 3.912023005428146, stiffness: 500.0, damping: 10.0, min: -1280.0, max: 0.0, snap: [0.0, -320.0, -640.0, -960.0, -1280.0],
   keyframes: [{translate: "0px"}, {translate: "1px"}], tol: 0.1, policy: reducedMotion,
-  fade: reducedMotion === "fade" ? fadeIn : null, cap: duration};
+  fade: reducedMotion === "fade" ? fadeIn : null, cap: 60.0};
 
 /** Plays the motion on `element` with input (each defaulting to the baked value; velocity
  * in units per second), stops computed once from its closed form, played within `tol` of it

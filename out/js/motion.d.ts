@@ -85,37 +85,40 @@ export interface Playing {
   readonly animation: Animation;
 }
 
-/** Input of a spring's `play`; each defaults to the baked value. */
+/** Input of a spring's `play`; each defaults to the baked value
+ * (left out or `undefined`). */
 export interface SpringInput {
-  readonly from?: number;
-  readonly to?: number;
+  readonly from?: number | undefined;
+  readonly to?: number | undefined;
   /** Units per second; a velocity away from `to` is fine. */
-  readonly velocity?: number;
+  readonly velocity?: number | undefined;
 }
 
-/** Input of a fling's `play` (friction, decay, inertia); each defaults to the baked value. */
+/** Input of a fling's `play` (friction, decay, inertia); each defaults to the baked value
+ * (left out or `undefined`). */
 export interface FlingInput {
-  readonly from?: number;
+  readonly from?: number | undefined;
   /** Units per second. */
-  readonly velocity?: number;
+  readonly velocity?: number | undefined;
   /** Rest exactly here (one snap point). */
-  readonly to?: number;
+  readonly to?: number | undefined;
   /** Rest on the snap point nearest where friction alone would stop (the lower of two):
    * friction carries it there when the point is ahead and at most twice as far as friction
    * alone would go, else the bounce spring takes it (a slow release far from every point). */
-  readonly snap?: readonly number[];
+  readonly snap?: readonly number[] | undefined;
   /** Bounds: a fling past one hands its velocity to the bounce spring there; one that starts
    * outside springs back to it. With snap points the fling rests on one of them: give points
    * within the bounds. */
-  readonly min?: number;
-  readonly max?: number;
+  readonly min?: number | undefined;
+  readonly max?: number | undefined;
 }
 
-/** Input of the `play` of gravity without a floor; each defaults to the baked value. */
+/** Input of the `play` of gravity without a floor; each defaults to the baked value
+ * (left out or `undefined`). */
 export interface GravityInput {
-  readonly from?: number;
+  readonly from?: number | undefined;
   /** Units per second. */
-  readonly velocity?: number;
+  readonly velocity?: number | undefined;
   /** End on reaching it (else after the baked duration). */
-  readonly to?: number;
+  readonly to?: number | undefined;
 }

@@ -36,8 +36,8 @@ const CHORD = 0.9, REST = 0.2, RUN = 1.3;
 /** A spring of stiffness k and damping c per unit of mass (k/m, c/m) from x0 with velocity v0
  * towards `to`. A piece:
  * `at(t)` = [x, v], `acc(t)` >= sup |x''| and `left(t)` >= sup |x - to| over [t, ∞), `to`,
- * `end` (∞, or `cap` if it never rests: no damping). */
-function spring(w, c, to, x0, v0, cap) {
+ * and `end` if it ends before it rests (else `place` ends it at the longest a start plays). */
+function spring(w, c, to, x0, v0) {
   const s = c / 2, d = s * s - w, r = sqrt(abs(d)), u0 = x0 - to;
   // ρ: the slowest decay rate, σ, or σ - g = ω0²/(σ + g) when overdamped (no cancellation).
   const rho = d > 0 ? w / (s + r) : s;
@@ -68,20 +68,18 @@ function spring(w, c, to, x0, v0, cap) {
     acc: envelope(a0, -w * v0 - 2 * s * a0),
     left: envelope(u0, v0),
     to,
-    end: rho ? Infinity : cap,
   };
 }
 
 /** A decay from x0 with velocity v0 at rate λ >= 0: x = x0 + v0·t·hex(-λt), v = v0·e^-λt;
  * |x''| = |λ·v| and |x - rest| = |v|/λ both fall from t on. A piece, as `spring`'s. */
-function decay(lambda, x0, v0, cap) {
+function decay(lambda, x0, v0) {
   const v = (t) => v0 * exp(-lambda * t);
   return {
     at: (t) => [x0 + v0 * (lambda * t ? -expm1(-lambda * t) / lambda : t), v(t)],
     acc: (t) => abs(lambda * v(t)),
     left: (t) => abs(v(t)) / lambda,
     to: x0 + v0 / lambda,
-    end: lambda ? Infinity : cap,
   };
 }
 
@@ -91,18 +89,18 @@ function gravity(a, x0, v0, end) {
   return { at: (t) => [x0 + t * (v0 + a * t / 2), v0 + a * t], acc: () => abs(a), end };
 }
 
-/** The time gravity (a, x0, v0) first reaches `to` after 0, or `cap` if never: the quadratic
+/** The time gravity (a, x0, v0) first reaches `to` after 0 (∞ if never): the quadratic
  * a/2·t² + v0·t - (to - x0) = 0 solved without cancellation. */
-function arrival(a, x0, v0, to, cap) {
+function arrival(a, x0, v0, to) {
   const q = -(v0 + (v0 < 0 ? -1 : 1) * sqrt(v0 * v0 + 2 * a * (to - x0))) / 2;
   const t = min(...[2 * q / a, (x0 - to) / q].filter((t) => t > 0));
-  return t < Infinity ? t : cap;
+  return t;
 }
 
 /** A fling (friction rate λ, bounce spring k, c, mass 1) from x0 with velocity v0, stopping
  * on the snap point nearest its free rest, or inside [lo, hi] (the pieces, in time order). */
-function fling(lambda, k, c, x0, v0, snap, lo = -Infinity, hi = Infinity, cap) {
-  const bounce = (to, x, v) => spring(k, c, to, x, v, cap);
+function fling(lambda, k, c, x0, v0, snap, lo = -Infinity, hi = Infinity) {
+  const bounce = (to, x, v) => spring(k, c, to, x, v);
   if (x0 < lo || x0 > hi) return [bounce(x0 < lo ? lo : hi, x0, v0)];
   if (snap?.length) {
     const free = v0 ? x0 + v0 / lambda : x0;
@@ -113,10 +111,10 @@ function fling(lambda, k, c, x0, v0, snap, lo = -Infinity, hi = Infinity, cap) {
     // a slow release far from it, whose friction would crawl: λ' -> 0 as v0 -> 0) the bounce
     // spring.
     const q = lambda * (p - x0) / v0;
-    return [q > 0 && q <= 2 ? decay(v0 / (p - x0), x0, v0, cap) : bounce(p, x0, v0)];
+    return [q > 0 && q <= 2 ? decay(v0 / (p - x0), x0, v0) : bounce(p, x0, v0)];
   }
   const b = v0 > 0 ? hi : v0 < 0 ? lo : NaN, q = lambda * (b - x0) / v0;
-  const hit = decay(lambda, x0, v0, cap);
+  const hit = decay(lambda, x0, v0);
   // q < 1: it reaches B (q = 1: it rests exactly on B, inside).
   if (!(q < 1)) return [hit];
   hit.end = lambda ? -log1p(-q) / lambda : (b - x0) / v0;
@@ -124,11 +122,13 @@ function fling(lambda, k, c, x0, v0, snap, lo = -Infinity, hi = Infinity, cap) {
 }
 
 /** Stops t0 (s), x0, t1, x1, ... of pieces played one after another, within `tol` of them at
- * every instant (see the bound above); flat, so that a stop costs no array. */
-function place(pieces, tol) {
+ * every instant (see the bound above); flat, so that a stop costs no array. Each piece ends by
+ * `cap` s at the latest. */
+function place(pieces, tol, cap) {
   const out = [], last = pieces.at(-1);
   let t0 = 0;
   for (const p of pieces) {
+    p.end = min(p.end ?? cap, cap);
     for (let t = 0, h = 0, f; t < p.end; t = min(t + h, p.end)) {
       out.push(t0 + t, p.at(t)[0]);
       // The step keeps its length (valid on, A being non-increasing) until the one from here
@@ -143,7 +143,8 @@ function place(pieces, tol) {
     }
     t0 += p.end;
   }
-  // A last piece that ends (gravity's arrival, a motion that never rests): its end value.
+  // A last piece that ends (gravity's arrival, a motion that has not rested by `cap`): its
+  // end value.
   return [...out, t0, last.at(last.end)[0]];
 }
 
@@ -167,10 +168,10 @@ export function play(element, o = {}, b) {
   const { mass, stiffness: k, damping: c, lambda, acceleration: g, cap, keyframes, tol, policy, fade } = b;
   // The pieces of the motion from x with velocity v (towards `to`, or the snap points).
   const make = (x, v, to, snap) => g != null
-    ? [gravity(g, x, v, to == null ? cap : arrival(g, x, v, to, cap))]
+    ? [gravity(g, x, v, to == null ? cap : arrival(g, x, v, to))]
     : lambda == null
-      ? [spring(k / mass, c / mass, to, x, v, cap)]
-      : fling(lambda, k, c, x, v, to == null ? snap : [to], input("min"), input("max"), cap);
+      ? [spring(k / mass, c / mass, to, x, v)]
+      : fling(lambda, k, c, x, v, to == null ? snap : [to], input("min"), input("max"));
   const input = (key) => o[key] ?? b[key];
   const reduce = policy != "keep" && (reducedMotion ??= matchMedia("(prefers-reduced-motion: reduce)")).matches;
   // `stopped`: the animation's time when it was cancelled, and `cancelled` its `finished`
@@ -178,17 +179,18 @@ export function play(element, o = {}, b) {
   // `finished` is read only when asked: an engine makes it only then, some 10 µs of a start.
   let pieces, plan, T, effect, animation, stopped, cancelled;
   // Exact at the animation's own time (the piece that holds it), or when it was cancelled;
-  // once ended (at once when reduced), at rest.
+  // once ended (at once when reduced; Firefox and WebKit then report a time rounded below
+  // T), at rest.
   const here = () => {
-    let t = reduce ? T : (cancelled ? stopped : animation.currentTime) / 1000;
-    if (t >= T) return [plan.at(-1), 0];
+    let t = (animation.currentTime ?? stopped) / 1000;
+    if (t >= T || animation.playState == "finished") return [plan.at(-1), 0];
     for (const p of pieces) {
       if (t < p.end) return p.at(t);
       t -= p.end;
     }
   };
   const go = (made) => {
-    plan = place((pieces = made), tol);
+    plan = place((pieces = made), tol, cap);
     T = plan.at(-2);
     // Whole numbers of 1e-6 (the value) and of 1e-8 (the progress): an integer's digits are
     // the cheapest to write. A stop midway between its neighbours in time goes without its

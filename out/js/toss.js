@@ -146,7 +146,7 @@ import { play as run } from "./runtime.js";
  * the runtime keeps the motion's effect here, made at its first start. */
 const playable = {from: 0.0, velocity: -900.0, acceleration: 2250.0,
   keyframes: [{translate: "0 0px"}, {translate: "0 1px"}], tol: 0.1, policy: reducedMotion,
-  fade: reducedMotion === "fade" ? fadeIn : null, cap: duration};
+  fade: reducedMotion === "fade" ? fadeIn : null, cap: 0.8};
 
 /** Plays the motion on `element` with input (each defaulting to the baked value; velocity
  * in units per second), stops computed once from its closed form, played within `tol` of it

@@ -667,7 +667,7 @@ impl Inspection {
             friction_rows(&mut rows, f, units, self.rest_speed);
         }
         for (i, step) in self.steps.iter().flatten().enumerate() {
-            rows.push(&format!("step {i}"), step_text(step, units));
+            rows.push(&format!("step_{i}"), step_text(step, units));
         }
         if let Some(i) = &self.inertia {
             rows.push("inertia", inertia_text(i, units));

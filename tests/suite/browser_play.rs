@@ -304,6 +304,8 @@ async function main() {
     const timeout = new Promise((r) => setTimeout(() => r("timeout"), 2000));
     out.finished = await Promise.race([h.finished.then(() => "resolved", (e) => "rejected " + e), timeout]);
     out.cancelled = await Promise.race([g.finished.then(() => "resolved", (e) => e.name), timeout]);
+    // Ended: at rest, exactly (Gecko and WebKit read its time back a hair before its end).
+    out.ended = [h.position(), h.velocity()];
     // Retargeted after its end, it plays again from where it rests (30), from its time 0; a
     // cancel then leaves no unhandled rejection (the page's errors).
     h.retarget(-20);
@@ -702,6 +704,13 @@ fn check_in_engine(engine: &Engine, out: &Path, cases: &[Case]) -> Vec<String> {
     {
         failures.push(format!(
             "cancelled at 120 ms: {grab} (position and velocity kept, then running from them)"
+        ));
+    }
+    let ended = &r["ended"];
+    if !(f(ended, 0) == 30.0 && f(ended, 1) == 0.0) {
+        failures.push(format!(
+            "position() and velocity() once finished: {} ([30, 0] expected: the rest)",
+            r["ended"]
         ));
     }
     if r["finished"] != "resolved" || r["cancelled"] != "AbortError" {

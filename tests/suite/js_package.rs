@@ -268,6 +268,9 @@ h.retarget(40);
 const x: number = h.position() + h.velocity();
 h.finished.then(() => h.cancel(), () => {});
 const a: Animation = fling(document.body, { velocity: -2400, snap: [0, -320], min: -640 }).animation;
+// An input that may be missing is left to the baked value (exactOptionalPropertyTypes too).
+const pages: number[] | undefined = undefined as number[] | undefined;
+fling(document.body, { velocity: 3, snap: pages, max: undefined });
 toss(document.body, { to: 0 }).cancel();
 console.log(d, v, p, e, r, named, inner, x, a, bounce);
 "#,
@@ -275,7 +278,7 @@ console.log(d, v, p, e, r, named, inner, x, a, bounce);
     .unwrap();
     std::fs::write(
         site.join("tsconfig.json"),
-        r#"{ "compilerOptions": { "strict": true, "noEmit": true, "module": "nodenext",
+        r#"{ "compilerOptions": { "strict": true, "exactOptionalPropertyTypes": true, "noEmit": true, "module": "nodenext",
   "moduleResolution": "nodenext", "target": "es2022", "lib": ["es2022", "dom"],
   "skipLibCheck": false }, "files": ["t.ts"] }"#,
     )

@@ -193,7 +193,8 @@ struct Case {
 fn cases() -> Vec<Case> {
     let mut r = Random(2028);
     let mut cases = Vec::new();
-    let common = |tol: f64, policy: &str| json!({"tol": tol, "policy": policy, "cap": 1.0});
+    // The longest a start plays, as a module of a motion that rests passes it.
+    let common = |tol: f64, policy: &str| json!({"tol": tol, "policy": policy, "cap": 60.0});
     let merge = |mut a: Value, b: Value| {
         a.as_object_mut()
             .unwrap()
@@ -338,6 +339,34 @@ fn the_runtime_plays_within_the_bound_of_the_closed_form_for_drawn_inputs() {
     // The control: the first spring's stops against another spring.
     let other = Spring::new(0.0, 1.0, 0.0, 1.0, 170.0, 26.0).unwrap();
     assert!(worst(&played[0], &other, false).0 > 1.0);
+}
+
+#[test]
+fn a_spring_all_but_undamped_plays_for_the_longest_a_start_plays_and_stops_there() {
+    if node().is_none() {
+        return;
+    }
+    // Damping 1e-5 would rest only after days (millions of stops: a page's script ran out of
+    // memory); damping 0 never rests, its module's cap is the baked duration (2 s).
+    let spring = |damping: f64, cap: f64| {
+        json!({"input": {}, "b": {"from": 0, "to": 100, "velocity": 0, "mass": 1,
+            "stiffness": 220, "damping": damping, "tol": 0.1, "policy": "jump", "cap": cap}})
+    };
+    let played = run_node(&[spring(1e-5, 60.0), spring(0.0, 2.0)], false);
+    for (p, (damping, seconds)) in played.iter().zip([(1e-5, 60.0), (0.0, 2.0)]) {
+        assert_eq!(p.duration_ms, seconds * 1000.0, "damping {damping}");
+        // About 74 stops a period of 0.42 s (steps of √(8·0.09/(220·100)) s at full swing):
+        // some 10,500 in a minute, not millions.
+        let periods = seconds / (2.0 * std::f64::consts::PI / 220f64.sqrt());
+        assert!(
+            p.stops.len() as f64 <= 80.0 * periods,
+            "damping {damping}: {} stops",
+            p.stops.len()
+        );
+        let exact = Spring::new(0.0, 100.0, 0.0, 1.0, 220.0, damping).unwrap();
+        let (error, t) = worst(p, &exact, true);
+        assert!(error <= 0.1, "damping {damping}: {error} off at {t} s");
+    }
 }
 
 #[test]

@@ -269,6 +269,11 @@ if (scenario === "person") {
   await baked(a, "fling", n);
   out.fling = await look(a, "fling", 0);
   out.flingEnd = await a.evaluate(() => window.curvebakeReview.motions().get("fling").ends[0]);
+  // 8. Every handle inside its plot's drawing (a bound past the plotted values on its edge).
+  out.handles = await a.evaluate(() => [...document.querySelectorAll("circle.tune-handle")].map((h) => {
+    const box = h.ownerSVGElement.viewBox.baseVal, y = Number(h.getAttribute("cy"));
+    return { label: h.getAttribute("aria-label"), inside: y >= 0 && y <= box.height };
+  }));
   await card(a, "card-drop").locator(".card-head").scrollIntoViewIfNeeded();
   await a.evaluate(() => scrollBy(0, -90));
   if (process.env.CURVEBAKE_TUNE_SCREENSHOT) await a.screenshot({ path: process.env.CURVEBAKE_TUNE_SCREENSHOT });

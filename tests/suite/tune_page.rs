@@ -27,7 +27,7 @@ use std::time::Duration;
 const CARD_DROP: &str = "// A card drops into place from above.\r\n(\r\n    name: \"card-drop\", // the card\r\n    property: \"translateY\",\r\n    motion: Spring(from: -240, to: 0.0, velocity: 0, mass: 1, stiffness: 220, damping: 18),\r\n)\r\n";
 
 /// Another file, never touched.
-const OTHERS: &str = "[\n    (name: \"press\", property: \"scale\", motion: Spring(from: 1, to: 0.94, perceptual_duration: 0.18, bounce: 0.2)),\n    (name: \"fling\", motion: Friction(from: 0, velocity: 1500, friction: 0.05)),\n]\n";
+const OTHERS: &str = "[\n    (name: \"press\", property: \"scale\", motion: Spring(from: 1, to: 0.94, perceptual_duration: 0.18, bounce: 0.2)),\n    (name: \"fling\", motion: Friction(from: 0, velocity: 1500, friction: 0.05)),\n    (name: \"carousel\", motion: Inertia(from: 0, velocity: -1500, friction: 0.02, min: -1280, max: 0, snap: [0, -320, -640, -960, -1280])),\n]\n";
 
 /// Request headers, name and value.
 type Headers = Vec<(String, String)>;
@@ -392,7 +392,7 @@ fn a_person_tunes_a_spring_in_the_page_and_saves_it_into_the_file() {
     // once, and its stylesheet as the bake wrote it (the tuned one gone).
     let swap = &seen["swap"];
     assert_eq!(swap["replaced"], serde_json::json!(["card-drop"]), "{swap}");
-    assert_eq!(swap["cards"], 3, "{swap}");
+    assert_eq!(swap["cards"], 4, "{swap}");
     assert_eq!(swap["panelKept"], true, "{swap}");
     assert_eq!(swap["drawn"], serde_json::json!({"card-drop": 1}), "{swap}");
     assert_eq!(
@@ -442,16 +442,34 @@ fn a_person_tunes_a_spring_in_the_page_and_saves_it_into_the_file() {
         other["motion.stiffness"].as_f64().unwrap(),
         other["motion.damping"].as_f64().unwrap(),
     );
-    assert_eq!(k, 157.9, "{other}");
+    // Typed, it is written exactly: ω0 = 2π/0.5, to twelve digits.
+    let typed = (std::f64::consts::TAU / 0.5).powi(2);
+    assert!((k / typed - 1.0).abs() < 1e-11, "{other}");
     let before = &seen["beforeOtherForm"]["values"];
     let (k0, c0) = (
         before["motion.stiffness"].as_f64().unwrap(),
         before["motion.damping"].as_f64().unwrap(),
     );
     let ratio = |k: f64, c: f64| c / (2.0 * k.sqrt());
+    // The damping ratio kept to the six digits its field shows (the bounce beside it).
     assert!(
-        (ratio(k, c) / ratio(k0, c0) - 1.0).abs() < 1e-3,
+        (ratio(k, c) / ratio(k0, c0) - 1.0).abs() < 1e-5,
         "{before} {other}"
+    );
+    // Every handle on its plot: the carousel's min bound (-1280 px, past the plotted -320)
+    // sits on the plot's edge.
+    let handles = seen["handles"].as_array().unwrap();
+    assert!(
+        handles
+            .iter()
+            .any(|h| h["label"].as_str().unwrap().starts_with("min bound -1280")),
+        "{}",
+        seen["handles"]
+    );
+    assert!(
+        handles.iter().all(|h| h["inside"] == true),
+        "{}",
+        seen["handles"]
     );
 
     // The fling's rest dragged further: its velocity is the one that rests there,

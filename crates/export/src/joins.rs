@@ -4,6 +4,7 @@
 //! piece there (the JSON tables and the ES modules' `valueAt` list the same).
 
 use curvebake_model::bake::Baked;
+use curvebake_model::spec::Ending;
 use curvebake_motion::Motion;
 
 /// Bounces that rise at most this much (in the motion's unit) get no join of their own: after
@@ -24,12 +25,32 @@ pub fn sides(motion: &dyn Motion, t: f64) -> [f64; 5] {
 }
 
 /// Per track, [`sides`] at each of its kinks before the end ([`Model::track_kinks`] down to
-/// bounces of [`READ_NEGLIGIBLE`]), in time order.
+/// bounces of [`READ_NEGLIGIBLE`]), in time order, and at the end `D` of a motion whose last
+/// frame holds its end value (it rests or arrives) rather than the motion there: the motion as
+/// it arrives, then that frame, so that no Hermite piece spans the step (a ball stopped dead
+/// by the floor arrives at full speed; a spring that rests, within its thresholds).
 ///
 /// [`Model::track_kinks`]: curvebake_model::spec::Model::track_kinks
 pub fn of_tracks(baked: &Baked) -> Vec<Vec<[f64; 5]>> {
-    let kinks = (baked.spec.model).track_kinks(baked.duration, READ_NEGLIGIBLE);
-    (baked.spec.model.tracks().iter().zip(kinks))
-        .map(|((_, motion), kinks)| kinks.into_iter().map(|t| sides(&**motion, t)).collect())
-        .collect()
+    let d = baked.duration;
+    let kinks = (baked.spec.model).track_kinks(d, READ_NEGLIGIBLE);
+    let holds_end = !matches!(baked.spec.ending, Ending::Fixed(_));
+    (baked
+        .spec
+        .model
+        .tracks()
+        .iter()
+        .zip(kinks)
+        .zip(&baked.tracks))
+    .map(|(((_, motion), kinks), track)| {
+        let mut joins: Vec<[f64; 5]> = kinks.into_iter().map(|t| sides(&**motion, t)).collect();
+        if holds_end {
+            let last = track.position.len() - 1;
+            let mut end = sides(&**motion, d);
+            (end[3], end[4]) = (track.position[last], track.velocity[last]);
+            joins.push(end);
+        }
+        joins
+    })
+    .collect()
 }

@@ -10,7 +10,7 @@
 //! between two frames, as in the CSS), `offset` = t/D, linear in between), the position table per track (a `Float32Array` in
 //! float32's shortest digits, or a `Float64Array` where float32 would move a value by more
 //! than the keyframes' rounding) and the velocity table in the same type, with `joins` and
-//! `valueAt`, which reads the tables between frames by cubic Hermite ([`joins()`]), the
+//! `valueAt`, which reads the tables between frames by cubic Hermite ([`joins::of_tracks`]), the
 //! duration in seconds and milliseconds, the frame rate,
 //! the `linear()` easing and the reduced-motion policy. Custom properties (a `--name`
 //! property, or a ring's `--<name>-inner` and `--<name>-outer`) only interpolate once
@@ -39,7 +39,7 @@ use crate::joins;
 use crate::settings::{ExportSettings, Format, Layout};
 use curvebake_model::bake::Baked;
 use curvebake_model::number::{json_text, max_fixed_len, write_json_f64, write_list};
-use curvebake_model::spec::{Ending, Model, Property};
+use curvebake_model::spec::{Model, Property};
 
 /// Fewest decimals of keyframe offsets.
 pub const OFFSET_DECIMALS: u32 = 6;
@@ -395,7 +395,7 @@ fn fitted_module(baked: &Baked, settings: &ExportSettings) -> (Vec<u8>, Vec<Stri
     let registers = !custom_properties(baked, settings).is_empty();
     let play = play::section(baked, &targets, registers);
     let capacity = module_capacity(baked, &targets, unit, decimals, stops);
-    let joins = joins(baked);
+    let joins = joins::of_tracks(baked);
     let mut out =
         Vec::with_capacity(capacity + easing_len + play.len() + reader_len(baked, &joins));
     header(&mut out, baked);
@@ -644,24 +644,6 @@ fn tables(out: &mut Vec<u8>, baked: &Baked, unit: &str) {
     table(out, baked, unit, "velocities", |t| t.velocity.as_slice());
 }
 
-/// Each track's joins for `valueAt`: [`joins::of_tracks`], and at the end `D` of a motion
-/// whose last frame is its end value (it rests or arrives) rather than the motion's, the
-/// values on each side, so that no Hermite piece spans one.
-pub fn joins(baked: &Baked) -> Vec<Vec<[f64; 5]>> {
-    let d = baked.duration;
-    let motions = baked.spec.model.tracks();
-    let mut all = joins::of_tracks(baked);
-    if !matches!(baked.spec.ending, Ending::Fixed(_)) {
-        for ((joins, (_, motion)), track) in all.iter_mut().zip(&motions).zip(&baked.tracks) {
-            let last = track.position.len() - 1;
-            let mut end = joins::sides(&**motion, d);
-            (end[3], end[4]) = (track.position[last], track.velocity[last]);
-            joins.push(end);
-        }
-    }
-    all
-}
-
 /// The text of `valueAt`.
 const VALUE_AT: &str = include_str!("js/value_at.js");
 
@@ -884,39 +866,42 @@ export interface Playing {
   readonly animation: Animation;
 }
 
-/** Input of a spring's `play`; each defaults to the baked value. */
+/** Input of a spring's `play`; each defaults to the baked value
+ * (left out or `undefined`). */
 export interface SpringInput {
-  readonly from?: number;
-  readonly to?: number;
+  readonly from?: number | undefined;
+  readonly to?: number | undefined;
   /** Units per second; a velocity away from `to` is fine. */
-  readonly velocity?: number;
+  readonly velocity?: number | undefined;
 }
 
-/** Input of a fling's `play` (friction, decay, inertia); each defaults to the baked value. */
+/** Input of a fling's `play` (friction, decay, inertia); each defaults to the baked value
+ * (left out or `undefined`). */
 export interface FlingInput {
-  readonly from?: number;
+  readonly from?: number | undefined;
   /** Units per second. */
-  readonly velocity?: number;
+  readonly velocity?: number | undefined;
   /** Rest exactly here (one snap point). */
-  readonly to?: number;
+  readonly to?: number | undefined;
   /** Rest on the snap point nearest where friction alone would stop (the lower of two):
    * friction carries it there when the point is ahead and at most twice as far as friction
    * alone would go, else the bounce spring takes it (a slow release far from every point). */
-  readonly snap?: readonly number[];
+  readonly snap?: readonly number[] | undefined;
   /** Bounds: a fling past one hands its velocity to the bounce spring there; one that starts
    * outside springs back to it. With snap points the fling rests on one of them: give points
    * within the bounds. */
-  readonly min?: number;
-  readonly max?: number;
+  readonly min?: number | undefined;
+  readonly max?: number | undefined;
 }
 
-/** Input of the `play` of gravity without a floor; each defaults to the baked value. */
+/** Input of the `play` of gravity without a floor; each defaults to the baked value
+ * (left out or `undefined`). */
 export interface GravityInput {
-  readonly from?: number;
+  readonly from?: number | undefined;
   /** Units per second. */
-  readonly velocity?: number;
+  readonly velocity?: number | undefined;
   /** End on reaching it (else after the baked duration). */
-  readonly to?: number;
+  readonly to?: number | undefined;
 }
 "#;
 

@@ -57,7 +57,8 @@
   const round = (v, step) => Number((Math.round(v / step) * step).toFixed(Math.max(0, -Math.log10(step))));
 
   // ---- The panel of a card ----------------------------------------------------------------
-  // A group's legend: a track by its property, a sequence's step by its number.
+  // A group's legend: a track by its property, a sequence's step by its group's name
+  // (`step_0`, as the numbers table, the plot and `inspect` name it).
   const groupOf = (key, d) => {
     const path = key.split(".").slice(0, -1);
     const words = [];
@@ -66,7 +67,7 @@
         const k = Number(path[++i]);
         words.push(d && d.tracks[k] ? d.tracks[k].name : `track ${k + 1}`);
       } else if (/^\d+$/.test(path[i]) && path[i - 1] === "motion") {
-        words.push(`step ${Number(path[i]) + 1}`);
+        words.push(`step_${path[i]}`);
       } else if (path[i] === "snap" || path[i] === "inner" || path[i] === "outer") {
         words.push(path[i]);
       }
@@ -605,7 +606,9 @@
     if (!(w > 0) || !(z >= 0)) return;
     const before = { ...e.current };
     springForm(e).put(w, z);
-    moved(name, started, before);
+    // A number typed in another form is written back exactly (to 12 digits: ζ 0.5 typed in
+    // Android's form stays 0.5, not 0.4999); a slider's, to 4 as a drag's.
+    moved(name, started, before, input.type === "number" ? 12 : 4);
   });
   // What the handles of a card's plot set, in words (none: no handles).
   const handles = (card, e) => {
@@ -617,9 +620,9 @@
     if (kind.startsWith("inertia") && (e.current["motion.min"] !== undefined || e.current["motion.max"] !== undefined)) return "the bounds";
     return "";
   };
-  const moved = (name, started, before) => {
+  const moved = (name, started, before, digits = 4) => {
     const e = tuned.get(name);
-    for (const [k, v] of Object.entries(e.current)) if (v !== before[k]) e.current[k] = Number(v.toPrecision(4));
+    for (const [k, v] of Object.entries(e.current)) if (v !== before[k]) e.current[k] = Number(v.toPrecision(digits));
     showValues(name);
     rebake(name, started);
   };
@@ -679,7 +682,11 @@
       for (const bound of ["min", "max"]) {
         if (!key(bound)) continue;
         hline(svg, e.current[key(bound)], "end");
-        handle(svg, s.X(Infinity), s.Y(e.current[key(bound)]), { id: bound, label: `${bound} bound ${short(e.current[key(bound)])}${unitOf(tr)}: drag or use the arrow keys to move it` }, (t, v, started, before) => {
+        // A bound beyond the plotted values (a carousel's last page) has its handle on the
+        // plot's edge, where it can be seen and dragged in.
+        const y = s.Y(e.current[key(bound)]), edge = Math.min(Math.max(y, s.top), s.bottom);
+        const beyond = edge !== y ? ` (beyond the plot, ${y < s.top ? "above" : "below"})` : "";
+        handle(svg, s.X(Infinity), edge, { id: bound, label: `${bound} bound ${short(e.current[key(bound)])}${unitOf(tr)}${beyond}: drag or use the arrow keys to move it` }, (t, v, started, before) => {
           e.current[key(bound)] = v;
           moved(name, started, before);
         });
@@ -712,7 +719,12 @@ div.tune-group { border: 0; padding: 0; }
 .tune-save:not(:disabled) { background: var(--accent); border-color: var(--accent); color: #fff; }
 .tune-status { font-size: 13px; color: var(--muted); }
 .tune-form { display: block; margin: 0 0 6px; font-size: 13px; color: var(--muted); }
-.tune-form select { font: inherit; margin-left: 6px; }
+.tune-form select { font: inherit; margin-left: 6px; max-width: 100%; }
+@media (max-width: 520px) {
+  .tune-group { grid-template-columns: minmax(0, 1fr) 9ch; }
+  .tune-name { grid-column: 1 / -1; }
+  .tune-form select { display: block; margin: 4px 0 0; }
+}
 .tune-status.bad, .tune-status.warn { color: var(--bad); }
 article.tuned { border-color: var(--accent); box-shadow: 0 0 0 1px var(--accent); }
 .plot-svg .tune-handle { fill: #fff; stroke: #d1242f; stroke-width: 2.5; cursor: grab; }

@@ -154,7 +154,7 @@
     const cursor = node("line", { class: "cursor", x1: m.l, x2: m.l, y1: m.t, y2: m.t + h, visibility: "hidden" }, svg);
     svg.plotTime = { left: m.l, width: w, duration: D, cursor };
     // Time and value from a point of the drawing, for what is dragged on it.
-    svg.plotScale = { X, Y, t: (x) => ((x - m.l) / w) * D, v: (y) => (spec.down ? lo + ((y - m.t) / h) * (hi - lo) : hi - ((y - m.t) / h) * (hi - lo)) };
+    svg.plotScale = { X, Y, top: m.t, bottom: m.t + h, t: (x) => ((x - m.l) / w) * D, v: (y) => (spec.down ? lo + ((y - m.t) / h) * (hi - lo) : hi - ((y - m.t) / h) * (hi - lo)) };
     moveCursor(svg);
   };
   // A legend under a plot: [{text, color, style}] with a key line drawn like the plot's.

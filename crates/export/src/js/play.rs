@@ -144,6 +144,24 @@ pub fn playable(baked: &Baked) -> Playable {
     parameters(baked).0
 }
 
+/// The longest a start plays, seconds (the runtime's `cap`): the baked duration for a motion
+/// that never rests (no damping, friction 1, gravity that never reaches its `to`), else the
+/// longer of it and [`LONGEST_PLAY_SECONDS`], so that a spring all but undamped (which would
+/// take hours to rest, in millions of stops) stops where it is then, as one that never rests
+/// does at its duration.
+fn longest_play(baked: &Baked) -> f64 {
+    let spec = baked.spec;
+    match spec.model.settle_time(spec.rest_delta, spec.rest_speed) {
+        Some(_) => baked.duration.max(LONGEST_PLAY_SECONDS),
+        None => baked.duration,
+    }
+}
+
+/// How long a start of a motion that rests may play at most, unless baked longer: a minute,
+/// past the rest of the motions people play (a spring of damping ratio 0.05 and a period of
+/// 1 s comes from 1,000 px to within 0.02 px of rest in 35 s, e^(-ζω0·t)).
+pub const LONGEST_PLAY_SECONDS: f64 = 60.0;
+
 /// The bound the runtime keeps the played value within: 0.1 in px, %, deg and the other
 /// units whose values have 4 decimals, 0.001 unitless (ten times the CSS's precision target).
 pub fn tolerance(unit: &str) -> f64 {
@@ -231,7 +249,11 @@ pub fn section(baked: &Baked, targets: &[Target], registers: bool) -> Vec<u8> {
     out.extend_from_slice(b", tol: ");
     write_json_f64(&mut out, tolerance(unit));
     out.extend_from_slice(
-        b", policy: reducedMotion,\n  fade: reducedMotion === \"fade\" ? fadeIn : null, cap: duration};\n\
+        b", policy: reducedMotion,\n  fade: reducedMotion === \"fade\" ? fadeIn : null, cap: ",
+    );
+    write_json_f64(&mut out, longest_play(baked));
+    out.extend_from_slice(
+        b"};\n\
           \n\
           /** Plays the motion on `element` with input (each defaulting to the baked value; velocity\n\
           \x20* in units per second), stops computed once from its closed form, played within `tol` of it\n\

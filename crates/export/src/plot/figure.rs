@@ -70,6 +70,11 @@ pub fn draw(root: &Area, texts: &mut Texts, baked: &Baked) -> DrawResult {
         position_ticks
     };
     let velocity_ticks = y_ticks(plot.s, &velocity_range, &velocity_area);
+    let velocity_ticks = if plot.down {
+        velocity_ticks.negated()
+    } else {
+        velocity_ticks
+    };
     let frame = plot.frame(&position_ticks, &velocity_ticks);
     plot.position_panel(
         root,
@@ -399,7 +404,8 @@ impl<'a> Plot<'a> {
         )
     }
 
-    /// The range of the velocity panel: the closed forms, the frames and zero.
+    /// The range of the velocity panel: the closed forms, the frames and zero (drawn negated
+    /// when `down`, as the positions are: a fall draws downwards in both panels).
     fn velocity_range(&self) -> Range<f64> {
         self.range(
             |t| {
@@ -409,7 +415,7 @@ impl<'a> Plot<'a> {
                     .chain(t.velocity.iter().copied())
             },
             Some(0.0),
-            1.0,
+            self.up,
         )
     }
 
@@ -538,7 +544,7 @@ impl<'a> Plot<'a> {
     ) -> DrawResult {
         let speed_unit = self.speed_unit();
         let desc = if self.down {
-            format!("velocity ({speed_unit}), + is down")
+            format!("velocity ({speed_unit}), down ↓")
         } else {
             format!("velocity ({speed_unit})")
         };
@@ -566,7 +572,7 @@ impl<'a> Plot<'a> {
             .0
             .saturating_sub(1)
             .max(CURVE_WIDTH.unsigned_abs());
-        let velocities: Values = (|e| e.2, |t| t.velocity, 1.0);
+        let velocities: Values = (|e| e.2, |t| t.velocity, self.up);
         self.curves(root, &mut chart, VELOCITY, velocities, small)
     }
 
