@@ -262,11 +262,12 @@ impl Server {
             page: None,
             cards_json: cards_json(0, None, None),
         }));
-        let root = std::path::absolute(root)?;
+        let served = Served::new(root)?;
+        let root = served.absolute.clone();
         let handler: Arc<http::Handler> = {
-            let (status, tune, root) = (Arc::clone(&status), tune.clone(), root.clone());
+            let (status, tune) = (Arc::clone(&status), tune.clone());
             Arc::new(move |request: &Request| {
-                answer(request, &root, addr, &status, tune.as_deref())
+                answer(request, &served, addr, &status, tune.as_deref())
             })
         };
         let limits = http::Limits {
@@ -321,10 +322,12 @@ fn plain(code: u16, text: &str) -> Response {
     Response::bytes(code, "text/plain; charset=utf-8", format!("{text}\n"))
 }
 
-/// Answers one request, with the headers every answer has: no caching, no sniffing.
+/// Answers one request, with the headers every answer has: no caching, no sniffing, and no
+/// framing by any page (a framed review page carries its secret: clicks through an invisible
+/// frame on another site could tune and save a curve file).
 fn answer(
     request: &Request,
-    root: &Path,
+    root: &Served,
     addr: SocketAddr,
     status: &Mutex<Status>,
     tune: Option<&Tuner>,
@@ -336,12 +339,42 @@ fn answer(
     response
         .with_header("Cache-Control", "no-store")
         .with_header("X-Content-Type-Options", "nosniff")
+        .with_header("X-Frame-Options", "DENY")
+        .with_header("Content-Security-Policy", "frame-ancestors 'none'")
+}
+
+/// The output folder served: absolute, and as given when relative (from the working folder at
+/// the start), where a symbolic link planted in the working folder could lead anywhere.
+#[derive(Debug, Clone)]
+struct Served {
+    absolute: PathBuf,
+    relative: Option<(PathBuf, PathBuf)>,
+}
+
+impl Served {
+    fn new(root: &Path) -> io::Result<Self> {
+        Ok(Self {
+            absolute: std::path::absolute(root)?,
+            relative: match root.is_relative() {
+                true => Some((std::env::current_dir()?, root.to_owned())),
+                false => None,
+            },
+        })
+    }
+
+    /// The first symbolic link on the way to a relative folder, now: as a bake refuses to
+    /// write through one, the server refuses to serve through one (it may be planted while
+    /// it serves).
+    fn link(&self) -> Option<PathBuf> {
+        let (base, relative) = self.relative.as_ref()?;
+        crate::output::write::first_link(base, relative)
+    }
 }
 
 /// Answers a request for a file of the output folder or for the status document.
 fn file_answer(
     request: &Request,
-    root: &Path,
+    served: &Served,
     addr: SocketAddr,
     status: &Mutex<Status>,
     tune: Option<&Tuner>,
@@ -363,7 +396,13 @@ fn file_answer(
         };
         return Response::bytes(200, "application/json", json.clone());
     }
-    let Ok(root) = root.canonicalize() else {
+    if served.link().is_some() {
+        return plain(
+            403,
+            "the output folder is reached through a symbolic link: not served",
+        );
+    }
+    let Ok(root) = served.absolute.canonicalize() else {
         return plain(404, "the output folder does not exist (yet)");
     };
     match resolve(&root, url) {
@@ -489,5 +528,42 @@ mod tests {
         assert_eq!(resolve(&root, "/leak.txt"), Err(Refusal::Forbidden));
         assert_eq!(resolve(&root, "/up/secret.txt"), Err(Refusal::Forbidden));
         assert_eq!(resolve(&root, "/alias.html"), Ok(root.join("index.html")));
+    }
+
+    /// A relative output folder that is (or becomes, while served) a link in the working
+    /// folder is not served, as a bake does not write through one; an absolute one is served
+    /// as given.
+    #[cfg(unix)]
+    #[test]
+    fn an_output_folder_reached_through_a_symbolic_link_is_not_served() {
+        let (dir, _) = tree();
+        std::os::unix::fs::symlink(dir.path().join("out"), dir.path().join("linked")).unwrap();
+        let status = Mutex::new(Status {
+            generation: 0,
+            json: String::new(),
+            page: None,
+            cards_json: String::new(),
+        });
+        let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, 1));
+        let get = |served: &Served| {
+            let request = Request {
+                method: "GET".into(),
+                target: "/index.html".into(),
+                headers: Vec::new(),
+                body: Vec::new(),
+            };
+            file_answer(&request, served, addr, &status, None).status
+        };
+        let relative = |name: &str| Served {
+            absolute: dir.path().join(name),
+            relative: Some((dir.path().to_owned(), PathBuf::from(name))),
+        };
+        assert_eq!(get(&relative("out")), 200);
+        assert_eq!(get(&relative("linked")), 403);
+        let absolute = Served {
+            absolute: dir.path().join("linked"),
+            relative: None,
+        };
+        assert_eq!(get(&absolute), 200);
     }
 }

@@ -34,6 +34,18 @@ type Headers = Vec<(String, String)>;
 
 /// One raw HTTP/1.1 request with these headers and body; the status code and the body.
 fn request(addr: SocketAddr, head: &str, headers: &[(&str, &str)], body: &[u8]) -> (u16, String) {
+    let answer = exchange(addr, head, headers, body);
+    let code = (answer.split(' ').nth(1))
+        .and_then(|c| c.parse().ok())
+        .unwrap_or_else(|| panic!("not an HTTP answer: {answer:?}"));
+    let body = (answer.split_once("\r\n\r\n"))
+        .map(|(_, b)| b.to_owned())
+        .unwrap_or_default();
+    (code, body)
+}
+
+/// The whole answer to one raw HTTP/1.1 request, status line and headers included.
+fn exchange(addr: SocketAddr, head: &str, headers: &[(&str, &str)], body: &[u8]) -> String {
     let mut stream = TcpStream::connect_timeout(&addr, Duration::from_secs(5)).unwrap();
     stream
         .set_read_timeout(Some(Duration::from_secs(10)))
@@ -47,14 +59,7 @@ fn request(addr: SocketAddr, head: &str, headers: &[(&str, &str)], body: &[u8]) 
     let _ = stream.write_all(body);
     let mut answer = Vec::new();
     let _ = stream.read_to_end(&mut answer);
-    let answer = String::from_utf8_lossy(&answer).into_owned();
-    let code = (answer.split(' ').nth(1))
-        .and_then(|c| c.parse().ok())
-        .unwrap_or_else(|| panic!("not an HTTP answer: {answer:?}"));
-    let body = (answer.split_once("\r\n\r\n"))
-        .map(|(_, b)| b.to_owned())
-        .unwrap_or_default();
-    (code, body)
+    String::from_utf8_lossy(&answer).into_owned()
 }
 
 fn project() -> tempfile::TempDir {
@@ -103,6 +108,15 @@ fn tuning_requests_without_the_secret_or_from_elsewhere_are_refused_and_touch_no
     ];
     let (code, body) = list(&good);
     assert_eq!(code, 200, "{body}");
+    // No other site may frame the page (a framed page, clicked through, could save).
+    let page = exchange(addr, "GET /", &[("Host", &host)], b"");
+    let head = page.split("\r\n\r\n").next().unwrap().to_ascii_lowercase();
+    for header in [
+        "x-frame-options: deny",
+        "content-security-policy: frame-ancestors 'none'",
+    ] {
+        assert!(head.contains(header), "{header} missing in:\n{head}");
+    }
     let motions: Value = serde_json::from_str(&body).unwrap();
     let hash = motions["motions"]["card-drop"]["hash"]
         .as_str()

@@ -6,7 +6,7 @@ use crate::fit::{self, Decimal, Fit, Scale, Timing};
 use crate::settings::ExportSettings;
 use curvebake_model::bake::Baked;
 use curvebake_model::number::format_number;
-use curvebake_model::spec::{unit_kind, Model, MotionSpec, UnitKind};
+use curvebake_model::spec::{unit_kind, Kink, Model, MotionSpec, UnitKind};
 use curvebake_motion::Motion;
 use std::borrow::Borrow;
 
@@ -166,6 +166,8 @@ pub struct Curve<'a> {
     pub motion: &'a dyn Motion,
     /// Where it is not smooth (`Model::track_kinks`).
     pub kinks: Vec<f64>,
+    /// Where it stays near one value, played held ([`fit::Hold`]: a ball's last bounces).
+    pub holds: Vec<fit::Hold>,
     /// The value it holds from `D` on: its last frame.
     pub end_value: f64,
     /// Its tolerance ([`tolerance`]).
@@ -191,7 +193,7 @@ pub fn curves<'a>(baked: &'a Baked, settings: &ExportSettings) -> Vec<Curve<'a>>
     // played curve stays within that of them (`Bounce::impacts_before`), and an impact that
     // does get one reaches the floor within the value's rounding.
     let negligible = (tolerances.iter()).fold(f64::INFINITY, |least, t| least.min(t.kept)) / 10.0;
-    let kinks = spec.model.track_kinks(baked.duration, negligible);
+    let kinks = spec.model.track_kinks_banded(baked.duration, negligible);
     (spec.model.tracks().into_iter())
         .zip(&baked.tracks)
         .zip(kinks)
@@ -199,11 +201,14 @@ pub fn curves<'a>(baked: &'a Baked, settings: &ExportSettings) -> Vec<Curve<'a>>
         .zip(tolerances)
         .map(|(((((_, motion), track), kinks), unit), tolerance)| {
             let end_value = track.position[track.position.len() - 1];
+            let holds = holds(motion, &kinks, baked.duration);
+            let kinks: Vec<f64> = kinks.iter().map(|k| k.t).collect();
             let alone = fit::Track {
                 motion,
                 scale: Scale::new(0.0, 1.0, tolerance.kept),
                 end_value,
                 tolerance: tolerance.kept,
+                holds: &holds,
             };
             let timing = Timing {
                 duration: baked.duration,
@@ -214,11 +219,27 @@ pub fn curves<'a>(baked: &'a Baked, settings: &ExportSettings) -> Vec<Curve<'a>>
             Curve {
                 motion,
                 kinks,
+                holds,
                 end_value,
                 tolerance,
                 unit,
                 stops,
             }
+        })
+        .collect()
+}
+
+/// The holds of a track from its kinks ([`Kink::band`]): from each kink with a band to the
+/// next (or `end`), near the motion's value there (a floor).
+fn holds(motion: &dyn Motion, kinks: &[Kink], end: f64) -> Vec<fit::Hold> {
+    (kinks.iter().enumerate())
+        .filter_map(|(i, kink)| {
+            Some(fit::Hold {
+                from: kink.t,
+                until: kinks.get(i + 1).map_or(end, |next| next.t),
+                value: motion.position(kink.t),
+                band: kink.band?,
+            })
         })
         .collect()
 }
@@ -239,6 +260,7 @@ pub fn easing_into(curve: &Curve, (from, to): (f64, f64), duration: f64, fit: &m
         scale,
         end_value: to,
         tolerance: curve.tolerance.kept,
+        holds: &curve.holds,
     };
     let timing = Timing {
         duration,
@@ -260,9 +282,9 @@ pub fn keyframes<'a>(curves: &[impl Borrow<Curve<'a>>], duration: f64, repeat_in
 
 /// The tracks the keyframes of `curves` fit, on the stack (so that a motion allocates as
 /// often written as keyframes as as an easing), and their joins.
-fn keyframe_tracks<'a>(
-    curves: &[impl Borrow<Curve<'a>>],
-) -> ([fit::Track<'a>; fit::MAX_TRACKS], Vec<f64>) {
+fn keyframe_tracks<'a: 'c, 'c>(
+    curves: &'c [impl Borrow<Curve<'a>>],
+) -> ([fit::Track<'c>; fit::MAX_TRACKS], Vec<f64>) {
     assert!(!curves.is_empty() && curves.len() <= fit::MAX_TRACKS);
     let track = |j: usize| {
         let c = curves[j.min(curves.len() - 1)].borrow();
@@ -271,6 +293,7 @@ fn keyframe_tracks<'a>(
             scale: Scale::new(0.0, 1.0, c.tolerance.kept),
             end_value: c.end_value,
             tolerance: c.tolerance.kept,
+            holds: &c.holds,
         }
     };
     let mut kinks: Vec<f64> = curves

@@ -106,6 +106,7 @@ impl Velocity {
             scale: Scale::new(0.0, k.value(), tolerance),
             end_value: 0.0,
             tolerance,
+            holds: &[],
         };
         let timing = Timing {
             duration,

@@ -45,6 +45,15 @@
 //! the two placements). Its value is the motion's there (offset 0, with extra digits), so an
 //! impact reaches the floor within the value's rounding and that move.
 //!
+//! # Holds
+//!
+//! Where a track stays within a band `β` of a value `c` over a stretch (a bouncing ball after
+//! its last impact listed: it bounces on, ever lower, until it rests on the floor), a segment
+//! inside the stretch needs no bend: with stop values `ya` and `yb` the played line stays
+//! within `max(|ya - c|, |yb - c|)` of `c`, so within that plus `β` of the motion. Its far stop
+//! is `c` itself (to its rounding): the stretch is played as `c`, held, every later impact on
+//! the floor. The bounces under the band (a tenth of the tolerance) then cost no stops.
+//!
 //! The last stop is at the end `D` with the value held from there on (the rest or arrival
 //! value) when that is within the bound of `x(D)`; otherwise the curve reaches `x(D)` (leaning
 //! towards the rest value) and a second stop at `D` holds the rest value: the rest step, at
@@ -159,6 +168,29 @@ pub struct Track<'a> {
     pub end_value: f64,
     /// Largest distance from the motion, in its unit, at any instant before `D`.
     pub tolerance: f64,
+    /// Where it stays near one value ([`Hold`]), in time order: each starts at a kink.
+    pub holds: &'a [Hold],
+}
+
+impl Track<'_> {
+    /// The hold that covers `[a, b]`, if any.
+    fn hold_over(&self, a: f64, b: f64) -> Option<&Hold> {
+        self.holds.iter().find(|h| h.from <= a && b <= h.until)
+    }
+}
+
+/// A stretch `[from, until]` over which a track stays within `band` of `value` (see the
+/// module documentation, holds).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Hold {
+    /// Its start, seconds (a kink of the track).
+    pub from: f64,
+    /// Its end, seconds (the track's next kink, or `D`).
+    pub until: f64,
+    /// The value the track stays near (a floor).
+    pub value: f64,
+    /// How far from it the track goes at most.
+    pub band: f64,
 }
 
 /// Where the fit's stops may go in time.
@@ -534,6 +566,10 @@ impl Fitter<'_> {
     fn next_guess(&self, h: f64, next: &Reach) -> f64 {
         let mut guess = GROW * h;
         for (j, jet) in next.jets.iter().enumerate().take(self.tracks.len()) {
+            // A track held from here asks nothing of the length.
+            if self.tracks[j].hold_over(next.time, next.time).is_some() {
+                continue;
+            }
             let bend = jet.second.abs();
             if bend > 0.0 {
                 guess = guess.min(PREDICT * (8.0 * (1.0 + LEAN) * self.room[j] / bend).sqrt());
@@ -564,6 +600,12 @@ impl Fitter<'_> {
         for (j, track) in self.tracks.iter().enumerate() {
             let room = self.room[j];
             let jet = track.motion.jet(b);
+            if let Some(hold) = track.hold_over(a, b) {
+                if !self.hold(from, j, hold, jet, next) {
+                    return false;
+                }
+                continue;
+            }
             let (lo, hi) = track.motion.bend(&from.jets[j], &jet);
             next.jets[j] = jet;
             let start = from.offsets[j];
@@ -620,6 +662,21 @@ impl Fitter<'_> {
             next.bounds[j] = (start.max(offset) + above).max(below - start.min(offset));
         }
         true
+    }
+
+    /// Track `j` of the segment from the stop `from` to the jet `jet` inside `hold`: the far
+    /// stop is the held value (to its rounding at a join), the bound its distance and the
+    /// start's from that value plus the band. Whether that is within the room.
+    fn hold(&self, from: &Reach, j: usize, hold: &Hold, jet: Jet, next: &mut Reach) -> bool {
+        let scale = &self.tracks[j].scale;
+        let w = scale.nearest(hold.value, scale.join_decimals);
+        let (start, end) = (from.jets[j].position + from.offsets[j], scale.played(w));
+        let bound = (start - hold.value).abs().max((end - hold.value).abs()) + hold.band;
+        next.jets[j] = jet;
+        next.values[j] = w;
+        next.offsets[j] = end - jet.position;
+        next.bounds[j] = bound;
+        bound <= self.room[j]
     }
 
     /// The segment from the stop `from` to `b` valid or not, into `next`: its bound as it

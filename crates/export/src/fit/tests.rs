@@ -36,6 +36,7 @@ struct Case<'a> {
     /// The unit of the written numbers (a `linear()` writes progress over the range).
     unit: f64,
     tolerance: f64,
+    holds: Vec<Hold>,
 }
 
 /// Fits a case and checks its proof: returns the fit.
@@ -47,6 +48,7 @@ fn proves(case: &Case) -> Fit {
         scale,
         end_value: case.end_value,
         tolerance: case.tolerance,
+        holds: &case.holds,
     };
     let fit = fit(
         &[track],
@@ -91,6 +93,7 @@ fn spring_case(s: &Spring, d: f64, tolerance: f64) -> Case<'_> {
         end_value: 0.0,
         unit: 240.0,
         tolerance,
+        holds: Vec::new(),
     }
 }
 
@@ -136,6 +139,7 @@ fn each_gravity_impact_is_a_stop_and_the_floor_is_reached() {
             end_value: 0.0,
             unit: -from,
             tolerance: 0.1,
+            holds: Vec::new(),
         };
         let fit = proves(&case);
         let scale = Scale::new(from, -from, 0.1);
@@ -151,6 +155,51 @@ fn each_gravity_impact_is_a_stop_and_the_floor_is_reached() {
 }
 
 #[test]
+fn a_ball_held_after_its_last_bounce_above_a_tenth_of_the_tolerance_plays_every_impact_on_the_floor(
+) {
+    // Restitution 0.55 from 300 px: bounces of 0.07, 0.02, 0.006 px ... after the sixth.
+    let fall = Gravity::new(-300.0, 0.0, 2400.0).unwrap();
+    let ball = Bounce::new(fall, 0.0, 0.55).unwrap();
+    // Baked past the end of its bounces, as the bake's 60 fps frames end it (1.7333 s).
+    let d = ball.end_time() + 0.01;
+    let listed = ball.impacts_before(d, 0.01);
+    let last = listed[listed.len() - 1];
+    let hold = Hold {
+        from: last,
+        until: d,
+        value: 0.0,
+        band: ball.rise_after(last),
+    };
+    assert!(hold.band <= 0.01);
+    let case = |holds: Vec<Hold>| Case {
+        motion: &ball,
+        kinks: listed.clone(),
+        duration: d,
+        end_value: 0.0,
+        unit: 300.0,
+        tolerance: 0.1,
+        holds,
+    };
+    let held = proves(&case(vec![hold]));
+    let followed = proves(&case(Vec::new()));
+    let scale = Scale::new(-300.0, 300.0, 0.1);
+    // Every impact, down to those a float can tell apart, and the floor once the bounces end,
+    // within 0.01 px of it.
+    let on_floor = (ball.impacts_before(d, 0.0).into_iter())
+        .chain((0..=100).map(|i| ball.end_time() + (d - ball.end_time()) * f64::from(i) / 101.0));
+    let worst = |fit: &Fit| {
+        (on_floor.clone())
+            .map(|t| fit.played(&scale, 0, t).abs())
+            .fold(0.0, f64::max)
+    };
+    assert!(worst(&held) <= 0.01, "{} px", worst(&held));
+    // Followed, the bounces under the band are played up to the tolerance from the floor.
+    assert!(worst(&followed) > 0.01, "{}", worst(&followed));
+    let k = held.times.iter().position(|&t| t >= last).unwrap();
+    assert_eq!(held.len() - k, 2, "{:?}", &held.times[k..]);
+}
+
+#[test]
 fn decays_shrinking_and_growing_keep_the_bound() {
     for lambda in [6.0, 0.5, -1.0] {
         let decay = Decay::new(0.0, 800.0, lambda).unwrap();
@@ -163,6 +212,7 @@ fn decays_shrinking_and_growing_keep_the_bound() {
             end_value: end,
             unit: 1.0,
             tolerance: 0.1,
+            holds: Vec::new(),
         });
     }
 }
@@ -199,6 +249,7 @@ fn a_motion_no_stops_can_follow_overruns() {
         scale,
         end_value: 100.0,
         tolerance: 0.1,
+        holds: &[],
     };
     let timing = Timing {
         duration: 1.0 / 60.0,
