@@ -63,6 +63,11 @@ pub const SUBDIVISIONS: usize = 8;
 /// Most bisection steps locating one velocity zero, or one segment's length.
 const STEPS: u32 = 60;
 
+/// Most keys of a track: past them, the rest of a piece is one segment, its bound whatever it
+/// is (only a motion far faster than its frames gets there: a spring whose damping over mass
+/// is 10¹⁵ /s, whose every segment is femtoseconds long).
+pub const MAX_KEYS: usize = 10_000;
+
 /// Deepest splitting of an interval while looking for velocity zeros.
 const MAX_DEPTH: u32 = 40;
 
@@ -138,6 +143,7 @@ pub fn keys(motion: &dyn Motion, duration: f64, kinks: &[Kink], tolerance: f64) 
             while a < stop {
                 let (mut b, mut segment) = match band {
                     Some(height) => (stop, height),
+                    None if keys.len() >= MAX_KEYS => (stop, segment_bound(motion, a, stop)),
                     None => longest(motion, a, stop, room),
                 };
                 if b <= a {

@@ -203,3 +203,20 @@ fn the_out_point_leaves_a_whole_frame_at_or_past_the_end() {
         );
     }
 }
+
+/// A spring whose damping over mass is 10¹⁵ /s: its Hermite segments would be femtoseconds
+/// long for ever (a bake ran 15 minutes and grew to a gigabyte). It ends at [`MAX_KEYS`]
+/// keys, and says that it overruns.
+#[test]
+fn a_motion_no_keys_can_follow_stops_at_the_most_keys_and_warns() {
+    let spec = crate::test_spec(
+        r#"(name: "m", property: "translateX", motion: Spring(from: 0, to: 100, mass: 1e-12, stiffness: 1e3, damping: 1000))"#,
+    );
+    let baked = bake(&spec).unwrap();
+    let (_, keys, warnings) = animation(&baked);
+    assert!(keys <= hermite::MAX_KEYS + 3, "{keys} keys");
+    assert!(
+        warnings.iter().any(|w| w.contains("cannot follow it")),
+        "{warnings:?}"
+    );
+}
