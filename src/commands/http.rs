@@ -21,7 +21,7 @@ use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How long an open connection may stay silent, before or inside a request, before it is
 /// closed: long enough for a page's next request, short enough that idle browsers' connections
@@ -37,12 +37,19 @@ pub const MAX_CONNECTIONS: usize = 256;
 /// Largest request line and headers read, together.
 const MAX_HEAD: u64 = 16 * 1024;
 
+/// How long a request (its line, headers and body) may take to arrive once it has begun: a
+/// client that trickles one (a header line now and then, each within [`IDLE`]) would
+/// otherwise hold its connection for hours, and [`MAX_CONNECTIONS`] of them the server.
+pub const REQUEST_DEADLINE: Duration = Duration::from_secs(10);
+
 /// What a request may carry.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
     /// Largest body read; of a longer one, this many bytes and one more are handed on (so
     /// the handler can tell it is too long), and the connection is closed after the answer.
     pub body: usize,
+    /// How long a request may take to arrive once begun ([`REQUEST_DEADLINE`]).
+    pub deadline: Duration,
 }
 
 /// A request as read.
@@ -279,7 +286,21 @@ fn read_request(
     stream: &TcpStream,
     limits: Limits,
 ) -> Result<Option<Incoming>, Unread> {
-    let Some(head) = read_head(reader)? else {
+    // The first line's wait is the connection's idle time; from it on, what is left of the
+    // deadline.
+    let mut until = None;
+    let mut arm = || {
+        let until = *until.get_or_insert_with(|| Instant::now() + limits.deadline);
+        let left = until.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(Unread(408, "the request took too long to arrive"));
+        }
+        let _ = stream.set_read_timeout(Some(left.min(IDLE)));
+        Ok(())
+    };
+    let head = read_head(reader, &mut arm);
+    let _ = stream.set_read_timeout(Some(IDLE));
+    let Some(head) = head? else {
         return Ok(None);
     };
     let (mut request, keep) = parse_head(&head)?;
@@ -298,10 +319,10 @@ fn read_request(
         let _ = (&*stream).write_all(b"HTTP/1.1 100 Continue\r\n\r\n");
     }
     let wanted = length.min(limits.body as u64 + 1);
-    reader
-        .take(wanted)
-        .read_to_end(&mut request.body)
-        .map_err(|_| Unread(408, "the request body did not come"))?;
+    arm()?;
+    let body = reader.take(wanted).read_to_end(&mut request.body);
+    let _ = stream.set_read_timeout(Some(IDLE));
+    body.map_err(|_| Unread(408, "the request body did not come"))?;
     if (request.body.len() as u64) < wanted {
         return Err(Unread(
             400,
@@ -316,11 +337,20 @@ fn read_request(
 
 /// The request line and headers, up to the blank line (without it); `None` when the
 /// connection ends (or stays silent) before a request begins. Blank lines before a request are
-/// skipped, as HTTP/1.1 allows.
-fn read_head(reader: &mut impl BufRead) -> Result<Option<Vec<u8>>, Unread> {
+/// skipped, as HTTP/1.1 allows. `arm` is called before each line once the request's first
+/// byte has come (it sets the time left, or refuses).
+fn read_head(
+    reader: &mut impl BufRead,
+    arm: &mut dyn FnMut() -> Result<(), Unread>,
+) -> Result<Option<Vec<u8>>, Unread> {
+    // The request's first byte is waited for as long as a connection may idle.
+    if !matches!(reader.fill_buf(), Ok(bytes) if !bytes.is_empty()) {
+        return Ok(None);
+    }
     let mut head = Vec::new();
     let mut limited = reader.take(MAX_HEAD);
     loop {
+        arm()?;
         let mut line = Vec::new();
         let read = limited.read_until(b'\n', &mut line);
         match read {
@@ -442,7 +472,10 @@ mod tests {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let stream = TcpStream::connect(listener.local_addr().unwrap()).unwrap();
         let mut reader = io::Cursor::new(bytes.to_vec());
-        let limits = Limits { body: 8 };
+        let limits = Limits {
+            body: 8,
+            deadline: REQUEST_DEADLINE,
+        };
         Ok(read_request(&mut reader, &stream, limits)?.map(|r| (r.request, r.keep)))
     }
 
@@ -464,6 +497,37 @@ mod tests {
         let (_, keep) = read(b"GET / HTTP/1.0\n\n").unwrap().unwrap();
         assert!(!keep);
         assert_eq!(read(b"").unwrap(), None);
+    }
+
+    /// A client that sends its headers a line at a time, each well within the idle time, is
+    /// answered 408 and closed once the request's deadline has passed.
+    #[test]
+    fn a_request_trickled_past_its_deadline_is_refused() {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let limits = Limits {
+            body: 8,
+            deadline: Duration::from_millis(300),
+        };
+        let handler: Arc<Handler> = Arc::new(|_| Response::bytes(200, "text/plain", "ok"));
+        let server = Server::start(listener, limits, handler).unwrap();
+        let mut client = TcpStream::connect(server.addr()).unwrap();
+        client
+            .set_read_timeout(Some(Duration::from_secs(5)))
+            .unwrap();
+        client.write_all(b"GET / HTTP/1.1\r\n").unwrap();
+        for k in 0..8 {
+            std::thread::sleep(Duration::from_millis(100));
+            // Once the server has closed, a write may fail: the answer is already there.
+            if client
+                .write_all(format!("X-{k}: a\r\n").as_bytes())
+                .is_err()
+            {
+                break;
+            }
+        }
+        let mut answer = String::new();
+        let _ = client.read_to_string(&mut answer);
+        assert!(answer.starts_with("HTTP/1.1 408"), "{answer:?}");
     }
 
     #[test]

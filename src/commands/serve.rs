@@ -272,6 +272,7 @@ impl Server {
         };
         let limits = http::Limits {
             body: super::tune::MAX_BODY,
+            deadline: http::REQUEST_DEADLINE,
         };
         Ok(Self {
             http: http::Server::start(listener, limits, handler)?,

@@ -362,9 +362,19 @@ pub fn watch(
         }
         first = false;
         let result = bake.run();
-        if result.is_ok() {
+        if let Ok(done) = &result {
             // The output folder exists now: resolve it as the events will name it.
             scope.out = absolute(&options.out);
+            // What the bake wrote that reads as a curve file (`curves.tokens.json`, in an
+            // output folder that is also an input folder) is its own: its events start no
+            // bake while it holds those bytes.
+            for file in done.written.iter().map(|w| options.out.join(w)) {
+                if is_curve_file_name(&file) {
+                    if let Ok(bytes) = std::fs::read(&file) {
+                        own.insert(absolute(&file), bytes);
+                    }
+                }
+            }
         } else {
             // What was saved is not baked: its events count again.
             own.clear();

@@ -531,6 +531,33 @@ fn spring_to(to: u32) -> String {
     SPRING.replace("to: 0,", &format!("to: {to},"))
 }
 
+/// An output folder that is also the input folder: the tokens file the bake writes there
+/// reads as a curve file, but its write starts no second bake.
+#[test]
+fn what_a_watch_writes_among_its_inputs_starts_no_bake() {
+    let dir = project(&[("drop.ron", SPRING)]);
+    let source = dir.path().join("curves/drop.ron");
+    let mut watch = Watcher::start(
+        dir.path(),
+        &[
+            "curves",
+            "--out",
+            "curves",
+            "--formats",
+            "json,tokens",
+            "--debounce",
+            "200",
+        ],
+    );
+    watch.wait_for("first bake", |w| w.bakes() == 1);
+    assert!(dir.path().join("curves/curves.tokens.json").is_file());
+    fs::write(&source, SPRING.replace("stiffness: 220", "stiffness: 230")).unwrap();
+    watch.wait_for("the bake after the edit", |w| w.bakes() == 2);
+    // Time for the tokens file's events to start a third bake, were they taken for an edit.
+    std::thread::sleep(Duration::from_millis(2000));
+    assert_eq!(watch.bakes(), 2, "{}", watch.lines().join("\n"));
+}
+
 #[test]
 fn watch_rebakes_what_changed_once_per_burst_and_survives_errors() {
     let other = SPRING.replace("\"drop\"", "\"other\"");
