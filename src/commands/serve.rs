@@ -324,8 +324,8 @@ fn plain(code: u16, text: &str) -> Response {
 }
 
 /// Answers one request, with the headers every answer has: no caching, no sniffing, and no
-/// framing by any page (a framed review page carries its secret: clicks through an invisible
-/// frame on another site could tune and save a curve file).
+/// framing but by the server's own pages (a framed review page carries its secret: clicks
+/// through an invisible frame on another site could tune and save a curve file).
 fn answer(
     request: &Request,
     root: &Served,
@@ -340,8 +340,8 @@ fn answer(
     response
         .with_header("Cache-Control", "no-store")
         .with_header("X-Content-Type-Options", "nosniff")
-        .with_header("X-Frame-Options", "DENY")
-        .with_header("Content-Security-Policy", "frame-ancestors 'none'")
+        .with_header("X-Frame-Options", "SAMEORIGIN")
+        .with_header("Content-Security-Policy", "frame-ancestors 'self'")
 }
 
 /// The output folder served: absolute, and as given when relative (from the working folder at
