@@ -274,6 +274,18 @@ if (scenario === "person") {
     const box = h.ownerSVGElement.viewBox.baseVal, y = Number(h.getAttribute("cy"));
     return { label: h.getAttribute("aria-label"), inside: y >= 0 && y <= box.height };
   }));
+  // 9. A spring written with its perceptual duration alone gets a bounce: set and saved, it
+  //    is written into the file after the duration.
+  await quiet(a);
+  const tap = card(a, "tap").getByRole("spinbutton", { name: "bounce", exact: true });
+  await tap.scrollIntoViewIfNeeded();
+  n = await bakes(a);
+  await tap.fill("0.3");
+  await baked(a, "tap", n);
+  out.tapBounced = await look(a, "tap", 0);
+  await card(a, "tap").getByRole("button", { name: "Save", exact: true }).click();
+  await waitStatus(a, "tap", "saved");
+  out.othersAfterBounce = fs.readFileSync(path.join(project, "curves", "others.ron"), "utf8");
   await card(a, "card-drop").locator(".card-head").scrollIntoViewIfNeeded();
   await a.evaluate(() => scrollBy(0, -90));
   if (process.env.CURVEBAKE_TUNE_SCREENSHOT) await a.screenshot({ path: process.env.CURVEBAKE_TUNE_SCREENSHOT });

@@ -27,7 +27,7 @@ use std::time::Duration;
 const CARD_DROP: &str = "// A card drops into place from above.\r\n(\r\n    name: \"card-drop\", // the card\r\n    property: \"translateY\",\r\n    motion: Spring(from: -240, to: 0.0, velocity: 0, mass: 1, stiffness: 220, damping: 18),\r\n)\r\n";
 
 /// Another file, never touched.
-const OTHERS: &str = "[\n    (name: \"press\", property: \"scale\", motion: Spring(from: 1, to: 0.94, perceptual_duration: 0.18, bounce: 0.2)),\n    (name: \"fling\", motion: Friction(from: 0, velocity: 1500, friction: 0.05)),\n    (name: \"carousel\", motion: Inertia(from: 0, velocity: -1500, friction: 0.02, min: -1280, max: 0, snap: [0, -320, -640, -960, -1280])),\n]\n";
+const OTHERS: &str = "[\n    (name: \"press\", property: \"scale\", motion: Spring(from: 1, to: 0.94, perceptual_duration: 0.18, bounce: 0.2)),\n    (name: \"fling\", motion: Friction(from: 0, velocity: 1500, friction: 0.05)),\n    (name: \"tap\", property: \"scale\", motion: Spring(from: 1, to: 0.9, perceptual_duration: 0.2)),\n    (name: \"carousel\", motion: Inertia(from: 0, velocity: -1500, friction: 0.02, min: -1280, max: 0, snap: [0, -320, -640, -960, -1280])),\n]\n";
 
 /// Request headers, name and value.
 type Headers = Vec<(String, String)>;
@@ -406,7 +406,7 @@ fn a_person_tunes_a_spring_in_the_page_and_saves_it_into_the_file() {
     // once, and its stylesheet as the bake wrote it (the tuned one gone).
     let swap = &seen["swap"];
     assert_eq!(swap["replaced"], serde_json::json!(["card-drop"]), "{swap}");
-    assert_eq!(swap["cards"], 4, "{swap}");
+    assert_eq!(swap["cards"], 5, "{swap}");
     assert_eq!(swap["panelKept"], true, "{swap}");
     assert_eq!(swap["drawn"], serde_json::json!({"card-drop": 1}), "{swap}");
     assert_eq!(
@@ -430,9 +430,13 @@ fn a_person_tunes_a_spring_in_the_page_and_saves_it_into_the_file() {
     assert_eq!(fetched, expected, "{swap}");
     let stiffness = number("motion.stiffness").to_string();
     assert_eq!(seen["afterRebake"]["stiffnessCell"], Value::from(stiffness));
+    // The other file changed only where the tap's bounce was added (step 9).
     assert_eq!(
         std::fs::read_to_string(dir.path().join("curves/others.ron")).unwrap(),
-        OTHERS
+        OTHERS.replace(
+            "perceptual_duration: 0.2)",
+            "perceptual_duration: 0.2, bounce: 0.3)"
+        )
     );
 
     // Two tabs: A saved first, B's save was refused and left A's file; B reloaded A's values.
@@ -484,6 +488,24 @@ fn a_person_tunes_a_spring_in_the_page_and_saves_it_into_the_file() {
         handles.iter().all(|h| h["inside"] == true),
         "{}",
         seen["handles"]
+    );
+    // A bounce added in the page: it overshoots, and the file says so after its duration.
+    let tap = &seen["tapBounced"];
+    assert!(
+        tap["figures"].as_str().unwrap_or("").contains("overshoot")
+            && !tap["figures"]
+                .as_str()
+                .unwrap_or("")
+                .contains("overshoot 0 %"),
+        "{tap}"
+    );
+    assert!(
+        seen["othersAfterBounce"]
+            .as_str()
+            .unwrap()
+            .contains("perceptual_duration: 0.2, bounce: 0.3)"),
+        "{}",
+        seen["othersAfterBounce"]
     );
 
     // The fling's rest dragged further: its velocity is the one that rests there,

@@ -4,8 +4,10 @@
 //!
 //! Three requests, each a `POST` of JSON to a path under [`TUNE_PREFIX`]:
 //! * `motions` (`{}`): every motion of the watched inputs with its file, the file's content
-//!   hash, its parameters as written (path, field name, value, text) and its figures as
-//!   `bake` gives them;
+//!   hash, its parameters as written (path, field name, value, text) and those its form
+//!   takes but its file leaves out, at their default with an empty text (a perceptual
+//!   spring's `bounce`: set, it is written after its `perceptual_duration`), and its figures
+//!   as `bake` gives them;
 //! * `bake` (`{file, motion, values}`): the motion baked with those values by the real engine:
 //!   its card (the review page's HTML for it, with the card data the plots are drawn from),
 //!   its CSS, and its figures (looks done, at rest, overshoot);
@@ -160,30 +162,74 @@ impl Source {
             .collect())
     }
 
-    /// The text with `values` written in place of motion `name`'s numbers.
+    /// The text with `values` written in place of motion `name`'s numbers, and a number its
+    /// file leaves out ([`left_out`]) written after its anchor when it differs from its
+    /// default.
     fn edited(&self, name: &str, values: &BTreeMap<String, f64>) -> Result<String, Refusal> {
         let params = self.params(name)?;
+        let missing = left_out(&params);
         let mut edits: Vec<(Range<usize>, String)> = Vec::new();
         for (key, value) in values {
-            let (_, literal) = (params.iter()).find(|(k, _)| k == key).ok_or_else(|| {
-                refuse(
-                    400,
-                    format!("{name} has no parameter {key:?} written in its file"),
-                )
-            })?;
             if !value.is_finite() {
                 return Err(refuse(
                     400,
                     format!("{name}: {key} must be a finite number"),
                 ));
             }
-            // An unchanged value keeps its text as written (`0.0` stays `0.0`).
-            if *value != literal.value {
-                edits.push((literal.span.clone(), write_number(*value)));
+            if let Some((_, literal)) = params.iter().find(|(k, _)| k == key) {
+                // An unchanged value keeps its text as written (`0.0` stays `0.0`).
+                if *value != literal.value {
+                    edits.push((literal.span.clone(), write_number(*value)));
+                }
+                continue;
+            }
+            let Some(absent) = missing.iter().find(|m| m.key == *key) else {
+                return Err(refuse(
+                    400,
+                    format!("{name} has no parameter {key:?} written in its file"),
+                ));
+            };
+            if *value != absent.default {
+                let field = key.rsplit('.').next().unwrap_or(key);
+                let at = absent.after.end..absent.after.end;
+                edits.push((at, format!(", {field}: {}", write_number(*value))));
             }
         }
         Ok(replace(&self.text, &edits))
     }
+}
+
+/// A parameter a motion's form takes but its file leaves out, at its default: a perceptual
+/// spring's `bounce` (0, no bounce), which a designer may want to add in the page. It is
+/// written after the number it goes with.
+struct LeftOut {
+    /// Its path inside the motion (`motion.bounce`).
+    key: String,
+    /// The value it has while left out.
+    default: f64,
+    /// The bytes of the number it is written after (`perceptual_duration`'s).
+    after: Range<usize>,
+}
+
+/// The parameters `params` (a motion's numbers by path) leave out: a `bounce` beside a
+/// `perceptual_duration` or `visual_duration` without one.
+fn left_out(params: &[(String, Literal)]) -> Vec<LeftOut> {
+    (params.iter())
+        .filter(|(_, l)| matches!(l.field(), "perceptual_duration" | "visual_duration"))
+        .filter_map(|(key, l)| {
+            let prefix = key.rsplit_once('.').map_or("", |(p, _)| p);
+            let bounce = if prefix.is_empty() {
+                "bounce".to_owned()
+            } else {
+                format!("{prefix}.bounce")
+            };
+            (!params.iter().any(|(k, _)| *k == bounce)).then(|| LeftOut {
+                key: bounce,
+                default: 0.0,
+                after: l.span.clone(),
+            })
+        })
+        .collect()
 }
 
 /// Whether a number at `path` (inside its motion) is a parameter of the motion: anything in
@@ -341,16 +387,21 @@ impl Tuner {
                 let Ok(params) = source.params(name) else {
                     continue;
                 };
-                let params: Vec<Value> = (params.iter())
-                    .map(|(key, l)| {
-                        json!({
-                            "key": key,
-                            "name": l.field(),
-                            "value": l.value,
-                            "text": &source.text[l.span.clone()],
-                        })
+                let written = (params.iter()).map(|(key, l)| {
+                    json!({
+                        "key": key,
+                        "name": l.field(),
+                        "value": l.value,
+                        "text": &source.text[l.span.clone()],
                     })
-                    .collect();
+                });
+                // A number the file leaves out, at its default (`text` empty): set, it is
+                // written into the file.
+                let absent = left_out(&params).into_iter().map(|m| {
+                    let name = m.key.rsplit('.').next().unwrap_or_default().to_owned();
+                    json!({ "key": m.key, "name": name, "value": m.default, "text": "" })
+                });
+                let params: Vec<Value> = written.chain(absent).collect();
                 motions.insert(
                     name.clone(),
                     json!({

@@ -98,6 +98,51 @@ fn the_motions_list_their_parameters_as_written() {
         list["motions"]["press"]["params"][2]["key"],
         "motion.perceptual_duration"
     );
+    // Its bounce, left out of the file, at its default and without text.
+    let bounce = &list["motions"]["press"]["params"][3];
+    assert_eq!(
+        (&bounce["key"], &bounce["value"], &bounce["text"]),
+        (&json!("motion.bounce"), &json!(0.0), &json!(""))
+    );
+}
+
+#[test]
+fn a_bounce_left_out_is_written_after_its_perceptual_duration_once_set() {
+    let p = project();
+    let save = |bounce: f64| {
+        p.ask(
+            "save",
+            &json!({"file": p.name, "motion": "press", "hash": p.hash(),
+                "values": {"motion.perceptual_duration": 0.18, "motion.bounce": bounce}}),
+        )
+    };
+    // At its default, nothing is written.
+    save(0.0).unwrap();
+    assert_eq!(p.text(), FILE);
+    save(0.25).unwrap();
+    assert_eq!(
+        p.text(),
+        FILE.replace(
+            "perceptual_duration: 0.18)",
+            "perceptual_duration: 0.18, bounce: 0.25)"
+        )
+    );
+    // Now written, it is a number like the others: changed in place.
+    save(0.3).unwrap();
+    assert_eq!(
+        p.text(),
+        FILE.replace(
+            "perceptual_duration: 0.18)",
+            "perceptual_duration: 0.18, bounce: 0.3)"
+        )
+    );
+    // A spring written with stiffness and damping has no bounce to add.
+    let refused = p.ask(
+        "save",
+        &json!({"file": p.name, "motion": "drop", "hash": p.hash(),
+            "values": {"motion.bounce": 0.2}}),
+    );
+    assert_eq!(refused.unwrap_err().status, 400);
 }
 
 #[test]
