@@ -258,7 +258,9 @@ impl Bounce {
         let mut k = 1;
         while k < i32::MAX - 1 {
             let t = self.impact_time(k);
-            if !(t < end) || t >= self.end_time() || impacts.last() == Some(&t) {
+            // (The end of the bounces is an impact too when there are none after it: a ball
+            // the floor stops dead, restitution 0, stops at its first.)
+            if !(t < end) || t > self.end_time() || impacts.last() == Some(&t) {
                 break;
             }
             if t > 0.0 {
@@ -359,6 +361,17 @@ mod tests {
 
     /// Impacts stop being listed at the first bounce no higher than `negligible`, and not
     /// before: the accumulation of impacts at the end is not written stop by stop.
+    /// With restitution 0 the first impact ends the bounces: it is listed, as the velocity
+    /// jumps there (from the fall's to 0).
+    #[test]
+    fn a_ball_stopped_dead_lists_its_one_impact() {
+        let fall = Gravity::new(-200.0, 0.0, 2400.0).unwrap();
+        let ball = Bounce::new(fall, 0.0, 0.0).unwrap();
+        let impact = ball.first_impact();
+        assert_eq!(ball.impacts_before(impact + 0.01, 1e-6), [impact]);
+        assert_eq!(ball.impacts_before(impact, 1e-6), Vec::<f64>::new());
+    }
+
     #[test]
     fn impacts_are_listed_until_the_bounces_are_negligible() {
         let b = ball();

@@ -200,6 +200,28 @@ fn a_ball_held_after_its_last_bounce_above_a_tenth_of_the_tolerance_plays_every_
 }
 
 #[test]
+fn a_ball_stopped_dead_by_the_floor_reaches_it_at_its_impact() {
+    // Restitution 0: the fall ends at its impact, at full speed, between 60 fps frames.
+    let fall = Gravity::new(-200.0, 0.0, 2400.0).unwrap();
+    let ball = Bounce::new(fall, 0.0, 0.0).unwrap();
+    let impact = ball.first_impact();
+    let d = (impact * 60.0).ceil() / 60.0;
+    let kinks = ball.impacts_before(d, 0.01);
+    assert_eq!(kinks, [impact]);
+    let fit = proves(&Case {
+        motion: &ball,
+        kinks,
+        duration: d,
+        end_value: 0.0,
+        unit: 200.0,
+        tolerance: 0.1,
+        holds: Vec::new(),
+    });
+    let played = fit.played(&Scale::new(-200.0, 200.0, 0.1), 0, impact);
+    assert!(played.abs() <= 0.01, "{played} px at the impact");
+}
+
+#[test]
 fn decays_shrinking_and_growing_keep_the_bound() {
     for lambda in [6.0, 0.5, -1.0] {
         let decay = Decay::new(0.0, 800.0, lambda).unwrap();
