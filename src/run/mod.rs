@@ -80,6 +80,11 @@ pub enum FatalError {
     Write(#[from] WriteError),
 }
 
+/// Whether a bake has recorded `out` (its manifest is there).
+fn recorded(out: &Path) -> bool {
+    out.join(crate::output::manifest::MANIFEST_PATH).exists()
+}
+
 /// A folder that no bake has recorded (no manifest) but that holds files where this bake
 /// writes may hold a bake that came from elsewhere: a fresh checkout's committed `out/`. A
 /// comparison first (a `--check`, which writes nothing) tells whether every file there that
@@ -92,10 +97,7 @@ fn adopts_a_recorded_bake(
     threads: &rayon::ThreadPool,
     pool: &Pool,
 ) -> Result<Option<BakeOptions>, FatalError> {
-    let unrecorded = !options
-        .out
-        .join(crate::output::manifest::MANIFEST_PATH)
-        .exists();
+    let unrecorded = !recorded(&options.out);
     let holds_files = std::fs::read_dir(&options.out).is_ok_and(|mut d| d.next().is_some());
     if options.check || options.force || !unrecorded || !holds_files {
         return Ok(None);
@@ -105,6 +107,12 @@ fn adopts_a_recorded_bake(
         ..options.clone()
     };
     let compared = threads.install(|| run_in_pool(&compare, pool, &|_, _| {}))?;
+    // The comparison waited for any bake holding the folder: one that finished meanwhile
+    // (a second bake started at once into a new folder) has recorded it, and this bake runs
+    // as asked, its files known from that record.
+    if recorded(&options.out) {
+        return Ok(None);
+    }
     // The files the bake would replace with other bytes: the user's, named all at once (the
     // first five, and how many more).
     let replaced: Vec<&String> = (compared.written.iter().chain(&compared.removed))

@@ -895,3 +895,31 @@ fn css_frames_writes_per_frame_keyframes_for_browsers_without_linear() {
         css
     );
 }
+
+/// Two first bakes at once into a new folder, with other options (`make -j` on a fresh CI
+/// runner): one waits for the other, then bakes; neither takes the other's files for the
+/// user's. (Before, the one that waited compared the folder with its own options, found
+/// every file different and stopped with exit 3, six times in eight.)
+#[test]
+fn two_first_bakes_at_once_into_a_new_folder_both_bake() {
+    for _ in 0..4 {
+        let dir = examples();
+        let start = |fps: &str| {
+            std::process::Command::new(env!("CARGO_BIN_EXE_curvebake"))
+                .current_dir(dir.path())
+                .args(["bake", "-q", "--formats", "json,css", "--fps", fps])
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        };
+        let (a, b) = (start("30"), start("90"));
+        for child in [a, b] {
+            let output = child.wait_with_output().unwrap();
+            assert!(
+                output.status.success(),
+                "{}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+        }
+    }
+}
