@@ -14,6 +14,7 @@
 
 use crate::output::claims;
 use crate::output::digests::DigestsWriter;
+use crate::output::listed::Listed;
 use crate::output::record::{BundleStamp, Entry};
 use crate::output::regular::read_regular;
 use crate::output::stamp::FileStamp;
@@ -72,12 +73,48 @@ impl Manifest {
     /// nothing is known to be ours); one whose checksum, tool or chunk places do not hold is
     /// read for ownership only ([`Manifest::ownership`]). Claims left beside it by a bake that
     /// did not finish (`output::claims`) are added to it, for ownership only too.
+    ///
+    /// The list of files a repository commits beside it ([`Listed`]) adds, for ownership
+    /// only too, what the manifest does not name: a fresh checkout's (no manifest), or a
+    /// teammate's new motions after a pull.
     pub fn read(out: &Path) -> Self {
-        let manifest = Self::read_alone(out);
-        match claims::read(out) {
-            None => manifest,
-            Some(claims) => manifest.ownership().with_claims(claims),
+        let mut manifest = Self::read_alone(out);
+        if let Some(claims) = claims::read(out) {
+            manifest = manifest.ownership().with_claims(claims);
         }
+        match Listed::read(out) {
+            Some(listed) if !manifest.names_all(&listed) => manifest.with_listed(out, listed),
+            _ => manifest,
+        }
+    }
+
+    /// The list of its files a repository commits ([`Listed`]), as a bake into `out` that
+    /// it records writes it.
+    pub fn listed(&self, out: &Path) -> Listed {
+        let entries: Vec<(String, String, Vec<String>)> = (self.motions.iter())
+            .map(|e| (e.name.clone(), e.source.clone(), e.files.clone()))
+            .collect();
+        let whole = (self.bundles.iter().map(|b| b.path.clone()))
+            .chain(self.summaries.iter().cloned())
+            .collect();
+        Listed::of(out, &entries, whole)
+    }
+
+    /// Whether it names every file `listed` does.
+    fn names_all(&self, listed: &Listed) -> bool {
+        let named: std::collections::HashSet<&String> = self.files().collect();
+        listed.files().all(|f| named.contains(f))
+    }
+
+    /// With the motions and files of `listed` it does not name, for ownership only.
+    fn with_listed(self, out: &Path, listed: Listed) -> Self {
+        let mut manifest = self.ownership().with_claims(listed.entries(out));
+        for file in listed.whole {
+            if !manifest.summaries.contains(&file) {
+                manifest.summaries.push(file);
+            }
+        }
+        manifest
     }
 
     /// [`Manifest::read`], without the claims.
@@ -244,6 +281,8 @@ fn hasher_of(bytes: &[u8]) -> ContentHasher {
 pub struct ManifestWriter {
     file: StreamedFile,
     entries: usize,
+    /// Each entry's name, source and files, for the list a repository commits ([`Listed`]).
+    listed: Vec<(String, String, Vec<String>)>,
     /// Every byte written so far.
     hasher: ContentHasher,
     /// The digests annex, when the bake writes one.
@@ -257,6 +296,7 @@ impl ManifestWriter {
         let mut writer = Self {
             file,
             entries: 0,
+            listed: Vec::new(),
             hasher: ContentHasher::new(),
             digests: digests.then(|| DigestsWriter::open(out)).transpose()?,
         };
@@ -277,6 +317,11 @@ impl ManifestWriter {
         }
         serde_json::to_writer(&mut bytes, entry).expect("an entry serializes");
         self.entries += 1;
+        (self.listed).push((
+            entry.name.clone(),
+            entry.source.clone(),
+            entry.files.clone(),
+        ));
         self.append(&bytes)
     }
 
@@ -291,14 +336,21 @@ impl ManifestWriter {
     }
 
     /// Writes the fields after the entries and moves the manifest into place, once every
-    /// output written so far has reached the disk.
+    /// output written so far has reached the disk; returns the list of the files it names,
+    /// for a repository to commit ([`Listed`]).
     pub fn finish(
-        self,
+        mut self,
+        out: &Path,
         run: &str,
         bundles: &[BundleStamp],
         summaries: Summaries,
-    ) -> Result<(), WriteError> {
-        self.finish_with(run, bundles, summaries, Sync::Outputs)
+    ) -> Result<Listed, WriteError> {
+        let entries = std::mem::take(&mut self.listed);
+        let whole = (bundles.iter().map(|b| b.path.clone()))
+            .chain(summaries.paths.iter().cloned())
+            .collect();
+        self.finish_with(run, bundles, summaries, Sync::Outputs)?;
+        Ok(Listed::of(out, &entries, whole))
     }
 
     fn finish_with(
@@ -465,7 +517,7 @@ mod tests {
             paths: &["curves.json".into()],
             stamps: &[],
         };
-        writer.finish("run", &[], summaries).unwrap();
+        writer.finish(dir.path(), "run", &[], summaries).unwrap();
         let complete = Manifest::read(dir.path());
         assert_eq!(
             (complete.run.as_str(), complete.motions[0].hash.as_str()),

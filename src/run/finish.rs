@@ -84,9 +84,11 @@ pub(super) fn finish(
             paths: &summary_paths,
             stamps: &plan.out.stamps(&summary_paths),
         };
-        manifest.finish(&run, &stamps, summaries)?;
+        let listed = manifest.finish(plan.out.root(), &run, &stamps, summaries)?;
         // The manifest in place names every file this bake claimed and wrote.
         claims::remove(&plan.out)?;
+        // And the list a repository commits with the files, the same on every machine.
+        listed.write(&plan.out)?;
     }
     Ok(report)
 }

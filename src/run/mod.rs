@@ -80,9 +80,11 @@ pub enum FatalError {
     Write(#[from] WriteError),
 }
 
-/// Whether a bake has recorded `out` (its manifest is there).
+/// Whether a bake has recorded `out`: its manifest is there, or the list of its files a
+/// repository commits (a fresh checkout's).
 fn recorded(out: &Path) -> bool {
     out.join(crate::output::manifest::MANIFEST_PATH).exists()
+        || out.join(crate::output::listed::LISTED_PATH).exists()
 }
 
 /// A folder that no bake has recorded (no manifest) but that holds files where this bake

@@ -923,3 +923,52 @@ fn two_first_bakes_at_once_into_a_new_folder_both_bake() {
         }
     }
 }
+
+/// A repository commits its output folder with the list of its files (`.curvebake-files`),
+/// not the manifest, which is one machine's. A fresh checkout then bakes after a motion is
+/// added and another deleted upstream: the files the committed bake wrote are known to be
+/// curvebake's (the bundles it changes are replaced), the deleted motion's are stale for
+/// `--check` and removed by the bake. Without the list, the same checkout is refused, as a
+/// folder of someone else's files would be.
+#[test]
+fn a_fresh_checkout_of_a_committed_output_folder_bakes_after_changes_upstream() {
+    for with_list in [true, false] {
+        let dir = examples();
+        let root = dir.path();
+        let baked = curvebake(root, &["bake", "-q", "--formats", "json,css"]);
+        assert!(baked.status.success(), "{}", stderr(&baked));
+        // The checkout: the committed files, without what is this machine's.
+        let mut gone = vec![
+            ".curvebake-manifest.json",
+            ".curvebake-digests",
+            ".curvebake-lock",
+        ];
+        if !with_list {
+            gone.push(".curvebake-files");
+        }
+        for file in gone {
+            let _ = fs::remove_file(root.join("out").join(file));
+        }
+        fs::remove_file(root.join("curves/fling.ron")).unwrap();
+        fs::write(
+            root.join("curves/new.ron"),
+            "(name: \"brand-new\", motion: Spring(from: 0, to: 1, stiffness: 200, damping: 20))",
+        )
+        .unwrap();
+        let check = curvebake(root, &["bake", "--check", "--formats", "json,css"]);
+        assert_eq!(check.status.code(), Some(1), "{}", stderr(&check));
+        let bake = curvebake(root, &["bake", "-q", "--formats", "json,css"]);
+        if !with_list {
+            assert_eq!(bake.status.code(), Some(3), "{}", stderr(&bake));
+            continue;
+        }
+        assert!(
+            stderr(&check).contains("stale: out/json/fling.json"),
+            "{}",
+            stderr(&check)
+        );
+        assert!(bake.status.success(), "{}", stderr(&bake));
+        assert!(!root.join("out/json/fling.json").exists());
+        assert!(root.join("out/json/brand-new.json").exists());
+    }
+}

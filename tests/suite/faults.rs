@@ -472,9 +472,14 @@ fn take_manifest(
     let manifest = Path::new(".curvebake-manifest.json");
     let claims = found.remove(Path::new(".curvebake-claims"));
     let record = found.remove(manifest);
-    let mut ours: Vec<String> = ["curves.json", "index.html", ".curvebake-lock"]
-        .map(String::from)
-        .into();
+    let mut ours: Vec<String> = [
+        "curves.json",
+        "index.html",
+        ".curvebake-lock",
+        ".curvebake-files",
+    ]
+    .map(String::from)
+    .into();
     let mut name_files = |entries: &[serde_json::Value]| {
         for m in entries {
             let files = m["files"].as_array().unwrap();
@@ -568,7 +573,11 @@ fn a_bake_killed_part_way_leaves_only_complete_files_and_a_rerun_repairs_everyth
     let full = started.elapsed();
     assert!(output.status.success(), "{}", stderr(&output));
     let (b, _) = snapshot(&root.join("ref"));
-    assert_eq!(b.len(), MOTIONS + 3, "tables, index, manifest and lock");
+    assert_eq!(
+        b.len(),
+        MOTIONS + 4,
+        "tables, index, manifest, lock and the list of files"
+    );
 
     // Killed while replacing A by B: each file is A's or B's, never partial.
     let mut caught_running = 0;
@@ -577,7 +586,7 @@ fn a_bake_killed_part_way_leaves_only_complete_files_and_a_rerun_repairs_everyth
         let running = bake_and_kill(root, "out", full.mul_f64(fraction));
         caught_running += usize::from(running);
         let (mut found, temps) = snapshot(&root.join("out"));
-        assert_eq!(found.len(), MOTIONS + 3, "an output file disappeared");
+        assert_eq!(found.len(), MOTIONS + 4, "an output file disappeared");
         take_manifest(&mut found, &[&a, &b], MOTIONS);
         let counts = classify(&found, &[&a, &b], "replacing A by B");
         eprintln!(

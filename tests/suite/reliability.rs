@@ -385,9 +385,15 @@ fn a_hand_edited_manifest_falls_back_to_a_full_bake() {
             "{what}: the outputs differ from a fresh bake"
         );
     }
-    // A manifest that is not one names no file as ours: the bake replaces none (issue 27,
-    // item 3) until told to with `--force`, which then bakes everything afresh.
+    // A manifest that is not one names no file as ours, but the list of files beside it
+    // still does: the bake goes on.
     fs::write(&manifest, "{\"motions\": 7}").unwrap();
+    let listed = curvebake(root, &["bake", "--formats", "json,css"]);
+    assert!(listed.status.success(), "{}", stderr(&listed));
+    // With neither read, no file is ours: the bake replaces none (issue 27, item 3) until
+    // told to with `--force`, which then bakes everything afresh.
+    fs::write(&manifest, "{\"motions\": 7}").unwrap();
+    fs::write(root.join("out/.curvebake-files"), "[]").unwrap();
     let refused = curvebake(root, &["bake", "--formats", "json,css"]);
     assert_eq!(refused.status.code(), Some(3), "{}", stderr(&refused));
     assert!(stderr(&refused).contains("--force"), "{}", stderr(&refused));
@@ -1303,17 +1309,19 @@ fn run_or_kill(dir: &Path, args: &[&str]) -> Option<i32> {
     None
 }
 
-/// Issue 27, item 8: a FIFO in the output folder, at an output file, the manifest, the claims
-/// or the lock, hangs neither `bake` nor `bake --check`: an output or the claims are
-/// replaced, a lock that is not a file is an error naming it.
+/// Issue 27, item 8: a FIFO in the output folder, at an output file, the manifest, the
+/// claims, the list of files or the lock, hangs neither `bake` nor `bake --check`: an output,
+/// the claims, the list and the manifest are replaced (the list still names the files the
+/// unread manifest did), a lock that is not a file is an error naming it.
 #[cfg(unix)]
 #[test]
 fn fifos_in_the_output_folder_hang_nothing() {
     let cases = [
         ("json/card.json", 0),
         (".curvebake-claims", 0),
+        (".curvebake-files", 0),
         (".curvebake-lock", 3),
-        (".curvebake-manifest.json", 3),
+        (".curvebake-manifest.json", 0),
     ];
     for (at, code) in cases {
         let dir = project(&[("card.ron", CARD), ("fade.ron", FADE)]);

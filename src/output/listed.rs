@@ -1,0 +1,162 @@
+//! The files of the output folder that curvebake wrote, by motion, as a list a repository can
+//! commit with them: `.curvebake-files`.
+//!
+//! The manifest is bound to one machine (absolute paths, file stamps) and is kept out of
+//! version control. Without it, a fresh checkout of a committed output folder would not know
+//! which of its files are curvebake's: its first bake after an edit would take the bundles it
+//! changes for the user's and refuse to replace them, and the files of a motion deleted
+//! upstream would stay. This list says both, the same on every machine: per motion its name,
+//! its source file (relative to the output folder) and its files, and the files of the whole
+//! bake. A bake reads it for ownership only, beside the manifest, and
+//! writes it after the manifest; a list that does not read is ignored (it names nothing as
+//! curvebake's).
+
+use crate::output::record::Entry;
+use crate::output::regular::read_regular;
+use crate::output::write::{OutputDir, WriteError};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// File name of the list inside the output folder.
+pub const LISTED_PATH: &str = ".curvebake-files";
+
+/// What the file holds.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Listed {
+    /// A line for people who open it.
+    #[serde(default)]
+    pub about: String,
+    /// Per motion, in input order.
+    pub motions: Vec<ListedMotion>,
+    /// The files of the whole bake (bundles, the review page, summaries).
+    pub whole: Vec<String>,
+}
+
+/// One motion's line of the list.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListedMotion {
+    /// Motion name.
+    pub name: String,
+    /// Its source file, relative to the output folder (`../curves/card.ron`).
+    pub source: String,
+    /// Its files, relative to the output folder.
+    pub files: Vec<String>,
+}
+
+const ABOUT: &str = "the files of this folder that curvebake wrote: commit this list with them \
+                     (and not .curvebake-manifest.json, which is this machine's)";
+
+impl Listed {
+    /// The list of a bake into `out` of its records (`entries`, sources as canonical paths)
+    /// and the files of the whole bake.
+    pub fn of(out: &Path, entries: &[(String, String, Vec<String>)], whole: Vec<String>) -> Self {
+        let out = identity(out);
+        let motions = (entries.iter())
+            .map(|(name, source, files)| ListedMotion {
+                name: name.clone(),
+                source: relative_to(Path::new(&out), Path::new(source)),
+                files: files.clone(),
+            })
+            .collect();
+        Self {
+            about: ABOUT.to_owned(),
+            motions,
+            whole,
+        }
+    }
+
+    /// Writes it into `out` (atomically, unless the file already holds these bytes).
+    pub fn write(&self, out: &OutputDir) -> Result<(), WriteError> {
+        let mut bytes = serde_json::to_vec_pretty(self).expect("the list serializes");
+        bytes.push(b'\n');
+        out.write(LISTED_PATH, &bytes).map(|_| ())
+    }
+
+    /// The list of `out`, if it reads as one.
+    pub fn read(out: &Path) -> Option<Self> {
+        let bytes = read_regular(&out.join(LISTED_PATH)).ok()?;
+        serde_json::from_slice(&bytes).ok()
+    }
+
+    /// Its motions as manifest records for ownership only (no hash), each source (relative
+    /// to `out`) made the path a bake names it by (absolute, canonical where it exists).
+    pub fn entries(&self, out: &Path) -> Vec<Entry> {
+        let out = identity(out);
+        (self.motions.iter())
+            .map(|m| Entry {
+                name: m.name.clone(),
+                source: identity(&Path::new(&out).join(&m.source)),
+                hash: String::new(),
+                frames: 0,
+                files: m.files.clone(),
+                stamps: Vec::new(),
+                chunks: Vec::new(),
+                digest: None,
+                warnings: Vec::new(),
+            })
+            .collect()
+    }
+
+    /// Every file it names.
+    pub fn files(&self) -> impl Iterator<Item = &String> {
+        (self.motions.iter().flat_map(|m| &m.files)).chain(&self.whole)
+    }
+}
+
+/// `path` relative to the folder `from` (both absolute): up from `from` to the folders they
+/// share, then down (`../curves/card.ron`).
+fn relative_to(from: &Path, path: &Path) -> String {
+    let (from, to): (Vec<_>, Vec<_>) = (from.components().collect(), path.components().collect());
+    let shared = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    let mut relative = PathBuf::new();
+    for _ in shared..from.len() {
+        relative.push("..");
+    }
+    for part in &to[shared..] {
+        relative.push(part);
+    }
+    relative.display().to_string()
+}
+
+/// The path a bake names a source by: canonical where it exists, else absolute.
+fn identity(source: &Path) -> String {
+    let path: PathBuf = source
+        .canonicalize()
+        .or_else(|_| std::path::absolute(source))
+        .unwrap_or_else(|_| source.to_owned());
+    path.display().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_list_reads_back_its_motions_and_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::create_dir_all(root.join("site/out")).unwrap();
+        std::fs::create_dir_all(root.join("curves")).unwrap();
+        std::fs::write(root.join("curves/a.ron"), "").unwrap();
+        let out_path = root.join("site/out");
+        let out = OutputDir::create(&out_path).unwrap();
+        let source = root.join("curves/a.ron").display().to_string();
+        let listed = Listed::of(
+            &out_path,
+            &[("a".into(), source.clone(), vec!["json/a.json".into()])],
+            vec!["curves.css".into()],
+        );
+        assert_eq!(listed.motions[0].source, "../../curves/a.ron");
+        listed.write(&out).unwrap();
+        let read = Listed::read(&out_path).unwrap();
+        assert_eq!(read, listed);
+        let files: Vec<&String> = read.files().collect();
+        assert_eq!(files, ["json/a.json", "curves.css"]);
+        assert_eq!(read.entries(&out_path)[0].source, source);
+        // Anything else names nothing.
+        std::fs::write(out_path.join(LISTED_PATH), "not a list").unwrap();
+        assert_eq!(Listed::read(&out_path), None);
+    }
+}
