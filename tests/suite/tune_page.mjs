@@ -109,9 +109,12 @@ if (scenario === "person") {
   await baked(a, "card-drop", n);
   out.slipStatus = await card(a, "card-drop").locator(".tune-status").textContent();
   n = await bakes(a);
-  await card(a, "card-drop").getByRole("button", { name: "Revert", exact: true }).click();
+  // (From the keyboard: the focus goes from the disabled Revert to the card's status line.)
+  await card(a, "card-drop").getByRole("button", { name: "Revert", exact: true }).focus();
+  await a.keyboard.press("Enter");
   await baked(a, "card-drop", n);
   out.revertedStatus = await card(a, "card-drop").locator(".tune-status").textContent();
+  out.focusAfterRevert = await a.evaluate(() => document.activeElement.className);
   // 1. A slider moved with the mouse: the preview, the plot and the figures follow.
   n = await bakes(a);
   await dragSlider(a, "card-drop", "stiffness", 0.8);

@@ -489,6 +489,12 @@ fn a_person_tunes_a_spring_in_the_page_and_saves_it_into_the_file() {
         "{}",
         seen["handles"]
     );
+    // Revert from the keyboard leaves the focus on the card's status, not the page's top.
+    assert_eq!(
+        seen["focusAfterRevert"], "tune-status",
+        "{}",
+        seen["focusAfterRevert"]
+    );
     // A bounce added in the page: it overshoots, and the file says so after its duration.
     let tap = &seen["tapBounced"];
     assert!(

@@ -145,7 +145,7 @@ pub fn page(digests: &[Digest], settings: &ExportSettings) -> String {
 <header class=\"top\">
 <h1>curvebake review</h1>
 {SUMMARY_OPEN}{count} motion{plural}, {frames} frames{sheet_link}</p>
-<span id=\"live\" class=\"live\" hidden></span>
+<span id=\"live\" class=\"live\" role=\"status\" hidden></span>
 <div class=\"controls\">
 <button type=\"button\" data-replay=\"all\">Replay all</button>
 <label><input type=\"checkbox\" id=\"loop\"> Loop</label>
@@ -215,8 +215,8 @@ fn motion_card(out: &mut String, d: &Digest, settings: &ExportSettings) {
         "{CARD_OPEN}{name}\" data-motion=\"{name}\">
 <div class=\"card-head\">
 <h2>{name}</h2>
-<label class=\"pick\"><input type=\"checkbox\" data-pick=\"{name}\"> compare</label>
-<button type=\"button\" class=\"pin\" data-pin=\"{name}\" title=\"Keep this version in the comparison, to compare it with the next bake\">Keep as before</button>
+<label class=\"pick\"><input type=\"checkbox\" data-pick=\"{name}\" aria-label=\"compare {name}\"> compare</label>
+<button type=\"button\" class=\"pin\" data-pin=\"{name}\" aria-label=\"Keep {name} as before\" title=\"Keep this version in the comparison, to compare it with the next bake\">Keep as before</button>
 </div>
 <p class=\"kind\">{kind} · {what}</p>
 <figure class=\"plot\">

@@ -158,8 +158,17 @@
   const showState = (card, e) => {
     const changed = dirty(e);
     card.classList.toggle("tuned", changed);
+    const actions = card.querySelector(".tune-actions");
+    const focused = actions.contains(document.activeElement);
     card.querySelector(".tune-save").disabled = !changed;
     card.querySelector(".tune-revert").disabled = !changed;
+    // A button disabled under the keyboard's focus (Save or Revert, done) hands it to the
+    // card's status line, which says what happened, rather than to the page's top.
+    if (focused && (!actions.contains(document.activeElement) || document.activeElement.disabled)) {
+      const status = card.querySelector(".tune-status");
+      status.tabIndex = -1;
+      status.focus();
+    }
   };
   // A card's status line; kept with the motion, so that a card replaced by a live update
   // shows it again. What a bake of the values shown would warn of follows it (a slip such as
@@ -396,8 +405,11 @@
   review.onSwap((old, fresh) => {
     const box = old.querySelector(".tune"), name = fresh.dataset.motion;
     if (!box || !tuned.has(name)) return;
+    // Moving the panel takes the focus from whatever in it had it: given back after.
+    const focused = box.contains(document.activeElement) ? document.activeElement : null;
     (fresh.querySelector("figure.plot") || fresh.querySelector(".card-head")).after(box);
     follow(fresh, name);
+    focused?.focus();
   });
   let loading = Promise.resolve();
   const fail = (error) => {
@@ -728,7 +740,9 @@ div.tune-group { border: 0; padding: 0; }
 .tune-status.bad, .tune-status.warn { color: var(--bad); }
 article.tuned { border-color: var(--accent); box-shadow: 0 0 0 1px var(--accent); }
 .plot-svg .tune-handle { fill: #fff; stroke: #d1242f; stroke-width: 2.5; cursor: grab; }
-.plot-svg .tune-handle:hover, .plot-svg .tune-handle:focus { fill: #ffd7d5; outline: none; }
+.plot-svg .tune-handle:hover { fill: #ffd7d5; }
+.plot-svg .tune-handle:focus { fill: #ffd7d5; stroke: #0b57d0; stroke-width: 4; outline: none; }
+@media (forced-colors: active) { .plot-svg .tune-handle:focus { stroke: Highlight; } }
 `;
   document.head.appendChild(style);
   start();

@@ -368,7 +368,8 @@
         for (const a of el.getAnimations({ subtree: true })) {
           const d = Number(a.effect.getComputedTiming().duration) || 0;
           a.pause();
-          a.currentTime = D > 0 ? Math.min((Math.min(t, D) / D) * d, d - 0.002) : 0;
+          // (An animation of no time, under reduced motion, shows its end.)
+          a.currentTime = D > 0 ? Math.max(0, Math.min((Math.min(t, D) / D) * d, d - 0.002)) : 0;
         }
       });
     }
@@ -381,6 +382,7 @@
     if (state.scrub === null && t !== null) restart(document);
     state.scrub = t === null ? null : Math.min(Math.max(t, 0), Number(scrub.max));
     if (state.scrub !== null) scrub.value = String(state.scrub);
+    scrub.setAttribute("aria-valuetext", state.scrub === null ? "playing" : `${state.scrub.toFixed(3)} seconds`);
     seekAll();
   };
   scrub.addEventListener("input", () => setScrub(Number(scrub.value)));
