@@ -92,7 +92,8 @@ impl Bake {
         self
     }
 
-    /// The output formats (default: all of them).
+    /// The output formats (default: json, css, png, html and js, as the CLI's; the hand-off
+    /// formats tokens, tailwind and lottie when asked).
     pub fn formats(mut self, formats: impl IntoIterator<Item = Format>) -> Self {
         self.options.formats = formats.into_iter().collect();
         self
@@ -286,7 +287,8 @@ impl Curve {
         &self.spec.name
     }
 
-    /// The tracks by name: `value`, or `inner` and `outer` for an explosion ring.
+    /// The tracks by name: `value`, `inner` and `outer` for an explosion ring, or each
+    /// track's property for a motion of several (`translateY`, `opacity`).
     pub fn tracks(&self) -> Vec<(&'static str, &dyn Motion)> {
         self.spec.model.tracks()
     }

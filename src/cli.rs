@@ -81,7 +81,7 @@ pub struct BakeArgs {
     /// would write.
     #[arg(long)]
     pub check: bool,
-    /// Print errors only.
+    /// Print errors and warnings only: no summary line, no progress.
     #[arg(long, short)]
     pub quiet: bool,
     /// Write only curves.json and curves.css, each holding every motion.

@@ -4,7 +4,7 @@
 
 /** Motion name. */
 export const name = "button-press";
-/** Motion kind: spring, friction, gravity, decay, inertia, sequence or explosion-ring. */
+/** Motion kind: spring, friction, gravity, decay, inertia, sequence, explosion-ring or tracks. */
 export const kind = "spring";
 /** The property as written in the curve file; null for a ring, which animates `customProperties`. */
 export const property = "scale";

@@ -19,8 +19,8 @@ export type Join = readonly [t: number, xBefore: number, vBefore: number, xAfter
 export interface Motion<Name extends string = string, Track extends string = string> {
   /** Motion name. */
   readonly name: Name;
-  /** Motion kind (spring, friction, gravity, decay, inertia, sequence, explosion-ring; each
-   * module's own declarations give its literal). */
+  /** Motion kind (spring, friction, gravity, decay, inertia, sequence, explosion-ring,
+   * tracks; each module's own declarations give its literal). */
   readonly kind: string;
   /** The property as written in the curve file; null for a ring. */
   readonly property: string | null;

@@ -56,6 +56,9 @@ pub struct Inspection {
     /// Motion name.
     pub name: String,
     /// The file it came from (filled in by the caller; `None` for motions built in code).
+    /// Written as text, a path that is not UTF-8 with its odd bytes replaced (JSON holds
+    /// text only).
+    #[serde(serialize_with = "lossy_path")]
     pub file: Option<PathBuf>,
     /// `spring`, `friction`, `gravity`, `decay` or `explosion-ring`.
     pub kind: &'static str,
@@ -103,6 +106,14 @@ pub struct Inspection {
     pub looks_done: Option<f64>,
     /// Per track (`value`, or `inner` and `outer` for a ring).
     pub tracks: Vec<TrackFigures>,
+}
+
+/// `path` as JSON text: lossy where it is not UTF-8.
+fn lossy_path<S: Serializer>(path: &Option<PathBuf>, serializer: S) -> Result<S::Ok, S::Error> {
+    match path {
+        Some(path) => serializer.serialize_str(&path.to_string_lossy()),
+        None => serializer.serialize_none(),
+    }
 }
 
 /// Resolved parameters: the unnamed group's values at the top level (`{"from": ..}`), each
@@ -1099,7 +1110,9 @@ pub fn resolve(
     let mut library: Option<(Vec<Input>, Vec<InputError>)> = None;
     for target in targets {
         let path = Path::new(target);
-        let found = if path.exists() || target.ends_with(".ron") {
+        // A path: there, a `.ron` file, or anything with a folder in it (a motion's name has
+        // none), so that a missing one is an input path that does not exist (exit 2).
+        let found = if path.exists() || target.ends_with(".ron") || target.contains('/') {
             let files = match find_inputs(&[path.to_owned()]) {
                 Ok(files) => files,
                 Err(e) if !path.exists() => {

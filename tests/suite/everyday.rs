@@ -212,6 +212,37 @@ fn inspect_says_what_a_track_holds_when_it_looks_done_and_that_a_ring_has_no_pro
     }
 }
 
+/// A target with a folder in it is a path: missing, it is a usage error (exit 2), as
+/// errors.md says, not a motion name not found (exit 1). And `--json` is JSON whatever the
+/// file's name (a name that is not UTF-8 written with its odd bytes replaced).
+#[test]
+fn inspect_names_missing_paths_and_writes_json_for_any_file_name() {
+    let dir = project(&[("drop.ron", SPRING)]);
+    for target in ["missing/", "./missing"] {
+        let out = curvebake(dir.path(), &["inspect", target]);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{target}: {}",
+            text(&out.stderr)
+        );
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let name = std::ffi::OsStr::from_bytes(b"w\xff\xfe.ron");
+        fs::write(
+            dir.path().join("curves").join(name),
+            "(name: \"weird\", motion: Spring(from: 0, to: 1))",
+        )
+        .unwrap();
+        let out = curvebake(dir.path(), &["inspect", "--json", "weird"]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        assert_eq!(json["motions"][0]["file"], "curves/w\u{fffd}\u{fffd}.ron");
+    }
+}
+
 #[test]
 fn inspect_reports_errors_like_bake_and_exits_1() {
     let broken = "[\n  (name: \"ok\", duration: 1, motion: Gravity(from: 0, acceleration: 10)),\n  (name: \"bad\", motion: Spring(from: 0, to: 1, stiffness: 100, damping: -3)),\n]\n";

@@ -317,5 +317,14 @@ mod tests {
     fn solve_reports_out_of_range_instead_of_nan() {
         let err = Decay::solve(0.0, 1.0, 1000.0, 1000.0).unwrap_err();
         assert!(err.to_string().contains("out_of_range"), "{err}");
+        // The whole motion's fault: no field, and the message says "motion".
+        assert_eq!(err.path(), None);
+        assert!(
+            err.to_string().starts_with("motion has no solution"),
+            "{err}"
+        );
+        // An infinite duration is no positive one to solve over.
+        let err = Decay::solve(0.0, 100.0, 10.0, f64::INFINITY).unwrap_err();
+        assert!(err.to_string().contains("finite and > 0"), "{err}");
     }
 }

@@ -35,7 +35,7 @@ impl Unsolvable {
 
     fn explain(self) -> &'static str {
         match self {
-            Self::NonPositiveDuration => "the duration must be > 0",
+            Self::NonPositiveDuration => "the duration must be finite and > 0",
             Self::ZeroDistance => "`to` equals `from`, so there is no distance to cover",
             Self::ZeroVelocity => "the velocity is 0, so the motion never reaches `to`",
             Self::ZeroEndVelocity => {
@@ -103,14 +103,16 @@ pub enum MotionError {
 }
 
 impl MotionError {
-    /// The dotted path of the parameter at fault (none for a ring turning inside out, which
-    /// is the whole motion's fault).
+    /// The dotted path of the parameter at fault (none for a ring turning inside out, or a
+    /// solve whose result does not fit a float, which are the whole motion's fault).
     pub fn path(&self) -> Option<&str> {
         match self {
             Self::Invalid { path, .. }
             | Self::Unsolvable { path, .. }
             | Self::NeverReaches { path, .. }
-            | Self::BounceAwayFromFloor { path, .. } => Some(path),
+            | Self::BounceAwayFromFloor { path, .. } => {
+                Some(path.as_str()).filter(|p| !p.is_empty())
+            }
             Self::RingInsideOut { .. } => None,
         }
     }
