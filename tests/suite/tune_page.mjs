@@ -90,7 +90,7 @@ const waitStatus = (page, name, text) => page.waitForFunction(([name, text]) =>
 if (scenario === "person") {
   const file = path.join(project, "curves", "card-drop.ron");
   const a = await open();
-  out.sliders = await card(a, "card-drop").getByRole("slider").evaluateAll((all) => all.map((s) => s.getAttribute("aria-label")));
+  out.sliders = await card(a, "card-drop").locator(".tune").getByRole("slider").evaluateAll((all) => all.map((s) => s.getAttribute("aria-label")));
   out.fields = await card(a, "card-drop").getByRole("spinbutton").evaluateAll((all) => all.map((s) => s.getAttribute("aria-label")));
   out.start = await look(a, "card-drop", 0.12);
   // 0. A stiffness typed in, then Revert: the figures of the edit, then the same as at the start.
@@ -115,6 +115,19 @@ if (scenario === "person") {
   await baked(a, "card-drop", n);
   out.revertedStatus = await card(a, "card-drop").locator(".tune-status").textContent();
   out.focusAfterRevert = await a.evaluate(() => document.activeElement.className);
+  // 0c. A value the motion refuses (stiffness -5): its field is marked invalid and points at
+  //     the reason; Revert clears it.
+  await card(a, "card-drop").getByRole("spinbutton", { name: "stiffness", exact: true }).fill("-5");
+  await a.waitForFunction(() => document.querySelector('article[data-motion="card-drop"] .tune-status.bad'), null, { timeout: 10000 });
+  out.refusedField = await a.evaluate(() => {
+    const field = document.querySelector('article[data-motion="card-drop"] .tune input[type="number"][aria-label="stiffness"]');
+    const by = field.getAttribute("aria-describedby");
+    return [field.getAttribute("aria-invalid"), by && document.getElementById(by).textContent];
+  });
+  n = await bakes(a);
+  await card(a, "card-drop").getByRole("button", { name: "Revert", exact: true }).click();
+  await baked(a, "card-drop", n);
+  out.refusedCleared = await a.evaluate(() => document.querySelectorAll('article[data-motion="card-drop"] [aria-invalid]').length);
   // 1. A slider moved with the mouse: the preview, the plot and the figures follow.
   n = await bakes(a);
   await dragSlider(a, "card-drop", "stiffness", 0.8);
@@ -275,7 +288,7 @@ if (scenario === "person") {
   // 8. Every handle inside its plot's drawing (a bound past the plotted values on its edge).
   out.handles = await a.evaluate(() => [...document.querySelectorAll("circle.tune-handle")].map((h) => {
     const box = h.ownerSVGElement.viewBox.baseVal, y = Number(h.getAttribute("cy"));
-    return { label: h.getAttribute("aria-label"), inside: y >= 0 && y <= box.height };
+    return { label: h.getAttribute("aria-label"), inside: y >= 0 && y <= box.height, role: h.getAttribute("role"), value: h.getAttribute("aria-valuetext") };
   }));
   // 9. A spring written with its perceptual duration alone gets a bounce: set and saved, it
   //    is written into the file after the duration.

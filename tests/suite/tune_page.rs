@@ -489,6 +489,24 @@ fn a_person_tunes_a_spring_in_the_page_and_saves_it_into_the_file() {
         "{}",
         seen["handles"]
     );
+    // Each is a slider saying what it sets now (a screen reader reads "min bound -1280 px").
+    assert!(
+        handles.iter().all(|h| h["role"] == "slider"
+            && h["label"]
+                .as_str()
+                .unwrap()
+                .starts_with(h["value"].as_str().unwrap())),
+        "{}",
+        seen["handles"]
+    );
+    // A refused value marks its field, which points at the reason; Revert clears the mark.
+    let refused = &seen["refusedField"];
+    assert_eq!(refused[0], "true", "{refused}");
+    assert!(
+        refused[1].as_str().unwrap_or("").contains("stiffness"),
+        "{refused}"
+    );
+    assert_eq!(seen["refusedCleared"], 0);
     // Revert from the keyboard leaves the focus on the card's status, not the page's top.
     assert_eq!(
         seen["focusAfterRevert"], "tune-status",

@@ -183,6 +183,19 @@
     status.replaceChildren([text, ...warnings.map((w) => `warning: ${w}`)].filter(Boolean).join(" · "));
     status.classList.toggle("bad", !!bad);
     status.classList.toggle("warn", warnings.length > 0);
+    // The number last moved, when the motion refuses it, is marked so and points at the
+    // reason (for a screen reader as for the eye).
+    status.id ||= `tune-status-${name}`;
+    card.querySelectorAll(".tune input[data-key]").forEach((input) => {
+      const marked = !!bad && e && input.dataset.key === e.moved;
+      if (marked) {
+        input.setAttribute("aria-invalid", "true");
+        input.setAttribute("aria-describedby", status.id);
+      } else {
+        input.removeAttribute("aria-invalid");
+        input.removeAttribute("aria-describedby");
+      }
+    });
     if (offer) {
       const button = document.createElement("button");
       Object.assign(button, { type: "button", textContent: "Reload from the file" });
@@ -296,6 +309,7 @@
     const e = tuned.get(name);
     if (!Number.isFinite(value)) return;
     e.current[key] = value;
+    e.moved = key;
   };
 
   document.addEventListener("input", (event) => {
@@ -475,9 +489,14 @@
   const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
   // A handle at (x, y) of the plot's pixels: `id` names it across redraws, `label` says what it
   // is and sets; `drag(t, v, started, before, done)` solves for the values that put it at (t, v).
+  // A handle is a slider of its own kind ("handle"): what it sets, now, is its value (the
+  // text before the colon of its label); the plot holding it is a group, not an image.
   const handle = (svg, x, y, { id, label }, drag) => {
     const h = document.createElementNS(SVG, "circle");
-    Object.entries({ cx: x, cy: y, r: 7, class: "tune-handle", tabindex: "0", role: "button", "aria-roledescription": "handle", "aria-label": label }).forEach(([k, v]) => h.setAttribute(k, v));
+    const now = label.split(":")[0];
+    const number = Number((now.match(/-?[\d.]+/) || ["0"])[0]);
+    Object.entries({ cx: x, cy: y, r: 7, class: "tune-handle", tabindex: "0", role: "slider", "aria-roledescription": "handle", "aria-label": label, "aria-valuenow": number, "aria-valuetext": now }).forEach(([k, v]) => h.setAttribute(k, v));
+    svg.setAttribute("role", "group");
     h.dataset.handle = id;
     const title = document.createElementNS(SVG, "title");
     title.textContent = label;
@@ -738,6 +757,7 @@ div.tune-group { border: 0; padding: 0; }
   .tune-form select { display: block; margin: 4px 0 0; }
 }
 .tune-status.bad, .tune-status.warn { color: var(--bad); }
+.tune input[aria-invalid="true"] { border: 2px solid var(--bad); }
 article.tuned { border-color: var(--accent); box-shadow: 0 0 0 1px var(--accent); }
 .plot-svg .tune-handle { fill: #fff; stroke: #d1242f; stroke-width: 2.5; cursor: grab; }
 .plot-svg .tune-handle:hover { fill: #ffd7d5; }
