@@ -52,8 +52,26 @@ pub fn remove_temporary_files() -> usize {
     output::folder::remove_live_temps()
 }
 
-/// The formats a bake writes, their settings and the layout of the output folder.
+/// The formats a bake writes, their settings and the layout of the output folder; and
+/// [`joins::of_tracks`](export::joins::of_tracks), where each track of a baked motion is not smooth, with its position
+/// and velocity on each side: what reading its frames between frames by cubic Hermite needs
+/// (the JSON tables' `joins`; see the guide's "Reading tables between frames").
+///
+/// ```
+/// use curvebake::Curve;
+/// use curvebake::export::joins;
+/// let ball = Curve::from_ron(
+///     r#"(name: "ball", motion: Gravity(from: -250, velocity: 0, acceleration: 2400, to: 0, restitution: 0.5))"#,
+/// )
+/// .unwrap();
+/// let baked = ball.bake().unwrap();
+/// // [t, x before, v before, x after, v after]: the first impact, at √(500/2400) s.
+/// let first = joins::of_tracks(&baked)[0][0];
+/// assert!((first[0] - (500.0f64 / 2400.0).sqrt()).abs() < 1e-12);
+/// assert!(first[2] > 0.0 && first[4] < 0.0);
+/// ```
 pub mod export {
+    pub use curvebake_export::joins;
     pub use curvebake_export::{ExportSettings, Format, Layout};
 }
 
