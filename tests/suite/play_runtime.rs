@@ -370,6 +370,35 @@ fn a_spring_all_but_undamped_plays_for_the_longest_a_start_plays_and_stops_there
 }
 
 #[test]
+fn gravity_plays_until_it_arrives_however_long_and_never_past_its_duration_if_it_never_does() {
+    if node().is_none() {
+        return;
+    }
+    // A module's `cap` for gravity is its baked duration (it never rests): here 0.2 s.
+    let gravity = |to: f64| {
+        json!({"input": {"velocity": -500, "to": to}, "b": {"from": 0, "velocity": 0,
+            "acceleration": 1000, "tol": 0.1, "policy": "jump", "cap": 0.2}})
+    };
+    let played = run_node(&[gravity(300.0), gravity(-1000.0)], false);
+    // Thrown up, it falls back to 300 at (500 + √(500² + 2·1000·300))/1000 s: all of it plays.
+    let arrival = (500.0 + (500.0f64.powi(2) + 2.0 * 1000.0 * 300.0).sqrt()) / 1000.0;
+    assert!(
+        (played[0].duration_ms - 1000.0 * arrival).abs() < 1e-6,
+        "{}",
+        played[0].duration_ms
+    );
+    let exact = Gravity::new(0.0, -500.0, 1000.0).unwrap();
+    let (error, t) = worst(&played[0], &exact, true);
+    assert!(error <= 0.1, "{error} off at {t} s");
+    // A `to` above the top of its flight is never reached: it plays the baked duration.
+    assert!(
+        (played[1].duration_ms - 200.0).abs() < 1e-9,
+        "{}",
+        played[1].duration_ms
+    );
+}
+
+#[test]
 fn under_reduced_motion_play_follows_the_policy() {
     if node().is_none() {
         return;

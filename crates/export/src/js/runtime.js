@@ -89,12 +89,12 @@ function gravity(a, x0, v0, end) {
   return { at: (t) => [x0 + t * (v0 + a * t / 2), v0 + a * t], acc: () => abs(a), end };
 }
 
-/** The time gravity (a, x0, v0) first reaches `to` after 0 (∞ if never): the quadratic
+/** The time gravity (a, x0, v0) first reaches `to` after 0, or `cap` if never: the quadratic
  * a/2·t² + v0·t - (to - x0) = 0 solved without cancellation. */
-function arrival(a, x0, v0, to) {
+function arrival(a, x0, v0, to, cap) {
   const q = -(v0 + (v0 < 0 ? -1 : 1) * sqrt(v0 * v0 + 2 * a * (to - x0))) / 2;
   const t = min(...[2 * q / a, (x0 - to) / q].filter((t) => t > 0));
-  return t;
+  return t < Infinity ? t : cap;
 }
 
 /** A fling (friction rate λ, bounce spring k, c, mass 1) from x0 with velocity v0, stopping
@@ -122,13 +122,13 @@ function fling(lambda, k, c, x0, v0, snap, lo = -Infinity, hi = Infinity) {
 }
 
 /** Stops t0 (s), x0, t1, x1, ... of pieces played one after another, within `tol` of them at
- * every instant (see the bound above); flat, so that a stop costs no array. Each piece ends by
- * `cap` s at the latest. */
+ * every instant (see the bound above); flat, so that a stop costs no array. A piece with no
+ * end of its own (one that rests) ends by `cap` s at the latest. */
 function place(pieces, tol, cap) {
   const out = [], last = pieces.at(-1);
   let t0 = 0;
   for (const p of pieces) {
-    p.end = min(p.end ?? cap, cap);
+    p.end ??= cap;
     for (let t = 0, h = 0, f; t < p.end; t = min(t + h, p.end)) {
       out.push(t0 + t, p.at(t)[0]);
       // The step keeps its length (valid on, A being non-increasing) until the one from here
@@ -168,7 +168,7 @@ export function play(element, o = {}, b) {
   const { mass, stiffness: k, damping: c, lambda, acceleration: g, cap, keyframes, tol, policy, fade } = b;
   // The pieces of the motion from x with velocity v (towards `to`, or the snap points).
   const make = (x, v, to, snap) => g != null
-    ? [gravity(g, x, v, to == null ? cap : arrival(g, x, v, to))]
+    ? [gravity(g, x, v, to == null ? cap : arrival(g, x, v, to, cap))]
     : lambda == null
       ? [spring(k / mass, c / mass, to, x, v)]
       : fling(lambda, k, c, x, v, to == null ? snap : [to], input("min"), input("max"));
