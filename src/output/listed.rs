@@ -14,6 +14,7 @@
 use crate::output::record::Entry;
 use crate::output::regular::read_regular;
 use crate::output::write::{OutputDir, WriteError};
+use crate::run::source_identity;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -52,7 +53,7 @@ impl Listed {
     /// The list of a bake into `out` of its records (`entries`, sources as canonical paths)
     /// and the files of the whole bake.
     pub fn of(out: &Path, entries: &[(String, String, Vec<String>)], whole: Vec<String>) -> Self {
-        let out = identity(out);
+        let out = source_identity(out);
         let motions = (entries.iter())
             .map(|(name, source, files)| ListedMotion {
                 name: name.clone(),
@@ -69,9 +70,19 @@ impl Listed {
 
     /// Writes it into `out` (atomically, unless the file already holds these bytes).
     pub fn write(&self, out: &OutputDir) -> Result<(), WriteError> {
+        out.write(LISTED_PATH, &self.bytes()).map(|_| ())
+    }
+
+    /// Whether `out` holds it, byte for byte.
+    pub fn is_in(&self, out: &OutputDir) -> bool {
+        out.holds(LISTED_PATH, &self.bytes()).unwrap_or(false)
+    }
+
+    /// Its text: JSON, one field a line, so that a commit's diff shows what changed.
+    fn bytes(&self) -> Vec<u8> {
         let mut bytes = serde_json::to_vec_pretty(self).expect("the list serializes");
         bytes.push(b'\n');
-        out.write(LISTED_PATH, &bytes).map(|_| ())
+        bytes
     }
 
     /// The list of `out`, if it reads as one.
@@ -83,11 +94,11 @@ impl Listed {
     /// Its motions as manifest records for ownership only (no hash), each source (relative
     /// to `out`) made the path a bake names it by (absolute, canonical where it exists).
     pub fn entries(&self, out: &Path) -> Vec<Entry> {
-        let out = identity(out);
+        let out = source_identity(out);
         (self.motions.iter())
             .map(|m| Entry {
                 name: m.name.clone(),
-                source: identity(&Path::new(&out).join(&m.source)),
+                source: source_identity(&Path::new(&out).join(&m.source)),
                 hash: String::new(),
                 frames: 0,
                 files: m.files.clone(),
@@ -118,15 +129,6 @@ fn relative_to(from: &Path, path: &Path) -> String {
         relative.push(part);
     }
     relative.display().to_string()
-}
-
-/// The path a bake names a source by: canonical where it exists, else absolute.
-fn identity(source: &Path) -> String {
-    let path: PathBuf = source
-        .canonicalize()
-        .or_else(|_| std::path::absolute(source))
-        .unwrap_or_else(|_| source.to_owned());
-    path.display().to_string()
 }
 
 #[cfg(test)]

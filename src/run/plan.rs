@@ -4,7 +4,6 @@
 use super::key::run_key;
 use super::{source_identity, FatalError, Report};
 use crate::options::BakeOptions;
-use crate::output::listed::Listed;
 use crate::output::lock::OutputLock;
 use crate::output::manifest::Manifest;
 use crate::output::record::said_once;
@@ -247,14 +246,13 @@ fn nothing_changed(old: &Manifest, out: &OutputDir, files: &[PathBuf], run_key: 
         .iter()
         .chain(&old.digests)
         .all(|stamp| (out.resolve(&stamp.path)).is_ok_and(|path| stamp.describes(&path)));
-    // The list of files a repository commits is there as this record writes it.
-    let listed = Listed::read(out.root()).is_some_and(|l| l == old.listed(out.root()));
     run.finish() == old.run
         && bundles_intact
-        && listed
         && out.still_holds(&old.summaries, &old.summary_stamps)
         && old
             .motions
             .par_iter()
             .all(|e| out.still_holds(&e.files, &e.stamps))
+        // The list of files a repository commits is there as this record writes it.
+        && old.listed(out.root()).is_in(out)
 }
