@@ -22,7 +22,7 @@
 //! assert!((figures.tracks[0].overshoot.as_ref().unwrap().percent - 16.4).abs() < 0.2);
 //! ```
 
-use curvebake_export::done::looks_done;
+use curvebake_export::done::{looks_done, within_words};
 use curvebake_model::bake::{bake, Baked, Track};
 use curvebake_model::error::{InputError, Problem};
 use curvebake_model::load::{load_file, Input};
@@ -691,15 +691,7 @@ impl Inspection {
             self.track_rows(&mut rows, track, many);
         }
         if let Some(t) = self.looks_done {
-            // Half a pixel in px, 0.1 % of the range in any other unit (`visual_threshold`).
-            let px = self.tracks.iter().filter(|k| k.unit == "px").count();
-            let within = if px == self.tracks.len() {
-                "within 0.5 px of its end value"
-            } else if px == 0 {
-                "within 0.1 % of its range of its end value"
-            } else {
-                "within 0.5 px of its end value, 0.1 % of its range in another unit"
-            };
+            let within = within_words(self.tracks.iter().map(|k| k.unit.as_str()));
             let each = if many { " of each track" } else { "" };
             rows.push(
                 "looks done",

@@ -24,6 +24,25 @@ pub fn visual_threshold(unit: &str, range: f64) -> f64 {
     }
 }
 
+/// How near its end value a motion of tracks in `units` is once it looks done, in words (for
+/// `looks_done`'s readers: the review page, `inspect`): `within 0.5 px of its end value`, 0.1 %
+/// of its range in any other unit, or both.
+pub fn within_words<'a>(units: impl IntoIterator<Item = &'a str>) -> &'static str {
+    let (mut px, mut other) = (false, false);
+    for unit in units {
+        if unit == "px" {
+            px = true;
+        } else {
+            other = true;
+        }
+    }
+    match (px, other) {
+        (true, false) => "within 0.5 px of its end value",
+        (false, _) => "within 0.1 % of its range of its end value",
+        (true, true) => "within 0.5 px of its end value, 0.1 % of its range in another unit",
+    }
+}
+
 /// The time of the first frame from which every later frame of every track is within
 /// [`visual_threshold`] (in the track's own unit) of that track's end value; `None` when the motion has no end value
 /// (a throw that is cut at a fixed time).
@@ -56,6 +75,16 @@ mod tests {
     use curvebake_model::bake::bake;
 
     use crate::test_spec as spec;
+
+    #[test]
+    fn the_words_say_each_unit_s_threshold() {
+        assert_eq!(within_words(["px", "px"]), "within 0.5 px of its end value");
+        assert_eq!(
+            within_words(["", "deg"]),
+            "within 0.1 % of its range of its end value"
+        );
+        assert!(within_words(["px", ""]).ends_with("0.1 % of its range in another unit"));
+    }
 
     #[test]
     fn thresholds() {

@@ -368,14 +368,15 @@ fn numbers(out: &mut String, d: &Digest) {
         fps = escape(&format_number(d.fps)),
     );
     if let Some(done) = d.looks_done {
-        let within = match (d.units.len(), d.unit.as_str()) {
-            (1, "px") => "every frame is within 0.5 px of the end value",
-            (1, _) => "every frame is within 0.1 % of its range of the end value",
-            _ => "every frame of each track is within 0.5 px of its end value (0.1 % of its range in another unit)",
+        let each = if d.units.len() > 1 {
+            " of each track"
+        } else {
+            ""
         };
+        let within = crate::done::within_words(d.units.iter().map(String::as_str));
         let _ = writeln!(
             out,
-            "<tr title=\"From this frame on, {within}\"><th>looks done</th><td>{} s</td></tr>",
+            "<tr title=\"From this frame on, every frame{each} is {within}\"><th>looks done</th><td>{} s</td></tr>",
             escape(&format_number(done))
         );
     }
