@@ -104,6 +104,7 @@
     return { points, label };
   };
   const short = (x) => String(Number(x.toPrecision(4)));
+  const clip = (text, n) => (text.length > n ? `${text.slice(0, n - 1)}…` : text);
 
   // One panel: `series` [{t, x, color, dashed}] against time 0..duration, value axis
   // downwards when `down`; `hlines` [{v, text, cls}] and `vlines` [{t, text, cls}] mark values
@@ -115,7 +116,10 @@
     svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
     svg.setAttribute("width", W);
     svg.setAttribute("height", H);
-    const m = { l: 62, r: 16, t: 12, b: 40 };
+    // Series with a label are named at their end, right of the plot (not by colour alone).
+    const named = spec.series.filter((s) => s.label).map((s) => ({ s, text: clip(s.label, W < 480 ? 10 : 22) }));
+    const labelRoom = named.length ? 10 + Math.max(...named.map((n) => n.text.length)) * 6.6 : 0;
+    const m = { l: 62, r: 16 + labelRoom, t: 12, b: 40 };
     const w = W - m.l - m.r, h = H - m.t - m.b;
     let lo = Infinity, hi = -Infinity;
     for (const s of spec.series) for (const v of s.x) if (Number.isFinite(v)) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
@@ -150,6 +154,14 @@
     for (const s of spec.series) {
       const d = s.t.map((t, i) => `${i ? "L" : "M"}${X(t).toFixed(1)} ${Y(s.x[i]).toFixed(1)}`).join("");
       node("path", { class: "curve", d, stroke: s.color, "stroke-dasharray": s.dashed ? "7 4" : "none" }, svg);
+    }
+    // Each name at its series' last value, moved apart (13 px at least) and kept in the plot.
+    const ends = named.map((n) => ({ ...n, y: Y(n.s.x[n.s.x.length - 1]) })).sort((a, b) => a.y - b.y);
+    ends.forEach((e, i) => { e.y = Math.max(e.y, i ? ends[i - 1].y + 13 : m.t + 6); });
+    for (let i = ends.length - 1, floor = m.t + h; i >= 0; i--, floor -= 13) ends[i].y = Math.min(ends[i].y, floor);
+    for (const e of ends) {
+      const text = node("text", { class: "end-label", x: m.l + w + 6, y: e.y, style: `fill: ${e.s.color}`, "dominant-baseline": "middle" }, svg, e.text);
+      if (e.text !== e.s.label) node("title", {}, text, e.s.label);
     }
     const cursor = node("line", { class: "cursor", x1: m.l, x2: m.l, y1: m.t, y2: m.t + h, visibility: "hidden" }, svg);
     svg.plotTime = { left: m.l, width: w, duration: D, cursor };
@@ -205,7 +217,9 @@
       return {
         duration: d.duration, down: own ? own.down : d.down, hlines, vlines,
         ylabel: own ? own.ylabel : d.ylabel,
-        series: ks.map((k, i) => ({ t: d.tracks[k].t, x: d.tracks[k].x, color: COLORS[i % COLORS.length] })),
+        series: ks.map((k, i) => ({
+          t: d.tracks[k].t, x: d.tracks[k].x, color: COLORS[i % COLORS.length], label: ks.length > 1 ? d.tracks[k].name : undefined,
+        })),
       };
     });
   };

@@ -24,6 +24,62 @@ const FILMSTRIP_CELLS: usize = 6;
 /// Separator between items of the title lines.
 const DOT: &str = "  ·  ";
 
+/// A dashed mark's look: colour, dash and gap, and width (pixels at the default size). Each
+/// meaning has its own pattern, so that no two marks differ by colour alone.
+#[derive(Debug, Clone, Copy)]
+struct Dash {
+    color: RGBColor,
+    on: f64,
+    off: f64,
+    width: f64,
+}
+
+/// The value a track rests or arrives at, across the position panel: long dashes.
+const END_LEVEL: Dash = Dash {
+    color: REST,
+    on: 12.0,
+    off: 5.0,
+    width: 2.0,
+};
+/// When the motion provably rests: long dashes, grey.
+const AT_REST: Dash = Dash {
+    color: AXIS,
+    on: 12.0,
+    off: 5.0,
+    width: 2.0,
+};
+/// When the motion looks done: dots.
+const LOOKS_DONE: Dash = Dash {
+    color: DONE,
+    on: 2.0,
+    off: 4.0,
+    width: 2.5,
+};
+/// A join (hand-off, bound hit): short dashes, thin.
+const JOIN_MARK: Dash = Dash {
+    color: JOIN,
+    on: 5.0,
+    off: 4.0,
+    width: 1.5,
+};
+
+impl Dash {
+    /// The mark from `from` to `to` on a chart, `widen` times as wide.
+    fn series(
+        self,
+        s: Scale,
+        [from, to]: [(f64, f64); 2],
+        widen: f64,
+    ) -> DashedLineSeries<std::array::IntoIter<(f64, f64), 2>, i32> {
+        DashedLineSeries::new(
+            [from, to],
+            s.px(self.on),
+            s.px(self.off),
+            self.color.stroke_width(s.px(self.width * widen) as u32),
+        )
+    }
+}
+
 /// What a panel shows of a track: the value of a closed-form sample (t, position, velocity),
 /// the baked frames of it, and a factor both are drawn times.
 type Values = (
@@ -324,13 +380,13 @@ impl<'a> Plot<'a> {
                 "0.1 % of range"
             };
             keys.push((
-                Key::Dashed(DONE),
+                Key::Dashed(LOOKS_DONE),
                 format!("looks done {} s (within {within})", format_number(done)),
             ));
         }
         if self.rests {
             keys.push((
-                Key::Dashed(AXIS),
+                Key::Dashed(AT_REST),
                 format!("at rest (proved) {} s", format_number(self.baked.duration)),
             ));
         }
@@ -354,7 +410,7 @@ impl<'a> Plot<'a> {
             };
             let unit = if spec.unit.is_empty() { "" } else { self.unit };
             keys.push((
-                Key::Dashed(REST),
+                Key::Dashed(END_LEVEL),
                 format!("{what} {} {unit}", format_number(end))
                     .trim_end()
                     .to_owned(),
@@ -365,7 +421,7 @@ impl<'a> Plot<'a> {
                 Model::Inertia(_) => "hits the bound",
                 _ => "hand-offs",
             };
-            keys.push((Key::Dashed(JOIN), what.to_owned()));
+            keys.push((Key::Dashed(JOIN_MARK), what.to_owned()));
         }
         keys
     }
@@ -501,33 +557,27 @@ impl<'a> Plot<'a> {
             draw_band(root, &chart, &self.tracks[0], &self.tracks[1])?;
         }
         for end in self.tracks.iter().filter_map(|t| t.end) {
-            chart.draw_series(DashedLineSeries::new(
-                [(frame.x.start, up * end), (frame.x.end, up * end)],
-                s.px(9.0),
-                s.px(6.0),
-                REST.stroke_width(s.px(2.0) as u32),
-            ))?;
+            let level = [(frame.x.start, up * end), (frame.x.end, up * end)];
+            chart.draw_series(END_LEVEL.series(s, level, 1.0))?;
         }
         // When it looks done, and when it provably rests (the end of a bake that rests).
         let marks = [
-            self.done.map(|t| (t, DONE)),
-            self.rests.then_some((self.baked.duration, AXIS)),
+            self.done.map(|t| (t, LOOKS_DONE)),
+            self.rests.then_some((self.baked.duration, AT_REST)),
         ];
         // A mark on a join (a fade that looks done as it hands over) is drawn wide under the
         // join's thin line, so that both show.
-        for (t, color) in marks.into_iter().flatten() {
+        for (t, dash) in marks.into_iter().flatten() {
             let x = |t: f64| chart.backend_coord(&(t, range.start)).0;
             let on_a_join = (self.joins.iter()).any(|&j| (x(j) - x(t)).abs() <= s.px(2.0));
-            let width = if on_a_join { s.px(6.0) } else { s.px(2.0) };
-            chart.draw_series(DashedLineSeries::new(
-                [(t, range.start), (t, range.end)],
-                s.px(7.0),
-                s.px(5.0),
-                color.stroke_width(width as u32),
-            ))?;
+            let widen = if on_a_join { 3.0 } else { 1.0 };
+            chart.draw_series(dash.series(s, [(t, range.start), (t, range.end)], widen))?;
         }
         draw_joins(&mut chart, &self.joins, s)?;
         let positions: Values = (|e| e.1, |t| t.position, up);
+        if self.ring {
+            self.label_radii(&chart, texts, positions, true);
+        }
         self.curves(root, &mut chart, POSITION, positions, self.dots.0)
     }
 
@@ -573,6 +623,9 @@ impl<'a> Plot<'a> {
             .saturating_sub(1)
             .max(CURVE_WIDTH.unsigned_abs());
         let velocities: Values = (|e| e.2, |t| t.velocity, self.up);
+        if self.ring {
+            self.label_radii(&chart, texts, velocities, false);
+        }
         self.curves(root, &mut chart, VELOCITY, velocities, small)
     }
 
@@ -603,6 +656,49 @@ impl<'a> Plot<'a> {
         }
         Ok(())
     }
+
+    /// Names a ring's two curves on the curves themselves (not by colour alone), at their
+    /// start or their end, whichever `at_end` says: the higher one's name above it, the
+    /// other's below.
+    fn label_radii(
+        &self,
+        chart: &Chart,
+        texts: &mut Texts,
+        (of_sample, _, factor): Values,
+        at_end: bool,
+    ) {
+        let s = self.s;
+        let point = |t: &TrackData| {
+            let e = if at_end {
+                t.exact.last()
+            } else {
+                t.exact.first()
+            };
+            e.map(|e| chart.backend_coord(&(e.0, factor * of_sample(e))))
+        };
+        let (Some(inner), Some(outer)) = (point(&self.tracks[0]), point(&self.tracks[1])) else {
+            return;
+        };
+        let outer_higher = outer.1 <= inner.1;
+        let (dx, align) = if at_end {
+            (-s.px(6.0), Align::End)
+        } else {
+            (s.px(8.0), Align::Start)
+        };
+        for ((x, y), name, above) in [
+            (inner, "inner", !outer_higher),
+            (outer, "outer", outer_higher),
+        ] {
+            let dy = if above { -s.px(12.0) } else { s.px(16.0) };
+            texts.add(
+                name.to_owned(),
+                (x + dx, y + dy),
+                s.font(13.0),
+                TEXT,
+                (align, Baseline::Middle),
+            );
+        }
+    }
 }
 
 /// The legend of a ring: its radii, the band between them, its frames and its end radii.
@@ -612,7 +708,7 @@ fn ring_keys(frames_label: String) -> Vec<(Key, String)> {
         (Key::Line(OUTER), "outer radius".to_owned()),
         (Key::Swatch(BAND), "band".to_owned()),
         (Key::Dot(FRAMES), frames_label),
-        (Key::Dashed(REST), "end radii".to_owned()),
+        (Key::Dashed(END_LEVEL), "end radii".to_owned()),
     ]
 }
 
@@ -658,12 +754,7 @@ where
         (range.start, range.end)
     };
     for &t in joins {
-        chart.draw_series(DashedLineSeries::new(
-            [(t, low), (t, high)],
-            s.px(5.0),
-            s.px(5.0),
-            JOIN.stroke_width(s.px(1.5).max(1) as u32),
-        ))?;
+        chart.draw_series(JOIN_MARK.series(s, [(t, low), (t, high)], 1.0))?;
     }
     Ok(())
 }
@@ -720,7 +811,7 @@ fn wrap(lead: &str, items: &[String], size: f32, max: f32) -> Vec<String> {
 enum Key {
     Line(RGBColor),
     Dot(RGBColor),
-    Dashed(RGBColor),
+    Dashed(Dash),
     Swatch(RGBColor),
 }
 
@@ -777,13 +868,14 @@ fn legend(
                 s.px(3.5) as u32,
                 c.filled(),
             ))?,
-            Key::Dashed(c) => {
-                let (dash, gap) = (s.px(7.0), s.px(5.0));
+            Key::Dashed(d) => {
+                let (on, off) = (s.px(d.on), s.px(d.off));
+                let width = s.px(d.width);
                 let mut a = x;
                 while a < x + glyph {
-                    let b = (a + dash).min(x + glyph);
-                    thick_path(root, &[(a, mid), (b, mid)], c, 2)?;
-                    a = b + gap;
+                    let b = (a + on).min(x + glyph);
+                    thick_path(root, &[(a, mid), (b, mid)], &d.color, width)?;
+                    a = b + off;
                 }
             }
             Key::Swatch(c) => root.draw(&Rectangle::new(
