@@ -100,6 +100,7 @@ mod tests {
             name: name.to_owned(),
             source: format!("/curves/{name}.ron"),
             hash: String::new(),
+            content: String::new(),
             frames: 0,
             files: files.iter().map(|f| f.to_string()).collect(),
             stamps: Vec::new(),

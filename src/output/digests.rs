@@ -301,6 +301,7 @@ mod tests {
             name: "burst".into(),
             source: "t.ron".into(),
             hash: String::new(),
+            content: String::new(),
             frames: digest.frames as u64,
             files: digest.files.clone(),
             stamps: Vec::new(),

@@ -44,23 +44,35 @@ pub struct ListedMotion {
     pub source: String,
     /// Its files, relative to the output folder.
     pub files: Vec<String>,
+    /// The hash of the motion and what its files say of it (the manifest's `content`): a
+    /// bake that leaves out some of the formats keeps their files while it holds.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub content: String,
+}
+
+impl ListedMotion {
+    /// A motion's line from its manifest record, its source still as the record names it.
+    pub fn of(entry: &Entry) -> Self {
+        Self {
+            name: entry.name.clone(),
+            source: entry.source.clone(),
+            files: entry.files.clone(),
+            content: entry.content.clone(),
+        }
+    }
 }
 
 const ABOUT: &str = "the files of this folder that curvebake wrote: commit this list with them \
                      (and not .curvebake-manifest.json, which is this machine's)";
 
 impl Listed {
-    /// The list of a bake into `out` of its records (`entries`, sources as canonical paths)
-    /// and the files of the whole bake.
-    pub fn of(out: &Path, entries: &[(String, String, Vec<String>)], whole: Vec<String>) -> Self {
+    /// The list of a bake into `out` of its `motions` (their sources as canonical paths) and
+    /// the files of the whole bake.
+    pub fn of(out: &Path, mut motions: Vec<ListedMotion>, whole: Vec<String>) -> Self {
         let out = source_identity(out);
-        let motions = (entries.iter())
-            .map(|(name, source, files)| ListedMotion {
-                name: name.clone(),
-                source: relative_to(Path::new(&out), Path::new(source)),
-                files: files.clone(),
-            })
-            .collect();
+        for motion in &mut motions {
+            motion.source = relative_to(Path::new(&out), Path::new(&motion.source));
+        }
         Self {
             about: ABOUT.to_owned(),
             motions,
@@ -91,7 +103,7 @@ impl Listed {
         serde_json::from_slice(&bytes).ok()
     }
 
-    /// Its motions as manifest records for ownership only (no hash), each source (relative
+    /// Its motions as manifest records for ownership only (no hash but their `content`), each source (relative
     /// to `out`) made the path a bake names it by (absolute, canonical where it exists).
     pub fn entries(&self, out: &Path) -> Vec<Entry> {
         let out = source_identity(out);
@@ -100,6 +112,7 @@ impl Listed {
                 name: m.name.clone(),
                 source: source_identity(&Path::new(&out).join(&m.source)),
                 hash: String::new(),
+                content: m.content.clone(),
                 frames: 0,
                 files: m.files.clone(),
                 stamps: Vec::new(),
@@ -145,11 +158,13 @@ mod tests {
         let out_path = root.join("site/out");
         let out = OutputDir::create(&out_path).unwrap();
         let source = root.join("curves/a.ron").display().to_string();
-        let listed = Listed::of(
-            &out_path,
-            &[("a".into(), source.clone(), vec!["json/a.json".into()])],
-            vec!["curves.css".into()],
-        );
+        let motion = ListedMotion {
+            name: "a".into(),
+            source: source.clone(),
+            files: vec!["json/a.json".into()],
+            content: "c0ffee".into(),
+        };
+        let listed = Listed::of(&out_path, vec![motion], vec!["curves.css".into()]);
         assert_eq!(listed.motions[0].source, "../../curves/a.ron");
         listed.write(&out).unwrap();
         let read = Listed::read(&out_path).unwrap();
@@ -157,6 +172,7 @@ mod tests {
         let files: Vec<&String> = read.files().collect();
         assert_eq!(files, ["json/a.json", "curves.css"]);
         assert_eq!(read.entries(&out_path)[0].source, source);
+        assert_eq!(read.entries(&out_path)[0].content, "c0ffee");
         // Anything else names nothing.
         std::fs::write(out_path.join(LISTED_PATH), "not a list").unwrap();
         assert_eq!(Listed::read(&out_path), None);

@@ -14,7 +14,7 @@
 
 use crate::output::claims;
 use crate::output::digests::DigestsWriter;
-use crate::output::listed::Listed;
+use crate::output::listed::{Listed, ListedMotion};
 use crate::output::record::{BundleStamp, Entry};
 use crate::output::regular::read_regular;
 use crate::output::stamp::FileStamp;
@@ -91,13 +91,11 @@ impl Manifest {
     /// The list of its files a repository commits ([`Listed`]), as a bake into `out` that
     /// it records writes it.
     pub fn listed(&self, out: &Path) -> Listed {
-        let entries: Vec<(String, String, Vec<String>)> = (self.motions.iter())
-            .map(|e| (e.name.clone(), e.source.clone(), e.files.clone()))
-            .collect();
+        let motions = self.motions.iter().map(ListedMotion::of).collect();
         let whole = (self.bundles.iter().map(|b| b.path.clone()))
             .chain(self.summaries.iter().cloned())
             .collect();
-        Listed::of(out, &entries, whole)
+        Listed::of(out, motions, whole)
     }
 
     /// Whether it names every file `listed` does.
@@ -178,6 +176,7 @@ impl Manifest {
             motions: (self.motions.into_iter())
                 .map(|e| Entry {
                     hash: String::new(),
+                    content: String::new(),
                     stamps: Vec::new(),
                     chunks: Vec::new(),
                     digest: None,
@@ -281,8 +280,8 @@ fn hasher_of(bytes: &[u8]) -> ContentHasher {
 pub struct ManifestWriter {
     file: StreamedFile,
     entries: usize,
-    /// Each entry's name, source and files, for the list a repository commits ([`Listed`]).
-    listed: Vec<(String, String, Vec<String>)>,
+    /// Each entry's line of the list a repository commits ([`Listed`]).
+    listed: Vec<ListedMotion>,
     /// Every byte written so far.
     hasher: ContentHasher,
     /// The digests annex, when the bake writes one.
@@ -317,11 +316,7 @@ impl ManifestWriter {
         }
         serde_json::to_writer(&mut bytes, entry).expect("an entry serializes");
         self.entries += 1;
-        (self.listed).push((
-            entry.name.clone(),
-            entry.source.clone(),
-            entry.files.clone(),
-        ));
+        self.listed.push(ListedMotion::of(entry));
         self.append(&bytes)
     }
 
@@ -345,12 +340,12 @@ impl ManifestWriter {
         bundles: &[BundleStamp],
         summaries: Summaries,
     ) -> Result<Listed, WriteError> {
-        let entries = std::mem::take(&mut self.listed);
+        let motions = std::mem::take(&mut self.listed);
         let whole = (bundles.iter().map(|b| b.path.clone()))
             .chain(summaries.paths.iter().cloned())
             .collect();
         self.finish_with(run, bundles, summaries, Sync::Outputs)?;
-        Ok(Listed::of(out, &entries, whole))
+        Ok(Listed::of(out, motions, whole))
     }
 
     fn finish_with(
@@ -403,25 +398,40 @@ pub struct Summaries<'a> {
     pub stamps: &'a [Option<FileStamp>],
 }
 
-/// Content hashes of motions under one run key (the tool, layout, formats and settings),
-/// which is absorbed once and not again for every motion.
+/// Content hashes of motions under one run key, whose parts are absorbed once and not again
+/// for every motion.
 #[derive(Debug, Clone)]
 pub struct SpecHasher {
-    keyed: ContentHasher,
+    /// Keyed with what the outputs say of a motion.
+    content: ContentHasher,
+    /// Keyed with which outputs there are.
+    outputs: ContentHasher,
+}
+
+/// A motion's two hashes (hex).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpecHash {
+    /// Of the motion and what its outputs say of it: equal, a file of any format made for it
+    /// is still right.
+    pub content: String,
+    /// Of that and which outputs there are: equal, its outputs are.
+    pub whole: String,
 }
 
 impl SpecHasher {
-    /// Hashes motions under `run_key`.
-    pub fn new(run_key: &[u8]) -> Self {
+    /// Hashes motions under a run key's two parts: what the outputs say of a motion
+    /// (`content`) and which outputs there are (`outputs`).
+    pub fn new(content: &[u8], outputs: &[u8]) -> Self {
         Self {
-            keyed: ContentHasher::keyed(run_key),
+            content: ContentHasher::keyed(content),
+            outputs: ContentHasher::keyed(outputs),
         }
     }
 
-    /// The content hash of one motion: every field that decides its outputs (floats by their
+    /// The content hashes of one motion: every field that decides its outputs (floats by their
     /// exact bits), without formatting a single number: the run key, then the fields,
     /// length-prefixed in a fixed order.
-    pub fn hash(&self, spec: &MotionSpec) -> String {
+    pub fn hash(&self, spec: &MotionSpec) -> SpecHash {
         let mut bytes = Vec::with_capacity(512);
         let mut put = |part: &[u8]| {
             bytes.extend_from_slice(&(part.len() as u64).to_le_bytes());
@@ -452,9 +462,15 @@ impl SpecHasher {
                 put(&value.to_bits().to_le_bytes());
             }
         }
-        let mut hasher = self.keyed.clone();
+        let mut hasher = self.content.clone();
         hasher.update(&bytes);
-        hasher.hex()
+        let content = hasher.hex();
+        let mut hasher = self.outputs.clone();
+        hasher.update(content.as_bytes());
+        SpecHash {
+            whole: hasher.hex(),
+            content,
+        }
     }
 }
 
@@ -468,6 +484,7 @@ mod tests {
             name: name.to_owned(),
             source: format!("/curves/{name}.ron"),
             hash: hash.to_owned(),
+            content: String::new(),
             frames: 3,
             files: files.iter().map(|f| f.to_string()).collect(),
             stamps: Vec::new(),
@@ -487,7 +504,7 @@ mod tests {
             let ron = format!(r#"(name: "s", property: "translateY", motion: {motion})"#);
             let file = &parse_bytes(Path::new("s.ron"), ron.as_bytes()).unwrap()[0];
             let spec = MotionSpec::from_file(file, Overrides::default()).unwrap();
-            SpecHasher::new(b"key").hash(&spec)
+            SpecHasher::new(b"key", b"json").hash(&spec).whole
         };
         let base = "Spring(from: 0, to: 100, velocity: 0, mass: 1, stiffness: 170, damping: 26)";
         assert_eq!(hash(base), hash(base));

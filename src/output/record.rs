@@ -50,6 +50,11 @@ pub struct Entry {
     pub source: String,
     /// Content hash of the resolved spec and run settings.
     pub hash: String,
+    /// Content hash of the resolved spec and what its outputs say of it, not which outputs
+    /// there are (`SpecHash::content`): while it is unchanged, the motion's files of formats
+    /// a bake leaves out still hold what they should.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub content: String,
     /// Frames baked.
     pub frames: u64,
     /// Files written for this motion alone (relative to the output folder).

@@ -3,7 +3,7 @@
 
 use super::plan::Plan;
 use crate::output::digests;
-use crate::output::manifest::SpecHasher;
+use crate::output::manifest::{SpecHash, SpecHasher};
 use crate::output::pool::{self, Pool};
 use crate::output::record::{said_once, Entry, KeptWarning};
 use arrayvec::ArrayVec;
@@ -54,7 +54,7 @@ impl<'a> Baker<'a> {
             old_entries: (plan.old.motions.iter())
                 .map(|e| (e.name.as_str(), e))
                 .collect(),
-            spec_hasher: SpecHasher::new(&plan.run_key),
+            spec_hasher: SpecHasher::new(&plan.run_key.content, &plan.run_key.outputs),
             reusable,
             keep_digests: plan.summarized(),
             records: !check,
@@ -74,19 +74,33 @@ impl<'a> Baker<'a> {
         })
     }
 
-    /// Adds to a motion's new record the files its old record names that this bake does not
-    /// write and that are still there (those of formats left out this time, `--formats json`
-    /// after a bake of every format): the manifest owns them until the motion is gone, when
-    /// they are removed with its other files.
-    fn keep_owning(&self, record: &mut Entry) {
-        let Some(old) = self.old_entries.get(record.name.as_str()) else {
+    /// Sorts the files the motion's old record names that this bake does not write and that
+    /// are still there (those of formats left out this time, `--formats json` after a bake of
+    /// every format). While the motion is the same but for which outputs there are (its
+    /// `content` hash), they still hold what they should: its new record owns them until the
+    /// motion is gone. Otherwise they show the motion as it was, and go ([`Exported::stale`]).
+    fn sort_left_out(&self, exported: &mut Exported, reused: bool) {
+        let Some(old) = self.old_entries.get(exported.name.as_str()) else {
             return;
         };
-        let kept: Vec<String> = (old.files.iter())
-            .filter(|f| !record.files.contains(f) && self.plan.out.exists(f))
+        if reused {
+            // Its files are the old record's, every one.
+            return;
+        }
+        let written = |path: &String| {
+            (exported.outputs.iter()).any(|output| output.files.iter().any(|f| &f.path == path))
+        };
+        let left_out: Vec<String> = (old.files.iter())
+            .filter(|f| !written(f) && self.plan.out.exists(f))
             .cloned()
             .collect();
-        record.files.extend(kept);
+        if !old.content.is_empty() && old.content == exported.content {
+            if let Some(record) = &mut exported.record {
+                record.files.extend(left_out);
+            }
+        } else {
+            exported.stale = left_out;
+        }
     }
 
     /// Bakes and exports a window's motions in parallel, reporting `progress` with `read`
@@ -98,7 +112,7 @@ impl<'a> Baker<'a> {
             .into_par_iter()
             .map(|input| {
                 let hash = self.spec_hasher.hash(&input.spec);
-                let old = self.unchanged_record(&input.spec.name, &hash);
+                let old = self.unchanged_record(&input.spec.name, &hash.whole);
                 // An unchanged motion is still baked for the summaries, but not exported again.
                 let skip = |k: usize| old.is_some() && self.reusable[k];
                 // Its old record, when its outputs are reused (not in check mode).
@@ -114,9 +128,7 @@ impl<'a> Baker<'a> {
                     Ok(mut exported) => {
                         let source = self.plan.source_of(&input.file);
                         exported.settle(source, input.spec.name, hash, reused, self.records);
-                        if let Some(record) = &mut exported.record {
-                            self.keep_owning(record);
-                        }
+                        self.sort_left_out(&mut exported, reused.is_some());
                         Ok(exported)
                     }
                     Err(e) => Err((input.spec.name, e)),
@@ -168,6 +180,13 @@ pub(super) struct Exported {
     pub record: Option<Entry>,
     /// Its line in the manifest's digests annex, with its record when a digest is kept.
     pub digest_line: Option<Vec<u8>>,
+    /// Its name.
+    pub name: String,
+    /// The hash of the motion and what its outputs say of it (`SpecHash::content`).
+    pub content: String,
+    /// Files of its old record that this bake does not write and that no longer hold what
+    /// they should (they show the motion as it was): to be removed.
+    pub stale: Vec<String>,
 }
 
 impl Exported {
@@ -178,7 +197,7 @@ impl Exported {
         &mut self,
         source: String,
         name: String,
-        hash: String,
+        hash: SpecHash,
         reused: Option<&Entry>,
         records: bool,
     ) {
@@ -198,8 +217,9 @@ impl Exported {
         }
         self.record = records.then(|| Entry {
             source,
-            name,
-            hash,
+            name: name.clone(),
+            hash: hash.whole,
+            content: hash.content.clone(),
             frames: self.frames as u64,
             files,
             stamps,
@@ -210,6 +230,8 @@ impl Exported {
         self.digest_line = (self.record.as_ref())
             .and(self.digest.as_ref())
             .map(digests::line);
+        self.name = name;
+        self.content = hash.content;
     }
 }
 
@@ -299,5 +321,8 @@ fn export_one(
         outputs,
         record: None,
         digest_line: None,
+        name: String::new(),
+        content: String::new(),
+        stale: Vec::new(),
     })
 }

@@ -126,6 +126,7 @@ fn entries<'i>(
                 name: name.clone(),
                 source: plan.source_of(&input.file),
                 hash: String::new(),
+                content: String::new(),
                 frames: 0,
                 files,
                 stamps: Vec::new(),

@@ -3,7 +3,7 @@
 //! describing the whole bake written, and the manifest completed.
 
 use super::plan::Plan;
-use super::tally::{record, Tally};
+use super::tally::{record, MotionsHash, Tally};
 use super::writer::{write_files, Writer};
 use super::{FatalError, Report};
 use crate::output::bundle::{Chunk, OpenBundle};
@@ -35,6 +35,8 @@ pub(super) fn finish(
         bake_errors,
         unbaked,
         mut digests,
+        mut stale,
+        contents,
         ..
     } = tally;
     let Writer {
@@ -68,7 +70,17 @@ pub(super) fn finish(
         stamps.push(stamp);
     }
     let mut summary_paths = write_summaries(plan, pool, digests, &mut report)?;
-    summary_paths.extend(still_ours(plan, &stamps, &summary_paths));
+    // The files of the whole bake of formats left out show the motions the last bake did:
+    // while those are the same (or this bake has errors, and keeps outputs), they are kept.
+    let left_out = left_out_whole(plan, &stamps, &summary_paths);
+    if report.errors.is_empty() && !MotionsHash::of(&plan.old.motions).same(&contents) {
+        stale.extend(left_out);
+    } else {
+        summary_paths.extend(left_out);
+    }
+    let gone = remove_there(&plan.out, &stale)?;
+    report.warnings.extend(stale_warning(&plan.out, &gone));
+    report.removed.extend(gone);
 
     if let Some(mut manifest) = manifest {
         for (entry, line) in kept.into_iter().zip(kept_lines) {
@@ -194,8 +206,8 @@ fn keep_last_good(
 
 /// The files of the whole bake that the old manifest names (its summaries and bundles) and
 /// that this bake does not write, when they are still there (those of formats left out this
-/// time): the new manifest keeps owning them, so that a later bake may replace them.
-fn still_ours(plan: &Plan, stamps: &[BundleStamp], written: &[String]) -> Vec<String> {
+/// time).
+fn left_out_whole(plan: &Plan, stamps: &[BundleStamp], written: &[String]) -> Vec<String> {
     let old = &plan.old;
     (old.summaries.iter())
         .chain(old.bundles.iter().map(|b| &b.path))
@@ -245,18 +257,50 @@ fn remove_vanished(
             kept.push(entry.clone());
             continue;
         }
-        // Only files that are there count: a claimed file may never have been written (a bake
-        // killed before it), and a person may have removed one.
-        for file in &entry.files {
-            let there = if out.compares_only() {
-                out.exists(file)
-            } else {
-                out.remove(file)?
-            };
-            if there {
-                removed.push(file.clone());
-            }
-        }
+        removed.extend(remove_there(out, &entry.files)?);
     }
     Ok((kept, removed))
+}
+
+/// Removes those of `files` that are there (in check mode, only finds them); returns them.
+/// Only files that are there count: a claimed file may never have been written (a bake killed
+/// before it), and a person may have removed one.
+fn remove_there(out: &OutputDir, files: &[String]) -> Result<Vec<String>, WriteError> {
+    let mut removed = Vec::new();
+    for file in files {
+        let there = if out.compares_only() {
+            out.exists(file)
+        } else {
+            out.remove(file)?
+        };
+        if there {
+            removed.push(file.clone());
+        }
+    }
+    Ok(removed)
+}
+
+/// A warning when the bake removes files of formats it leaves out (`gone`), which showed
+/// motions as they were: it names a few, and how to have them again.
+fn stale_warning(out: &OutputDir, gone: &[String]) -> Option<String> {
+    let (first, rest) = gone.split_first()?;
+    let shown = 3.min(gone.len());
+    let more = match gone.len() - shown {
+        0 => String::new(),
+        n => format!(" and {n} more"),
+    };
+    let names = std::iter::once(first)
+        .chain(&rest[..shown - 1])
+        .map(|f| out.root().join(f).display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let verb = if out.compares_only() {
+        "would remove"
+    } else {
+        "removed"
+    };
+    Some(format!(
+        "{verb} {names}{more}: of formats this bake leaves out, they showed motions as they \
+         were; a bake with those formats writes them again"
+    ))
 }

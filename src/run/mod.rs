@@ -232,7 +232,11 @@ fn run_in_pool(
         fps: options.fps,
         without_texts: !(plan.exporters.iter()).any(|e| e.format() == Format::Tokens),
     };
-    let mut intake = Intake::new(&plan.files, overrides, RunHasher::new(&plan.run_key));
+    let mut intake = Intake::new(
+        &plan.files,
+        overrides,
+        RunHasher::new(&plan.run_key.whole()),
+    );
     let mut claims = Claims::new(plan)?;
     overlap::bake_and_write(&mut intake, &baker, &mut writer, &mut claims, &mut tally)?;
     finish::finish(plan, pool, intake, tally, writer)

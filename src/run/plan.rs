@@ -1,7 +1,7 @@
 //! The plan of a bake: what it reads, where it writes, what the last bake left there, and
 //! whether anything needs doing at all. Everything decided before the first motion is baked.
 
-use super::key::run_key;
+use super::key::{run_key, RunKey};
 use super::{source_identity, FatalError, Report};
 use crate::options::BakeOptions;
 use crate::output::lock::OutputLock;
@@ -41,7 +41,7 @@ pub(super) struct Plan {
     /// The last bake's manifest, less the entries naming paths outside the folder.
     pub old: Manifest,
     /// The bytes every motion's hash and the run's hash start from (the run's settings).
-    pub run_key: Vec<u8>,
+    pub run_key: RunKey,
 }
 
 /// What planning found.
@@ -98,7 +98,7 @@ impl Plan {
         let run_key = run_key(options);
         if !options.check
             && folder_errors.is_empty()
-            && nothing_changed(&old, &out, &files, &run_key)
+            && nothing_changed(&old, &out, &files, &run_key.whole())
         {
             let shared = old.bundles.len() + old.summaries.len();
             return Ok(Planned::Unchanged(Report {

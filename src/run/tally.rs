@@ -8,6 +8,7 @@ use crate::output::record::Entry;
 use crate::output::write::Outcome;
 use curvebake_export::{Digest, OutputFile};
 use curvebake_model::error::InputError;
+use curvebake_model::hash::ContentHasher;
 use std::collections::HashSet;
 
 /// What the baked windows add up to, in input order.
@@ -21,6 +22,11 @@ pub(super) struct Tally {
     pub digests: Option<Vec<Digest>>,
     /// Per exporter, the bundle its chunks go to, if any.
     pub bundle_of: Vec<Option<usize>>,
+    /// Files of formats this bake leaves out that show their motions as they were.
+    pub stale: Vec<String>,
+    /// The motions baked, in input order, by name and `content` hash: what the files of the
+    /// whole bake (of any format) show.
+    pub contents: MotionsHash,
 }
 
 impl Tally {
@@ -36,7 +42,37 @@ impl Tally {
             unbaked: HashSet::new(),
             digests: summarized.then(Vec::new),
             bundle_of,
+            stale: Vec::new(),
+            contents: MotionsHash::default(),
         }
+    }
+}
+
+/// A hash of motions in order, by name and `content` hash.
+#[derive(Default)]
+pub(super) struct MotionsHash(ContentHasher);
+
+impl MotionsHash {
+    /// The hash of the motions a manifest records, in its order.
+    pub fn of(entries: &[Entry]) -> Self {
+        let mut hash = Self::default();
+        for entry in entries {
+            hash.add(&entry.name, &entry.content);
+        }
+        hash
+    }
+
+    /// Adds the next motion.
+    pub fn add(&mut self, name: &str, content: &str) {
+        for part in [name, content] {
+            self.0.update(&(part.len() as u64).to_le_bytes());
+            self.0.update(part.as_bytes());
+        }
+    }
+
+    /// Whether both hashed the same motions, each with its content known.
+    pub fn same(&self, other: &Self) -> bool {
+        self.0.hex() == other.0.hex()
     }
 }
 
@@ -83,6 +119,9 @@ pub(super) fn sort<'a>(
             record,
             digest_line,
             kept_warnings: _,
+            name,
+            content,
+            stale,
         } = match result {
             Ok(r) => r,
             Err((name, e)) => {
@@ -93,6 +132,8 @@ pub(super) fn sort<'a>(
         };
         report.motions += 1;
         report.frames += frames as u64;
+        tally.contents.add(&name, &content);
+        tally.stale.extend(stale);
         report.warnings.extend(warnings);
         for (exporter, output) in outputs.into_iter().enumerate() {
             for (name, value) in output.stats {

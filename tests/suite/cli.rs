@@ -456,6 +456,75 @@ fn an_edit_rebakes_only_the_motions_of_that_file() {
 }
 
 #[test]
+fn a_bake_of_fewer_formats_keeps_their_files_while_they_still_hold_and_removes_them_after() {
+    let dir = springs(&["a", "b"]);
+    let bake = |args: &[&str]| {
+        let out = curvebake(dir.path(), &[&["bake"][..], args].concat());
+        assert!(out.status.success(), "{}", stderr(&out));
+        stderr(&out)
+    };
+    let there = |file: &str| dir.path().join("out").join(file).exists();
+    bake(&["--formats", "json,css,js"]);
+    // Nothing changed but the formats: the CSS and the modules still show a and b.
+    let err = bake(&["--formats", "json"]);
+    assert!(!err.contains("removed"), "{err}");
+    for file in [
+        "css/a.css",
+        "css/b.css",
+        "curves.css",
+        "js/a.js",
+        "js/index.js",
+    ] {
+        assert!(there(file), "{file} kept");
+    }
+    assert!(bake(&["--formats", "json", "--check"]).contains(": 0 files differ"));
+
+    // b changes: its CSS and module, and the files of the whole bake that show b, would show
+    // it as it was.
+    fs::write(dir.path().join("curves/b.ron"), spring_file("b", 150)).unwrap();
+    let err = bake(&["--formats", "json"]);
+    assert!(
+        err.contains("warning: removed ")
+            && err.contains("a bake with those formats writes them again"),
+        "{err}"
+    );
+    for file in [
+        "css/b.css",
+        "js/b.js",
+        "js/b.d.ts",
+        "curves.css",
+        "js/index.js",
+    ] {
+        assert!(!there(file), "{file} removed");
+    }
+    for file in ["css/a.css", "js/a.js", "json/b.json"] {
+        assert!(there(file), "{file} kept");
+    }
+    assert!(bake(&["--formats", "json", "--check"]).contains(": 0 files differ"));
+    // A bake of every format writes them again.
+    bake(&["--formats", "json,css,js"]);
+    assert!(there("css/b.css") && there("js/index.js"));
+    assert!(bake(&["--formats", "json,css,js", "--check"]).contains(": 0 files differ"));
+}
+
+#[test]
+fn a_bake_of_fewer_formats_after_a_motion_is_gone_leaves_no_file_that_names_it() {
+    let dir = springs(&["a", "b"]);
+    let bake = |args: &[&str]| {
+        let out = curvebake(dir.path(), &[&["bake"][..], args].concat());
+        assert!(out.status.success(), "{}", stderr(&out));
+    };
+    bake(&["--formats", "json,js,html"]);
+    fs::remove_file(dir.path().join("curves/b.ron")).unwrap();
+    bake(&["--formats", "json"]);
+    let out = dir.path().join("out");
+    for file in ["js/b.js", "js/index.js", "index.html"] {
+        assert!(!out.join(file).exists(), "{file} removed");
+    }
+    assert!(out.join("js/a.js").exists());
+}
+
+#[test]
 fn an_edit_that_changes_no_motion_rewrites_only_the_manifest() {
     let dir = project(&[("a.ron", &spring_file("a", 100))]);
     let manifest = || fs::read_to_string(dir.path().join("out/.curvebake-manifest.json")).unwrap();
