@@ -63,9 +63,10 @@ pub const SUBDIVISIONS: usize = 8;
 /// Most bisection steps locating one velocity zero, or one segment's length.
 const STEPS: u32 = 60;
 
-/// Most keys of a track: past them, the rest of a piece is one segment, its bound whatever it
-/// is (only a motion far faster than its frames gets there: a spring whose damping over mass
-/// is 10¹⁵ /s, whose every segment is femtoseconds long).
+/// Most keys of a track, and most velocity zeros looked for in a piece: past them, the rest
+/// of a piece is one segment, its bound whatever it is (only a motion far faster than its
+/// frames gets there: a spring whose damping over mass is 10¹⁵ /s, whose every segment is
+/// femtoseconds long, or one that swings a million times a second).
 pub const MAX_KEYS: usize = 10_000;
 
 /// Deepest splitting of an interval while looking for velocity zeros.
@@ -143,7 +144,8 @@ pub fn keys(motion: &dyn Motion, duration: f64, kinks: &[Kink], tolerance: f64) 
             while a < stop {
                 let (mut b, mut segment) = match band {
                     Some(height) => (stop, height),
-                    None if keys.len() >= MAX_KEYS => (stop, segment_bound(motion, a, stop)),
+                    // The rest of the piece, past its velocity zeros, is one segment.
+                    None if keys.len() >= MAX_KEYS => (end, segment_bound(motion, a, end)),
                     None => longest(motion, a, stop, room),
                 };
                 if b <= a {
@@ -284,8 +286,11 @@ fn longest(motion: &dyn Motion, a: f64, end: f64, room: f64) -> (f64, f64) {
 /// Appends the zeros of `x'` strictly inside `(a, b)`, in order, where it changes sign: on an
 /// interval where `x''` does not change sign, `x'` is monotone and has at most one, found by
 /// bisection; elsewhere the interval is halved (to [`MAX_DEPTH`]; a zero where `x'` only
-/// touches 0 needs no key: the value still changes across it).
+/// touches 0 needs no key: the value still changes across it). It stops at [`MAX_KEYS`] zeros.
 fn velocity_zeros(motion: &dyn Motion, a: f64, b: f64, depth: u32, out: &mut Vec<f64>) {
+    if out.len() >= MAX_KEYS {
+        return;
+    }
     let (lo2, hi2) = motion.derivative_range(2, a, b);
     // x'' >= 0 or <= 0 throughout (a motion coming to rest on a floor: 0 after its end).
     let monotone = lo2 >= 0.0 || hi2 <= 0.0;

@@ -220,3 +220,21 @@ fn a_motion_no_keys_can_follow_stops_at_the_most_keys_and_warns() {
         "{warnings:?}"
     );
 }
+
+/// A spring that swings a million times a second for seconds (stiffness 10¹², damping 1):
+/// every swing is a velocity zero, each of which was a key, past any cap (a bake grew to 23
+/// GB). The zeros too stop at [`MAX_KEYS`]: the rest of the piece is one segment, and the
+/// track says that it overruns.
+#[test]
+fn a_motion_with_more_swings_than_keys_stops_at_the_most_keys_and_warns() {
+    let spec = crate::test_spec(
+        r#"(name: "m", property: "translateX", motion: Spring(from: 0, to: 100, stiffness: 1e12, damping: 1))"#,
+    );
+    let baked = bake(&spec).unwrap();
+    let (_, keys, warnings) = animation(&baked);
+    assert!(keys <= hermite::MAX_KEYS + 3, "{keys} keys");
+    assert!(
+        warnings.iter().any(|w| w.contains("cannot follow it")),
+        "{warnings:?}"
+    );
+}
