@@ -140,7 +140,7 @@ import { play as run } from "./runtime.js";
  * the runtime keeps the motion's effect here, made at its first start. */
 const playable = {from: -280.0, velocity: 2200.0, lambda: 7.5, stiffness: 500.0, damping: 10.0,
   keyframes: [{translate: "0px"}, {translate: "1px"}], tol: 0.1, policy: reducedMotion,
-  fade: reducedMotion === "fade" ? fadeIn : null, cap: 0.6};
+  fade: reducedMotion === "fade" ? fadeIn : null, cap: 60.0};
 
 /** Plays the motion on `element` with input (each defaulting to the baked value; velocity
  * in units per second), stops computed once from its closed form, played within `tol` of it

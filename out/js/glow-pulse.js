@@ -121,7 +121,7 @@ import { play as run } from "./runtime.js";
  * the runtime keeps the motion's effect here, made at its first start. */
 const playable = {from: 0.0, velocity: 40.0, lambda: 3.0, stiffness: 500.0, damping: 10.0,
   keyframes: [{"--glow": "0px"}, {"--glow": "1px"}], tol: 0.1, policy: reducedMotion,
-  fade: reducedMotion === "fade" ? fadeIn : null, cap: 1.2};
+  fade: reducedMotion === "fade" ? fadeIn : null, cap: 60.0};
 
 /** Plays the motion on `element` with input (each defaulting to the baked value; velocity
  * in units per second), stops computed once from its closed form, played within `tol` of it

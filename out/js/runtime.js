@@ -180,10 +180,10 @@ export function play(element, o = {}, b) {
   let pieces, plan, T, effect, animation, stopped, cancelled;
   // Exact at the animation's own time (the piece that holds it), or when it was cancelled;
   // once ended (at once when reduced; Firefox and WebKit then report a time rounded below
-  // T), at rest.
+  // T), at rest; finished at 0 (played backwards), at its start.
   const here = () => {
     let t = (animation.currentTime ?? stopped) / 1000;
-    if (t >= T || animation.playState == "finished") return [plan.at(-1), 0];
+    if (t >= T || animation.playState == "finished" && t) return [plan.at(-1), 0];
     for (const p of pieces) {
       if (t < p.end) return p.at(t);
       t -= p.end;
@@ -214,10 +214,12 @@ export function play(element, o = {}, b) {
     animation.currentTime = 0;
     // After a cancel, it plays again.
     if (cancelled) cancelled = null, animation.play();
-    // Reduced: at its end at once (as `animate()` jumps), and faded in if so.
-    if (reduce) animation.finish(), fade?.(element);
+    // Reduced: at its end at once (as `animate()` jumps).
+    if (reduce) animation.finish();
   };
   go(make(input("from"), input("velocity"), input("to"), input("snap")));
+  // Reduced, faded in if so: once, at the start (a retarget does not fade it in again).
+  reduce && fade?.(element);
   return {
     position: () => here()[0],
     velocity: () => here()[1],

@@ -47,8 +47,11 @@ struct Played {
     current_ms: f64,
     /// Its stops: (progress, value), linear between them.
     stops: Vec<(f64, f64)>,
-    /// How many animations were made.
+    /// How many animations were made (a fade-in's too).
     animations: usize,
+    /// Position and velocity the handle reads once the animation is made finished at the
+    /// case's `finishedAt`, if it has one.
+    finished_at: Option<(f64, f64)>,
 }
 
 /// Plays every `b` (the runtime's baked motion, without `key`) with its input in Node, with a
@@ -95,10 +98,19 @@ for (const c of JSON.parse(readFileSync(new URL("./cases.json", import.meta.url)
   const element = {{ animate(frames, timing) {{ made.push({{ effect: {{ frames, timing }} }}); }} }};
   // As a module passes it: the property at 0 and 1, and the fade-in under "fade".
   const b = {{ ...c.b, keyframes: [{{ v: 0 }}, {{ v: 1 }}], fade: c.b.policy == "fade" ? (e) => e.animate({{ opacity: [0, 1] }}, {{ duration: 200 }}) : null }};
-  play(element, c.input, b);
-  const [{{ effect: {{ frames, timing, target, copy }}, currentTime }}] = made;
+  const handle = play(element, c.input, b);
+  const [animation] = made;
+  const {{ effect: {{ frames, timing, target, copy }}, currentTime }} = animation;
   if (!(copy && target === element && b.effect instanceof KeyframeEffect)) throw new Error("not a copy of the motion's effect on the element");
-  out.push([timing.duration, frames.map((f) => [f.offset ?? null, f.v]), timing.easing, made.length, currentTime]);
+  for (const to of c.retargets ?? []) handle.retarget(to);
+  // Where the handle says it is once the animation finished at `finishedAt` ms (0: played
+  // backwards to its start).
+  let at = null;
+  if (c.finishedAt != null) {{
+    Object.assign(animation, {{ currentTime: c.finishedAt, playState: "finished" }});
+    at = [handle.position(), handle.velocity()];
+  }}
+  out.push([timing.duration, frames.map((f) => [f.offset ?? null, f.v]), timing.easing, made.length, currentTime, at]);
 }}
 console.log(JSON.stringify(out));
 "#
@@ -122,6 +134,9 @@ console.log(JSON.stringify(out));
             current_ms: p[4].as_f64().unwrap(),
             stops: stops(&p[1], p[2].as_str().unwrap()),
             animations: p[3].as_u64().unwrap() as usize,
+            finished_at: p[5]
+                .as_array()
+                .map(|at| (at[0].as_f64().unwrap(), at[1].as_f64().unwrap())),
         })
         .collect()
 }
@@ -419,8 +434,35 @@ fn under_reduced_motion_play_follows_the_policy() {
     };
     assert_eq!(at_end(&reduced[0]), (true, Some((1.0, 50.0)), 1));
     assert_eq!(at_end(&reduced[1]), (true, Some((1.0, 50.0)), 2));
+    // Retargeted again and again, it fades in once, at its start (each retarget faded it in
+    // again from 0: a toast clicked fast blinked).
+    let mut retargeted = b("fade");
+    retargeted["retargets"] = json!([20, 30, 40]);
+    assert_eq!(run_node(&[retargeted], true)[0].animations, 2);
     let plays = |p: &Played| p.current_ms == 0.0 && p.duration_ms > 0.0 && p.stops.len() > 10;
     assert!(plays(&reduced[2]), "{:?}", reduced[2]);
     let played = run_node(&[b("jump")], false);
     assert!(plays(&played[0]), "{:?}", played[0]);
+}
+
+/// The handle reads where the animation is: at rest once it ran forwards to its end (Firefox
+/// and WebKit may report a time a little below it), at the start once it ran backwards to
+/// time 0 (`animation.updatePlaybackRate(-1)`; it read the rest value there).
+#[test]
+fn a_finished_animation_reads_its_rest_forwards_and_its_start_backwards() {
+    if node().is_none() {
+        return;
+    }
+    let case = |finished_at: f64| {
+        json!({"input": {"from": 100, "to": 0}, "finishedAt": finished_at,
+            "b": {"from": 0, "to": 1, "velocity": 0, "mass": 1, "stiffness": 200, "damping": 20,
+            "tol": 0.1, "policy": "keep", "cap": 60}})
+    };
+    let played = run_node(&[case(0.0), case(1e9)], false);
+    assert_eq!(played[0].finished_at, Some((100.0, 0.0)));
+    let duration = played[1].duration_ms;
+    let below_end = run_node(&[case(duration - 1e-3)], false);
+    for p in [&played[1], &below_end[0]] {
+        assert_eq!(p.finished_at, Some((0.0, 0.0)), "{p:?}");
+    }
 }

@@ -1054,6 +1054,21 @@ mod tests {
         assert!(js.contains("export const customProperties = [];"));
     }
 
+    /// The drawer of js.md's recipe: a decay baked for 0.6 s, released towards an edge. A
+    /// start of it glides and springs onto its `to`, which takes longer than 0.6 s: it may
+    /// play for a minute (it ended 5 to 20 px short, still moving, when cut at 0.6 s).
+    #[test]
+    fn a_decay_cut_at_its_duration_plays_with_input_until_it_rests() {
+        let js = text(
+            r#"(name: "drawer", duration: 0.6, motion: Decay(from: 0, velocity: 1200, lambda: 6))"#,
+        );
+        assert!(js.contains(", cap: 60.0};"), "{js}");
+        let glow = text(
+            r#"(name: "glow", duration: 1.2, motion: Decay(from: 0, velocity: 10, lambda: -1))"#,
+        );
+        assert!(glow.contains("No `play`"), "{glow}");
+    }
+
     #[test]
     fn a_ring_animates_and_registers_two_custom_properties() {
         let js = text(

@@ -145,15 +145,23 @@ pub fn playable(baked: &Baked) -> Playable {
 }
 
 /// The longest a start plays, seconds (the runtime's `cap`): the baked duration for a motion
-/// that never rests (no damping, friction 1, gravity that never reaches its `to`), else the
+/// that never rests (no damping, friction 1, gravity that never reaches its `to`), else (a
+/// decay cut at its duration too: played, it rests) the
 /// longer of it and [`LONGEST_PLAY_SECONDS`], so that a spring all but undamped (which would
 /// take hours to rest, in millions of stops) stops where it is then, as one that never rests
 /// does at its duration.
 fn longest_play(baked: &Baked) -> f64 {
     let spec = baked.spec;
-    match spec.model.settle_time(spec.rest_delta, spec.rest_speed) {
-        Some(_) => baked.duration.max(LONGEST_PLAY_SECONDS),
-        None => baked.duration,
+    let rests = match &spec.model {
+        // Played, a decay glides to rest (and springs onto a `to`), although its bake is cut
+        // at its duration.
+        Model::Decay(d) => d.lambda() > 0.0,
+        model => (model.settle_time(spec.rest_delta, spec.rest_speed)).is_some(),
+    };
+    if rests {
+        baked.duration.max(LONGEST_PLAY_SECONDS)
+    } else {
+        baked.duration
     }
 }
 
