@@ -268,6 +268,23 @@ fn bounce(params: &InertiaParams, from: f64, velocity: f64, to: f64) -> Result<S
         params.bounce_stiffness,
         params.bounce_damping,
     )
+    .map_err(|e| match e {
+        // Named as the inertia names them.
+        MotionError::Invalid {
+            path,
+            requirement,
+            value,
+        } => MotionError::Invalid {
+            path: match path.as_str() {
+                "stiffness" => "bounce_stiffness".into(),
+                "damping" => "bounce_damping".into(),
+                _ => path,
+            },
+            requirement,
+            value,
+        },
+        other => other,
+    })
 }
 
 /// With snap points: the target is the one nearest the free rest x0 + v0/λ (x0 without a

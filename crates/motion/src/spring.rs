@@ -86,9 +86,10 @@ impl Spring {
         if spring.is_finite() {
             return Ok(spring);
         }
-        // Finite inputs whose derived terms overflow: blame the rates k/m, c/(2m) and the
-        // discriminant if one of them is infinite, else the distance `to - from` if the same
-        // spring at rest (velocity 0) overflows, else the velocity.
+        // Finite inputs whose derived terms overflow: blame the input furthest from 1 (in
+        // powers of ten) among those of the rate k/m, c/(2m) or the discriminant
+        // (c² - 4mk)/(4m²) that overflows, else the distance `to - from` if the same spring at
+        // rest (velocity 0) overflows, else the velocity.
         let invalid = |path: &str, requirement, value| {
             Err(super::MotionError::Invalid {
                 path: path.into(),
@@ -96,13 +97,41 @@ impl Spring {
                 value,
             })
         };
+        let extreme = |inputs: &[(&'static str, f64)], what: [&'static str; 2]| {
+            let size = |x: f64| if x > 0.0 { x.log2().abs() } else { 0.0 };
+            let &(path, value) = (inputs.iter())
+                .max_by(|a, b| size(a.1).total_cmp(&size(b.1)))
+                .expect("inputs");
+            invalid(path, what[usize::from(value < 1.0)], value)
+        };
+        let (m, k, c) = (
+            ("mass", mass),
+            ("stiffness", stiffness),
+            ("damping", damping),
+        );
         if !spring.omega0_sq.is_finite() {
-            invalid("stiffness", "small enough that k/m stays finite", stiffness)
-        } else if !spring.sigma.is_finite() || !spring.discriminant.is_finite() {
-            invalid(
-                "damping",
-                "small enough that c/(2m) and (c² - 4mk)/(4m²) stay finite",
-                damping,
+            extreme(
+                &[k, m],
+                [
+                    "small enough that k/m stays finite",
+                    "large enough that k/m stays finite",
+                ],
+            )
+        } else if !spring.sigma.is_finite() {
+            extreme(
+                &[c, m],
+                [
+                    "small enough that c/(2m) stays finite",
+                    "large enough that c/(2m) stays finite",
+                ],
+            )
+        } else if !spring.discriminant.is_finite() {
+            extreme(
+                &[k, c, m],
+                [
+                    "small enough that (c² - 4mk)/(4m²) stays finite",
+                    "large enough that (c² - 4mk)/(4m²) stays finite",
+                ],
             )
         } else if !Self::assemble(from, to, 0.0, mass, stiffness, damping).is_finite() {
             invalid(
