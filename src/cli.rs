@@ -194,9 +194,7 @@ pub struct CompletionsArgs {
 }
 
 fn parse_format(name: &str) -> Result<Format, String> {
-    Format::parse(name).ok_or_else(|| {
-        format!("unknown format {name:?}; use json, css, png, html, js, tokens, tailwind or lottie")
-    })
+    Format::parse(name).ok_or_else(|| format!("unknown format {name:?}; use {}", Format::names()))
 }
 
 /// A flag's value, parsed and checked by the library's own rule for `option` (so the CLI,

@@ -210,8 +210,9 @@ impl File<'_> {
                         self.error_at(
                             name.span(),
                             format!(
-                                "formats: unknown format {:?}; use json, css, png, html or js",
-                                name.get_ref()
+                                "formats: unknown format {:?}; use {}",
+                                name.get_ref(),
+                                Format::names()
                             ),
                         )
                     })

@@ -59,9 +59,12 @@ impl BakeOptions {
         let o = self;
         if o.formats.is_empty() {
             return Err(OptionError::new(
-            "formats",
-            "must name at least one format (json, css, png, html, js): a bake of none writes nothing".into(),
-        ));
+                "formats",
+                format!(
+                    "must name at least one format ({}): a bake of none writes nothing",
+                    Format::names()
+                ),
+            ));
         }
         if o.out.as_os_str().is_empty() {
             return Err(OptionError::new(

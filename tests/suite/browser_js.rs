@@ -58,7 +58,6 @@ const GENERATED: &str = r#"[
   (name: "j-solved-scale", property: "scale", fps: 120, duration: 0.5, motion: Decay(from: 0.2, to: 1, end_velocity: 0.4)),
   (name: "j-ring-24", fps: 24, duration: 0.4, motion: ExplosionRing(inner: (from: 0, to: 120, end_velocity: 20), outer: (from: 6, to: 160, end_velocity: 10))),
   (name: "j-ring-pct", unit: "%", fps: 120, duration: 0.9, motion: ExplosionRing(inner: (from: 0, to: 40, end_velocity: 5), outer: (from: 2, to: 60, end_velocity: 4))),
-  (name: "j-ring-num", property: "scale", duration: 1.5, motion: ExplosionRing(inner: (from: 0, to: 0.8, end_velocity: 0.1), outer: (from: 0.1, to: 1, end_velocity: 0.05))),
 ]
 "#;
 

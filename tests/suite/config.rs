@@ -95,6 +95,27 @@ fn a_bad_project_file_is_reported_like_a_curve_file_and_nothing_is_baked() {
 }
 
 #[test]
+fn a_project_files_unknown_or_empty_formats_are_told_every_format_there_is() {
+    let dir = project(&[("a.ron", SPRING)]);
+    let root = dir.path();
+    for (formats, said) in [
+        ("[\"gif\"]", "formats: unknown format \"gif\"; use "),
+        ("[]", "formats must name at least one format ("),
+    ] {
+        fs::write(
+            root.join("curvebake.toml"),
+            format!("formats = {formats}\n"),
+        )
+        .unwrap();
+        let run = curvebake(root, &["bake"]);
+        assert_eq!(run.status.code(), Some(2), "{formats}");
+        let err = stderr(&run);
+        assert!(err.contains(said), "{err}");
+        assert!(err.contains("tokens, tailwind or lottie"), "{err}");
+    }
+}
+
+#[test]
 fn new_config_writes_a_project_file_that_bakes_as_the_defaults() {
     let dir = project(&[("a.ron", SPRING)]);
     let root = dir.path();

@@ -55,6 +55,13 @@ impl Format {
         }
     }
 
+    /// Every format's name, as a list for a message: "json, css, … or lottie".
+    pub fn names() -> String {
+        let names = Self::ALL.map(Self::name);
+        let (last, rest) = names.split_last().expect("formats");
+        format!("{} or {last}", rest.join(", "))
+    }
+
     /// Whether this build can write the format: PNG plots need the `plots` feature.
     pub fn is_built(self) -> bool {
         self != Self::Png || cfg!(feature = "plots")

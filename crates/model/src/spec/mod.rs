@@ -1032,6 +1032,13 @@ fn model_and_ending(
     rest: (f64, f64),
 ) -> Result<(Model, Ending), FieldError> {
     match (&file.motion, &file.tracks) {
+        (Some(MotionKind::ExplosionRing { .. }), None) if file.property.is_some() => {
+            Err(FieldError::new(
+                "property",
+                "must not be given with ExplosionRing: a ring animates its two radii, the \
+                 custom properties --<name>-inner and --<name>-outer",
+            ))
+        }
         (Some(motion), None) => resolve(motion, duration, rest),
         (None, Some(tracks)) => {
             for (field, given) in [
