@@ -1113,13 +1113,13 @@ mod tests {
     }
 
     #[test]
-    fn a_ring_without_a_length_unit_is_in_px_and_large_units_get_six_decimals() {
+    fn a_ring_is_in_its_length_unit_and_large_units_get_six_decimals() {
         let js = text(
-            r#"(name: "dots", property: "scale", duration: 0.1, motion: ExplosionRing(inner: (from: 0, to: 1, end_velocity: 1), outer: (from: 0.5, to: 2, end_velocity: 1)))"#,
+            r#"(name: "dots", unit: "%", duration: 0.1, motion: ExplosionRing(inner: (from: 0, to: 1, end_velocity: 1), outer: (from: 0.5, to: 2, end_velocity: 1)))"#,
         );
-        assert!(js.contains(r#"syntax: "<length>", inherits: false, initialValue: "0px"}"#));
-        assert!(js.contains(r#"{offset: 1, "--dots-inner": "1px", "--dots-outer": "2px"}"#));
-        assert!(js.contains("export const unit = \"px\";"), "{js}");
+        assert!(js.contains(r#"syntax: "<percentage>", inherits: false, initialValue: "0%"}"#));
+        assert!(js.contains(r#"{offset: 1, "--dots-inner": "1%", "--dots-outer": "2%"}"#));
+        assert!(js.contains("export const unit = \"%\";"), "{js}");
         let js = text(
             r#"(name: "spin", property: "rotate", unit: "turn", duration: 0.1, motion: Gravity(from: 0, velocity: 1, acceleration: 0))"#,
         );

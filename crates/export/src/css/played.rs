@@ -129,16 +129,11 @@ pub(crate) fn syntax(kind: UnitKind) -> (&'static str, &'static str) {
     }
 }
 
-/// The unit the CSS is written in: the motion's own, except for a ring, whose radii are
-/// lengths (a ring given no length unit is drawn in px).
+/// The unit the CSS is written in, the motion's own, and its kind (a ring's radii, which take
+/// no property, are lengths or percentages).
 pub(crate) fn css_unit<'a>(baked: &Baked<'a>) -> (&'a str, UnitKind) {
-    let spec = baked.spec;
-    let kind = unit_kind(&spec.unit).unwrap_or(UnitKind::Number);
-    match (&spec.model, kind) {
-        (Model::Ring(_), UnitKind::Length | UnitKind::Percentage) => (&spec.unit, kind),
-        (Model::Ring(_), _) => ("px", UnitKind::Length),
-        _ => (&spec.unit, kind),
-    }
+    let unit = &baked.spec.unit;
+    (unit, unit_kind(unit).unwrap_or(UnitKind::Number))
 }
 
 /// The `(from, to)` of a single-track motion's easing: a motion from one value to another
