@@ -49,8 +49,10 @@ pub struct OpenBundle {
 }
 
 impl OpenBundle {
-    /// Starts the bundle of `exporter` (only compared, in a folder that only compares). Its previous version's
-    /// chunks can be reused when `old`, the previous manifest, still describes it.
+    /// Starts the bundle of `exporter` (only compared, in a folder that only compares). Its
+    /// previous version's chunks can be reused when `old`, the previous manifest, still
+    /// describes it: in a check too, where they are the last good chunks of motions whose
+    /// file fails, as a bake would keep them.
     pub fn open(
         out: &OutputDir,
         exporter: usize,
@@ -58,12 +60,11 @@ impl OpenBundle {
         old: &Manifest,
     ) -> Result<Self, WriteError> {
         let path = out.resolve(&bundle.path)?;
-        let dry_run = out.compares_only();
         let previous = old
             .bundles
             .iter()
             .position(|s| s.path == bundle.path)
-            .filter(|&k| !dry_run && old.bundles[k].describes(&path))
+            .filter(|&k| old.bundles[k].describes(&path))
             .and_then(|k| Some((open_regular(&path).ok()?, k)));
         let mut file = out.stream(&bundle.path)?;
         file.append(&bundle.header)?;

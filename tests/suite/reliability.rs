@@ -520,6 +520,14 @@ fn a_failing_motion_keeps_its_chunks_in_the_bundles() {
                 let json = fs::read_to_string(root.join("out/curves.json")).unwrap();
                 assert!(json.contains("\"card\""), "{json}");
             }
+            // A check agrees with that bake: it keeps the same chunks (it said the bundles
+            // differed, and to bake again, which changed nothing).
+            let check = curvebake(root, &args(true));
+            assert!(
+                stderr(&check).contains(": 0 files differ"),
+                "{layout:?}: {}",
+                stderr(&check)
+            );
         }
         fs::write(root.join("curves/card.ron"), CARD).unwrap();
         let fixed = curvebake(root, &args(false));
