@@ -42,8 +42,29 @@ pub enum Problem {
 }
 
 impl InputError {
-    /// An error in `file`.
+    /// An error in `file`, its words of the input (a name, a unit, a field) clipped to
+    /// [`MAX_ECHOED_WORD`] characters: a value of a megabyte is not said again in full.
     pub fn new(file: &Path, problem: Problem) -> Self {
+        let problem = match problem {
+            Problem::Read(message) => Problem::Read(clip_words(message)),
+            Problem::Field { motion, message } => Problem::Field {
+                motion: clip_words(motion),
+                message: clip_words(message),
+            },
+            Problem::Syntax {
+                line,
+                col,
+                message,
+                source_line,
+                source_col,
+            } => Problem::Syntax {
+                line,
+                col,
+                message: clip_words(message),
+                source_line,
+                source_col,
+            },
+        };
         Self {
             file: file.to_owned(),
             problem,
@@ -117,6 +138,38 @@ pub(crate) fn line_offset(text: &str, line: usize, col: usize) -> Option<(usize,
 /// Longest source line echoed under a syntax error (a binary file may have no newline).
 pub const MAX_ECHOED_CHARS: usize = 160;
 
+/// Longest word (a run without white space) an error message says whole; a longer one keeps
+/// its start and its end (`"axxxxxxx…(999928 more)…xxx!"`).
+pub const MAX_ECHOED_WORD: usize = 80;
+
+/// `text` with each word longer than [`MAX_ECHOED_WORD`] characters clipped to its first 56
+/// and last 16, between them how many are left out.
+fn clip_words(text: String) -> String {
+    let long = |word: &str| word.chars().nth(MAX_ECHOED_WORD).is_some();
+    if !text.split_whitespace().any(long) {
+        return text;
+    }
+    let mut clipped = String::with_capacity(MAX_ECHOED_CHARS * 4);
+    let mut rest = text.as_str();
+    while let Some(start) = rest.find(|c: char| !c.is_whitespace()) {
+        clipped.push_str(&rest[..start]);
+        rest = &rest[start..];
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let word = &rest[..end];
+        if long(word) {
+            let count = word.chars().count();
+            let head: String = word.chars().take(56).collect();
+            let tail: String = word.chars().skip(count - 16).collect();
+            clipped.push_str(&format!("{head}…({} more)…{tail}", count - 72));
+        } else {
+            clipped.push_str(word);
+        }
+        rest = &rest[end..];
+    }
+    clipped.push_str(rest);
+    clipped
+}
+
 impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let file = self.file.display();
@@ -170,5 +223,32 @@ fn cell_width(c: char) -> usize {
         0
     } else {
         1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_word_of_a_megabyte_is_said_by_its_start_and_end() {
+        let word = format!("\"a{}!\"", "x".repeat(999_998));
+        let error = InputError::new(
+            Path::new("m.ron"),
+            Problem::Field {
+                motion: "m".into(),
+                message: format!("unit {word} does not fit property translateX"),
+            },
+        );
+        let text = error.to_string();
+        let clipped = format!("\"a{}…(999930 more)…{}!\"", "x".repeat(54), "x".repeat(14));
+        // The word is 1,000,002 characters: its first 56 and last 16 are shown.
+        assert_eq!(
+            text,
+            format!("m.ron: m: unit {clipped} does not fit property translateX")
+        );
+        // Words of up to 80 characters, and the white space between words, are kept.
+        let kept = format!("a  {}\tb", "y".repeat(MAX_ECHOED_WORD));
+        assert_eq!(clip_words(kept.clone()), kept);
     }
 }
