@@ -101,10 +101,12 @@ fuzz_target!(|data: &[u8]| {
                     &text[..text.len().min(2000)]
                 )
             });
-            // A ring's property is null by design (its radii are its tracks); every other
+            // A ring's property is null by design (its radii are its tracks), a multi-track
+            // motion's property and unit too (its tracks each say their own); every other
             // value is a finite number, a string or a structure of them.
             let mut numbers = value.clone();
             numbers["property"] = Value::String(String::new());
+            numbers["unit"] = Value::String(String::new());
             check_numbers(&numbers, &spec.name);
             for (name, track) in value["tracks"].as_object().expect("tracks") {
                 for key in ["position", "velocity"] {

@@ -108,6 +108,61 @@ fn a_resting_motion_ends_exactly_at_rest_and_a_solved_decay_exactly_at_to() {
         .all(|x| (x - 100.0).abs() > 0.0 && (x - 100.0).abs() < 0.5));
 }
 
+/// A reader handing a motion over must know what its last frame is without guessing from the
+/// last join: each table, per motion file and in the bundle alike, says how the motion ends
+/// (`rests`, `arrives`, `fixed`) and per track the rest thresholds of its unit.
+#[test]
+fn each_table_says_how_it_ends_and_each_track_within_which_thresholds_in_both_layouts() {
+    let dir = project(&[(
+        "a.ron",
+        r#"[
+            (name: "s", motion: Spring(from: 0, to: 100, stiffness: 170, damping: 26)),
+            (name: "o", property: "opacity", motion: Spring(from: 0, to: 1, stiffness: 170, damping: 26)),
+            (name: "d", duration: 0.5, motion: Decay(from: 0, to: 300, end_velocity: 20)),
+            (name: "g", duration: 0.4, motion: Gravity(from: 0, velocity: -500, acceleration: 2000)),
+            (name: "r", duration: 0.5, motion: ExplosionRing(inner: (from: 0, to: 80, end_velocity: 10), outer: (from: 8, to: 120, end_velocity: 5))),
+        ]"#,
+    )]);
+    let expected = [
+        ("s", "rests", ["value"].as_slice(), (0.25, 2.0)),
+        ("o", "rests", &["value"], (0.001, 0.01)),
+        ("d", "arrives", &["value"], (0.25, 2.0)),
+        ("g", "fixed", &["value"], (0.25, 2.0)),
+        ("r", "arrives", &["inner", "outer"], (0.25, 2.0)),
+    ];
+    let check = |t: &Value, layout: &str| {
+        let (name, ending, tracks, (rest_delta, rest_speed)) = expected
+            .iter()
+            .find(|e| e.0 == t["name"])
+            .unwrap_or_else(|| panic!("{layout}: {}", t["name"]));
+        assert_eq!(t["ending"], *ending, "{layout} {name}");
+        for track in *tracks {
+            let track = &t["tracks"][track];
+            assert_eq!(track["ending"], *ending, "{layout} {name}");
+            assert_eq!(track["rest_delta"], *rest_delta, "{layout} {name}");
+            assert_eq!(track["rest_speed"], *rest_speed, "{layout} {name}");
+        }
+    };
+    let out = curvebake(dir.path(), &["bake", "--formats", "json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    for (name, ..) in expected {
+        check(&table(dir.path(), name), "json/");
+    }
+    let out = curvebake(
+        dir.path(),
+        &["bake", "--formats", "json", "--bundle", "--out", "b"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let bundle: Value =
+        serde_json::from_str(&fs::read_to_string(dir.path().join("b/curves.json")).unwrap())
+            .unwrap();
+    let motions = bundle["motions"].as_array().unwrap();
+    assert_eq!(motions.len(), expected.len());
+    for t in motions {
+        check(t, "bundle");
+    }
+}
+
 #[test]
 fn every_error_is_reported_with_its_place_and_valid_motions_are_still_baked() {
     let dir = project(&[

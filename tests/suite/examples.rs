@@ -527,6 +527,28 @@ fn every_figure_the_docs_state_is_the_bakes() {
         "docs/guide/css.md should say: the examples' {sizes}"
     );
 
+    // How many frames a bake has, as the code counts them: exactly, card-drop's stored D
+    // times 60 is a hair above a whole number, which ceil(D·fps) taken exactly would count
+    // one frame over; and a motion baked until rest has D = (frames − 1)/fps.
+    let drop = motions.iter().find(|m| m["name"] == "card-drop").unwrap();
+    let (duration, frames) = (
+        drop["duration"].as_f64().unwrap(),
+        drop["frames"].as_u64().unwrap(),
+    );
+    let n = (frames - 1) as f64;
+    // D·60 − n rounded once: its sign is the exact product's.
+    assert!(duration.mul_add(60.0, -n) > 0.0, "no longer a hair above");
+    assert_eq!(duration, n / 60.0, "D = (frames − 1)/fps");
+    let count = format!(
+        "card-drop's D = {duration} is stored a hair above {n}/60, so exactly D·60 is a hair \
+         above {n}, yet n = {n} and it has {frames} frames"
+    );
+    let curves = read_doc("docs/guide/curves.md");
+    assert!(
+        squeezed(&curves).contains(&squeezed(&count)),
+        "docs/guide/curves.md should say: {count}"
+    );
+
     // The default rest thresholds, as the bake applies them.
     use curvebake::internals::spec::{REST_FOR_PIXELS, REST_FOR_UNITLESS, REST_FOR_UNITS};
     let thresholds = format!(

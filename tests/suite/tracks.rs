@@ -66,6 +66,52 @@ fn tracks_of_different_lengths_share_one_timeline_and_hold_their_ends() {
     assert!(joins.contains(&0.3), "{joins:?}");
 }
 
+/// A multi-track motion animates no one property in one unit: its table says so with nulls,
+/// and each track says its own unit, how it ends and its own rest thresholds (the opacity, a
+/// decay solved to arrive at its 0.3 s, arrives while the whole rests; the unitless tracks
+/// rest within the unitless defaults, not the px ones).
+#[test]
+fn a_multi_track_table_leaves_property_and_unit_to_tracks_that_each_say_how_they_end() {
+    let dir = baked();
+    let table: Value = serde_json::from_str(&read(&dir, "json/sheet-enter.json")).unwrap();
+    assert_eq!(table["property"], Value::Null);
+    assert_eq!(table["unit"], Value::Null);
+    assert_eq!(table["ending"], "rests");
+    for (track, unit, ending, rest_delta, rest_speed) in [
+        ("translateY", "px", "rests", 0.25, 2.0),
+        ("opacity", "", "arrives", 0.001, 0.01),
+        ("scale", "", "rests", 0.001, 0.01),
+    ] {
+        let t = &table["tracks"][track];
+        assert_eq!(t["unit"], unit, "{track}");
+        assert_eq!(t["ending"], ending, "{track}");
+        assert_eq!(t["rest_delta"], rest_delta, "{track}");
+        assert_eq!(t["rest_speed"], rest_speed, "{track}");
+    }
+}
+
+/// The tokens' `ends`, `restDelta` and `restSpeed` are each track's own, as the hand-off guide
+/// says, not the whole motion's (which gave the unitless tracks the px thresholds and the
+/// opacity `at rest`).
+#[test]
+fn each_tracks_tokens_carry_its_own_ending_and_rest_thresholds() {
+    let dir = project(&[("tracks.ron", EXAMPLES)]);
+    let out = curvebake(dir.path(), &["bake", "--formats", "tokens"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let tokens: Value = serde_json::from_str(&read(&dir, "curves.tokens.json")).unwrap();
+    for (track, ends, rest_delta, rest_speed) in [
+        ("translate-y", "at rest", 0.25, 2.0),
+        ("opacity", "on arrival", 0.001, 0.01),
+        ("scale", "at rest", 0.001, 0.01),
+    ] {
+        let data =
+            &tokens["motion"]["sheet-enter"][track]["transition"]["$extensions"]["dev.curvebake"];
+        assert_eq!(data["ends"], ends, "{track}");
+        assert_eq!(data["restDelta"], rest_delta, "{track}");
+        assert_eq!(data["restSpeed"], rest_speed, "{track}");
+    }
+}
+
 #[test]
 fn one_class_plays_every_track_and_x_y_animate_one_translate() {
     let dir = baked();

@@ -5,14 +5,18 @@
 //! several closed forms lists where they hand over under `joins` (seconds), and each track
 //! where it is not smooth (a gravity impact too) under its own `joins`, with its position and
 //! velocity on each side ([`joins::of_tracks`]), so that a reader between frames ends its
-//! cubic pieces there.
+//! cubic pieces there. The table says how the motion ends (`ending`: `rests`, `arrives` or
+//! `fixed`) and each track how it ends and within which rest thresholds, the track's own
+//! ([`MotionSpec::track_ends`](curvebake_model::spec::MotionSpec::track_ends)), so that a
+//! reader handing a track over knows what its last frame is. docs/guide/baking.md lists
+//! every field.
 
 use crate::exporter::{Buffers, Bundle, Exporter, FilePath, MotionOutput, Shape, Summary};
 use crate::joins;
 use crate::settings::{Format, Layout};
 use curvebake_model::bake::Baked;
 use curvebake_model::number::{json_text, write_json_f64, write_json_f64s};
-use curvebake_model::spec::Model;
+use curvebake_model::spec::{Model, TrackEnd};
 
 /// The JSON exporter.
 #[derive(Debug, Clone)]
@@ -131,17 +135,20 @@ fn separate(out: &mut Vec<u8>, first: &mut bool) {
 }
 
 /// One motion's table: name, kind, property (null for a ring, which animates no property of
-/// its own; a multi-track motion's first track's), unit, fps, duration, frames, params,
-/// tracks (a multi-track motion's each with its own `unit`).
+/// its own, and for a multi-track motion, whose tracks each animate their own), unit (null for
+/// a multi-track motion, whose tracks each have their own), fps, duration, frames, ending,
+/// params, tracks (each with how it ends and its rest thresholds, a multi-track motion's also
+/// with its `unit`).
 pub fn table(baked: &Baked, out: &mut Vec<u8>) {
     let spec = baked.spec;
     out.extend_from_slice(b"{\n");
     let ring = matches!(spec.model, Model::Ring(_));
+    let multi = matches!(spec.model, Model::Tracks(_));
     for (k, v) in [
         ("name", Some(spec.name.as_str())),
         ("motion", Some(spec.model.kind())),
-        ("property", (!ring).then(|| spec.property.name())),
-        ("unit", Some(spec.unit.as_str())),
+        ("property", (!ring && !multi).then(|| spec.property.name())),
+        ("unit", (!multi).then_some(spec.unit.as_str())),
     ] {
         key(out, k);
         match v {
@@ -158,6 +165,9 @@ pub fn table(baked: &Baked, out: &mut Vec<u8>) {
     out.extend_from_slice(b",\n");
     key(out, "frames");
     out.extend_from_slice(itoa::Buffer::new().format(baked.frames()).as_bytes());
+    out.extend_from_slice(b",\n");
+    key(out, "ending");
+    string(out, spec.ending.name());
     out.extend_from_slice(b",\n");
     key(out, "params");
     params(out, &spec.model);
@@ -177,6 +187,7 @@ pub fn table(baked: &Baked, out: &mut Vec<u8>) {
         Model::Tracks(_) => spec.track_units(),
         _ => Vec::new(),
     };
+    let ends = spec.track_ends(baked.duration);
     for (i, (track, joins)) in baked.tracks.iter().zip(&track_joins).enumerate() {
         out.extend_from_slice(if i > 0 { b",\n" } else { b"\n" });
         key(out, track.name);
@@ -186,6 +197,7 @@ pub fn table(baked: &Baked, out: &mut Vec<u8>) {
             string(out, unit);
             out.extend_from_slice(b",\n");
         }
+        track_end(out, &ends[i]);
         key(out, "position");
         number_array(out, &track.position);
         out.extend_from_slice(b",\n");
@@ -207,6 +219,21 @@ pub fn table(baked: &Baked, out: &mut Vec<u8>) {
         out.extend_from_slice(b"}");
     }
     out.extend_from_slice(b"}\n}");
+}
+
+/// `"ending":…,"rest_delta":…,"rest_speed":…,` of one track: how its last frame was decided
+/// and the thresholds within which it counts as resting, for a reader that hands the track
+/// over to a motion of its own.
+fn track_end(out: &mut Vec<u8>, end: &TrackEnd) {
+    key(out, "ending");
+    string(out, end.ending.name());
+    out.push(b',');
+    key(out, "rest_delta");
+    write_json_f64(out, end.rest_delta);
+    out.push(b',');
+    key(out, "rest_speed");
+    write_json_f64(out, end.rest_speed);
+    out.extend_from_slice(b",\n");
 }
 
 impl Exporter for Json {

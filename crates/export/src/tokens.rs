@@ -19,8 +19,8 @@
 //!   bakes it again: the exact `linear()` easing and its proven bound ([`crate::exact`]), the
 //!   motion as written in its file (`ron`), its kind and every parameter (a spring in every
 //!   platform's form, Material 3's stiffness and damping ratio among them), property, unit,
-//!   the values it travels between, rest thresholds, duration, frame rate and reduced-motion
-//!   policy.
+//!   the values it travels between, how it ends and its rest thresholds (the track's own),
+//!   duration, frame rate and reduced-motion policy.
 //!
 //! A track that ends where it starts (a ring's radius) has no progress to ease: it gets the
 //! `duration` token alone, which then carries the extension.
@@ -34,7 +34,7 @@ use crate::exporter::{
 use crate::settings::{ExportSettings, Format, Layout};
 use curvebake_model::bake::Baked;
 use curvebake_model::number::format_number;
-use curvebake_model::spec::{Ending, Model, ReducedMotion};
+use curvebake_model::spec::{Ending, Model, ReducedMotion, TrackEnd};
 use serde_json::{json, Map, Value};
 
 /// Path of the tokens.
@@ -141,11 +141,13 @@ fn duration(seconds: f64) -> Value {
 }
 
 /// One track as its tokens name it: its key in the motion's group (`None` for a one-value
-/// motion, whose group is the track's), the CSS property it animates and its unit.
+/// motion, whose group is the track's), the CSS property it animates, its unit, and how it
+/// ends within which rest thresholds (a multi-track motion's track its own).
 struct TrackOf<'a> {
     key: Option<String>,
     property: String,
     unit: &'a str,
+    end: TrackEnd,
 }
 
 /// The tracks of a motion whose global name is `global`: a multi-track motion's each
@@ -154,12 +156,14 @@ struct TrackOf<'a> {
 /// custom properties its CSS makes (`--<global>-inner`).
 fn tracks_of<'a>(baked: &'a Baked, global: &str) -> Vec<TrackOf<'a>> {
     let spec = baked.spec;
+    let ends = spec.track_ends(baked.duration);
     match &spec.model {
-        Model::Tracks(t) => (t.tracks().iter())
-            .map(|k| TrackOf {
+        Model::Tracks(t) => (t.tracks().iter().zip(ends))
+            .map(|(k, end)| TrackOf {
                 key: Some(kebab(k.property.name())),
                 property: k.property.name().to_owned(),
                 unit: &k.unit,
+                end,
             })
             .collect(),
         _ => match spec.model.tracks().as_slice() {
@@ -167,12 +171,14 @@ fn tracks_of<'a>(baked: &'a Baked, global: &str) -> Vec<TrackOf<'a>> {
                 key: None,
                 property: spec.property.name().to_owned(),
                 unit: &spec.unit,
+                end: ends[0],
             }],
-            named => (named.iter())
-                .map(|(name, _)| TrackOf {
+            named => (named.iter().zip(ends))
+                .map(|((name, _), end)| TrackOf {
                     key: Some((*name).to_owned()),
                     property: format!("--{global}-{name}"),
                     unit: &spec.unit,
+                    end,
                 })
                 .collect(),
         },
@@ -373,16 +379,18 @@ fn extension(baked: &Baked, track: &TrackOf) -> Map<String, Value> {
     data.insert("duration".into(), json!(baked.duration));
     data.insert("fps".into(), json!(spec.fps));
     data.insert("frames".into(), json!(baked.frames()));
+    // The track's own: a multi-track motion's tracks end each their own way, within the
+    // thresholds of their own unit.
     data.insert(
         "ends".into(),
-        json!(match spec.ending {
+        json!(match track.end.ending {
             Ending::Fixed(_) => "after its duration",
             Ending::Arrives(_) => "on arrival",
             Ending::Rests => "at rest",
         }),
     );
-    data.insert("restDelta".into(), json!(spec.rest_delta));
-    data.insert("restSpeed".into(), json!(spec.rest_speed));
+    data.insert("restDelta".into(), json!(track.end.rest_delta));
+    data.insert("restSpeed".into(), json!(track.end.rest_speed));
     data.insert(
         "reducedMotion".into(),
         json!(match spec.reduced_motion {

@@ -1,11 +1,12 @@
 //! Sampling a validated motion at a fixed frame rate.
 //!
-//! Frame i is at t_i = min(i/fps, D), i = 0 ..= ceil(D·fps), with D the bake length. A motion
-//! that ends at rest gets D = the first frame time from which its decay envelope proves it
-//! stays within `rest_delta` of rest (and, for a motion from one value to another, within
-//! 0.1 % of its travel: [`Model::end_delta`](crate::spec::Model::end_delta)) with speed below
-//! `rest_speed`; its last frame is exactly the rest value. Every other frame is the exact
-//! closed form.
+//! Frame i is at t_i = min(i/fps, D), i = 0 ..= n, with D the bake length and n = ceil(D·fps)
+//! but for a product within `FRAME_COUNT_SLACK` of a whole number, which is that number
+//! (see [`frame_plan`]). A motion that ends at rest gets D = the first frame time from which
+//! its decay envelope proves it stays within `rest_delta` of rest (and, for a motion from one
+//! value to another, within 0.1 % of its travel:
+//! [`Model::end_delta`](crate::spec::Model::end_delta)) with speed below `rest_speed`; its
+//! last frame is exactly the rest value. Every other frame is the exact closed form.
 
 use crate::spec::{Ending, MotionSpec};
 use curvebake_motion::frame_time;
@@ -22,8 +23,8 @@ pub const MAX_POSITION: f64 = 1e9;
 /// per second.
 pub const MAX_SPEED: f64 = 1e12;
 
-/// D·fps within this of an integer counts as that integer, so that a duration of 0.1 s at
-/// 60 fps is 6 frame intervals, not 7 with a last one of a femtosecond.
+/// D·fps within this of an integer n (relative: this times max(1, n)) counts as n, so that a
+/// duration of 0.1 s at 60 fps is 6 frame intervals, not 7 with a last one of a femtosecond.
 const FRAME_COUNT_SLACK: f64 = 1e-9;
 
 /// One sampled quantity: position and velocity per frame.
@@ -136,7 +137,8 @@ impl std::fmt::Display for Rounded {
 /// snapped to the end value when the motion `snaps` (it rests or arrives).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FramePlan {
-    /// ceil(D·fps): the frames less one.
+    /// n = ceil(D·fps), D·fps within `FRAME_COUNT_SLACK` of a whole number counting as
+    /// it, at least 1: the frames less one.
     pub intervals: usize,
     /// The bake length D, seconds.
     pub duration: f64,
@@ -264,4 +266,31 @@ pub fn bake_planned(spec: &MotionSpec, plan: FramePlan) -> Result<Baked<'_>, Bak
         duration,
         tracks,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::plain_ron;
+
+    fn plan_of(duration: f64) -> FramePlan {
+        let text = format!(
+            "(name: \"g\", fps: 60, duration: {duration}, motion: Gravity(from: 0, velocity: 0, acceleration: 100))"
+        );
+        let file = &plain_ron::parse(&text).expect("plain RON")[0];
+        frame_plan(&MotionSpec::from_file(file, Default::default()).unwrap()).unwrap()
+    }
+
+    /// The count docs/guide/curves.md states: n = ceil(D·fps) of the doubles' product, but a
+    /// product a hair off a whole number counts as it, above (4.15 s at 60 fps is
+    /// 249.00000000000003) as below (2.05 s is 122.99999999999999).
+    #[test]
+    fn a_product_a_hair_off_a_whole_number_of_frames_counts_as_it() {
+        assert_eq!(4.15 * 60.0, 249.00000000000003);
+        assert_eq!(plan_of(4.15).frames(), 250);
+        assert_eq!(2.05 * 60.0, 122.99999999999999);
+        assert_eq!(plan_of(2.05).frames(), 124);
+        // Not a hair: a whole frame more.
+        assert_eq!(plan_of(4.151).frames(), 251);
+    }
 }

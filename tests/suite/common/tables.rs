@@ -296,7 +296,9 @@ pub fn read_tables(inputs: &[PathBuf], out: &Path) -> Vec<(MotionSpec, Table)> {
             let times: Vec<f64> = (0..frames)
                 .map(|i| (i as f64 / fps).min(duration))
                 .collect();
-            let unit = table["unit"].as_str().unwrap();
+            // Null for a multi-track motion, whose tracks each say their own; its CSS and JS
+            // write values in its spec's unit (its first track's).
+            let unit = table["unit"].as_str().unwrap_or(&input.spec.unit);
             let track_units: Vec<String> = match &input.spec.model {
                 Model::Tracks(spec) => tracks
                     .iter()
@@ -328,7 +330,8 @@ pub fn read_tables(inputs: &[PathBuf], out: &Path) -> Vec<(MotionSpec, Table)> {
                 spec: input.spec.clone(),
                 tolerances,
                 name: input.spec.name.clone(),
-                // Null for a ring, whose radii are its tracks.
+                // Null for a ring, whose radii are its tracks, and for a multi-track motion,
+                // whose tracks are its properties.
                 property: table["property"].as_str().unwrap_or_default().to_owned(),
                 unit: unit.to_owned(),
                 fps,

@@ -197,6 +197,31 @@ pub enum Ending {
     Rests,
 }
 
+impl Ending {
+    /// Its name in the JSON outputs (the tables, `inspect --json`): `fixed` (the motion cut at
+    /// its duration), `arrives` (its last frame the end value it arrives at) or `rests` (its
+    /// last frame the rest value, with velocity 0).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::Fixed(_) => "fixed",
+            Self::Arrives(_) => "arrives",
+            Self::Rests => "rests",
+        }
+    }
+}
+
+/// How one track of a bake ends, and the rest thresholds it was baked with: what a reader
+/// handing the track over to its own motion needs to know of its last frame.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TrackEnd {
+    /// How the track ends ([`Track::ending_on`] for a multi-track motion's, else the motion's).
+    pub ending: Ending,
+    /// Distance from rest that counts as resting.
+    pub rest_delta: f64,
+    /// Speed that counts as resting.
+    pub rest_speed: f64,
+}
+
 impl Model {
     /// The kind name used in outputs: `spring`, `friction`, `gravity`, `decay`, `explosion-ring`.
     pub fn kind(&self) -> &'static str {
@@ -1068,6 +1093,30 @@ fn model_and_ending(
 }
 
 impl MotionSpec {
+    /// Per track ([`Model::tracks`]), how it ends on a bake `end` seconds long and its rest
+    /// thresholds: a multi-track motion's track its own (a track may be cut at its
+    /// `duration` while the whole rests, and a unitless one rests within the unitless
+    /// defaults while a px one within the px ones), any other motion's (both radii of a ring)
+    /// the motion's.
+    pub fn track_ends(&self, end: f64) -> Vec<TrackEnd> {
+        let motion = TrackEnd {
+            ending: self.ending,
+            rest_delta: self.rest_delta,
+            rest_speed: self.rest_speed,
+        };
+        match &self.model {
+            Model::Tracks(multi) => (multi.tracks().iter())
+                .map(|t| TrackEnd {
+                    ending: t.ending_on(end),
+                    rest_delta: t.rest_delta,
+                    rest_speed: t.rest_speed,
+                })
+                .collect(),
+            Model::Ring(_) => vec![motion; 2],
+            _ => vec![motion],
+        }
+    }
+
     /// Each track's unit, in track order: a multi-track motion's track its own, any other
     /// motion's (both radii of a ring) the motion's.
     pub fn track_units(&self) -> Vec<&str> {

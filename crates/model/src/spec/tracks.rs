@@ -21,7 +21,8 @@ pub struct Track {
     pub unit: String,
     /// Its motion (one value).
     pub model: Model,
-    /// How it ends on its own.
+    /// How it ends on its own: a track that never rests is cut at the motion's `duration`,
+    /// `Fixed` as a track with its own.
     pub ending: Ending,
     /// L_k: when it ends (seconds).
     pub length: f64,
@@ -64,6 +65,16 @@ impl Motion for Track {
 }
 
 impl Track {
+    /// How this track ends on a timeline `end` long: as on its own if it ends by then, else
+    /// cut at `end` (the motion's `duration`, shorter than the track).
+    pub fn ending_on(&self, end: f64) -> Ending {
+        if self.length > end {
+            Ending::Fixed(end)
+        } else {
+            self.ending
+        }
+    }
+
     /// Where this track's closed forms join on a timeline `end` long, in time order: its own
     /// motion's joins before L_k ([`Model::joins`]), then L_k itself if the track ends before
     /// `end` (from there it holds its end value).
@@ -230,7 +241,7 @@ pub(super) fn resolve_tracks(
             property,
             unit,
             model,
-            ending,
+            ending: if cut { Ending::Fixed(length) } else { ending },
             length,
             end_value,
             rest_delta,
@@ -317,5 +328,59 @@ mod tests {
         // A track that rests before D still holds its rest value.
         assert!(settling.length < 1.0);
         assert_eq!(settling.end_value, 1.0);
+    }
+
+    fn spec_of(text: &str) -> super::super::MotionSpec {
+        let file = &plain_ron::parse(text).expect("plain RON")[0];
+        super::super::MotionSpec::from_file(file, Default::default()).unwrap()
+    }
+
+    /// Each track says how it ends and its own thresholds, not the whole motion's: the
+    /// reviewer's sheet-enter, which rests as a whole, has a solved decay that arrives at its
+    /// own `duration` and unitless tracks that rest within the unitless defaults.
+    #[test]
+    fn each_track_ends_its_own_way_within_its_own_thresholds() {
+        let spec = spec_of(
+            r#"(name: "s", tracks: [
+                (property: "translateY", motion: Spring(from: 480, to: 0, stiffness: 260, damping: 24)),
+                (property: "opacity", motion: Decay(from: 0, to: 1, end_velocity: 0.2), duration: 0.3),
+                (property: "scale", motion: Friction(from: 0.9, velocity: 0.1, friction: 0.05), duration: 0.2),
+            ])"#,
+        );
+        assert_eq!(spec.ending, Ending::Rests);
+        let ends = spec.track_ends(1.0);
+        let endings: Vec<Ending> = ends.iter().map(|e| e.ending).collect();
+        assert_eq!(
+            endings,
+            [Ending::Rests, Ending::Arrives(0.3), Ending::Fixed(0.2)]
+        );
+        let thresholds: Vec<(f64, f64)> =
+            ends.iter().map(|e| (e.rest_delta, e.rest_speed)).collect();
+        let (px, unitless) = (
+            super::super::REST_FOR_PIXELS,
+            super::super::REST_FOR_UNITLESS,
+        );
+        assert_eq!(thresholds, [px, unitless, unitless]);
+    }
+
+    /// A track that the motion's `duration` cuts, because it never rests or rests later,
+    /// ends `Fixed` at that duration, not as it would on its own.
+    #[test]
+    fn a_track_the_motions_duration_cuts_ends_there() {
+        let spec = spec_of(
+            r#"(name: "u", duration: 0.5, tracks: [
+                (property: "translateY", motion: Spring(from: 0, to: 50, stiffness: 100, damping: 0)),
+                (property: "translateX", motion: Spring(from: 0, to: 50, stiffness: 100, damping: 10)),
+                (property: "scale", motion: Spring(from: 0.5, to: 1, stiffness: 1000, damping: 60)),
+            ])"#,
+        );
+        assert_eq!(spec.ending, Ending::Fixed(0.5));
+        let endings: Vec<Ending> = (spec.track_ends(0.5).iter()).map(|e| e.ending).collect();
+        // translateX first, then translateY (the order of the tracks), then scale, which rests
+        // before 0.5 s.
+        assert_eq!(
+            endings,
+            [Ending::Fixed(0.5), Ending::Fixed(0.5), Ending::Rests]
+        );
     }
 }
