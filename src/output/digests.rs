@@ -13,7 +13,8 @@ use crate::output::record::{BundleStamp, Entry};
 use crate::output::regular::open_regular;
 use crate::output::write::{OutputDir, StreamedFile, WriteError};
 use curvebake_export::exporter::PREVIEW_MAX_JOINS;
-use curvebake_export::{preview_times, Digest, Name};
+use curvebake_export::preview::PREVIEW_MAX_POINTS;
+use curvebake_export::{Digest, Name};
 use curvebake_model::bake::MAX_FRAMES;
 use curvebake_model::hash::ContentHasher;
 use curvebake_model::spec::ParamGroup;
@@ -26,8 +27,7 @@ pub const DIGESTS_PATH: &str = ".curvebake-digests";
 /// A motion's [`Digest`] less what its [`Entry`] holds (name, frames, files), for the
 /// annex. Numbers are the bits of their `f64` (`f64::to_bits`): exact, where JSON's
 /// decimals would be parsed to within an ulp, and never a JSON number a non-finite value
-/// cannot be. The preview holds only positions: its times are the [`preview_times`] of its
-/// joins.
+/// cannot be. The preview's times are kept once, its tracks' positions at them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SummaryRecord {
@@ -43,6 +43,10 @@ pub struct SummaryRecord {
     pub duration: u64,
     /// Parameter groups: name, then (name, value bits) pairs.
     pub params: Vec<(Option<String>, Values)>,
+    /// The preview's times (bits; an annex written when they were even has none, and its
+    /// previews are not kept).
+    #[serde(default)]
+    pub preview_times: Option<Vec<u64>>,
     /// Per track: its name and its positions at the preview's times (bits).
     pub preview: Vec<(String, Vec<u64>)>,
     /// The joins of the preview's times (bits; an annex written when previews were frames has
@@ -84,6 +88,11 @@ impl SummaryRecord {
                     (g.name.as_ref().map(|n| n.to_string()), values.collect())
                 })
                 .collect(),
+            preview_times: Some(
+                (digest.preview.first()).map_or_else(Vec::new, |(_, points)| {
+                    points.iter().map(|p| p.0.to_bits()).collect()
+                }),
+            ),
             preview: (digest.preview.iter())
                 .map(|(track, points)| {
                     let positions: Vec<f64> = points.iter().map(|p| p.1).collect();
@@ -101,8 +110,9 @@ impl SummaryRecord {
     /// The digest this record keeps for `entry`, or `None` if the record does not hold as
     /// one (the manifest is untrusted): every number finite, fps > 0, duration >= 0, frames
     /// from 1 to [`MAX_FRAMES`], joins ascending inside (0, duration) and at most
-    /// [`PREVIEW_MAX_JOINS`], each track with one position per preview time, names short
-    /// and lists bounded.
+    /// [`PREVIEW_MAX_JOINS`], preview times in [0, duration] in order and no more than a
+    /// preview has, each track with one position per preview time, names short and lists
+    /// bounded.
     pub fn digest(&self, entry: &Entry) -> Option<Digest> {
         let (max_tracks, max_groups, max_values, max_name) = SUMMARY_LIMITS;
         let number = |bits: u64| Some(f64::from_bits(bits)).filter(|x| x.is_finite());
@@ -118,7 +128,14 @@ impl SummaryRecord {
         if joins.len() > PREVIEW_MAX_JOINS || joins.windows(2).any(|w| w[0] >= w[1]) {
             return None;
         }
-        let times = preview_times(duration, &joins);
+        let times = (self.preview_times.as_ref()?.iter())
+            .map(|&t| number(t).filter(|&t| (0.0..=duration).contains(&t)))
+            .collect::<Option<Vec<_>>>()?;
+        if times.len() > PREVIEW_MAX_POINTS + 2 * PREVIEW_MAX_JOINS + 1
+            || times.windows(2).any(|w| w[0] > w[1])
+        {
+            return None;
+        }
         if self.preview.len() > max_tracks
             || self.ends.len() > max_tracks
             || self.units.len() > max_tracks

@@ -21,6 +21,7 @@ pub mod lottie;
 #[cfg(feature = "plots")]
 mod plot;
 pub mod png;
+pub mod preview;
 pub mod settings;
 pub mod tailwind;
 pub mod tokens;
@@ -36,8 +37,8 @@ pub(crate) fn test_spec(ron: &str) -> curvebake_model::spec::MotionSpec {
 }
 
 pub use exporter::{
-    preview_times, Buffers, Bundle, Digest, Exporter, FilePath, MotionOutput, Name, New,
-    OutputFile, Shape, Summary,
+    Buffers, Bundle, Digest, Exporter, FilePath, MotionOutput, Name, New, OutputFile, Shape,
+    Summary,
 };
 pub use settings::{ExportSettings, Format, Layout};
 

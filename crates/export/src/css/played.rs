@@ -226,7 +226,7 @@ pub fn curves<'a>(baked: &'a Baked, settings: &ExportSettings) -> Vec<Curve<'a>>
 
 /// The holds of a track from its kinks ([`Kink::band`]): from each kink with a band to the
 /// next (or `end`), near the motion's value there (a floor).
-fn holds(motion: &dyn Motion, kinks: &[Kink], end: f64) -> Vec<fit::Hold> {
+pub(crate) fn holds(motion: &dyn Motion, kinks: &[Kink], end: f64) -> Vec<fit::Hold> {
     (kinks.iter().enumerate())
         .filter_map(|(i, kink)| {
             Some(fit::Hold {
