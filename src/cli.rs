@@ -6,8 +6,8 @@ use curvebake::new::Kind;
 use curvebake::{BakeOptions, Config, InputError};
 use std::path::PathBuf;
 
-/// Bakes physically based animation curves into JSON tables, CSS keyframes, ES modules and
-/// plots.
+/// Bakes physically based animation curves into JSON tables, CSS, ES modules, plots, a review
+/// page, design tokens, Tailwind and Lottie (`about` is the package's description).
 #[derive(Debug, Parser)]
 #[command(
     name = "curvebake",
