@@ -144,8 +144,8 @@ impl Bake {
         self
     }
 
-    /// Per-frame CSS keyframes with `linear` timing instead of two stops timed by the
-    /// `linear()` easing: the fallback for browsers without `linear()`.
+    /// CSS keyframes at the fitted stops with `linear` timing instead of two stops timed by
+    /// the `linear()` easing: the fallback for browsers without `linear()`.
     pub fn css_frames(mut self, frames: bool) -> Self {
         self.options.settings.css_frames = frames;
         self

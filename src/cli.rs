@@ -6,8 +6,8 @@ use curvebake::new::Kind;
 use curvebake::{BakeOptions, Config, InputError};
 use std::path::PathBuf;
 
-/// Bakes physically based animation curves into JSON tables, CSS keyframes, ES modules and
-/// plots.
+/// Bakes physically based animation curves into JSON tables, CSS, ES modules, plots, a review
+/// page, design tokens, Tailwind and Lottie (`about` is the package's description).
 #[derive(Debug, Parser)]
 #[command(
     name = "curvebake",
@@ -103,14 +103,16 @@ pub struct BakeArgs {
     /// --<name>-duration/-easing and registered custom properties (e.g. `cb-`) [default: none]
     #[arg(long)]
     pub prefix: Option<String>,
-    /// Per-frame CSS keyframes (linear timing) instead of two stops timed by the linear()
-    /// easing: for browsers without linear() (before Chrome 113, Firefox 112, Safari 17.2)
+    /// CSS keyframes at the fitted stops (linear timing) instead of two stops timed by the
+    /// linear() easing: for browsers without linear() (before Chrome 113, Firefox 112, Safari
+    /// 17.2). Writes no --<name>-from/-to, and no --<name>-velocity animation
     #[arg(long, overrides_with = "no_css_frames")]
     pub css_frames: bool,
     /// Two CSS stops timed by linear(), although the project file says `css_frames = true`.
     #[arg(long)]
     pub no_css_frames: bool,
-    /// Bake and export every motion again, ignoring the manifest of the output folder.
+    /// Bake and export every motion again, ignoring the manifest of the output folder; also
+    /// replace files in it that curvebake did not write (which a bake otherwise refuses to).
     #[arg(long)]
     pub force: bool,
     /// Plot size in pixels, WIDTHxHEIGHT [default: 1200x800]

@@ -41,14 +41,15 @@ pub fn config_template() -> String {
 /// [`config_template`], with `FORMATS` for the formats this build writes.
 const CONFIG_TEMPLATE: &str = r#"# curvebake's project file: `curvebake bake`, `bake --check`, `watch` and `inspect`
 # read it from the folder they run in; flags on the command line override it.
-# Every key is optional; the values shown are the defaults.
+# Every key is optional. The values shown are the defaults, except for `fps` and `jobs`,
+# which have none: without them each motion keeps its own fps and every core is used.
 
 # inputs = ["curves"]                              # .ron files and folders, relative to this file
 # out = "out"                                      # the output folder, relative to this file
 # formats = [FORMATS]
 # fps = 60                                         # replaces every motion's own fps (default: their own)
 # css_tolerance = 0.0                              # distance from the motion (0: per unit)
-# css_frames = false                               # per-frame keyframes for browsers without linear()
+# css_frames = false                               # keyframes at fitted stops, for browsers without linear()
 # prefix = ""                                      # before every class, @keyframes and --name the CSS and JS make
 # layout = "per-motion"                            # or "bundle": only curves.json and curves.css
 # plot_size = [1200, 800]                          # plot width and height in pixels

@@ -103,13 +103,13 @@ fn same_allocations(
 
 /// Two tracks that end before the motion, at its 1 s as at its 1000 s: the first rests
 /// between two frames (an easing, with a stop of its own where it ends), the second is cut
-/// short by its duration (per-frame keyframes). A join costs a few allocations of its own,
+/// short by its duration (keyframes at the fitted stops). A join costs a few allocations of its own,
 /// so both lengths have the same joins.
 const TWO_TRACKS: &str = "tracks: [(property: \"translateX\", motion: Spring(from: 0, to: 100, stiffness: 170, damping: 26)), (property: \"opacity\", motion: Spring(from: 0, to: 1, stiffness: 100, damping: 5), duration: 0.7)]";
 
 #[test]
 fn sampling_and_formatting_allocate_per_motion_not_per_frame() {
-    // A spring cut short at 1 s gets per-frame keyframes, one that rests an easing: both
+    // A spring cut short at 1 s gets keyframes at its stops, one that rests an easing: both
     // must cost the same, on translate (ends read from variables) and on scale.
     let kinds = [
         "motion: Spring(from: 0, to: 100, stiffness: 170, damping: 0.5)",
@@ -127,11 +127,11 @@ fn sampling_and_formatting_allocate_per_motion_not_per_frame() {
     same_allocations(&kinds, &ExportSettings::default(), (1, 1000), (61, 60_001));
 }
 
-/// With a CSS tolerance the stops are chosen by a search whose memory is sized per motion
-/// too: a motion allocates as often whether it keeps a few stops or hundreds. 1,201 frames
-/// keep the search (quadratic where a motion rests) quick.
+/// With a CSS tolerance the fitting core places fewer, longer stops against the closed form
+/// (O(stops) evaluations of it), in memory sized per motion before it starts
+/// (`fit::capacity`): a motion allocates as often whether it gets a few stops or hundreds.
 #[test]
-fn thinning_stops_allocates_per_motion_not_per_stop() {
+fn fitted_stops_allocate_per_motion_not_per_stop() {
     let kinds = [
         "motion: Spring(from: 0, to: 100, stiffness: 170, damping: 0.5)",
         "motion: Gravity(from: 0, velocity: 0, acceleration: 10)",

@@ -3,9 +3,13 @@
 //! Physical figures (damping ratio, frequencies, period, perceptual duration and bounce, decay
 //! rates, the Lambert W branch of a solve) come from the resolved model in closed form. What
 //! the animation does on screen (overshoot, peak speed, when it is visibly at rest) is read
-//! from the baked frames, because that is what every export plays: CSS and the Web Animations
-//! API interpolate linearly between frames, so the largest value they ever show is the largest
-//! frame. Each such figure says where it came from in its `source` field.
+//! from the baked frames: the closed form at each frame time, the tables the JSON and the ES
+//! modules carry and the plots draw. The CSS and the Web Animations API keyframes play
+//! straight lines between stops the fitting core places against the closed form, within the
+//! motion's tolerance ε of it at every instant, so what they show is within ε of the motion
+//! itself, not of its frames; an extreme between two frames reads a little low from the
+//! frames (a spring's overshoot is also given in closed form beside it). Each such figure
+//! says where it came from in its `source` field.
 //!
 //! ```
 //! use curvebake::Curve;

@@ -12,6 +12,10 @@
 //! the cards that changed and swaps them in place; else it fetches itself again and compares
 //! (see `crates/export/src/html/page.js`).
 //!
+//! When it serves for tuning ([`Server::start_tuning`]), it also answers the review page's
+//! `POST`s under `/_curvebake/tune/` (and a `GET` of the page's tuning script there): those
+//! requests are the `tune` module's, and get its refusals.
+//!
 //! What is refused, and how:
 //! * anything but `127.0.0.1`: the socket is bound there, so no other interface reaches it;
 //!   a `Host` header naming another host (DNS rebinding) gets `403`;
@@ -19,7 +23,7 @@
 //!   segment, a backslash or a NUL byte is `403`; an invalid escape or non-UTF-8 is `400`;
 //!   what is left is resolved with symbolic links followed and must still lie under the
 //!   folder (resolved the same way), else `403`, so a link pointing out is refused;
-//! * methods other than `GET` and `HEAD`: `405`.
+//! * methods other than `GET` and `HEAD` outside the tuning prefix: `405`.
 //!
 //! Every answer says `Cache-Control: no-store`, so a reload never shows an old bake, and
 //! `X-Content-Type-Options: nosniff`, so a browser takes each file as its `Content-Type` says.

@@ -1,4 +1,4 @@
-//! The integration suite in one binary (one link after an edit, not fourteen): each module is
+//! The integration suite in one binary (one link after an edit, not one per module): each module is
 //! one area, run as `cargo test --test suite <module>`. `tests/allocations.rs` stays apart
 //! because its counting allocator is a whole binary's choice.
 

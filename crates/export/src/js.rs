@@ -5,9 +5,10 @@
 //! format writes nothing.
 //!
 //! A module exports the keyframes (`element.animate(keyframes, timing)` plays the motion as
-//! baked: one keyframe per frame kept by the motion's tolerance, every frame without one,
-//! and one at each join of its closed forms, valued by them there (a hand-off or a bound hit
-//! between two frames, as in the CSS), `offset` = t/D, linear in between), the position table per track (a `Float32Array` in
+//! baked: one keyframe per stop of the fitting core ([`fit`]), whose straight lines stay
+//! within the motion's tolerance of its closed form at every instant, with one at each join
+//! of its closed forms, valued by them there (a hand-off or a bound hit between two frames,
+//! as in the CSS), `offset` = t/D, linear in between), the position table per track (a `Float32Array` in
 //! float32's shortest digits, or a `Float64Array` where float32 would move a value by more
 //! than the keyframes' rounding) and the velocity table in the same type, with `joins` and
 //! `valueAt`, which reads the tables between frames by cubic Hermite ([`joins::of_tracks`]), the
@@ -426,9 +427,9 @@ fn fitted_module(baked: &Baked, settings: &ExportSettings) -> (Vec<u8>, Vec<Stri
     }
     line(
         &mut out,
-        "/** Web Animations API keyframes: one per kept frame (every frame without a tolerance) \
-         and one at each exact join (a hand-off, a bound hit, a track's end), linear in \
-         between. */",
+        "/** Web Animations API keyframes: stops fitted to the motion's closed form, within its \
+         tolerance of it at every instant, with one at each exact join (a hand-off, a bound \
+         hit, a track's end); linear in between. */",
     );
     line(
         &mut out,
@@ -741,7 +742,7 @@ pub fn types(baked: &Baked) -> Vec<u8> {
          export declare const joins: {{ {joins} }};\n\
          /** The position of `track` (the first by default) at `seconds`, read between frames by cubic Hermite with the velocities: within h⁴/384·max|x⁗| of the motion. */\n\
          export declare function valueAt(seconds: number, track?: {track_names}): number;\n\
-         /** Web Animations API keyframes: one per kept frame and join, linear in between. */\n\
+         /** Web Animations API keyframes: stops fitted to the motion (within its tolerance at every instant) and its joins, linear in between. */\n\
          export declare const keyframes: Keyframe[];\n\
          /** Timing that plays the keyframes as baked, with the CSS class's fill. */\n\
          export declare const timing: Motion[\"timing\"] & {{ readonly fill: {fill} }};\n\

@@ -3,9 +3,13 @@
 //! the `curvebake` crate's output folder is the one place that does.
 //!
 //! Formats: [`json`] tables, [`css`] (keyframes, `linear()` easings, ready classes), [`js`]
-//! ES modules, [`html`] the review page, [`png`] plots (behind the `plots` feature). Shared by
+//! ES modules, [`html`] the review page, [`png`] plots (behind the `plots` feature), and the
+//! hand-off formats [`tokens`] (DTCG design tokens and a Style Dictionary script),
+//! [`tailwind`] (a Tailwind v4 theme) and [`lottie`] (a Lottie layer per motion). Shared by
 //! several: [`fit`] (stops placed against the closed form, with a proven bound), [`done`]
-//! (when a motion looks done).
+//! (when a motion looks done), [`joins`] (where a track is not one smooth closed form, with
+//! its state on each side), [`exact`] (a track's exact `linear()` easing with its bound) and
+//! [`bezier`] (the single cubic Bézier nearest a motion's progress).
 
 pub mod bezier;
 pub mod css;

@@ -104,9 +104,10 @@ pub struct ExportSettings {
     /// (`--glow` becomes `--<prefix>glow`, a ring's radii `--<prefix><name>-inner`). Empty by
     /// default; checked like a name's start ([`curvebake_model::spec::check_prefix`]).
     pub prefix: String,
-    /// Write per-frame `@keyframes` with `linear` timing for every motion, instead of two
-    /// stops timed by the `linear()` easing: the fallback for browsers without `linear()`
-    /// (before Chrome 113, Firefox 112, Safari 17.2). The easing variables are still written.
+    /// Write `@keyframes` with a keyframe per fitted stop and `linear` timing for every
+    /// motion, instead of two stops timed by the `linear()` easing: the fallback for browsers
+    /// without `linear()` (before Chrome 113, Firefox 112, Safari 17.2). The easing variables
+    /// are still written; `--<name>-from`, `--<name>-to` and the velocity animation are not.
     pub css_frames: bool,
 }
 

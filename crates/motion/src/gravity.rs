@@ -206,8 +206,11 @@ impl Bounce {
         (self.floor + rise, launch + a * s)
     }
 
-    /// Time of the first impact after which every bounce stays below `rest_delta` in height
-    /// and `rest_speed` in speed: bounce k rises (e^k|v1|)²/(2|a|) at speed at most e^k|v1|.
+    /// The index k >= 1 of the first impact after which every bounce stays below `rest_delta`
+    /// in height and `rest_speed` in speed (it happens at [`Bounce::impact_time`]`(k)`): the
+    /// bounce after impact k leaves the floor at e^k|v1|, its fastest, and rises
+    /// (e^k|v1|)²/(2|a|), so k is the least with e^k|v1| <= min(rest_speed, √(2|a|·rest_delta));
+    /// `i32::MAX` when that k is out of range.
     fn settle_bounce(&self, rest_delta: f64, rest_speed: f64) -> i32 {
         let e = self.restitution;
         let speed_limit = rest_speed.min((2.0 * self.fall.acceleration.abs() * rest_delta).sqrt());

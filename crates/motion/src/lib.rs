@@ -46,7 +46,8 @@ pub trait Motion {
     /// of `x⁽ⁿ⁺¹⁾`, found in closed form) or a derivative that is monotone or constant there.
     /// Where `[a, b]` spans several closed forms the bounds cover each of them (the one-sided
     /// derivatives at a join); a caller that needs `x` to be smooth across `[a, b]` keeps
-    /// joins out of it (see `spec::Model::kinks_until`).
+    /// joins out of it (the model crate lists a motion's joins per track: `Model::track_kinks`
+    /// in `curvebake_model::spec`, which this crate cannot link to).
     ///
     /// This is what the fitting of browser outputs (`export::fit`) proves its bound with: the
     /// chord of `x` over `[a, b]` is within `(b - a)²/8 · max(|lo|, |hi|)` of it for `n = 2`.

@@ -492,10 +492,11 @@ impl Spring {
 
 impl Motion for Spring {
     /// The exact extrema of `x⁽ⁿ⁾` on `[a, b]`: its values at the ends and at each interior
-    /// zero of `x⁽ⁿ⁺¹⁾`, which solves the spring's equation from `t = a`
-    /// (`Spring::zeros`). A zero found a little off moves the extremum by the square of
-    /// that, far below the widening of the range by `RANGE_SLACK`. Past `MAX_EXTREMA`
-    /// the amplitude bound `|y(s)| <= sqrt(c² + (p/ωd)²)` of an underdamped solution holds.
+    /// zero of `x⁽ⁿ⁺¹⁾`, which solves the spring's equation from `t = a` (found by the
+    /// private `Spring::zero_times`). A zero found a little off moves the extremum by the
+    /// square of that, far below the widening of the range by `RANGE_SLACK`. Past
+    /// `MAX_EXTREMA` the amplitude bound `|y(s)| <= sqrt(c² + (p/ωd)²)` of an underdamped
+    /// solution holds.
     fn derivative_range(&self, order: u32, a: f64, b: f64) -> (f64, f64) {
         let order = order.max(1);
         let (d, next, after) = self.derivatives(order, a);

@@ -85,7 +85,7 @@ fn class_duration(out: &mut Vec<u8>, name: &[u8]) {
 }
 
 /// Writes `  animation: <name> var(--<name>-duration) <timing> <fill>;`: the easing
-/// `var(--<name>-easing)` or `linear` (per-frame stops), and fill `backwards` when the motion
+/// `var(--<name>-easing)` or `linear` (a keyframe per fitted stop), and fill `backwards` when the motion
 /// ends at its property's neutral value (afterwards the element's own value applies again),
 /// else `both`.
 pub(super) fn animation(out: &mut Vec<u8>, name: &[u8], eased: bool, neutral_end: bool) {

@@ -27,7 +27,8 @@
 //! A segment is valid when both sides stay within `ε` (the tolerance less the shares below).
 //! Offsets may lean to the side the curve bends away from (by up to [`LEAN`] of `ε`, against
 //! the sign of `x''` at the stop), which lets a segment over a convex or concave stretch be
-//! about √2 longer than an interpolating one; the bound above holds for any offsets.
+//! √(1 + LEAN) ≈ 1.26 times as long as an interpolating one (its chord error h²/8·|x''| may
+//! then fill (1 + LEAN)·ε instead of ε); the bound above holds for any offsets.
 //!
 //! # Stops
 //!
@@ -129,8 +130,8 @@ pub struct Scale {
 }
 
 impl Scale {
-    /// The scale whose rounding is at most an eighth of `tolerance` (and a fortieth at
-    /// joins), with no more digits.
+    /// The scale whose rounding is at most an eighth of `tolerance` (and an eightieth, half
+    /// of [`JOIN_VALUE`], at joins), with no more digits.
     pub fn new(origin: f64, unit: f64, tolerance: f64) -> Self {
         let decimals = |share: f64| {
             (0..MAX_DECIMALS)
@@ -385,7 +386,7 @@ fn rooms(tracks: &[Track]) -> [f64; MAX_TRACKS] {
 
 /// More stops than [`fit`] makes of `tracks`: no segment is shorter than a fraction of the
 /// length whose chord error at the largest |x''| over the whole motion fills what leaning
-/// leaves of the room (0.4 of it); each join adds two (a step's second stop).
+/// leaves of the room (1 - [`LEAN`] of it); each join adds two (a step's second stop).
 pub fn capacity(tracks: &[Track], timing: &Timing) -> usize {
     let room = rooms(tracks);
     let duration = timing.duration;
@@ -394,7 +395,8 @@ pub fn capacity(tracks: &[Track], timing: &Timing) -> usize {
         let (lo, hi) = track.motion.derivative_range(2, 0.0, duration);
         let bend = lo.abs().max(hi.abs());
         if bend > 0.0 && room[j] > 0.0 {
-            let shortest = SHRINK * (1.0 - INPUT_SLACK) * (3.2 * room[j] / bend).sqrt();
+            let shortest =
+                SHRINK * (1.0 - INPUT_SLACK) * (8.0 * (1.0 - LEAN) * room[j] / bend).sqrt();
             stops = stops.max((duration / shortest).min(MAX_STOPS as f64) as usize + 8);
         }
     }
@@ -596,7 +598,8 @@ impl Fitter<'_> {
     fn segment(&self, from: &Reach, b: f64, end: End, next: &mut Reach) -> bool {
         let a = from.time;
         next.time = b;
-        let quarter = (b - a) * (b - a) / 8.0;
+        // h²/8: the chord's largest distance from the curve per unit of x''.
+        let chord_factor = (b - a) * (b - a) / 8.0;
         for (j, track) in self.tracks.iter().enumerate() {
             let room = self.room[j];
             let jet = track.motion.jet(b);
@@ -609,7 +612,7 @@ impl Fitter<'_> {
             let (lo, hi) = track.motion.bend(&from.jets[j], &jet);
             next.jets[j] = jet;
             let start = from.offsets[j];
-            let (above, below) = (quarter * hi.max(0.0), quarter * (-lo).max(0.0));
+            let (above, below) = (chord_factor * hi.max(0.0), chord_factor * (-lo).max(0.0));
             // Offsets that keep the segment within `room`.
             let (min, max) = (-room + below, room - above);
             if !(min <= start && start <= max) {
@@ -685,7 +688,7 @@ impl Fitter<'_> {
     fn segment_anyway(&self, from: &Reach, b: f64, next: &mut Reach) -> bool {
         let a = from.time;
         next.time = b;
-        let quarter = (b - a) * (b - a) / 8.0;
+        let chord_factor = (b - a) * (b - a) / 8.0;
         for (j, track) in self.tracks.iter().enumerate() {
             let (lo, hi) = track.motion.derivative_range(2, a, b);
             next.jets[j] = track.motion.jet(b);
@@ -693,7 +696,7 @@ impl Fitter<'_> {
             let start = from.offsets[j];
             let w = track.scale.nearest(x, MAX_DECIMALS);
             let offset = track.scale.played(w) - x;
-            let (above, below) = (quarter * hi.max(0.0), quarter * (-lo).max(0.0));
+            let (above, below) = (chord_factor * hi.max(0.0), chord_factor * (-lo).max(0.0));
             next.values[j] = w;
             next.offsets[j] = offset;
             next.bounds[j] = (start.max(offset) + above).max(below - start.min(offset));
