@@ -77,7 +77,7 @@ export function registerProperties() {
     }
   }
 }
-/** Web Animations API keyframes: one per kept frame (every frame without a tolerance) and one at each exact join (a hand-off, a bound hit, a track's end), linear in between. */
+/** Web Animations API keyframes: stops fitted to the motion's closed form, within its tolerance of it at every instant, with one at each exact join (a hand-off, a bound hit, a track's end); linear in between. */
 export const keyframes = [
 {offset: 0, translate: "0 -300px"},
 {offset: 0.01, translate: "0 -299.7px"},

@@ -85,7 +85,7 @@ function registered(keyframes) {
   registerProperties();
   return keyframes;
 }
-/** Web Animations API keyframes: one per kept frame (every frame without a tolerance) and one at each exact join (a hand-off, a bound hit, a track's end), linear in between. */
+/** Web Animations API keyframes: stops fitted to the motion's closed form, within its tolerance of it at every instant, with one at each exact join (a hand-off, a bound hit, a track's end); linear in between. */
 export const keyframes = /* @__PURE__ */ registered([
 {offset: 0, "--explosion-ring-inner": "0px", "--explosion-ring-outer": "8px"},
 {offset: 0.016, "--explosion-ring-inner": "7.07px", "--explosion-ring-outer": "18.76px"},

@@ -33,7 +33,7 @@ export declare const velocities: { readonly value: Float32Array };
 export declare const joins: { readonly value: readonly Join[] };
 /** The position of `track` (the first by default) at `seconds`, read between frames by cubic Hermite with the velocities: within h⁴/384·max|x⁗| of the motion. */
 export declare function valueAt(seconds: number, track?: "value"): number;
-/** Web Animations API keyframes: one per kept frame and join, linear in between. */
+/** Web Animations API keyframes: stops fitted to the motion (within its tolerance at every instant) and its joins, linear in between. */
 export declare const keyframes: Keyframe[];
 /** Timing that plays the keyframes as baked, with the CSS class's fill. */
 export declare const timing: Motion["timing"] & { readonly fill: "both" };

@@ -82,7 +82,7 @@ function registered(keyframes) {
   registerProperties();
   return keyframes;
 }
-/** Web Animations API keyframes: one per kept frame (every frame without a tolerance) and one at each exact join (a hand-off, a bound hit, a track's end), linear in between. */
+/** Web Animations API keyframes: stops fitted to the motion's closed form, within its tolerance of it at every instant, with one at each exact join (a hand-off, a bound hit, a track's end); linear in between. */
 export const keyframes = /* @__PURE__ */ registered([
 {offset: 0, "--glow": "0px"},
 {offset: 0.05, "--glow": "2.23px"},

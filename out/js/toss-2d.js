@@ -80,7 +80,7 @@ export function registerProperties() {
     }
   }
 }
-/** Web Animations API keyframes: one per kept frame (every frame without a tolerance) and one at each exact join (a hand-off, a bound hit, a track's end), linear in between. */
+/** Web Animations API keyframes: stops fitted to the motion's closed form, within its tolerance of it at every instant, with one at each exact join (a hand-off, a bound hit, a track's end); linear in between. */
 export const keyframes = [
 {offset: 0, translate: "0px 0px"},
 {offset: 0.007, translate: "10.98px -14.13px"},
