@@ -223,6 +223,46 @@ fn columns_of(img: &RgbImage, color: [u8; 3], min: usize) -> Vec<u32> {
         .collect()
 }
 
+/// Rows of `img` with at least `min` pixels of exactly `color`.
+fn rows_of(img: &RgbImage, color: [u8; 3], min: usize) -> Vec<u32> {
+    (0..img.height())
+        .filter(|&y| {
+            (0..img.width())
+                .filter(|&x| img.get_pixel(x, y).0 == color)
+                .count()
+                >= min
+        })
+        .collect()
+}
+
+/// An inertia's plot draws what holds it across its position panel: its snap points (the
+/// carousel rests on -320, one of them) and its bounds (0 and -1280; 0 is in the panel), each
+/// in its own colour and dashes, named in the legend.
+#[test]
+fn an_inertias_snap_points_and_bounds_are_drawn() {
+    const SNAP: [u8; 3] = [0x0a, 0x7f, 0x8f];
+    const BOUND: [u8; 3] = [0xbc, 0x4c, 0x00];
+    let dir = tempfile::tempdir().unwrap();
+    bake(
+        &[curves_dir().join("inertia.ron")],
+        dir.path(),
+        (1200, 800),
+        1,
+    );
+    let files = pngs(dir.path());
+    let path = plot_path("carousel-fling");
+    let img = decode(&path, &files[&path]);
+    // Dashed across the panel (over 1,000 pixels wide): a few hundred pixels of a row.
+    let (snap, bound) = (rows_of(&img, SNAP, 200), rows_of(&img, BOUND, 200));
+    assert!(!snap.is_empty(), "no snap point drawn");
+    assert!(!bound.is_empty(), "no bound drawn");
+    // The bound 0 is where the fling starts, above the snap point -320 where it rests.
+    assert!(
+        bound[0] < snap[0],
+        "bound rows {bound:?}, snap rows {snap:?}"
+    );
+}
+
 /// Plots read like the screen: a `translateY` motion starts high when it starts above where
 /// it rests (the ball falls onto the floor, not up to the ceiling), and the plot marks where
 /// the motion looks done (a vertical dashed line) well before where it provably rests.

@@ -282,7 +282,10 @@ mod tests {
             }
             assert!(points.len() < 400, "{ron}: {} points", points.len());
             let (held, last) = (positions[positions.len() - 1], points[points.len() - 1]);
-            assert!(last.0 == d.duration && (last.1 - held).abs() <= share, "{ron}");
+            assert!(
+                last.0 == d.duration && (last.1 - held).abs() <= share,
+                "{ron}"
+            );
         }
     }
 
@@ -300,7 +303,9 @@ mod tests {
         let (_, points) = &d.preview[0];
         assert!(points.windows(2).all(|w| w[0].0 <= w[1].0));
         let drawn = |t: f64| {
-            let k = points.partition_point(|p| p.0 <= t).clamp(1, points.len() - 1);
+            let k = points
+                .partition_point(|p| p.0 <= t)
+                .clamp(1, points.len() - 1);
             let ((t0, x0), (t1, x1)) = (points[k - 1], points[k]);
             x0 + (x1 - x0) * (t - t0) / (t1 - t0)
         };

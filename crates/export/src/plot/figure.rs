@@ -26,7 +26,7 @@ const DOT: &str = "  ·  ";
 
 /// A dashed mark's look: colour, dash and gap, and width (pixels at the default size). Each
 /// meaning has its own pattern, so that no two marks differ by colour alone.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 struct Dash {
     color: RGBColor,
     on: f64,
@@ -54,6 +54,20 @@ const LOOKS_DONE: Dash = Dash {
     on: 2.0,
     off: 4.0,
     width: 2.5,
+};
+/// A snap point an inertia may rest on: dots, thin.
+const SNAP_MARK: Dash = Dash {
+    color: RGBColor(0x0a, 0x7f, 0x8f),
+    on: 2.0,
+    off: 3.0,
+    width: 1.5,
+};
+/// A bound an inertia is held within: long dashes, thin.
+const BOUND_MARK: Dash = Dash {
+    color: RGBColor(0xbc, 0x4c, 0x00),
+    on: 16.0,
+    off: 4.0,
+    width: 1.5,
 };
 /// A join (hand-off, bound hit): short dashes, thin.
 const JOIN_MARK: Dash = Dash {
@@ -178,6 +192,8 @@ struct Plot<'a> {
     rests: bool,
     /// Where one closed form hands over to the next: a dashed vertical line in both panels.
     joins: Vec<f64>,
+    /// Values an inertia is held to, across the position panel: its snap points and bounds.
+    guides: Vec<(f64, Dash)>,
     tracks: Vec<TrackData<'a>>,
     /// The time of each baked frame.
     times: Vec<f64>,
@@ -228,6 +244,7 @@ impl<'a> Plot<'a> {
             done: looks_done(baked),
             rests: spec.ending == Ending::Rests,
             joins: spec.model.joins_until(baked.duration),
+            guides: guides(&spec.model),
             tracks,
             times: (0..baked.frames()).map(|i| baked.time(i)).collect(),
             unit: if spec.unit.is_empty() {
@@ -419,9 +436,15 @@ impl<'a> Plot<'a> {
         if !self.joins.is_empty() {
             let what = match spec.model {
                 Model::Inertia(_) => "hits the bound",
+                Model::Tracks(_) => "track ends",
                 _ => "hand-offs",
             };
             keys.push((Key::Dashed(JOIN_MARK), what.to_owned()));
+        }
+        for (mark, what) in [(SNAP_MARK, "snap points"), (BOUND_MARK, "bounds")] {
+            if self.guides.iter().any(|g| g.1 == mark) {
+                keys.push((Key::Dashed(mark), what.to_owned()));
+            }
         }
         keys
     }
@@ -536,13 +559,18 @@ impl<'a> Plot<'a> {
         (range, ticks): (Range<f64>, &Ticks),
     ) -> DrawResult {
         let (s, up, unit) = (self.s, self.up, self.unit);
+        // The property it moves, as the review page names it; shorter where that does not fit.
         let desc = if self.ring {
-            format!("radius ({unit})")
+            [format!("radius ({unit})"), format!("r ({unit})")]
         } else if self.down {
-            format!("translateY ({unit}), down ↓")
+            [
+                format!("translateY ({unit}), down ↓"),
+                format!("y ({unit}) ↓"),
+            ]
         } else {
-            // The property it moves, as the review page and translateY's panel name it.
-            format!("{} ({unit})", self.baked.spec.property.name())
+            let name = self.baked.spec.property.name();
+            let short = if name == "translateX" { "x" } else { name };
+            [format!("{name} ({unit})"), format!("{short} ({unit})")]
         };
         let mut chart = panel(
             root,
@@ -559,6 +587,12 @@ impl<'a> Plot<'a> {
         for end in self.tracks.iter().filter_map(|t| t.end) {
             let level = [(frame.x.start, up * end), (frame.x.end, up * end)];
             chart.draw_series(END_LEVEL.series(s, level, 1.0))?;
+        }
+        for &(value, dash) in &self.guides {
+            let y = up * value;
+            if range.start <= y && y <= range.end {
+                chart.draw_series(dash.series(s, [(frame.x.start, y), (frame.x.end, y)], 1.0))?;
+            }
         }
         // When it looks done, and when it provably rests (the end of a bake that rests).
         let marks = [
@@ -594,9 +628,15 @@ impl<'a> Plot<'a> {
     ) -> DrawResult {
         let speed_unit = self.speed_unit();
         let desc = if self.down {
-            format!("velocity ({speed_unit}), down ↓")
+            [
+                format!("velocity ({speed_unit}), down ↓"),
+                format!("v ({speed_unit}) ↓"),
+            ]
         } else {
-            format!("velocity ({speed_unit})")
+            [
+                format!("velocity ({speed_unit})"),
+                format!("v ({speed_unit})"),
+            ]
         };
         let mut chart = panel(
             root,
@@ -699,6 +739,22 @@ impl<'a> Plot<'a> {
             );
         }
     }
+}
+
+/// The snap points and bounds of an inertia (none for another motion).
+fn guides(model: &Model) -> Vec<(f64, Dash)> {
+    let Model::Inertia(inertia) = model else {
+        return Vec::new();
+    };
+    let p = inertia.params();
+    (p.snap.iter().map(|&x| (x, SNAP_MARK)))
+        .chain(
+            [p.min, p.max]
+                .into_iter()
+                .flatten()
+                .map(|x| (x, BOUND_MARK)),
+        )
+        .collect()
 }
 
 /// The legend of a ring: its radii, the band between them, its frames and its end radii.
@@ -895,14 +951,15 @@ fn legend(
     Ok(y + row)
 }
 
-/// Builds one panel on `area`: grid, axes, tick labels and descriptions.
+/// Builds one panel on `area`: grid, axes, tick labels and descriptions (`y_desc`: the
+/// y axis's, longest first; the first that fits is written).
 fn panel<'a, 'b>(
     root: &Area,
     area: &'a Area<'b>,
     texts: &mut Texts,
     frame: &Frame,
     (y, y_ticks): (Range<f64>, &Ticks),
-    y_desc: &str,
+    y_desc: &[String],
     bottom: bool,
 ) -> DrawResult<Chart<'a, 'b>> {
     let s = frame.s;
@@ -945,8 +1002,14 @@ fn panel<'a, 'b>(
     line(root, (left, top), (left, low), &AXIS)?;
     line(root, (left, low), (right, low), &AXIS)?;
     let (base_x, _) = area.get_base_pixel();
+    // The first description that fits, else the last cut short.
+    let (size, room) = (s.font(14.0), (low - top) as f32);
+    let fitting = (y_desc.iter()).find(|d| text::width(d, size) <= room);
     texts.add_vertical(
-        text::fit(y_desc, s.font(14.0), (low - top) as f32),
+        fitting.map_or_else(
+            || text::fit(&y_desc[y_desc.len() - 1], size, room),
+            Clone::clone,
+        ),
         (base_x + s.px(16.0), (top + low) / 2),
         s.font(14.0),
         TEXT,

@@ -41,7 +41,7 @@ pub fn draw(
     let curve: Vec<(i32, i32)> = path.iter().copied().map(|p| screen.px(p)).collect();
     thick_path(root, &curve, &POSITION, 2)?;
     let at = |t: f64| screen.px((mx.position(t), my.position(t)));
-    time_marks(root, texts, s, width, &times, at)
+    time_marks(root, texts, s, (width, &curve), &times, at)
 }
 
 /// Writes the title and what the panel shows; returns the top of the plotting box.
@@ -165,35 +165,55 @@ impl Screen {
     }
 }
 
-/// A dot at every time mark, at the pixel `at(t)`, with its time beside it; a label that would
-/// overlap one already placed is left out (a motion near rest puts its last marks on one
-/// spot), as is one past the right edge.
+/// A dot at every time mark, at the pixel `at(t)`, with its time beside it: above right of
+/// the dot, else below right, above left or below left, wherever the label covers no other
+/// label, no dot and none of the `curve`'s pixels, inside the picture's `width`; a label with
+/// no such place is left out (a motion near rest puts its last marks on one spot).
 fn time_marks(
     root: &Area,
     texts: &mut Texts,
     s: Scale,
-    width: i32,
+    (width, curve): (i32, &[(i32, i32)]),
     times: &Ticks,
     at: impl Fn(f64) -> (i32, i32),
 ) -> DrawResult {
     let label = s.font(13.0);
-    let mut placed: Vec<(i32, i32, i32, i32)> = Vec::new();
-    for &t in &times.points {
-        let (cx, cy) = at(t);
+    let dots: Vec<(i32, i32)> = times.points.iter().map(|&t| at(t)).collect();
+    let radius = s.px(4.0);
+    for &(cx, cy) in &dots {
         root.draw(&plotters::element::Circle::new(
             (cx, cy),
-            s.px(4.0) as u32,
+            radius as u32,
             plotters::style::ShapeStyle::from(&FRAMES).filled(),
         ))?;
+    }
+    let mut placed: Vec<(i32, i32, i32, i32)> = Vec::new();
+    for (&t, &(cx, cy)) in times.points.iter().zip(&dots) {
         let text = format!("{} s", times.label(t));
-        let (tx, ty) = (cx + s.px(7.0), cy - s.px(7.0) - s.line(13.0));
-        let tw = text::width(&text, label).ceil() as i32;
-        let b = (tx, ty, tx + tw, ty + s.line(13.0));
-        let free = placed
-            .iter()
-            .all(|p| b.2 < p.0 || b.0 > p.2 || b.3 < p.1 || b.1 > p.3);
-        if free && b.2 < width {
-            texts.add(text, (tx, ty), label, TEXT, (Align::Start, Baseline::Top));
+        let (tw, th) = (text::width(&text, label).ceil() as i32, s.line(13.0));
+        let (near, far) = (s.px(7.0), s.px(7.0));
+        let corners = [
+            (cx + near, cy - far - th),
+            (cx + near, cy + far),
+            (cx - near - tw, cy - far - th),
+            (cx - near - tw, cy + far),
+        ];
+        let covers = |b: (i32, i32, i32, i32), (x, y): (i32, i32), pad: i32| {
+            x >= b.0 - pad && x <= b.2 + pad && y >= b.1 - pad && y <= b.3 + pad
+        };
+        let free = |b: (i32, i32, i32, i32)| {
+            b.0 >= 0
+                && b.2 < width
+                && (placed.iter()).all(|p| b.2 < p.0 || b.0 > p.2 || b.3 < p.1 || b.1 > p.3)
+                && !dots.iter().any(|&d| covers(b, d, radius))
+                && !curve.iter().any(|&c| covers(b, c, 1))
+        };
+        let place = corners
+            .into_iter()
+            .map(|(x, y)| (x, y, x + tw, y + th))
+            .find(|&b| free(b));
+        if let Some(b) = place {
+            texts.add(text, (b.0, b.1), label, TEXT, (Align::Start, Baseline::Top));
             placed.push(b);
         }
     }
