@@ -358,7 +358,11 @@ fn read_head(
             Ok(0) if limited.limit() == 0 => {
                 return Err(Unread(431, "the request line and headers are too long"))
             }
-            Ok(0) | Err(_) => return Err(Unread(400, "the request ended inside its headers")),
+            Ok(0) | Err(_) => {
+                // A read cut short by the deadline is refused for the deadline (408).
+                arm()?;
+                return Err(Unread(400, "the request ended inside its headers"));
+            }
             Ok(_) if !line.ends_with(b"\n") && limited.limit() == 0 => {
                 return Err(Unread(431, "the request line and headers are too long"))
             }

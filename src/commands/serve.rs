@@ -222,7 +222,6 @@ pub struct Server {
     /// The output folder, absolute.
     root: PathBuf,
     status: Arc<Mutex<Status>>,
-    tune: Option<Arc<Tuner>>,
 }
 
 impl std::fmt::Debug for Server {
@@ -240,7 +239,8 @@ impl Server {
         Self::start_with(root, port, None)
     }
 
-    /// Serves `options.out` as [`Server::start_on`] does, and answers the review page's
+    /// Serves `options.out` on [`DEFAULT_PORT`] or, when `port` is given, on that one (the
+    /// default falls back to a free port when it is taken), and answers the review page's
     /// tuning requests for the motions of `options.inputs` (see the `tune` module), telling
     /// the watch of each save through `saves`.
     pub fn start_tuning(
@@ -282,27 +282,12 @@ impl Server {
             http: http::Server::start(listener, limits, handler)?,
             root,
             status,
-            tune,
         })
-    }
-
-    /// Serves on [`DEFAULT_PORT`] or, when `port` is given, on that one; the default falls
-    /// back to a free port when it is taken.
-    pub fn start_on(root: &Path, port: Option<u16>) -> io::Result<Self> {
-        match port {
-            Some(p) => Self::start(root, p),
-            None => Self::start(root, DEFAULT_PORT).or_else(|_| Self::start(root, 0)),
-        }
     }
 
     /// The address served (always on 127.0.0.1).
     pub fn addr(&self) -> SocketAddr {
         self.http.addr()
-    }
-
-    /// The secret the served page carries for tuning (`None` without tuning).
-    pub fn tune_secret(&self) -> Option<&str> {
-        self.tune.as_deref().map(Tuner::secret)
     }
 
     /// Records a finished bake: the generation moves on, the status holds its errors, and the

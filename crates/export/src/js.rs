@@ -107,16 +107,6 @@ pub const INDEX_TYPES_PATH: &str = "js/index.d.ts";
 /// Path of the shared `Motion` type.
 pub const MOTION_TYPES_PATH: &str = "js/motion.d.ts";
 
-/// Path of one motion's module.
-pub fn module_path(name: &str) -> String {
-    MODULE.of(name)
-}
-
-/// Path of one motion's type declarations.
-pub fn types_path(name: &str) -> String {
-    TYPES.of(name)
-}
-
 /// A custom property the keyframes animate, as given to `CSS.registerProperty`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CustomProperty {

@@ -59,11 +59,6 @@ const TABLE: FilePath = FilePath {
     suffix: ".json",
 };
 
-/// Path of one motion's table.
-pub fn table_path(name: &str) -> String {
-    TABLE.of(name)
-}
-
 fn string(out: &mut Vec<u8>, s: &str) {
     serde_json::to_writer(&mut *out, s).expect("writing a string into a Vec cannot fail");
 }

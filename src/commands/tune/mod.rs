@@ -258,11 +258,6 @@ impl Tuner {
         })
     }
 
-    /// The per-run secret.
-    pub fn secret(&self) -> &str {
-        &self.secret
-    }
-
     /// The review page as served: `html` with the secret in a `<meta>` at the top of its
     /// `<head>`, and the tuning script (the file on disk holds neither).
     pub fn page_with_secret(&self, html: &[u8]) -> Vec<u8> {

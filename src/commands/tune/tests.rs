@@ -42,7 +42,7 @@ impl Project {
         vec![
             ("Host".into(), "127.0.0.1:8419".into()),
             ("Origin".into(), "http://127.0.0.1:8419".into()),
-            (SECRET_HEADER.into(), self.tuner.secret().into()),
+            (SECRET_HEADER.into(), self.tuner.secret.clone()),
         ]
     }
 
@@ -286,8 +286,8 @@ fn the_served_page_carries_the_secret() {
     let page = String::from_utf8(page).unwrap();
     assert!(page.contains(&format!(
         "<head>\n<meta name=\"curvebake-tune\" content=\"{}\">\n<script src=\"/_curvebake/tune/page.js\" defer></script>\n<title>",
-        p.tuner.secret()
+        p.tuner.secret.as_str()
     )));
-    assert_eq!(p.tuner.secret().len(), 32);
-    assert_ne!(p.tuner.secret(), project().tuner.secret());
+    assert_eq!(p.tuner.secret.as_str().len(), 32);
+    assert_ne!(p.tuner.secret.as_str(), project().tuner.secret.as_str());
 }

@@ -76,11 +76,6 @@ const FILE: FilePath = FilePath {
     suffix: ".css",
 };
 
-/// Path of one motion's CSS.
-pub fn file_path(name: &str) -> String {
-    FILE.of(name)
-}
-
 /// The CSS exporter.
 #[derive(Debug, Clone)]
 pub struct Css {
@@ -902,7 +897,7 @@ mod tests {
 "
         );
         assert_eq!(output.files.len(), 1);
-        assert_eq!(file_path("drop"), "css/drop.css");
+        assert_eq!(FILE.of("drop"), "css/drop.css");
         assert_eq!(output.files[0], text.as_bytes());
         assert_eq!(
             output.stats,

@@ -362,16 +362,6 @@ pub fn write_linear(out: &mut Vec<u8>, fit: &Fit, j: usize) {
     out.push(b')');
 }
 
-/// `duration` as written with `decimals` decimals (what the browser plays), read back.
-pub fn written_duration(duration: f64, decimals: u32) -> f64 {
-    let mut text = Vec::new();
-    curvebake_model::number::write_fixed(&mut text, duration, decimals);
-    std::str::from_utf8(&text)
-        .ok()
-        .and_then(|t| t.parse().ok())
-        .unwrap_or(duration)
-}
-
 /// More stops than the fits of `curves` over the baked duration make, summed over the curves
 /// ([`Curve::stops`]).
 pub fn stops_estimate(curves: &[Curve]) -> usize {
