@@ -272,6 +272,40 @@ if (scenario === "person") {
   await card(a, "card-drop").getByRole("spinbutton", { name: "perceptual_duration", exact: true }).fill("0.5");
   await baked(a, "card-drop", n);
   out.otherForm = await look(a, "card-drop", 0);
+  // 6b. Android's form: a damping ratio typed in (its field keeps the focus), then the
+  //     overshoot handle dragged: the form shows the dragged spring, and a stiffness typed in
+  //     it next keeps the drag's damping ratio (it used to show, and write back, the typed one).
+  const form = () => a.evaluate(() => {
+    const box = document.querySelector('article[data-motion="card-drop"] .tune');
+    const e = window.curvebakeTune.tuned.get("card-drop");
+    return {
+      shown: Object.fromEntries([...box.querySelectorAll('.tune-other input[type="number"]')].map((i) => [i.getAttribute("aria-label"), Number(i.value)])),
+      sliders: Object.fromEntries([...box.querySelectorAll('.tune-other input[type="range"]')].map((i) => [i.getAttribute("aria-label"), Number(i.value)])),
+      stiffness: e.current["motion.stiffness"],
+      damping: e.current["motion.damping"],
+      focus: document.activeElement ? document.activeElement.getAttribute("aria-label") : null,
+    };
+  });
+  await quiet(a);
+  await card(a, "card-drop").getByRole("combobox").selectOption("android");
+  n = await bakes(a);
+  await card(a, "card-drop").getByRole("spinbutton", { name: "damping_ratio", exact: true }).fill("0.3");
+  await baked(a, "card-drop", n);
+  out.androidTyped = await form();
+  await quiet(a);
+  const peak = card(a, "card-drop").locator('circle.tune-handle[aria-label^="first overshoot"]');
+  const pb = await peak.boundingBox();
+  n = await bakes(a);
+  await a.mouse.move(pb.x + pb.width / 2, pb.y + pb.height / 2);
+  await a.mouse.down();
+  await a.mouse.move(pb.x + pb.width / 2 + 15, pb.y + pb.height / 2 - 15, { steps: 4 });
+  await a.mouse.up();
+  await baked(a, "card-drop", n);
+  out.androidDragged = await form();
+  n = await bakes(a);
+  await card(a, "card-drop").locator(".tune-other").getByRole("spinbutton", { name: "stiffness", exact: true }).fill("230");
+  await baked(a, "card-drop", n);
+  out.androidRetyped = await form();
   // 7. A fling's rest position dragged up the plot: the velocity that rests there.
   await quiet(a);
   const rest = card(a, "fling").locator('circle.tune-handle[aria-label^="rest position"]');

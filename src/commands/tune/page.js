@@ -203,8 +203,9 @@
       status.append(" ", button);
     }
   };
-  // Puts the current values into the controls (after a handle moved them, or a revert).
-  const showValues = (name) => {
+  // Puts the current values into the controls (after a handle moved them, or a revert), all
+  // but `typing`, the field (with its slider) of another form being typed in.
+  const showValues = (name, typing) => {
     const e = tuned.get(name), card = cardOf(name);
     if (!card) return;
     card.querySelectorAll(".tune input[data-key]").forEach((input) => {
@@ -216,7 +217,7 @@
       if (document.activeElement !== input || input.type === "range") input.value = v;
     });
     showState(card, e);
-    refreshOther(card);
+    refreshOther(card, typing);
   };
 
   // ---- Baking again ---------------------------------------------------------------------
@@ -509,7 +510,12 @@
     };
     h.addEventListener("pointerdown", (event) => {
       event.stopPropagation();
+      // (No text selected, no page scrolled by the drag.) Pressing a handle ends typing in a
+      // field as a press anywhere else would: the field no longer holds the focus (and the
+      // keys) while the handle changes the numbers it shows.
       event.preventDefault();
+      const typed = document.activeElement;
+      if (typed && typed !== document.body && typed.blur) typed.blur();
       const start = { ...e.current };
       const move = (ev) => {
         const r = svg.getBoundingClientRect(), k = Number(svg.getAttribute("width")) / r.width;
@@ -574,16 +580,36 @@
     group.className = "tune-group tune-other";
     group.hidden = true;
     box.append(row, group);
-    const show = () => {
+    // `typing`: the field of this form being typed in, left as the person is writing it.
+    const show = (typing) => {
       const f = FORMS[select.value], s = springForm(e);
       group.hidden = !f;
-      if (!f) return;
+      if (!f) {
+        delete group.dataset.shown;
+        return;
+      }
+      const ok = f.ok(s.w, s.z);
+      const values = f.from(s.w, s.z);
+      // The same form still shown: its numbers are put in place (a focused field keeps its
+      // focus, and shows the motion as it is now, moved by a handle or another control).
+      const shown = `${select.value} ${ok}`;
+      if (group.dataset.shown === shown) {
+        group.querySelectorAll("input[data-index]").forEach((input) => {
+          if (typing && input.parentElement === typing.parentElement) return;
+          const v = values[Number(input.dataset.index)];
+          if (input.type === "range") {
+            if (v < Number(input.min)) input.min = v;
+            if (v > Number(input.max)) input.max = v;
+            input.value = v;
+          } else input.value = Number(v.toPrecision(6));
+        });
+        return;
+      }
+      group.dataset.shown = shown;
       group.replaceChildren();
       const legend = document.createElement("legend");
       legend.textContent = `${f.label} (written back as the file's form)`;
       group.appendChild(legend);
-      const ok = f.ok(s.w, s.z);
-      const values = f.from(s.w, s.z);
       if (!ok) {
         const note = document.createElement("p");
         note.className = "tune-hint";
@@ -613,14 +639,14 @@
         group.appendChild(wrap);
       });
     };
-    select.addEventListener("change", show);
+    select.addEventListener("change", () => show());
     box.formShow = show;
   };
-  // The other form's values follow the file's (not while one of them is being moved).
-  const refreshOther = (card) => {
+  // The other form's values follow the file's after every change, whatever has the focus
+  // (but `typing`, the one of its fields being typed in, while it is).
+  const refreshOther = (card, typing) => {
     const box = card && card.querySelector(".tune");
-    const active = document.activeElement;
-    if (box && box.formShow && !(active && active.dataset && active.dataset.tuneOther)) box.formShow();
+    if (box && box.formShow) box.formShow(typing);
   };
   document.addEventListener("input", (event) => {
     const input = event.target;
@@ -639,7 +665,7 @@
     springForm(e).put(w, z);
     // A number typed in another form is written back exactly (to 12 digits: ζ 0.5 typed in
     // Android's form stays 0.5, not 0.4999); a slider's, to 4 as a drag's.
-    moved(name, started, before, input.type === "number" ? 12 : 4);
+    moved(name, started, before, input.type === "number" ? 12 : 4, input);
   });
   // What the handles of a card's plot set, in words (none: no handles).
   const handles = (card, e) => {
@@ -651,10 +677,11 @@
     if (kind.startsWith("inertia") && (e.current["motion.min"] !== undefined || e.current["motion.max"] !== undefined)) return "the bounds";
     return "";
   };
-  const moved = (name, started, before, digits = 4) => {
+  // `typing`: the field of another form that moved them, being typed in.
+  const moved = (name, started, before, digits = 4, typing = null) => {
     const e = tuned.get(name);
     for (const [k, v] of Object.entries(e.current)) if (v !== before[k]) e.current[k] = Number(v.toPrecision(digits));
-    showValues(name);
+    showValues(name, typing);
     rebake(name, started);
   };
   review.onDrawn((card, d) => {
