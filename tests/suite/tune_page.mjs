@@ -93,6 +93,12 @@ if (scenario === "person") {
   out.sliders = await card(a, "card-drop").locator(".tune").getByRole("slider").evaluateAll((all) => all.map((s) => s.getAttribute("aria-label")));
   out.fields = await card(a, "card-drop").getByRole("spinbutton").evaluateAll((all) => all.map((s) => s.getAttribute("aria-label")));
   out.start = await look(a, "card-drop", 0.12);
+  // The carousel's controls: its five snap points each named with its place in the list.
+  out.carousel = await card(a, "carousel").locator(".tune").evaluate((box) => ({
+    sliders: [...box.querySelectorAll('input[type="range"]')].map((s) => s.getAttribute("aria-label")),
+    fields: [...box.querySelectorAll('input[type="number"]')].map((s) => s.getAttribute("aria-label")),
+    labels: [...box.querySelectorAll(".tune-name")].map((s) => s.textContent),
+  }));
   // 0. A stiffness typed in, then Revert: the figures of the edit, then the same as at the start.
   let n = await bakes(a);
   await card(a, "card-drop").getByRole("spinbutton", { name: "stiffness", exact: true }).fill("400");

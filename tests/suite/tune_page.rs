@@ -515,6 +515,16 @@ fn a_person_tunes_a_spring_in_the_page_and_saves_it_into_the_file() {
         ),
         "{retyped}"
     );
+    // The carousel's snap points, each named by its place in the file's list (the visible
+    // name and the accessible one).
+    let carousel = &seen["carousel"];
+    let names = serde_json::json!([
+        "from", "velocity", "friction", "min", "max", "snap[0]", "snap[1]", "snap[2]", "snap[3]",
+        "snap[4]"
+    ]);
+    for controls in ["sliders", "fields", "labels"] {
+        assert_eq!(carousel[controls], names, "{carousel}");
+    }
     // Every handle on its plot: the carousel's min bound (-1280 px, past the plotted -320)
     // sits on the plot's edge.
     let handles = seen["handles"].as_array().unwrap();

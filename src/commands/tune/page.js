@@ -74,6 +74,13 @@
     }
     return words.join(" · ");
   };
+  // A number's name as the file writes it; an item of a list with its position in the list
+  // (`snap[0]`, `snap[1]`: five snap points are five controls a person, and a screen reader,
+  // can tell apart).
+  const nameOf = (p) => {
+    const last = p.key.split(".").pop();
+    return /^\d+$/.test(last) ? `${p.name}[${last}]` : p.name;
+  };
   const panel = (card, name) => {
     const e = tuned.get(name);
     const d = review.motions().get(name);
@@ -117,13 +124,13 @@
       row.className = "tune-param";
       const label = document.createElement("span");
       label.className = "tune-name";
-      label.textContent = p.name;
+      label.textContent = nameOf(p);
       const slider = document.createElement("input");
       Object.assign(slider, { type: "range", min: lo, max: hi, step, value: e.current[p.key] });
       const field = document.createElement("input");
       Object.assign(field, { type: "number", step: "any", value: e.current[p.key] });
       for (const input of [slider, field]) {
-        input.setAttribute("aria-label", p.name);
+        input.setAttribute("aria-label", nameOf(p));
         input.dataset.key = p.key;
         input.dataset.tune = name;
       }
