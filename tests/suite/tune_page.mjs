@@ -312,6 +312,17 @@ if (scenario === "person") {
   await card(a, "card-drop").locator(".tune-other").getByRole("spinbutton", { name: "stiffness", exact: true }).fill("230");
   await baked(a, "card-drop", n);
   out.androidRetyped = await form();
+  // Every number field shows its whole number (the damping now written to 12 digits): the
+  // text's width, measured in the field's font, fits inside the field beside its spin buttons.
+  out.fieldsFit = await a.evaluate(() => {
+    const ctx = document.createElement("canvas").getContext("2d");
+    return [...document.querySelectorAll('article[data-motion="card-drop"] .tune input[type="number"]')].map((i) => {
+      const css = getComputedStyle(i);
+      ctx.font = `${css.fontSize} ${css.fontFamily}`;
+      const room = i.clientWidth - parseFloat(css.paddingLeft) - parseFloat(css.paddingRight) - 15;
+      return { name: i.getAttribute("aria-label"), value: i.value, text: ctx.measureText(i.value).width, room };
+    });
+  });
   // 7. A fling's rest position dragged up the plot: the velocity that rests there.
   await quiet(a);
   const rest = card(a, "fling").locator('circle.tune-handle[aria-label^="rest position"]');

@@ -515,6 +515,26 @@ fn a_person_tunes_a_spring_in_the_page_and_saves_it_into_the_file() {
         ),
         "{retyped}"
     );
+    // Every field wide enough for its number, a damping written to 12 digits among them.
+    let fields = seen["fieldsFit"].as_array().unwrap();
+    assert!(
+        fields.iter().any(|f| f["value"]
+            .as_str()
+            .unwrap()
+            .trim_start_matches(['-', '0', '.'])
+            .replace('.', "")
+            .len()
+            >= 10),
+        "{}",
+        seen["fieldsFit"]
+    );
+    assert!(
+        fields
+            .iter()
+            .all(|f| f["text"].as_f64().unwrap() <= f["room"].as_f64().unwrap()),
+        "{}",
+        seen["fieldsFit"]
+    );
     // The carousel's snap points, each named by its place in the file's list (the visible
     // name and the accessible one).
     let carousel = &seen["carousel"];

@@ -81,6 +81,14 @@
     const last = p.key.split(".").pop();
     return /^\d+$/.test(last) ? `${p.name}[${last}]` : p.name;
   };
+  // A group's number fields as wide as the longest number they show (a value typed in
+  // another form is written to 12 digits: 9.09945053286 is not cut to 9.0994505), at least
+  // the width they had.
+  const fit = (group) => {
+    if (!group) return;
+    const longest = Math.max(0, ...[...group.querySelectorAll('input[type="number"]')].map((i) => i.value.length));
+    group.style.setProperty("--tune-chars", Math.min(24, longest));
+  };
   const panel = (card, name) => {
     const e = tuned.get(name);
     const d = review.motions().get(name);
@@ -138,6 +146,7 @@
       row.append(label, slider, field);
       groups.get(group).appendChild(row);
     }
+    groups.forEach(fit);
     formSwitch(card, name, box);
     const figures = document.createElement("p");
     figures.className = "tune-figures";
@@ -223,6 +232,7 @@
       }
       if (document.activeElement !== input || input.type === "range") input.value = v;
     });
+    card.querySelectorAll(".tune .tune-group").forEach(fit);
     showState(card, e);
     refreshOther(card, typing);
   };
@@ -330,6 +340,7 @@
     setValue(name, key, value);
     const twin = input.parentElement.querySelector(input.type === "range" ? 'input[type="number"]' : 'input[type="range"]');
     twin.value = value;
+    fit(input.closest(".tune-group"));
     showState(cardOf(name), tuned.get(name));
     refreshOther(cardOf(name));
     rebake(name, started);
@@ -610,6 +621,7 @@
             input.value = v;
           } else input.value = Number(v.toPrecision(6));
         });
+        fit(group);
         return;
       }
       group.dataset.shown = shown;
@@ -645,6 +657,7 @@
         wrap.append(label, slider, field);
         group.appendChild(wrap);
       });
+      fit(group);
     };
     select.addEventListener("change", () => show());
     box.formShow = show;
@@ -769,7 +782,9 @@ article { content-visibility: auto; contain-intrinsic-size: auto 1200px; }
 .tune { margin-top: 12px; padding: 10px 12px; border: 1px solid var(--line); border-radius: 6px; background: #fbfcfd; }
 .tune h3 { margin: 0 0 6px; font-size: 15px; }
 .tune-file { font-weight: normal; font-size: 12px; color: var(--muted); font-family: ui-monospace, "DejaVu Sans Mono", monospace; }
-.tune-group { display: grid; grid-template-columns: max-content minmax(0, 1fr) 10ch; align-items: center; gap: 4px 10px; margin: 0 0 6px; padding: 4px 8px 6px; border: 1px solid var(--line); border-radius: 4px; }
+/* The fields' column fits the longest number of its group (--tune-chars, set by the script),
+   and the spin buttons. */
+.tune-group { --tune-field: max(10ch, calc(var(--tune-chars, 0) * 1ch + 30px)); display: grid; grid-template-columns: max-content minmax(0, 1fr) var(--tune-field); align-items: center; gap: 4px 10px; margin: 0 0 6px; padding: 4px 8px 6px; border: 1px solid var(--line); border-radius: 4px; }
 div.tune-group { border: 0; padding: 0; }
 .tune-group[hidden] { display: none; }
 .tune-group legend { font-size: 13px; color: var(--muted); padding: 0 4px; }
@@ -786,7 +801,7 @@ div.tune-group { border: 0; padding: 0; }
 .tune-form { display: block; margin: 0 0 6px; font-size: 13px; color: var(--muted); }
 .tune-form select { font: inherit; margin-left: 6px; max-width: 100%; }
 @media (max-width: 520px) {
-  .tune-group { grid-template-columns: minmax(0, 1fr) 9ch; }
+  .tune-group { grid-template-columns: minmax(0, 1fr) min(var(--tune-field), 60%); }
   .tune-name { grid-column: 1 / -1; }
   .tune-form select { display: block; margin: 4px 0 0; }
 }
