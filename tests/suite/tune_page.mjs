@@ -93,6 +93,12 @@ if (scenario === "person") {
   out.sliders = await card(a, "card-drop").locator(".tune").getByRole("slider").evaluateAll((all) => all.map((s) => s.getAttribute("aria-label")));
   out.fields = await card(a, "card-drop").getByRole("spinbutton").evaluateAll((all) => all.map((s) => s.getAttribute("aria-label")));
   out.start = await look(a, "card-drop", 0.12);
+  // The carousel's controls: its five snap points each named with its place in the list.
+  out.carousel = await card(a, "carousel").locator(".tune").evaluate((box) => ({
+    sliders: [...box.querySelectorAll('input[type="range"]')].map((s) => s.getAttribute("aria-label")),
+    fields: [...box.querySelectorAll('input[type="number"]')].map((s) => s.getAttribute("aria-label")),
+    labels: [...box.querySelectorAll(".tune-name")].map((s) => s.textContent),
+  }));
   // 0. A stiffness typed in, then Revert: the figures of the edit, then the same as at the start.
   let n = await bakes(a);
   await card(a, "card-drop").getByRole("spinbutton", { name: "stiffness", exact: true }).fill("400");
@@ -272,6 +278,51 @@ if (scenario === "person") {
   await card(a, "card-drop").getByRole("spinbutton", { name: "perceptual_duration", exact: true }).fill("0.5");
   await baked(a, "card-drop", n);
   out.otherForm = await look(a, "card-drop", 0);
+  // 6b. Android's form: a damping ratio typed in (its field keeps the focus), then the
+  //     overshoot handle dragged: the form shows the dragged spring, and a stiffness typed in
+  //     it next keeps the drag's damping ratio (it used to show, and write back, the typed one).
+  const form = () => a.evaluate(() => {
+    const box = document.querySelector('article[data-motion="card-drop"] .tune');
+    const e = window.curvebakeTune.tuned.get("card-drop");
+    return {
+      shown: Object.fromEntries([...box.querySelectorAll('.tune-other input[type="number"]')].map((i) => [i.getAttribute("aria-label"), Number(i.value)])),
+      sliders: Object.fromEntries([...box.querySelectorAll('.tune-other input[type="range"]')].map((i) => [i.getAttribute("aria-label"), Number(i.value)])),
+      stiffness: e.current["motion.stiffness"],
+      damping: e.current["motion.damping"],
+      focus: document.activeElement ? document.activeElement.getAttribute("aria-label") : null,
+    };
+  });
+  await quiet(a);
+  await card(a, "card-drop").getByRole("combobox").selectOption("android");
+  n = await bakes(a);
+  await card(a, "card-drop").getByRole("spinbutton", { name: "damping_ratio", exact: true }).fill("0.3");
+  await baked(a, "card-drop", n);
+  out.androidTyped = await form();
+  await quiet(a);
+  const peak = card(a, "card-drop").locator('circle.tune-handle[aria-label^="first overshoot"]');
+  const pb = await peak.boundingBox();
+  n = await bakes(a);
+  await a.mouse.move(pb.x + pb.width / 2, pb.y + pb.height / 2);
+  await a.mouse.down();
+  await a.mouse.move(pb.x + pb.width / 2 + 15, pb.y + pb.height / 2 - 15, { steps: 4 });
+  await a.mouse.up();
+  await baked(a, "card-drop", n);
+  out.androidDragged = await form();
+  n = await bakes(a);
+  await card(a, "card-drop").locator(".tune-other").getByRole("spinbutton", { name: "stiffness", exact: true }).fill("230");
+  await baked(a, "card-drop", n);
+  out.androidRetyped = await form();
+  // Every number field shows its whole number (the damping now written to 12 digits): the
+  // text's width, measured in the field's font, fits inside the field beside its spin buttons.
+  out.fieldsFit = await a.evaluate(() => {
+    const ctx = document.createElement("canvas").getContext("2d");
+    return [...document.querySelectorAll('article[data-motion="card-drop"] .tune input[type="number"]')].map((i) => {
+      const css = getComputedStyle(i);
+      ctx.font = `${css.fontSize} ${css.fontFamily}`;
+      const room = i.clientWidth - parseFloat(css.paddingLeft) - parseFloat(css.paddingRight) - 15;
+      return { name: i.getAttribute("aria-label"), value: i.value, text: ctx.measureText(i.value).width, room };
+    });
+  });
   // 7. A fling's rest position dragged up the plot: the velocity that rests there.
   await quiet(a);
   const rest = card(a, "fling").locator('circle.tune-handle[aria-label^="rest position"]');

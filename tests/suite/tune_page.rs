@@ -474,6 +474,77 @@ fn a_person_tunes_a_spring_in_the_page_and_saves_it_into_the_file() {
         (ratio(k, c) / ratio(k0, c0) - 1.0).abs() < 1e-5,
         "{before} {other}"
     );
+    // Android's form after the overshoot handle was dragged (the damping ratio field typed in
+    // just before, and focused): it shows the dragged spring, not the numbers typed.
+    let zeta = |v: &Value| {
+        let (k, c) = (
+            v["stiffness"].as_f64().unwrap(),
+            v["damping"].as_f64().unwrap(),
+        );
+        c / (2.0 * k.sqrt())
+    };
+    let close = |a: f64, b: f64| (a / b - 1.0).abs() < 1e-5;
+    let typed = &seen["androidTyped"];
+    assert!((zeta(typed) - 0.3).abs() < 1e-9, "{typed}");
+    let dragged = &seen["androidDragged"];
+    assert_ne!(dragged["focus"], "damping_ratio", "{dragged}");
+    assert!(
+        (zeta(dragged) - 0.3).abs() > 0.01,
+        "the drag moved ζ: {dragged}"
+    );
+    // (A field to the six digits it shows, a slider to its step.)
+    for (shown, within) in [("shown", 1e-5), ("sliders", 1e-2)] {
+        let form = &dragged[shown];
+        let near = |a: f64, b: f64| (a / b - 1.0).abs() < within;
+        assert!(
+            near(
+                form["stiffness"].as_f64().unwrap(),
+                dragged["stiffness"].as_f64().unwrap()
+            ) && near(form["damping_ratio"].as_f64().unwrap(), zeta(dragged)),
+            "{shown} stale after the drag: {dragged}"
+        );
+    }
+    // A stiffness typed in that form next keeps the drag's damping ratio.
+    let retyped = &seen["androidRetyped"];
+    assert_eq!(retyped["stiffness"], 230.0, "{retyped}");
+    assert!(close(zeta(retyped), zeta(dragged)), "{dragged} {retyped}");
+    assert!(
+        close(
+            retyped["shown"]["damping_ratio"].as_f64().unwrap(),
+            zeta(dragged)
+        ),
+        "{retyped}"
+    );
+    // Every field wide enough for its number, a damping written to 12 digits among them.
+    let fields = seen["fieldsFit"].as_array().unwrap();
+    assert!(
+        fields.iter().any(|f| f["value"]
+            .as_str()
+            .unwrap()
+            .trim_start_matches(['-', '0', '.'])
+            .replace('.', "")
+            .len()
+            >= 10),
+        "{}",
+        seen["fieldsFit"]
+    );
+    assert!(
+        fields
+            .iter()
+            .all(|f| f["text"].as_f64().unwrap() <= f["room"].as_f64().unwrap()),
+        "{}",
+        seen["fieldsFit"]
+    );
+    // The carousel's snap points, each named by its place in the file's list (the visible
+    // name and the accessible one).
+    let carousel = &seen["carousel"];
+    let names = serde_json::json!([
+        "from", "velocity", "friction", "min", "max", "snap[0]", "snap[1]", "snap[2]", "snap[3]",
+        "snap[4]"
+    ]);
+    for controls in ["sliders", "fields", "labels"] {
+        assert_eq!(carousel[controls], names, "{carousel}");
+    }
     // Every handle on its plot: the carousel's min bound (-1280 px, past the plotted -320)
     // sits on the plot's edge.
     let handles = seen["handles"].as_array().unwrap();

@@ -74,6 +74,21 @@
     }
     return words.join(" · ");
   };
+  // A number's name as the file writes it; an item of a list with its position in the list
+  // (`snap[0]`, `snap[1]`: five snap points are five controls a person, and a screen reader,
+  // can tell apart).
+  const nameOf = (p) => {
+    const last = p.key.split(".").pop();
+    return /^\d+$/.test(last) ? `${p.name}[${last}]` : p.name;
+  };
+  // A group's number fields as wide as the longest number they show (a value typed in
+  // another form is written to 12 digits: 9.09945053286 is not cut to 9.0994505), at least
+  // the width they had.
+  const fit = (group) => {
+    if (!group) return;
+    const longest = Math.max(0, ...[...group.querySelectorAll('input[type="number"]')].map((i) => i.value.length));
+    group.style.setProperty("--tune-chars", Math.min(24, longest));
+  };
   const panel = (card, name) => {
     const e = tuned.get(name);
     const d = review.motions().get(name);
@@ -117,13 +132,13 @@
       row.className = "tune-param";
       const label = document.createElement("span");
       label.className = "tune-name";
-      label.textContent = p.name;
+      label.textContent = nameOf(p);
       const slider = document.createElement("input");
       Object.assign(slider, { type: "range", min: lo, max: hi, step, value: e.current[p.key] });
       const field = document.createElement("input");
       Object.assign(field, { type: "number", step: "any", value: e.current[p.key] });
       for (const input of [slider, field]) {
-        input.setAttribute("aria-label", p.name);
+        input.setAttribute("aria-label", nameOf(p));
         input.dataset.key = p.key;
         input.dataset.tune = name;
       }
@@ -131,6 +146,7 @@
       row.append(label, slider, field);
       groups.get(group).appendChild(row);
     }
+    groups.forEach(fit);
     formSwitch(card, name, box);
     const figures = document.createElement("p");
     figures.className = "tune-figures";
@@ -203,8 +219,9 @@
       status.append(" ", button);
     }
   };
-  // Puts the current values into the controls (after a handle moved them, or a revert).
-  const showValues = (name) => {
+  // Puts the current values into the controls (after a handle moved them, or a revert), all
+  // but `typing`, the field (with its slider) of another form being typed in.
+  const showValues = (name, typing) => {
     const e = tuned.get(name), card = cardOf(name);
     if (!card) return;
     card.querySelectorAll(".tune input[data-key]").forEach((input) => {
@@ -215,8 +232,9 @@
       }
       if (document.activeElement !== input || input.type === "range") input.value = v;
     });
+    card.querySelectorAll(".tune .tune-group").forEach(fit);
     showState(card, e);
-    refreshOther(card);
+    refreshOther(card, typing);
   };
 
   // ---- Baking again ---------------------------------------------------------------------
@@ -322,6 +340,7 @@
     setValue(name, key, value);
     const twin = input.parentElement.querySelector(input.type === "range" ? 'input[type="number"]' : 'input[type="range"]');
     twin.value = value;
+    fit(input.closest(".tune-group"));
     showState(cardOf(name), tuned.get(name));
     refreshOther(cardOf(name));
     rebake(name, started);
@@ -509,7 +528,12 @@
     };
     h.addEventListener("pointerdown", (event) => {
       event.stopPropagation();
+      // (No text selected, no page scrolled by the drag.) Pressing a handle ends typing in a
+      // field as a press anywhere else would: the field no longer holds the focus (and the
+      // keys) while the handle changes the numbers it shows.
       event.preventDefault();
+      const typed = document.activeElement;
+      if (typed && typed !== document.body && typed.blur) typed.blur();
       const start = { ...e.current };
       const move = (ev) => {
         const r = svg.getBoundingClientRect(), k = Number(svg.getAttribute("width")) / r.width;
@@ -574,16 +598,37 @@
     group.className = "tune-group tune-other";
     group.hidden = true;
     box.append(row, group);
-    const show = () => {
+    // `typing`: the field of this form being typed in, left as the person is writing it.
+    const show = (typing) => {
       const f = FORMS[select.value], s = springForm(e);
       group.hidden = !f;
-      if (!f) return;
+      if (!f) {
+        delete group.dataset.shown;
+        return;
+      }
+      const ok = f.ok(s.w, s.z);
+      const values = f.from(s.w, s.z);
+      // The same form still shown: its numbers are put in place (a focused field keeps its
+      // focus, and shows the motion as it is now, moved by a handle or another control).
+      const shown = `${select.value} ${ok}`;
+      if (group.dataset.shown === shown) {
+        group.querySelectorAll("input[data-index]").forEach((input) => {
+          if (typing && input.parentElement === typing.parentElement) return;
+          const v = values[Number(input.dataset.index)];
+          if (input.type === "range") {
+            if (v < Number(input.min)) input.min = v;
+            if (v > Number(input.max)) input.max = v;
+            input.value = v;
+          } else input.value = Number(v.toPrecision(6));
+        });
+        fit(group);
+        return;
+      }
+      group.dataset.shown = shown;
       group.replaceChildren();
       const legend = document.createElement("legend");
       legend.textContent = `${f.label} (written back as the file's form)`;
       group.appendChild(legend);
-      const ok = f.ok(s.w, s.z);
-      const values = f.from(s.w, s.z);
       if (!ok) {
         const note = document.createElement("p");
         note.className = "tune-hint";
@@ -612,15 +657,16 @@
         wrap.append(label, slider, field);
         group.appendChild(wrap);
       });
+      fit(group);
     };
-    select.addEventListener("change", show);
+    select.addEventListener("change", () => show());
     box.formShow = show;
   };
-  // The other form's values follow the file's (not while one of them is being moved).
-  const refreshOther = (card) => {
+  // The other form's values follow the file's after every change, whatever has the focus
+  // (but `typing`, the one of its fields being typed in, while it is).
+  const refreshOther = (card, typing) => {
     const box = card && card.querySelector(".tune");
-    const active = document.activeElement;
-    if (box && box.formShow && !(active && active.dataset && active.dataset.tuneOther)) box.formShow();
+    if (box && box.formShow) box.formShow(typing);
   };
   document.addEventListener("input", (event) => {
     const input = event.target;
@@ -639,7 +685,7 @@
     springForm(e).put(w, z);
     // A number typed in another form is written back exactly (to 12 digits: ζ 0.5 typed in
     // Android's form stays 0.5, not 0.4999); a slider's, to 4 as a drag's.
-    moved(name, started, before, input.type === "number" ? 12 : 4);
+    moved(name, started, before, input.type === "number" ? 12 : 4, input);
   });
   // What the handles of a card's plot set, in words (none: no handles).
   const handles = (card, e) => {
@@ -651,10 +697,11 @@
     if (kind.startsWith("inertia") && (e.current["motion.min"] !== undefined || e.current["motion.max"] !== undefined)) return "the bounds";
     return "";
   };
-  const moved = (name, started, before, digits = 4) => {
+  // `typing`: the field of another form that moved them, being typed in.
+  const moved = (name, started, before, digits = 4, typing = null) => {
     const e = tuned.get(name);
     for (const [k, v] of Object.entries(e.current)) if (v !== before[k]) e.current[k] = Number(v.toPrecision(digits));
-    showValues(name);
+    showValues(name, typing);
     rebake(name, started);
   };
   review.onDrawn((card, d) => {
@@ -735,7 +782,9 @@ article { content-visibility: auto; contain-intrinsic-size: auto 1200px; }
 .tune { margin-top: 12px; padding: 10px 12px; border: 1px solid var(--line); border-radius: 6px; background: #fbfcfd; }
 .tune h3 { margin: 0 0 6px; font-size: 15px; }
 .tune-file { font-weight: normal; font-size: 12px; color: var(--muted); font-family: ui-monospace, "DejaVu Sans Mono", monospace; }
-.tune-group { display: grid; grid-template-columns: max-content minmax(0, 1fr) 10ch; align-items: center; gap: 4px 10px; margin: 0 0 6px; padding: 4px 8px 6px; border: 1px solid var(--line); border-radius: 4px; }
+/* The fields' column fits the longest number of its group (--tune-chars, set by the script),
+   and the spin buttons. */
+.tune-group { --tune-field: max(10ch, calc(var(--tune-chars, 0) * 1ch + 30px)); display: grid; grid-template-columns: max-content minmax(0, 1fr) var(--tune-field); align-items: center; gap: 4px 10px; margin: 0 0 6px; padding: 4px 8px 6px; border: 1px solid var(--line); border-radius: 4px; }
 div.tune-group { border: 0; padding: 0; }
 .tune-group[hidden] { display: none; }
 .tune-group legend { font-size: 13px; color: var(--muted); padding: 0 4px; }
@@ -752,7 +801,7 @@ div.tune-group { border: 0; padding: 0; }
 .tune-form { display: block; margin: 0 0 6px; font-size: 13px; color: var(--muted); }
 .tune-form select { font: inherit; margin-left: 6px; max-width: 100%; }
 @media (max-width: 520px) {
-  .tune-group { grid-template-columns: minmax(0, 1fr) 9ch; }
+  .tune-group { grid-template-columns: minmax(0, 1fr) min(var(--tune-field), 60%); }
   .tune-name { grid-column: 1 / -1; }
   .tune-form select { display: block; margin: 4px 0 0; }
 }
