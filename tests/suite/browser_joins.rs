@@ -9,8 +9,8 @@
 //! * a multi-track motion whose opacity ends at 0.3051 s and holds, while its translate runs on.
 //!
 //! Each is baked three times: the CSS with the `linear()` easing and no tolerance, the CSS
-//! with per-frame keyframes (`--css-frames`) thinned by `--css-tolerance 0.05`, and the JS
-//! module's keyframes (played with `element.animate(keyframes, timing)`) thinned by the same
+//! with keyframes at the fitted stops (`--css-frames`) within `--css-tolerance 0.05`, and the
+//! JS module's keyframes (played with `element.animate(keyframes, timing)`) within the same
 //! tolerance. The control: for the sequence and the fling, the chord of the frames around the
 //! join misses `x(T)` by more than the bound, so output without a stop at the join fails.
 

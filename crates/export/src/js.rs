@@ -289,8 +289,8 @@ fn keyframe(out: &mut Vec<u8>, baked: &Baked, targets: &[Target], (fit, k): (&Fi
     out.push(b'}');
 }
 
-/// Bytes of the module text outside the per-frame parts, with room to spare, not counting
-/// the names it repeats.
+/// Bytes of the module text outside the parts that grow with the frames and stops, with room
+/// to spare, not counting the names it repeats.
 const FIXED_TEXT: usize = 4096;
 /// Longest shortest-round-trip double, as [`write_json_f64`] writes it:
 /// `-1.2345678901234567e-308`.

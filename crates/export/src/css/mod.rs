@@ -1108,7 +1108,7 @@ mod tests {
     }
 
     #[test]
-    fn per_frame_keyframes_have_a_stop_at_the_join() {
+    fn keyframes_have_a_stop_at_the_join() {
         let settings = ExportSettings {
             css_frames: true,
             css_tolerance: 3.0,
@@ -1390,8 +1390,8 @@ mod tests {
                 assert_eq!(css(&spec, tolerance).0, text, "{}", spec.name);
                 let (before, after) = (output.stats[0].1, output.stats[1].1);
                 assert!(before >= 2 && after >= 2, "{}", spec.name);
-                // Each easing's stops, or each per-frame keyframe (a multi-track motion may
-                // have several of either).
+                // Each easing's stops, or each keyframe (a multi-track motion may have several
+                // of either).
                 let easings: usize = text
                     .split("-easing: linear(")
                     .skip(1)
