@@ -107,7 +107,7 @@ function fling(lambda, k, c, x0, v0, snap, lo = -Infinity, hi = Infinity) {
     // The nearest, the lower of two as near.
     const p = snap.reduce((b, p) => (abs(p - free) - abs(b - free) || p - b) < 0 ? p : b);
     // q = λ(p - x0)/v0 = λ/λ': ahead and at most twice as far as the free rest (as the bake
-    // glides), the friction of rate λ' that rests on it; else (behind, at x0, no velocity, or
+    // glides: `GLIDE`, a test keeps them equal), the friction of rate λ' that rests on it; else (behind, at x0, no velocity, or
     // a slow release far from it, whose friction would crawl: λ' -> 0 as v0 -> 0) the bounce
     // spring.
     const q = lambda * (p - x0) / v0;

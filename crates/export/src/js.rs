@@ -1045,6 +1045,21 @@ mod tests {
         assert!(js.contains("export const customProperties = [];"));
     }
 
+    /// The constants the module's scripts repeat from Rust (they are written once, not
+    /// assembled): the reduced-motion fade's length, as the CSS's, and the glide limit of a
+    /// fling onto a snap point, as the bake's inertia.
+    #[test]
+    fn the_scripts_use_the_bakes_constants() {
+        let fade_ms = curvebake_model::spec::REDUCED_FADE_SECONDS * 1000.0;
+        let animate = include_str!("js/animate.js");
+        assert!(
+            animate.contains(&format!("{{duration: {fade_ms}, ")),
+            "{animate}"
+        );
+        let glide = curvebake_motion::GLIDE;
+        assert!(play::RUNTIME.contains(&format!("q > 0 && q <= {glide} ?")));
+    }
+
     /// The drawer of js.md's recipe: a decay baked for 0.6 s, released towards an edge. A
     /// start of it glides and springs onto its `to`, which takes longer than 0.6 s: it may
     /// play for a minute (it ended 5 to 20 px short, still moving, when cut at 0.6 s).
