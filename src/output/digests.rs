@@ -14,7 +14,7 @@ use crate::output::regular::open_regular;
 use crate::output::write::{OutputDir, StreamedFile, WriteError};
 use curvebake_export::exporter::PREVIEW_MAX_JOINS;
 use curvebake_export::preview::PREVIEW_MAX_POINTS;
-use curvebake_export::{Digest, Name};
+use curvebake_export::{Digest, JoinKind, Name, TrackMarks};
 use curvebake_model::bake::MAX_FRAMES;
 use curvebake_model::hash::ContentHasher;
 use curvebake_model::spec::ParamGroup;
@@ -61,9 +61,21 @@ pub struct SummaryRecord {
     pub ends: Vec<u64>,
     /// When the motion looks done (bits).
     pub looks_done: Option<u64>,
+    /// Per track, its plot's marks: its joins (time bits and kind: 0 a hand-off, 1 a bound
+    /// hit, 2 the track's end) and when it alone looks done (bits). An annex written before
+    /// they were kept has none: the page then marks the motion's looks done alone.
+    #[serde(default)]
+    pub marks: Option<Vec<Marks>>,
     /// Whether the bake ran until the motion provably rests.
     pub rests: bool,
+    /// Whether the motion arrives at its end values at its last frame.
+    #[serde(default)]
+    pub arrives: bool,
 }
+
+/// A track's marks in a [`SummaryRecord`]: its joins (time bits, kind code) and when it
+/// looks done (bits).
+pub type Marks = (Vec<(u64, u8)>, Option<u64>);
 
 /// Named numbers of a [`SummaryRecord`]: (name, value bits) pairs.
 pub type Values = Vec<(String, u64)>;
@@ -103,7 +115,23 @@ impl SummaryRecord {
             units: digest.units.clone(),
             ends: bits(&digest.ends),
             looks_done: digest.looks_done.map(f64::to_bits),
+            marks: Some(
+                (digest.marks.iter())
+                    .map(|m| {
+                        let joins = m.joins.iter().map(|&(t, kind)| {
+                            let code = match kind {
+                                JoinKind::Handoff => 0,
+                                JoinKind::Bound => 1,
+                                JoinKind::TrackEnd => 2,
+                            };
+                            (t.to_bits(), code)
+                        });
+                        (joins.collect(), m.looks_done.map(f64::to_bits))
+                    })
+                    .collect(),
+            ),
             rests: digest.rests,
+            arrives: digest.arrives,
         }
     }
 
@@ -128,6 +156,28 @@ impl SummaryRecord {
         if joins.len() > PREVIEW_MAX_JOINS || joins.windows(2).any(|w| w[0] >= w[1]) {
             return None;
         }
+        let marks = (self.marks.iter().flatten())
+            .map(|(joins, done)| {
+                let joins = (joins.iter())
+                    .map(|&(t, code)| {
+                        let kind = match code {
+                            0 => JoinKind::Handoff,
+                            1 => JoinKind::Bound,
+                            2 => JoinKind::TrackEnd,
+                            _ => return None,
+                        };
+                        Some((number(t).filter(|&t| t > 0.0 && t < duration)?, kind))
+                    })
+                    .collect::<Option<Vec<_>>>()?;
+                let ascending = joins.windows(2).all(|w| w[0].0 < w[1].0);
+                let looks_done = match done {
+                    Some(bits) => Some(number(*bits).filter(|&t| (0.0..=duration).contains(&t))?),
+                    None => None,
+                };
+                (ascending && joins.len() <= PREVIEW_MAX_JOINS)
+                    .then_some(TrackMarks { joins, looks_done })
+            })
+            .collect::<Option<Vec<_>>>()?;
         let times = (self.preview_times.as_ref()?.iter())
             .map(|&t| number(t).filter(|&t| (0.0..=duration).contains(&t)))
             .collect::<Option<Vec<_>>>()?;
@@ -137,6 +187,7 @@ impl SummaryRecord {
             return None;
         }
         if self.preview.len() > max_tracks
+            || marks.len() > max_tracks
             || self.ends.len() > max_tracks
             || self.units.len() > max_tracks
             || self.params.len() > max_groups
@@ -198,7 +249,9 @@ impl SummaryRecord {
                 Some(bits) => Some(number(bits)?),
                 None => None,
             },
+            marks,
             rests: self.rests,
+            arrives: self.arrives,
         })
     }
 }
@@ -369,7 +422,7 @@ mod tests {
     fn a_summary_that_does_not_hold_gives_no_digest() {
         let (_, entry, record) = ring();
         type Edit = fn(&mut Entry, &mut SummaryRecord);
-        let edits: [(&str, Edit); 10] = [
+        let edits: [(&str, Edit); 12] = [
             ("a preview of frames, as annexes were", |_, r| {
                 r.preview_joins = None
             }),
@@ -378,6 +431,12 @@ mod tests {
             }),
             ("joins out of order", |_, r| {
                 r.preview_joins = Some(vec![2.0f64.to_bits(), 1.0f64.to_bits()])
+            }),
+            ("a mark of no kind", |_, r| {
+                r.marks = Some(vec![(vec![(1.0f64.to_bits(), 7)], None)])
+            }),
+            ("a track looking done past the end", |_, r| {
+                r.marks = Some(vec![(Vec::new(), Some(9.0f64.to_bits()))])
             }),
             ("fps NaN", |_, r| r.fps = f64::NAN.to_bits()),
             ("fps 0", |_, r| r.fps = 0),

@@ -497,3 +497,301 @@ fn every_preview_stays_inside_its_stage() {
         assert_eq!(r["outside"], Value::Array(vec![]), "{name}: left the stage");
     }
 }
+
+/// A decay that runs 20 s, beside the examples: the scrubber's all-motions span.
+const LONG_DECAY: &str = r#"[(name: "long-decay", property: "translateX", duration: 20,
+    motion: Decay(from: 0, velocity: 300, lambda: 0.25))]"#;
+
+/// What the marks, names, cursor and scrubber spans test reads off the page, on a phone's
+/// window (390 x 844): the time of every mark line on each card's panels (from the line's x),
+/// each card's legend, the parameter groups' headings, the cursor's colour against every
+/// series colour (every card picked, so the comparison draws the whole palette), and the
+/// scrubber's end and time as its span and keys change.
+const MARKS: &str = r#"<pre id="result"></pre>
+<script>
+addEventListener("load", () => {
+  const times = (svg, cls) => [...svg.querySelectorAll(`line.${cls}`)].map((l) => svg.plotScale.t(Number(l.getAttribute("x1"))));
+  const cards = [...document.querySelectorAll("article[data-motion]")];
+  const panels = Object.fromEntries(cards.map((card) => [card.dataset.motion,
+    [...card.querySelectorAll(".plot-svg")].map((svg) => ({ join: times(svg, "join"), done: times(svg, "done") }))]));
+  const legends = Object.fromEntries(cards.map((card) =>
+    [card.dataset.motion, [...card.querySelectorAll(".plot-legend li")].map((li) => li.textContent)]));
+  const groups = [...new Set([...document.querySelectorAll(".numbers .group th")].map((th) => th.textContent))];
+  const scrub = document.getElementById("scrub"), span = document.getElementById("scrub-span");
+  const input = (t) => { scrub.value = String(t); scrub.dispatchEvent(new Event("input", { bubbles: true })); };
+  const setSpan = (v) => { span.value = v; span.dispatchEvent(new Event("change", { bubbles: true })); };
+  const pick = (name, on) => {
+    const box = document.querySelector(`input[data-pick="${name}"]`);
+    box.checked = on;
+    box.dispatchEvent(new Event("change", { bubbles: true }));
+  };
+  const key = (k, shift) => scrub.dispatchEvent(new KeyboardEvent("keydown", { key: k, shiftKey: !!shift, bubbles: true, cancelable: true }));
+  const now = () => ({ max: Number(scrub.max), value: Number(scrub.value), text: scrub.getAttribute("aria-valuetext") });
+  const out = { panels, legends, groups, spans: {} };
+  // Every motion picked: the comparison draws every series colour there is.
+  cards.forEach((c) => pick(c.dataset.motion, true));
+  input(0.25);
+  const rgb = (c) => c.match(/\d+(\.\d+)?/g).slice(0, 3).map(Number);
+  out.cursor = rgb(getComputedStyle(document.querySelector("article .plot-svg .cursor")).stroke);
+  out.series = [...new Set([...document.querySelectorAll(".plot-svg path.curve")].map((p) => p.getAttribute("stroke")))];
+  cards.forEach((c) => pick(c.dataset.motion, false));
+  out.spans.all = now();
+  pick("card-drop", true);
+  pick("modal-fade-in", true);
+  setSpan("picked");
+  out.spans.picked = now();
+  input(0.5);
+  pick("card-drop", false);
+  out.spans.pickedFade = now();
+  // The card-drop card at the top of the window, under the header: the motions on screen.
+  setSpan("view");
+  const card = document.getElementById("motion-card-drop");
+  scrollTo(0, card.getBoundingClientRect().top + scrollY - document.querySelector("header.top").offsetHeight);
+  setSpan("view");
+  const top = document.querySelector("header.top").offsetHeight;
+  out.spans.view = { ...now(), onScreen: cards.filter((a) => { const r = a.getBoundingClientRect(); return r.bottom > top && r.top < innerHeight; }).map((a) => a.dataset.motion) };
+  input(0);
+  key("ArrowRight");
+  out.spans.right = now();
+  key("ArrowRight", true);
+  out.spans.shiftRight = now();
+  key("End");
+  out.spans.end = now();
+  key("PageDown");
+  out.spans.pageDown = now();
+  setSpan("all");
+  out.spans.back = now();
+  document.getElementById("result").textContent = JSON.stringify(out);
+});
+</script>
+"#;
+
+/// Item 1 of the visual review: a card's plot marks the joins its PNG marks (a sequence's
+/// hand-off, a bound hit, a track's end; none of a ball's impacts) and, on each panel of a
+/// multi-track motion, that track's own "looks done"; item 2: the legend names the end value
+/// as the PNG does (arrives at) and the spring's forms are headed as the PNG names them
+/// (motion.dev, not motion_dev); item 3: the scrub cursor is no series' colour and stands
+/// out on white; item 4: the scrubber spans every motion, the motions on screen or those
+/// compared (a 20 s decay beside a 0.87 s drop), and its keys step by frames.
+#[test]
+fn the_page_marks_joins_and_names_as_the_plots_and_spans_its_scrubber() {
+    let Some(chromium) = browser::chromium() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (out, long) = (dir.path().join("out"), dir.path().join("long"));
+    std::fs::create_dir(&long).unwrap();
+    std::fs::write(long.join("long.ron"), LONG_DECAY).unwrap();
+    let options = BakeOptions {
+        inputs: vec![curves_dir(), long],
+        out: out.clone(),
+        formats: vec![Format::Json, Format::Css, Format::Html],
+        ..BakeOptions::default()
+    };
+    let report = run(&options, &|_, _| {}).expect("the bake runs");
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    let page = std::fs::read_to_string(out.join(PAGE_PATH)).unwrap();
+    let page = page
+        .replace("<head>", &format!("<head>\n{CAPTURE_ERRORS}"))
+        .replace("</body>", &format!("{MARKS}</body>"));
+    let path = out.join("marks.html");
+    std::fs::write(&path, page).unwrap();
+    let run = browser::run_page(
+        &chromium,
+        &path,
+        &Options {
+            window: (390, 844),
+            virtual_time_budget_ms: Some(2000),
+            ..Options::default()
+        },
+    );
+    let errors = browser::page_errors(&run.stdout);
+    assert!(errors.is_empty(), "page errors: {errors:#?}");
+    let r = browser::element_json(&run.stdout, "result");
+
+    // Marks: (card, per panel: join times, looks-done times).
+    let near = |got: &Value, want: &[f64]| {
+        let got: Vec<f64> = got
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect();
+        got.len() == want.len() && got.iter().zip(want).all(|(g, w)| (g - w).abs() < 2e-3)
+    };
+    // Per panel: its join times and its looks-done times.
+    type Panel<'a> = (&'a [f64], &'a [f64]);
+    let expect: [(&str, &[Panel]); 6] = [
+        ("press-release", &[(&[0.1], &[0.6667])]),
+        ("toss-catch", &[(&[0.3], &[0.7667])]),
+        ("bouncing-ball", &[(&[], &[1.6667])]),
+        ("scroll-end", &[(&[0.4613], &[1.2667])]),
+        ("card-drop", &[(&[], &[0.6667])]),
+        (
+            "sheet-enter",
+            &[(&[0.722], &[0.5]), (&[0.3], &[0.3]), (&[0.5474], &[0.5333])],
+        ),
+    ];
+    for (card, panels) in expect {
+        let got = r["panels"][card].as_array().unwrap();
+        assert_eq!(got.len(), panels.len(), "{card}: {got:?}");
+        for (g, (join, done)) in got.iter().zip(panels) {
+            assert!(
+                near(&g["join"], join),
+                "{card}: joins {} not {join:?}",
+                g["join"]
+            );
+            assert!(
+                near(&g["done"], done),
+                "{card}: looks done {} not {done:?}",
+                g["done"]
+            );
+        }
+    }
+    let legend = |card: &str| -> Vec<String> {
+        (r["legends"][card].as_array().unwrap().iter())
+            .map(|v| v.as_str().unwrap().to_owned())
+            .collect()
+    };
+    for (card, item) in [
+        ("press-release", "hand-off 0.1 s"),
+        ("toss-catch", "hand-off 0.3 s"),
+        ("scroll-end", "hits the bound 0.4613 s"),
+        ("sheet-enter", "translateY looks done 0.5 s"),
+        ("sheet-enter", "opacity looks done 0.3 s"),
+        ("sheet-enter", "scale looks done 0.5333 s"),
+        ("sheet-enter", "opacity ends 0.3 s, then holds"),
+        ("panel-arrive", "arrives at 0 %"),
+        ("modal-fade-in", "arrives at 1"),
+        ("card-drop", "rests at 0 px"),
+    ] {
+        assert!(
+            legend(card).iter().any(|i| i == item),
+            "{card}: {:?}",
+            legend(card)
+        );
+    }
+    for (card, items) in r["legends"].as_object().unwrap() {
+        assert!(
+            !items
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|i| i.as_str().unwrap().contains("ends at")),
+            "{card}: {items}"
+        );
+    }
+    let groups: Vec<&str> = (r["groups"].as_array().unwrap().iter())
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    for form in ["as motion.dev", "as android", "as perceptual"] {
+        assert!(groups.contains(&form), "{groups:?}");
+    }
+    assert!(
+        !groups.iter().any(|g| g.contains("motion_dev")),
+        "{groups:?}"
+    );
+
+    // The cursor: 4.5:1 on white at least, and unlike every series colour.
+    let rgb = |v: &Value| -> [f64; 3] {
+        let c: Vec<f64> = v
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect();
+        [c[0], c[1], c[2]]
+    };
+    let cursor = rgb(&r["cursor"]);
+    let luminance = |c: [f64; 3]| {
+        let lin = |x: f64| {
+            let x = x / 255.0;
+            if x <= 0.03928 {
+                x / 12.92
+            } else {
+                ((x + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2])
+    };
+    let contrast = 1.05 / (luminance(cursor) + 0.05);
+    assert!(
+        contrast >= 4.5,
+        "cursor {cursor:?}: {contrast:.2}:1 on white"
+    );
+    let series: Vec<[f64; 3]> = (r["series"].as_array().unwrap().iter())
+        .map(|s| {
+            let hex = s.as_str().unwrap().trim_start_matches('#');
+            let byte = |i: usize| f64::from(u8::from_str_radix(&hex[i..i + 2], 16).unwrap());
+            [byte(0), byte(2), byte(4)]
+        })
+        .collect();
+    assert!(series.len() >= 8, "the whole palette drawn: {series:?}");
+    // Apart from every series by lightness alone (2:1 at least; the old red cursor was 1.1:1
+    // from the second series' red), so that it tells apart without telling hues apart.
+    for &s in &series {
+        let (a, b) = (luminance(s) + 0.05, luminance(cursor) + 0.05);
+        let apart = a.max(b) / a.min(b);
+        assert!(
+            apart >= 2.0,
+            "cursor {cursor:?} near series {s:?}: {apart:.2}:1"
+        );
+    }
+
+    // The scrubber's spans.
+    let spans = &r["spans"];
+    let f = |v: &Value| v.as_f64().unwrap();
+    assert_eq!(f(&spans["all"]["max"]), 20.0, "{spans}");
+    assert!(
+        (f(&spans["picked"]["max"]) - 0.8667).abs() < 1e-3,
+        "{spans}"
+    );
+    // Only the fade left picked: the span is its 0.3 s, the time 0.5 s brought back to it.
+    let fade = &spans["pickedFade"];
+    assert!(
+        (f(&fade["max"]) - 0.3).abs() < 1e-9 && (f(&fade["value"]) - 0.3).abs() < 1e-9,
+        "{fade}"
+    );
+    assert_eq!(fade["text"], "0.300 seconds of 0.3", "{fade}");
+    let view = &spans["view"];
+    let on_screen: Vec<&str> = (view["onScreen"].as_array().unwrap().iter())
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert!(
+        on_screen.contains(&"card-drop") && !on_screen.contains(&"long-decay"),
+        "{view}"
+    );
+    assert!(
+        f(&view["max"]) >= 0.8667 - 1e-3 && f(&view["max"]) < 5.0,
+        "{view}"
+    );
+    assert!(
+        (f(&spans["right"]["value"]) - 1.0 / 60.0).abs() < 1e-9,
+        "{spans}"
+    );
+    assert!(
+        (f(&spans["shiftRight"]["value"]) - 11.0 / 60.0).abs() < 1e-9,
+        "{spans}"
+    );
+    assert!(
+        (f(&spans["end"]["value"]) - f(&view["max"])).abs() < 1e-9,
+        "{spans}"
+    );
+    assert!(
+        (f(&spans["pageDown"]["value"]) - 0.9 * f(&view["max"])).abs() < 1e-9,
+        "{spans}"
+    );
+    assert!(
+        spans["right"]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("0.017 seconds of "),
+        "{spans}"
+    );
+    // Back to every motion: the time is kept.
+    assert_eq!(f(&spans["back"]["max"]), 20.0, "{spans}");
+    assert_eq!(
+        spans["back"]["value"], spans["pageDown"]["value"],
+        "{spans}"
+    );
+}

@@ -47,26 +47,37 @@ pub fn within_words<'a>(units: impl IntoIterator<Item = &'a str>) -> &'static st
 /// [`visual_threshold`] (in the track's own unit) of that track's end value; `None` when the motion has no end value
 /// (a throw that is cut at a fixed time).
 pub fn looks_done(baked: &Baked) -> Option<f64> {
+    let each = track_looks_done(baked)?;
+    Some(each.into_iter().fold(baked.time(0), f64::max))
+}
+
+/// Per track, when it looks done on its own: the time of the first frame from which every
+/// later frame of that track is within [`visual_threshold`] (in its own unit) of its end
+/// value, as the PNG plot of a multi-track motion marks it on each track's panel; `None` when
+/// the motion has no end value. [`looks_done`] is the latest of them.
+pub fn track_looks_done(baked: &Baked) -> Option<Vec<f64>> {
     let ends = baked.spec.model.end_values();
     if ends.len() != baked.tracks.len() {
         return None;
     }
+    let last = baked.frames().saturating_sub(1);
     // Each track in its own unit: a sheet's scale is not done within half a pixel.
-    let mut first = 0;
-    for ((track, &end), unit) in baked.tracks.iter().zip(&ends).zip(baked.spec.track_units()) {
-        let x = &track.position;
-        let (lo, hi) = x
-            .iter()
-            .fold((end, end), |(lo, hi), &v| (lo.min(v), hi.max(v)));
-        let within = visual_threshold(unit, hi - lo);
-        // One past the last frame that is too far off.
-        let done = x
-            .iter()
-            .rposition(|&v| !((v - end).abs() <= within))
-            .map_or(0, |i| i + 1);
-        first = first.max(done);
-    }
-    Some(baked.time(first.min(baked.frames().saturating_sub(1))))
+    let each = (baked.tracks.iter().zip(&ends).zip(baked.spec.track_units())).map(
+        |((track, &end), unit)| {
+            let x = &track.position;
+            let (lo, hi) = x
+                .iter()
+                .fold((end, end), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+            let within = visual_threshold(unit, hi - lo);
+            // One past the last frame that is too far off.
+            let done = x
+                .iter()
+                .rposition(|&v| !((v - end).abs() <= within))
+                .map_or(0, |i| i + 1);
+            baked.time(done.min(last))
+        },
+    );
+    Some(each.collect())
 }
 
 #[cfg(test)]

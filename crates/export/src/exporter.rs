@@ -137,6 +137,75 @@ fn preview_joins(baked: &Baked) -> Vec<f64> {
     joins
 }
 
+/// What a join on a plot's time axis is (the PNG plot draws them all alike, a thin dashed
+/// line; the review page names each in its legend).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JoinKind {
+    /// A sequence hands over to its next step.
+    Handoff,
+    /// An inertia motion hits its bound.
+    Bound,
+    /// A track of a multi-track motion ends before the motion does, and holds its end value.
+    TrackEnd,
+}
+
+/// The times a track's plot marks, as its PNG panel marks them: its joins (hand-offs, a
+/// bound hit, where it ends before the motion: [`curvebake_model::spec::Model::track_joins`],
+/// not a bouncing ball's every impact) and when it looks done on its own
+/// ([`done::track_looks_done`]).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TrackMarks {
+    /// Joins strictly inside the bake, in time order.
+    pub joins: Vec<(f64, JoinKind)>,
+    /// When the track alone looks done, if the motion has end values.
+    pub looks_done: Option<f64>,
+}
+
+/// The marks of every track of `baked`, in track order.
+fn track_marks(baked: &Baked) -> Vec<TrackMarks> {
+    use curvebake_model::spec::Model;
+    let d = baked.duration;
+    let kind = |m: &Model| match m {
+        Model::Inertia(_) => JoinKind::Bound,
+        _ => JoinKind::Handoff,
+    };
+    let joins: Vec<Vec<(f64, JoinKind)>> = match &baked.spec.model {
+        Model::Tracks(t) => (t.tracks().iter())
+            .map(|track| {
+                (track.joins(d).into_iter())
+                    .map(|j| {
+                        let end = j == track.length && track.length < d;
+                        (
+                            j,
+                            if end {
+                                JoinKind::TrackEnd
+                            } else {
+                                kind(&track.model)
+                            },
+                        )
+                    })
+                    .collect()
+            })
+            .collect(),
+        model => (model.track_joins(d).into_iter())
+            .map(|joins| joins.into_iter().map(|j| (j, kind(model))).collect())
+            .collect(),
+    };
+    let done = done::track_looks_done(baked);
+    (joins.into_iter().enumerate())
+        .map(|(k, mut joins)| {
+            joins.retain(|&(t, _)| t > 0.0 && t < d);
+            joins.sort_by(|a, b| a.0.total_cmp(&b.0));
+            joins.dedup_by(|later, earlier| later.0 == earlier.0);
+            joins.truncate(PREVIEW_MAX_JOINS);
+            TrackMarks {
+                joins,
+                looks_done: done.as_ref().and_then(|d| d.get(k).copied()),
+            }
+        })
+        .collect()
+}
+
 /// A small, bounded record of one baked motion, kept for the files that describe the whole
 /// bake (indexes, review page, contact sheet) so that the full frames need not be.
 #[derive(Debug, Clone, PartialEq)]
@@ -172,8 +241,14 @@ pub struct Digest {
     pub ends: Vec<f64>,
     /// When the motion looks done ([`done::looks_done`]), if it has an end value.
     pub looks_done: Option<f64>,
+    /// Per track (in the order of `preview`), what its plot marks; empty for a digest kept
+    /// from an annex written before they were kept.
+    pub marks: Vec<TrackMarks>,
     /// Whether the bake ran until the motion provably rests (then at `duration`).
     pub rests: bool,
+    /// Whether the motion arrives at its end values at `duration` (its last frame is them);
+    /// neither this nor `rests`: it is cut at a fixed length.
+    pub arrives: bool,
 }
 
 impl Digest {
@@ -216,7 +291,9 @@ impl Digest {
             units: spec.track_units().into_iter().map(String::from).collect(),
             ends: spec.model.end_values(),
             looks_done: done::looks_done(baked),
+            marks: track_marks(baked),
             rests: spec.ending == curvebake_model::spec::Ending::Rests,
+            arrives: matches!(spec.ending, curvebake_model::spec::Ending::Arrives(_)),
         }
     }
 }

@@ -17,7 +17,9 @@
 //! [`curvebake_model::number::format_number`] (for people) or the shortest round-trip form (for
 //! the script's data).
 
-use crate::exporter::{Buffers, Digest, Exporter, MotionOutput, OutputFile, Shape, Summary};
+use crate::exporter::{
+    Buffers, Digest, Exporter, JoinKind, MotionOutput, OutputFile, Shape, Summary,
+};
 use crate::png::{plot_path, CONTACT_SHEET_PATH};
 use crate::settings::{ExportSettings, Format, Layout};
 use curvebake_model::bake::Baked;
@@ -156,6 +158,11 @@ pub fn page(digests: &[Digest], settings: &ExportSettings) -> String {
 <label for=\"scrub\">Time</label>
 {SCRUB_OPEN}{longest}\" step=\"any\" value=\"0\">
 <output id=\"scrub-time\" for=\"scrub\">playing</output>
+<label class=\"span\" title=\"What the time scrubber's length is: the longest motion, the longest of the motions on screen, or of the motions picked to compare\">spans <select id=\"scrub-span\">
+<option value=\"all\">all motions</option>
+<option value=\"view\">motions on screen</option>
+<option value=\"picked\">compared motions</option>
+</select></label>
 </div>
 </header>
 <section id=\"bake-errors\" class=\"bake-errors\" role=\"alert\" hidden></section>
@@ -288,6 +295,17 @@ fn motion_data(d: &Digest) -> String {
             // A track of several has its own panel, drawn and labelled by its own property.
             let own = !ring && d.preview.len() > 1;
             let track_down = if own { *track == "translateY" } else { down };
+            let marks = d.marks.get(k);
+            let joins: Vec<_> = (marks.iter().flat_map(|m| &m.joins))
+                .map(|&(t, kind)| {
+                    let what = match kind {
+                        JoinKind::Handoff => "hand-off",
+                        JoinKind::Bound => "bound",
+                        JoinKind::TrackEnd => "end",
+                    };
+                    json!([finite(t), what])
+                })
+                .collect();
             json!({
                 "name": track,
                 "unit": unit,
@@ -295,9 +313,18 @@ fn motion_data(d: &Digest) -> String {
                 "ylabel": if own { axis_label(track, unit, track_down) } else { String::new() },
                 "t": drawn(points.iter().map(|p| p.0)),
                 "x": drawn(points.iter().map(|p| p.1)),
+                "joins": joins,
+                "done": marks.and_then(|m| m.looks_done).map(finite),
             })
         })
         .collect();
+    let ending = if d.rests {
+        "rests"
+    } else if d.arrives {
+        "arrives"
+    } else {
+        "fixed"
+    };
     json!({
         "name": d.name,
         "unit": d.unit,
@@ -308,6 +335,7 @@ fn motion_data(d: &Digest) -> String {
         "ylabel": axis_label(what, &d.unit, down),
         "tracks": tracks,
         "ends": d.ends.iter().map(|&e| finite(e)).collect::<Vec<_>>(),
+        "ending": ending,
         "done": d.looks_done.map(finite),
         "rest": d.rests.then(|| finite(d.duration)),
     })
@@ -391,10 +419,18 @@ fn numbers(out: &mut String, d: &Digest) {
         // A track's group (a multi-track motion's, a ring's radii) is in its track's unit.
         let unit = d.units.get(k).unwrap_or(&d.unit);
         if let Some(g) = &group.name {
+            // A spring's equivalent forms are named as its PNG plot names them.
+            let (title, tip) = match spring_form(g) {
+                Some((name, platforms)) => (
+                    format!("as {name}"),
+                    format!(" title=\"The same spring in the form of {platforms}\""),
+                ),
+                None => (g.to_string(), String::new()),
+            };
             let _ = writeln!(
                 out,
-                "<tr class=\"group\"><th colspan=\"2\">{}</th></tr>",
-                escape(g)
+                "<tr class=\"group\"{tip}><th colspan=\"2\">{}</th></tr>",
+                escape(&title)
             );
         }
         for (k, v) in &group.values {
@@ -408,6 +444,15 @@ fn numbers(out: &mut String, d: &Digest) {
         }
     }
     out.push_str("</table>\n");
+}
+
+/// A spring's equivalent form by the name of its parameter group (`motion_dev`): as the PNG
+/// plot and the review page name it (`motion.dev`), and the platforms that write it
+/// ([`curvebake_motion::SPRING_PLATFORMS`]); `None` for any other group.
+pub(crate) fn spring_form(group: &str) -> Option<(String, &'static str)> {
+    (curvebake_motion::SPRING_PLATFORMS.iter())
+        .find(|(g, _)| *g == group)
+        .map(|(g, platforms)| (g.replace('_', "."), *platforms))
 }
 
 /// How the page names a parameter of the JSON `params`, and the unit written after its value
@@ -537,7 +582,9 @@ mod tests {
             units: vec!["px".into()],
             ends: vec![0.0],
             looks_done: Some(0.75),
+            marks: Vec::new(),
             rests: true,
+            arrives: false,
         }
     }
 

@@ -41,8 +41,8 @@ pub(crate) fn test_spec(ron: &str) -> curvebake_model::spec::MotionSpec {
 }
 
 pub use exporter::{
-    Buffers, Bundle, Digest, Exporter, FilePath, MotionOutput, Name, New, OutputFile, Shape,
-    Summary,
+    Buffers, Bundle, Digest, Exporter, FilePath, JoinKind, MotionOutput, Name, New, OutputFile,
+    Shape, Summary, TrackMarks,
 };
 pub use settings::{ExportSettings, Format, Layout};
 

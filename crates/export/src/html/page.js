@@ -148,8 +148,12 @@
     for (const l of spec.hlines) {
       node("line", { class: l.cls, x1: m.l, x2: m.l + w, y1: Y(l.v), y2: Y(l.v) }, svg);
     }
-    spec.vlines.forEach((l) => {
-      node("line", { class: l.cls, x1: X(l.t), x2: X(l.t), y1: m.t, y2: m.t + h }, svg);
+    // Joins last, thin, over the other marks; a mark on a join (a fade that looks done as it
+    // ends) is drawn wide under it, so that both show (as the PNG does).
+    const joins = spec.vlines.filter((l) => l.cls === "join");
+    [...spec.vlines.filter((l) => l.cls !== "join"), ...joins].forEach((l) => {
+      const under = l.cls !== "join" && joins.some((j) => Math.abs(X(j.t) - X(l.t)) <= 2);
+      node("line", { class: l.cls + (under ? " under" : ""), x1: X(l.t), x2: X(l.t), y1: m.t, y2: m.t + h }, svg);
     });
     for (const s of spec.series) {
       const d = s.t.map((t, i) => `${i ? "L" : "M"}${X(t).toFixed(1)} ${Y(s.x[i]).toFixed(1)}`).join("");
@@ -170,7 +174,7 @@
     moveCursor(svg);
   };
   // A legend under a plot: [{text, color, style}] with a key line drawn like the plot's.
-  const MARKS = { end: ["#444b53", "dashed"], done: ["#8250df", "dashed"], rest: ["#6e7781", "dotted"] };
+  const MARKS = { end: ["#444b53", "dashed"], done: ["#8250df", "dashed"], rest: ["#6e7781", "dotted"], join: ["#c42b2b", "dashed"] };
   const legend = (list, items) => {
     list.replaceChildren(...items.map((item) => {
       const li = document.createElement("li");
@@ -199,21 +203,41 @@
 
   // A track's unit (a card from before units were kept per track has the motion's).
   const trackUnit = (d, k) => (d.tracks[k].unit !== undefined ? d.tracks[k].unit : d.unit);
+  // How a motion's end value is named, as its PNG plot's legend names it.
+  const ENDING = { rests: "rests at", arrives: "arrives at", fixed: "rest value" };
+  // A track's joins as the PNG marks them (hand-offs, a bound hit, where a track ends before
+  // the motion: never a ball's every impact), by kind: the legend's words, one and several.
+  const JOINS = { "hand-off": ["hand-off", "hand-offs"], bound: ["hits the bound", "hits the bound"], end: ["ends", "ends"] };
+  const joinLines = (joins, lead) => Object.keys(JOINS).flatMap((kind) => {
+    const at = joins.filter((j) => j[1] === kind).map((j) => j[0]);
+    if (!at.length) return [];
+    const words = JOINS[kind][at.length > 1 ? 1 : 0];
+    const shown = at.length > 4 ? `${at.slice(0, 3).map(short).join(", ")}, … s` : `${at.map(short).join(", ")} s`;
+    const text = `${lead}${words} ${shown}${kind === "end" ? ", then holds" : ""}`;
+    return at.map((t, i) => ({ t, cls: "join", text: i ? undefined : text }));
+  });
   // The panels of a motion: a ring's two radii share one; any other motion of several tracks
-  // gets one panel per track (each with its own end value, named in the legend).
+  // gets one panel per track (each with its own end value, joins and looks done, named in the
+  // legend by its track).
   const cardPanels = (d) => {
     const shared = d.ring || d.tracks.length < 2;
     const groups = shared ? [d.tracks.map((_, k) => k)] : d.tracks.map((_, k) => [k]);
+    const ending = ENDING[d.ending] || (d.rest !== null ? "rests at" : "rest value");
     return groups.map((ks) => {
+      const own = ks.length === 1 && d.tracks.length > 1 ? d.tracks[ks[0]] : null;
+      const lead = own ? `${own.name} ` : "";
       const hlines = ks.filter((k) => d.ends[k] !== undefined).map((k) => {
         const unit = trackUnit(d, k), name = d.tracks[k].name;
-        const at = `${d.rest !== null ? "rests at" : "ends at"} ${short(d.ends[k])}${unit ? " " + unit : ""}`;
+        const at = `${ending} ${short(d.ends[k])}${unit ? " " + unit : ""}`;
         return { v: d.ends[k], cls: "end", text: shared ? at + (ks.length > 1 ? ` (${name})` : "") : `${name} ${at}` };
       });
       const vlines = [];
-      if (d.done !== null) vlines.push({ t: d.done, cls: "done", text: `looks done ${short(d.done)} s` });
+      // A track of several looks done on its own (a card from before that was kept has the
+      // motion's time alone).
+      const done = own && own.done != null ? own.done : d.done;
+      if (done !== null) vlines.push({ t: done, cls: "done", text: `${lead}looks done ${short(done)} s` });
       if (d.rest !== null) vlines.push({ t: d.rest, cls: "rest", text: `at rest (proved) ${short(d.rest)} s` });
-      const own = ks.length === 1 && d.tracks.length > 1 ? d.tracks[ks[0]] : null;
+      if (!d.ring) vlines.push(...joinLines(ks.flatMap((k) => d.tracks[k].joins || []), lead));
       return {
         duration: d.duration, down: own ? own.down : d.down, hlines, vlines,
         ylabel: own ? own.ylabel : d.ylabel,
@@ -389,6 +413,50 @@
     }
     scope.querySelectorAll(".plot-svg").forEach(moveCursor);
   };
+  // What the scrubber spans (a 20 s decay must not make a 0.3 s fade a few pixels of it):
+  // every motion (the longest, the default), the motions on screen, or those picked to
+  // compare (the comparison's time axis); with none on screen or picked, every motion. A
+  // time past the new end is brought back to it.
+  const span = document.getElementById("scrub-span");
+  let longest = Number(scrub.max);
+  const onScreen = () => {
+    const top = document.querySelector("header.top").offsetHeight;
+    return [...document.querySelectorAll("article[data-motion]")].filter((a) => {
+      const r = a.getBoundingClientRect();
+      return r.bottom > top && r.top < innerHeight && r.height > 0;
+    }).map((a) => motions.get(a.dataset.motion));
+  };
+  const spanEnd = () => {
+    const shown = span.value === "view" ? onScreen()
+      : span.value === "picked" ? [...[...state.picks].map((n) => motions.get(n)), ...state.pinned.values()] : [];
+    const ends = shown.filter(Boolean).map((d) => d.duration);
+    return ends.length ? Math.max(...ends) : longest;
+  };
+  const applySpan = () => {
+    span.options[0].textContent = `all motions (${short(longest)} s)`;
+    const end = spanEnd();
+    if (Number(scrub.max) !== end) scrub.max = String(end);
+    if (state.scrub !== null) setScrub(Math.min(state.scrub, end));
+  };
+  span.addEventListener("change", applySpan);
+  let spanFrame = 0;
+  addEventListener("scroll", () => {
+    if (span.value !== "view" || spanFrame) return;
+    spanFrame = requestAnimationFrame(() => { spanFrame = 0; applySpan(); });
+  }, { passive: true });
+  // The keyboard moves the time a frame (at 60 fps) at a time, ten with Shift, a tenth of the
+  // span with Page Up and Down, to either end with Home and End, whatever the span.
+  scrub.addEventListener("keydown", (e) => {
+    const end = Number(scrub.max), now = state.scrub === null ? Number(scrub.value) : state.scrub;
+    const frames = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1 }[e.key];
+    let t;
+    if (frames !== undefined) t = Math.round(now * 60 + frames * (e.shiftKey ? 10 : 1)) / 60;
+    else if (e.key === "PageUp" || e.key === "PageDown") t = now + (e.key === "PageUp" ? end : -end) / 10;
+    else if (e.key === "Home" || e.key === "End") t = e.key === "Home" ? 0 : end;
+    else return;
+    e.preventDefault();
+    setScrub(Math.min(Math.max(t, 0), end));
+  });
   const initHooks = [];
   const setScrub = (t) => {
     // A preview that finished and handed its property back has no animation left to seek:
@@ -396,7 +464,7 @@
     if (state.scrub === null && t !== null) restart(document);
     state.scrub = t === null ? null : Math.min(Math.max(t, 0), Number(scrub.max));
     if (state.scrub !== null) scrub.value = String(state.scrub);
-    scrub.setAttribute("aria-valuetext", state.scrub === null ? "playing" : `${state.scrub.toFixed(3)} seconds`);
+    scrub.setAttribute("aria-valuetext", state.scrub === null ? "playing" : `${state.scrub.toFixed(3)} seconds of ${short(Number(scrub.max))}`);
     seekAll();
   };
   scrub.addEventListener("input", () => setScrub(Number(scrub.value)));
@@ -436,12 +504,14 @@
       state.picks.add(button.dataset.pin);
       restorePicks();
       drawCompare();
+      applySpan();
     }
     if (button.id === "compare-clear") {
       state.picks.clear();
       state.pinned.clear();
       restorePicks();
       drawCompare();
+      applySpan();
     }
   });
   document.addEventListener("change", (event) => {
@@ -450,6 +520,7 @@
       if (input.checked) state.picks.add(input.dataset.pick);
       else state.picks.delete(input.dataset.pick);
       drawCompare();
+      applySpan();
     } else if (input.name === "compare-mode") {
       state.mode = input.value;
       drawCompare();
@@ -584,7 +655,7 @@
       have.get(h).replaceWith(style);
     });
     document.querySelector(".summary").replaceWith(template.content.querySelector(".summary"));
-    scrub.max = update.longest;
+    longest = Number(update.longest);
     return cards;
   };
   // Fetches the page again and swaps in what changed: the stylesheets the bake wrote (all of
@@ -611,7 +682,7 @@
     const summary = doc.querySelector(".summary");
     if (summary) document.querySelector(".summary").replaceWith(document.adoptNode(summary));
     const max = doc.getElementById("scrub");
-    if (max) scrub.max = max.max;
+    if (max) longest = Number(max.max);
     return changed;
   };
   // Shows the bake of `generation`: `known`, its status when it is the bake after the page's
@@ -680,6 +751,7 @@
     }
     restorePicks();
     drawCompare();
+    applySpan();
     seekAll();
   };
   remember(document);
@@ -690,6 +762,7 @@
     setHeaderHeight();
     fitAll();
     if (innerWidth !== width) { width = innerWidth; drawCards(); drawCompare(); }
+    if (span.value === "view") applySpan();
   });
   if (location.protocol === "http:" || location.protocol === "https:") poll();
   // What the tuning script of `curvebake watch --serve` builds on.

@@ -260,7 +260,9 @@ mod tests {
             preview_joins: Vec::new(),
             ends: Vec::new(),
             looks_done: None,
+            marks: Vec::new(),
             rests: false,
+            arrives: false,
         }
     }
 

@@ -342,11 +342,8 @@ impl<'a> Plot<'a> {
     fn param_lines(&self, body: f32, text_max: f32) -> Vec<String> {
         let params = self.baked.spec.model.params();
         let is_equivalent = |g: &&ParamGroup| {
-            g.name.is_some_and(|n| {
-                curvebake_motion::SPRING_PLATFORMS
-                    .iter()
-                    .any(|(p, _)| *p == n)
-            })
+            g.name
+                .is_some_and(|n| crate::html::spring_form(n).is_some())
         };
         let spec = self.baked.spec;
         // A multi-track motion's groups are its tracks, each in its own unit.
@@ -364,11 +361,9 @@ impl<'a> Plot<'a> {
             .filter(is_equivalent)
             .map(|g| {
                 let (_, items) = param_items(g, "");
-                format!(
-                    "{} ({})",
-                    g.name.unwrap_or_default().replace('_', "."),
-                    items.join(", ")
-                )
+                let (name, _) = crate::html::spring_form(g.name.unwrap_or_default())
+                    .expect("an equivalent form");
+                format!("{name} ({})", items.join(", "))
             })
             .collect();
         if !equivalents.is_empty() {
