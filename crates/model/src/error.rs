@@ -44,27 +44,15 @@ pub enum Problem {
 impl InputError {
     /// An error in `file`, its words of the input (a name, a unit, a field) clipped to
     /// [`MAX_ECHOED_WORD`] characters: a value of a megabyte is not said again in full.
-    pub fn new(file: &Path, problem: Problem) -> Self {
-        let problem = match problem {
-            Problem::Read(message) => Problem::Read(clip_words(message)),
-            Problem::Field { motion, message } => Problem::Field {
-                motion: clip_words(motion),
-                message: clip_words(message),
-            },
-            Problem::Syntax {
-                line,
-                col,
-                message,
-                source_line,
-                source_col,
-            } => Problem::Syntax {
-                line,
-                col,
-                message: clip_words(message),
-                source_line,
-                source_col,
-            },
-        };
+    pub fn new(file: &Path, mut problem: Problem) -> Self {
+        let clip = |text: &mut String| *text = clip_words(std::mem::take(text));
+        match &mut problem {
+            Problem::Read(message) | Problem::Syntax { message, .. } => clip(message),
+            Problem::Field { motion, message } => {
+                clip(motion);
+                clip(message);
+            }
+        }
         Self {
             file: file.to_owned(),
             problem,
