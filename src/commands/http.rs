@@ -133,21 +133,21 @@ impl Response {
 pub type Handler = dyn Fn(&Request) -> Response + Send + Sync;
 
 /// A running server; dropping it stops accepting (open connections finish on their own).
-pub struct Server {
+pub struct HttpServer {
     addr: SocketAddr,
     stop: Arc<AtomicBool>,
     accepting: Option<JoinHandle<()>>,
 }
 
-impl std::fmt::Debug for Server {
+impl std::fmt::Debug for HttpServer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("http::Server")
+        f.debug_struct("HttpServer")
             .field("addr", &self.addr)
             .finish()
     }
 }
 
-impl Server {
+impl HttpServer {
     /// Answers the connections of `listener` with `handler`, each on a thread of its own.
     pub fn start(listener: TcpListener, limits: Limits, handler: Arc<Handler>) -> io::Result<Self> {
         let addr = listener.local_addr()?;
@@ -172,7 +172,7 @@ impl Server {
     }
 }
 
-impl Drop for Server {
+impl Drop for HttpServer {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::SeqCst);
         // Wakes the accept loop, which then sees the flag. Without that connection it would
@@ -513,7 +513,7 @@ mod tests {
             deadline: Duration::from_millis(300),
         };
         let handler: Arc<Handler> = Arc::new(|_| Response::bytes(200, "text/plain", "ok"));
-        let server = Server::start(listener, limits, handler).unwrap();
+        let server = HttpServer::start(listener, limits, handler).unwrap();
         let mut client = TcpStream::connect(server.addr()).unwrap();
         client
             .set_read_timeout(Some(Duration::from_secs(5)))

@@ -218,7 +218,7 @@ pub fn status_json(
 
 /// A running server; dropping it stops it.
 pub struct Server {
-    http: http::Server,
+    http: http::HttpServer,
     /// The output folder, absolute.
     root: PathBuf,
     status: Arc<Mutex<Status>>,
@@ -279,7 +279,7 @@ impl Server {
             deadline: http::REQUEST_DEADLINE,
         };
         Ok(Self {
-            http: http::Server::start(listener, limits, handler)?,
+            http: http::HttpServer::start(listener, limits, handler)?,
             root,
             status,
         })
