@@ -987,7 +987,7 @@ fn a_tolerance_that_removes_an_overshoot_is_warned_about() {
 }
 
 #[test]
-fn css_frames_writes_per_frame_keyframes_for_browsers_without_linear() {
+fn css_frames_writes_keyframes_at_the_stops_for_browsers_without_linear() {
     let spring = r#"(name: "drop", property: "translateY", motion: Spring(from: -240, to: 0, stiffness: 220, damping: 18))"#;
     let dir = project(&[("a.ron", spring)]);
     let out = curvebake(
