@@ -3,10 +3,15 @@
 
 mod sequence;
 mod tracks;
+mod units;
 mod variables;
 
 pub use sequence::{Sequence, Step, MAX_STEPS};
 pub use tracks::{animated_property, Track, Tracks};
+pub use units::{
+    played, rest_defaults, unit, unit_kind, Played, Unit, UnitKind, PLAYED_LARGE_UNITS,
+    PLAYED_PERCENT, PLAYED_SMALL_UNITS, REST_FOR_PIXELS, REST_FOR_UNITLESS, REST_FOR_UNITS, UNITS,
+};
 pub use variables::{Clash, Made, Variable, Variables};
 
 use crate::source::schema::{MotionFile, MotionKind, RadiusFile};
@@ -56,18 +61,6 @@ pub const WINDOWS_DEVICE_NAMES: &[&str] = &[
 ];
 /// Longest accepted name.
 pub const MAX_NAME_LEN: usize = 64;
-/// Rest thresholds for px and deg, chosen for people: within 0.25 px (a quarter of a CSS
-/// pixel; 0.25 deg moves a point 100 px from the centre by 0.44 px) and slower than 2 px/s
-/// (0.03 px a frame at 60 fps). motion.dev stops at 0.5 px and 2 px/s; the final step onto the
-/// rest value is at most `rest_delta`, so half of that.
-pub const REST_FOR_PIXELS: (f64, f64) = (0.25, 2.0);
-/// Rest thresholds for other units (%, em, rem, turn, ...), whose unit may be large: 0.01
-/// unit, 0.1 unit/s.
-pub const REST_FOR_UNITS: (f64, f64) = (0.01, 0.1);
-/// Rest thresholds for unitless values (scale, opacity, numbers): 0.001 (SwiftUI's settling
-/// epsilon for a unit distance; 0.4 px of a 400 px element's scale) and 0.01/s.
-pub const REST_FOR_UNITLESS: (f64, f64) = (1e-3, 1e-2);
-
 /// The animated CSS property.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Property {
@@ -96,36 +89,6 @@ impl Property {
             Self::Opacity => "opacity",
             Self::Custom(name) => name,
         }
-    }
-}
-
-/// What a CSS unit measures; decides @property syntax and rest thresholds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum UnitKind {
-    /// No unit.
-    Number,
-    /// px, em, rem, vw, ...
-    Length,
-    /// deg, rad, grad, turn.
-    Angle,
-    /// %.
-    Percentage,
-}
-
-const LENGTH_UNITS: &[&str] = &[
-    "px", "em", "rem", "vw", "vh", "vmin", "vmax", "ch", "ex", "cm", "mm", "in", "pt", "pc", "svh",
-    "lvh", "dvh", "svw", "lvw", "dvw",
-];
-const ANGLE_UNITS: &[&str] = &["deg", "rad", "grad", "turn"];
-
-/// Classifies a unit, or `None` if it is not one curvebake writes.
-pub fn unit_kind(unit: &str) -> Option<UnitKind> {
-    match unit {
-        "" => Some(UnitKind::Number),
-        "%" => Some(UnitKind::Percentage),
-        u if LENGTH_UNITS.contains(&u) => Some(UnitKind::Length),
-        u if ANGLE_UNITS.contains(&u) => Some(UnitKind::Angle),
-        _ => None,
     }
 }
 
@@ -983,15 +946,6 @@ fn property_and_unit_of(
         ));
     }
     Ok((property, unit))
-}
-
-/// The default (rest_delta, rest_speed) for values in `unit`.
-fn rest_defaults(unit: &str) -> (f64, f64) {
-    match unit {
-        "px" | "deg" => REST_FOR_PIXELS,
-        _ if unit_kind(unit) == Some(UnitKind::Number) => REST_FOR_UNITLESS,
-        _ => REST_FOR_UNITS,
-    }
 }
 
 /// Checks a frame rate: within [[`MIN_FPS`], [`MAX_FPS`]].
