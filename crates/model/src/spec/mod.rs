@@ -2,11 +2,13 @@
 //! resolved into a closed-form [`Model`].
 
 mod sequence;
+mod spring_form;
 mod tracks;
 mod units;
 mod variables;
 
 pub use sequence::{Sequence, Step, MAX_STEPS};
+pub use spring_form::{OptionalField, WrittenForm, SPRING_FORMS};
 pub use tracks::{animated_property, Track, Tracks};
 pub use units::{
     played, rest_defaults, unit, unit_kind, Played, Unit, UnitKind, PLAYED_LARGE_UNITS,
@@ -17,7 +19,7 @@ pub use variables::{Clash, Made, Variable, Variables};
 use crate::source::schema::{MotionFile, MotionKind, RadiusFile};
 use curvebake_motion::{
     number, Bounce, Decay, Equivalents, ExplosionRing, Friction, Gravity, Inertia, InertiaCase,
-    InertiaParams, Motion, MotionError, RadiusEnd, Settle, SolvedDecay, Spring, SpringForm,
+    InertiaParams, Motion, MotionError, RadiusEnd, Settle, SolvedDecay, Spring,
     DEFAULT_BOUNCE_DAMPING, DEFAULT_BOUNCE_STIFFNESS,
 };
 
@@ -1166,142 +1168,6 @@ impl MotionSpec {
     }
 }
 
-/// The forms a spring may be written in: (required fields, optional fields), in the order the
-/// error message lists them. The physical form is the default: each of its fields is optional
-/// (mass 1, stiffness 170, damping 26), so `Spring(from, to)` is that spring. Every other
-/// form requires a field the physical form does not allow, and no two of them allow each
-/// other's required fields, so at most one form fits.
-const SPRING_FORMS: &[(&[&str], &[&str])] = &[
-    (&[], &["mass", "stiffness", "damping"]),
-    (&["perceptual_duration"], &["bounce"]),
-    (&["response", "damping_fraction"], &[]),
-    (&["stiffness", "damping_ratio"], &["mass"]),
-    (&["visual_duration"], &["bounce"]),
-    (&["origami_tension", "origami_friction"], &[]),
-];
-
-/// The one form of parameters a `Spring` is written in ([`SPRING_FORMS`]), or an error that
-/// lists the forms and the parameters given.
-fn spring_form(kind: &MotionKind) -> Result<SpringForm, FieldError> {
-    let given = given_spring_params(kind);
-    let fits = |(required, optional): &(&[&str], &[&str])| {
-        required.iter().all(|r| given.iter().any(|(g, _)| g == r))
-            && given
-                .iter()
-                .all(|(g, _)| required.contains(g) || optional.contains(g))
-    };
-    match SPRING_FORMS.iter().position(fits) {
-        Some(k) => Ok(spring_form_of(k, &given)),
-        None => Err(no_spring_form(&given)),
-    }
-}
-
-/// The parameters a `Spring` is written with, by name, in the order of [`MotionKind::Spring`].
-fn given_spring_params(kind: &MotionKind) -> Vec<(&'static str, f64)> {
-    let MotionKind::Spring {
-        mass,
-        stiffness,
-        damping,
-        perceptual_duration,
-        bounce,
-        response,
-        damping_fraction,
-        damping_ratio,
-        visual_duration,
-        origami_tension,
-        origami_friction,
-        ..
-    } = *kind
-    else {
-        unreachable!("spring_form is called on springs")
-    };
-    [
-        ("mass", mass),
-        ("stiffness", stiffness),
-        ("damping", damping),
-        ("perceptual_duration", perceptual_duration),
-        ("bounce", bounce),
-        ("response", response),
-        ("damping_fraction", damping_fraction),
-        ("damping_ratio", damping_ratio),
-        ("visual_duration", visual_duration),
-        ("origami_tension", origami_tension),
-        ("origami_friction", origami_friction),
-    ]
-    .into_iter()
-    .filter_map(|(name, v)| v.map(|v| (name, v)))
-    .collect()
-}
-
-/// The error for parameters that fit no form: it lists the forms and the parameters `given`.
-fn no_spring_form(given: &[(&str, f64)]) -> FieldError {
-    let forms: Vec<String> = SPRING_FORMS
-        .iter()
-        .map(
-            |(required, optional)| match (required.is_empty(), optional.is_empty()) {
-                (true, _) => format!("{} (each optional)", optional.join(", ")),
-                (false, true) => required.join(" + "),
-                (false, false) => {
-                    format!(
-                        "{} ({} optional)",
-                        required.join(" + "),
-                        optional.join(", ")
-                    )
-                }
-            },
-        )
-        .collect();
-    let names: Vec<&str> = given.iter().map(|(g, _)| *g).collect();
-    let got = if names.is_empty() {
-        "none".to_owned()
-    } else {
-        names.join(", ")
-    };
-    FieldError::new(
-        "motion.Spring",
-        format!(
-            "needs exactly one form of parameters: {}; got {got}",
-            forms.join("; ")
-        ),
-    )
-}
-
-/// Form `k` of [`SPRING_FORMS`] with the parameters `given` (which fit it), the optional
-/// ones missing at their defaults.
-fn spring_form_of(k: usize, given: &[(&str, f64)]) -> SpringForm {
-    let get = |name: &str| given.iter().find(|(g, _)| *g == name).map(|(_, v)| *v);
-    let or = |name: &str, default: f64| get(name).unwrap_or(default);
-    let v = |name: &str| or(name, f64::NAN);
-    match k {
-        0 => SpringForm::Physical {
-            mass: or("mass", 1.0),
-            stiffness: or("stiffness", 170.0),
-            damping: or("damping", 26.0),
-        },
-        1 => SpringForm::Perceptual {
-            duration: v("perceptual_duration"),
-            bounce: or("bounce", 0.0),
-        },
-        2 => SpringForm::Response {
-            response: v("response"),
-            damping_fraction: v("damping_fraction"),
-        },
-        3 => SpringForm::DampingRatio {
-            mass: or("mass", 1.0),
-            stiffness: v("stiffness"),
-            damping_ratio: v("damping_ratio"),
-        },
-        4 => SpringForm::VisualDuration {
-            visual_duration: v("visual_duration"),
-            bounce: or("bounce", 0.0),
-        },
-        _ => SpringForm::Origami {
-            tension: v("origami_tension"),
-            friction: v("origami_friction"),
-        },
-    }
-}
-
 /// Resolves the motion variant into a model and how its bake ends.
 fn resolve(
     kind: &MotionKind,
@@ -1403,7 +1269,7 @@ fn resolve_spring(
     to: f64,
     velocity: f64,
 ) -> Result<Spring, FieldError> {
-    let form = spring_form(kind)?;
+    let form = spring_form::spring_form(kind)?;
     form.resolve()
         .and_then(|(m, k, c)| Spring::new(from, to, velocity, m, k, c).map_err(|e| form.blame(e)))
         .map_err(|e| FieldError::from_motion("motion.Spring", e))
