@@ -33,6 +33,7 @@ use crate::commands::watch::Saves;
 use crate::options::BakeOptions;
 use curvebake_model::hash::ContentHasher;
 use curvebake_model::source::{find_inputs_reporting, parse_motions, read_source};
+use curvebake_model::spec::SPRING_FORMS;
 use literals::{literals, replace, write_number, Literal};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -199,37 +200,46 @@ impl Source {
     }
 }
 
-/// A parameter a motion's form takes but its file leaves out, at its default: a perceptual
-/// spring's `bounce` (0, no bounce), which a designer may want to add in the page. It is
-/// written after the number it goes with.
+/// A parameter a motion's form takes but its file leaves out, at its default: an optional
+/// field its spring form's row offers
+/// ([`OptionalField::offered`](curvebake_model::spec::OptionalField::offered): a perceptual
+/// or visual spring's `bounce`, 0, no bounce), which a designer may want to add in the page.
+/// It is written after the number it goes with.
 struct LeftOut {
     /// Its path inside the motion (`motion.bounce`).
     key: String,
     /// The value it has while left out.
     default: f64,
-    /// The bytes of the number it is written after (`perceptual_duration`'s).
+    /// The bytes of the number it is written after (the form's first required one,
+    /// `perceptual_duration`'s).
     after: Range<usize>,
 }
 
-/// The parameters `params` (a motion's numbers by path) leave out: a `bounce` beside a
-/// `perceptual_duration` or `visual_duration` without one.
+/// The parameters `params` (a motion's numbers by path) leave out: beside the first required
+/// field of a spring form ([`SPRING_FORMS`]), each optional field that form offers and that
+/// is not written next to it (a `bounce` beside a `perceptual_duration` or
+/// `visual_duration` without one).
 fn left_out(params: &[(String, Literal)]) -> Vec<LeftOut> {
-    (params.iter())
-        .filter(|(_, l)| matches!(l.field(), "perceptual_duration" | "visual_duration"))
-        .filter_map(|(key, l)| {
-            let prefix = key.rsplit_once('.').map_or("", |(p, _)| p);
-            let bounce = if prefix.is_empty() {
-                "bounce".to_owned()
+    let mut missing = Vec::new();
+    for (key, l) in params {
+        let prefix = key.rsplit_once('.').map_or("", |(p, _)| p);
+        let forms = (SPRING_FORMS.iter()).filter(|f| f.required.first() == Some(&l.field()));
+        for field in forms.flat_map(|f| f.optional).filter(|o| o.offered) {
+            let key = if prefix.is_empty() {
+                field.name.to_owned()
             } else {
-                format!("{prefix}.bounce")
+                format!("{prefix}.{}", field.name)
             };
-            (!params.iter().any(|(k, _)| *k == bounce)).then(|| LeftOut {
-                key: bounce,
-                default: 0.0,
-                after: l.span.clone(),
-            })
-        })
-        .collect()
+            if !params.iter().any(|(k, _)| *k == key) {
+                missing.push(LeftOut {
+                    key,
+                    default: field.default,
+                    after: l.span.clone(),
+                });
+            }
+        }
+    }
+    missing
 }
 
 /// Whether a number at `path` (inside its motion) is a parameter of the motion: anything in

@@ -6,21 +6,18 @@ use crate::fit::{self, Decimal, Fit, Scale, Timing};
 use crate::settings::ExportSettings;
 use curvebake_model::bake::Baked;
 use curvebake_model::number::format_number;
-use curvebake_model::spec::{unit_kind, Kink, Model, MotionSpec, UnitKind};
+use curvebake_model::spec::{played, unit_kind, Kink, Model, MotionSpec, UnitKind};
 use curvebake_motion::Motion;
 use std::borrow::Borrow;
 
 /// Largest distance, in its unit, of what a browser plays from the motion, at any instant,
-/// when neither the motion nor the bake says: 0.1 for px, deg, pt, mm and grad (a tenth of
-/// a pixel, which nobody sees), 0.025 for % (0.1 px of a 400 px box), 5e-4 for unitless
-/// values (opacity, scale: 0.05 % of their usual range) and for the larger units (em, rem,
-/// vw, turn, ...).
+/// when neither the motion nor the bake says: the unit's row of the spec's unit table
+/// ([`Played::default_tolerance`](curvebake_model::spec::Played::default_tolerance)): 0.1
+/// for px, deg, pt, mm and grad (a tenth of a pixel, which nobody sees), 0.025 for % (0.1 px
+/// of a 400 px box), 5e-4 for unitless values (opacity, scale: 0.05 % of their usual range)
+/// and for the larger units (em, rem, vw, turn, ...).
 pub fn default_tolerance(unit: &str) -> f64 {
-    match unit {
-        "px" | "deg" | "pt" | "mm" | "grad" => 0.1,
-        "%" => 0.025,
-        _ => 5e-4,
-    }
+    played(unit).default_tolerance
 }
 
 /// Fraction of a motion's range that bounds its tolerance when neither the motion nor the
@@ -106,15 +103,14 @@ pub const MIN_TOLERANCE: f64 = 1e-6;
 /// not ask for stops a microsecond apart.
 pub const MIN_RELATIVE_TOLERANCE: f64 = 1e-5;
 
-/// Precision target (in the unit) and value decimals for a unit: 0.01 unit for px, %, deg,
-/// pt, mm and grad, with 4 decimals; 0.0001 for unitless values and larger units (em, rem,
-/// vw, turn, ...), with 6. They decide the digits of durations and which JS tables need
-/// float64.
+/// Precision target (in the unit) and value decimals for a unit, from its row of the spec's
+/// unit table ([`Played`](curvebake_model::spec::Played)): 0.01 unit for px, %, deg, pt, mm
+/// and grad, with 4 decimals; 0.0001 for unitless values and larger units (em, rem, vw,
+/// turn, ...), with 6. They decide the digits of durations and which JS
+/// tables need float64.
 pub(crate) fn value_precision(unit: &str) -> (f64, u32) {
-    match unit {
-        "px" | "%" | "deg" | "pt" | "mm" | "grad" => (0.01, 4),
-        _ => (1e-4, 6),
-    }
+    let played = played(unit);
+    (played.precision, played.decimals)
 }
 
 /// `@property` syntax and initial value for values of a unit kind. The initial value must be
