@@ -37,10 +37,12 @@ pub struct Inspection {
     /// `spring`, `friction`, `gravity`, `decay` or `explosion-ring`.
     pub kind: &'static str,
     /// The animated property as written; `None` for an explosion ring, whose two radii are
-    /// no property of one element (as in the JSON tables).
+    /// no property of one element, and for a multi-track motion, whose tracks each animate
+    /// their own (as in the JSON tables; each of `tracks` names its property).
     pub property: Option<String>,
-    /// Unit of the values (may be empty).
-    pub unit: String,
+    /// Unit of the values (may be empty); `None` for a multi-track motion, whose tracks each
+    /// have their own (as in the JSON tables; each of `tracks` gives its `unit`).
+    pub unit: Option<String>,
     /// Frames per second.
     pub fps: f64,
     /// Bake length in seconds.
@@ -489,8 +491,10 @@ pub fn inspect(baked: &Baked) -> Inspection {
         name: spec.name.clone(),
         file: None,
         kind: model.kind(),
-        property: (!matches!(model, Model::Ring(_))).then(|| spec.property.name().to_owned()),
-        unit: spec.unit.clone(),
+        // A multi-track motion's tracks each have their own property and unit.
+        property: (!matches!(model, Model::Ring(_) | Model::Tracks(_)))
+            .then(|| spec.property.name().to_owned()),
+        unit: (!matches!(model, Model::Tracks(_))).then(|| spec.unit.clone()),
         fps: spec.fps,
         duration: baked.duration,
         frames: baked.frames(),

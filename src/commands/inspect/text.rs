@@ -13,7 +13,8 @@ impl Inspection {
     /// The text `curvebake inspect` prints: a title line, then one `label  value` row per
     /// figure.
     pub fn to_text(&self) -> String {
-        let units = Units(&self.unit);
+        // A multi-track motion's rows that take a unit are its tracks'.
+        let units = Units(self.unit.as_deref().unwrap_or(""));
         let mut rows = Rows::default();
         self.motion_rows(&mut rows);
         if let Some(s) = &self.spring {
@@ -43,7 +44,17 @@ impl Inspection {
                 format!("{} (every later frame{each} {within})", seconds(t)),
             );
         }
-        if let Some(t) = self.settle_time {
+        if let (Some(t), None) = (self.settle_time, &self.unit) {
+            // Each track proved its own end, within its own thresholds (its rows say them).
+            rows.push(
+                "settle time",
+                format!(
+                    "{} (when the last track ends: each at its own envelope bound for its \
+                     rest_delta and rest_speed, or at its duration)",
+                    seconds(t)
+                ),
+            );
+        } else if let Some(t) = self.settle_time {
             let within = if self.end_delta < self.rest_delta {
                 format!("{}: 0.1 % of the travel", units.value(self.end_delta))
             } else {
@@ -81,20 +92,29 @@ impl Inspection {
             "arrives" => "arrives at its end value",
             _ => "fixed duration",
         };
-        let unit_note = if self.unit.is_empty() {
-            String::new()
-        } else {
-            format!(" in {}", self.unit)
+        let unit_note = match self.unit.as_deref() {
+            None | Some("") => String::new(),
+            Some(unit) => format!(" in {unit}"),
         };
-        // A ring's radii animate no property of their own.
-        let what = match &self.property {
-            Some(property) => format!(" on {property}{unit_note}"),
-            None => format!(", radii{unit_note}"),
+        let what = match (&self.property, &self.unit) {
+            // A multi-track motion: each track's property, with its unit if it has one.
+            (_, None) => {
+                let tracks: Vec<String> = (self.tracks.iter())
+                    .map(|t| match t.unit.as_str() {
+                        "" => t.name.to_owned(),
+                        unit => format!("{} ({unit})", t.name),
+                    })
+                    .collect();
+                format!(": {};", tracks.join(", "))
+            }
+            (Some(property), Some(_)) => format!(" on {property}{unit_note}:"),
+            // A ring's radii animate no property of their own.
+            (None, Some(_)) => format!(", radii{unit_note}:"),
         };
         rows.push(
             "motion",
             format!(
-                "{}{what}: {} frames at {} fps over {}, {ending}",
+                "{}{what} {} frames at {} fps over {}, {ending}",
                 self.kind,
                 self.frames,
                 format_number(self.fps),
