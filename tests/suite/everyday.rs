@@ -177,14 +177,7 @@ fn inspect_says_what_a_track_holds_when_it_looks_done_and_that_a_ring_has_no_pro
 
     // When it looks done: the first frame from which every later frame of each track is
     // within 0.5 px (translateY) or 0.1 % of its range (opacity) of its end value.
-    let bake = curvebake(
-        dir.path(),
-        &["bake", "curves/sheet.ron", "--formats", "json"],
-    );
-    assert!(bake.status.success(), "{}", text(&bake.stderr));
-    let table: Value =
-        serde_json::from_str(&fs::read_to_string(dir.path().join("out/json/sheet.json")).unwrap())
-            .unwrap();
+    let table = sheet_table(dir.path());
     let fps = table["fps"].as_f64().unwrap();
     let mut first = 0;
     for (name, within) in [("translateY", 0.5), ("opacity", 0.001)] {
@@ -210,6 +203,47 @@ fn inspect_says_what_a_track_holds_when_it_looks_done_and_that_a_ring_has_no_pro
     ] {
         assert!(stdout.contains(row), "missing {row:?} in:\n{stdout}");
     }
+}
+
+/// The JSON table of `curves/sheet.ron` under `root`, baked.
+fn sheet_table(root: &std::path::Path) -> Value {
+    let bake = curvebake(root, &["bake", "curves/sheet.ron", "--formats", "json"]);
+    assert!(bake.status.success(), "{}", text(&bake.stderr));
+    let json = fs::read_to_string(root.join("out/json/sheet.json")).unwrap();
+    serde_json::from_str(&json).unwrap()
+}
+
+/// A multi-track motion is described by all its tracks, not by its first: inspect said
+/// "tracks on translateY in px" of the sheet, and its `--json` gave translateY and px as the
+/// motion's `property` and `unit`, where the JSON tables write null (each track says its own).
+#[test]
+fn inspect_names_every_track_of_a_multi_track_motion_and_gives_it_no_property_or_unit() {
+    let dir = project(&[("sheet.ron", SHEET)]);
+    let out = curvebake(dir.path(), &["inspect", "--json", "sheet"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let sheet = &json["motions"][0];
+    assert_eq!(sheet["property"], Value::Null);
+    assert_eq!(sheet["unit"], Value::Null);
+    let tracks: Vec<(&str, &str)> = (sheet["tracks"].as_array().unwrap().iter())
+        .map(|t| (t["name"].as_str().unwrap(), t["unit"].as_str().unwrap()))
+        .collect();
+    assert_eq!(tracks, [("translateY", "px"), ("opacity", "")]);
+
+    // As the JSON tables have it.
+    let table = sheet_table(dir.path());
+    assert_eq!(table["property"], sheet["property"]);
+    assert_eq!(table["unit"], sheet["unit"]);
+
+    let out = curvebake(dir.path(), &["inspect", "sheet"]);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("tracks: translateY (px), opacity; "),
+        "{stdout}"
+    );
+    assert!(!stdout.contains(" on translateY"), "{stdout}");
+    // Its settle time is the last track's end, not a bound for the first track's thresholds.
+    assert!(!stdout.contains("rest_speed 2 px/s"), "{stdout}");
 }
 
 /// A target with a folder in it is a path: missing, it is a usage error (exit 2), as

@@ -23,7 +23,7 @@
 //!
 //! The others say why not ([`Playable::Not`]).
 
-use super::Target;
+use super::module::Target;
 use curvebake_model::bake::Baked;
 use curvebake_model::number::write_json_f64;
 use curvebake_model::spec::Model;
@@ -173,7 +173,7 @@ pub const LONGEST_PLAY_SECONDS: f64 = 60.0;
 /// The bound the runtime keeps the played value within: 0.1 in px, %, deg and the other
 /// units whose values have 4 decimals, 0.001 unitless (ten times the CSS's precision target).
 pub fn tolerance(unit: &str) -> f64 {
-    10.0 * super::value_precision(unit).0
+    10.0 * crate::css::value_precision(unit).0
 }
 
 /// The snap points of a friction snap (its `to`) or an inertia.
@@ -200,7 +200,7 @@ fn keyframes(out: &mut Vec<u8>, target: &Target, unit: &str) {
             Target::Transform(before) => out.extend_from_slice(before.as_bytes()),
             Target::Opacity => out.extend_from_slice(b"opacity: \""),
             Target::Custom(name) => {
-                super::string(out, name);
+                super::module::string(out, name);
                 out.extend_from_slice(b": \"");
             }
             Target::Part { .. } => unreachable!("a motion of several tracks has no play"),
