@@ -34,7 +34,8 @@ pub struct Inspection {
     /// text only).
     #[serde(serialize_with = "lossy_path")]
     pub file: Option<PathBuf>,
-    /// `spring`, `friction`, `gravity`, `decay` or `explosion-ring`.
+    /// The motion's kind, as the JSON tables name it (`Model::kind`: `spring`, `friction`,
+    /// `gravity`, `decay`, `inertia`, `sequence`, `explosion-ring` or `tracks`).
     pub kind: &'static str,
     /// The animated property as written; `None` for an explosion ring, whose two radii are
     /// no property of one element, and for a multi-track motion, whose tracks each animate
