@@ -175,7 +175,13 @@ fn finish(report: &Report, options: &BakeOptions, quiet: bool) -> ExitCode {
                 options.out.join(path).display()
             );
         }
-        if !(report.written.is_empty() && report.removed.is_empty()) {
+        for path in &report.left_out {
+            say!(
+                "stale: {} (of a format this bake leaves out, it shows motions as they were)",
+                options.out.join(path).display()
+            );
+        }
+        if !(report.written.is_empty() && report.removed.is_empty() && report.left_out.is_empty()) {
             say!(
                 "to update {}: run the same command without --check (it rewrites the files curvebake wrote there, edited ones too)",
                 options.out.display()
@@ -185,7 +191,8 @@ fn finish(report: &Report, options: &BakeOptions, quiet: bool) -> ExitCode {
     if !quiet {
         say!("{}", summary(report, check));
     }
-    let stale = check && !(report.written.is_empty() && report.removed.is_empty());
+    let stale = check
+        && !(report.written.is_empty() && report.removed.is_empty() && report.left_out.is_empty());
     if report.errors.is_empty() && !stale {
         ExitCode::SUCCESS
     } else {
@@ -214,10 +221,11 @@ fn summary(report: &Report, check: bool) -> String {
     ) {
         line.push_str(&format!(", CSS stops {before} -> {after}"));
     }
-    if !report.removed.is_empty() {
+    let removed = report.removed.len() + report.left_out.len();
+    if removed > 0 {
         // `--check` removes nothing: the files are stale, a bake would remove them.
         let verb = if check { "stale" } else { "removed" };
-        line.push_str(&format!(", {} {verb}", report.removed.len()));
+        line.push_str(&format!(", {removed} {verb}"));
     }
     if !report.errors.is_empty() {
         line.push_str(&format!(

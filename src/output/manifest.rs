@@ -159,6 +159,9 @@ impl Manifest {
     /// Only which files are ours: no hash, no bundle, no digest, no run can be trusted, so
     /// every motion is baked and exported again, and the files of motions that are gone are
     /// still removed. The bundles' paths are kept among the summaries: files that are ours.
+    /// Each motion's `content` hash is kept: it only says whether a file of a format the next
+    /// bake leaves out still shows the motion (a wrong one keeps such a file, removes none
+    /// that holds).
     pub fn ownership(self) -> Self {
         let mut summaries = self.summaries;
         for bundle in self.bundles {
@@ -176,7 +179,6 @@ impl Manifest {
             motions: (self.motions.into_iter())
                 .map(|e| Entry {
                     hash: String::new(),
-                    content: String::new(),
                     stamps: Vec::new(),
                     chunks: Vec::new(),
                     digest: None,
@@ -331,16 +333,23 @@ impl ManifestWriter {
     }
 
     /// Writes the fields after the entries and moves the manifest into place, once every
-    /// output written so far has reached the disk; returns the list of the files it names,
-    /// for a repository to commit ([`Listed`]).
+    /// output written so far has reached the disk; returns the list of the files it names
+    /// but those `gone` since their entries were written (files of formats left out, see the
+    /// run's `finish`), for a repository to commit ([`Listed`]).
     pub fn finish(
         mut self,
         out: &Path,
         run: &str,
         bundles: &[BundleStamp],
-        summaries: Summaries,
+        (summaries, gone): (Summaries, &[String]),
     ) -> Result<Listed, WriteError> {
-        let motions = std::mem::take(&mut self.listed);
+        let mut motions = std::mem::take(&mut self.listed);
+        if !gone.is_empty() {
+            let gone: std::collections::HashSet<&String> = gone.iter().collect();
+            for motion in &mut motions {
+                motion.files.retain(|f| !gone.contains(f));
+            }
+        }
         let whole = (bundles.iter().map(|b| b.path.clone()))
             .chain(summaries.paths.iter().cloned())
             .collect();
@@ -534,7 +543,9 @@ mod tests {
             paths: &["curves.json".into()],
             stamps: &[],
         };
-        writer.finish(dir.path(), "run", &[], summaries).unwrap();
+        writer
+            .finish(dir.path(), "run", &[], (summaries, &[]))
+            .unwrap();
         let complete = Manifest::read(dir.path());
         assert_eq!(
             (complete.run.as_str(), complete.motions[0].hash.as_str()),

@@ -74,33 +74,30 @@ impl<'a> Baker<'a> {
         })
     }
 
-    /// Sorts the files the motion's old record names that this bake does not write and that
-    /// are still there (those of formats left out this time, `--formats json` after a bake of
-    /// every format). While the motion is the same but for which outputs there are (its
-    /// `content` hash), they still hold what they should: its new record owns them until the
-    /// motion is gone. Otherwise they show the motion as it was, and go ([`Exported::stale`]).
-    fn sort_left_out(&self, exported: &mut Exported, reused: bool) {
+    /// Adds to a motion's new record the files its old record names that this bake does not
+    /// write and that are still there (those of formats left out this time, `--formats json`
+    /// after a bake of every format): the manifest owns them until the motion is gone, or
+    /// until some motion changes (then the run removes every file of the formats left out,
+    /// see `finish`); and says whether the motion changed: whether it is new, or its
+    /// `content` hash (the motion and what its outputs say of it) is not its old record's.
+    fn keep_owning(&self, exported: &mut Exported, reused: bool) {
         let Some(old) = self.old_entries.get(exported.name.as_str()) else {
+            exported.changed = true;
             return;
         };
+        exported.changed = old.content.is_empty() || old.content != exported.content;
         if reused {
             // Its files are the old record's, every one.
             return;
         }
-        let written = |path: &String| {
-            (exported.outputs.iter()).any(|output| output.files.iter().any(|f| &f.path == path))
+        let Some(record) = &mut exported.record else {
+            return;
         };
-        let left_out: Vec<String> = (old.files.iter())
-            .filter(|f| !written(f) && self.plan.out.exists(f))
+        let kept: Vec<String> = (old.files.iter())
+            .filter(|f| !record.files.contains(f) && self.plan.out.exists(f))
             .cloned()
             .collect();
-        if !old.content.is_empty() && old.content == exported.content {
-            if let Some(record) = &mut exported.record {
-                record.files.extend(left_out);
-            }
-        } else {
-            exported.stale = left_out;
-        }
+        record.files.extend(kept);
     }
 
     /// Bakes and exports a window's motions in parallel, reporting `progress` with `read`
@@ -128,7 +125,7 @@ impl<'a> Baker<'a> {
                     Ok(mut exported) => {
                         let source = self.plan.source_of(&input.file);
                         exported.settle(source, input.spec.name, hash, reused, self.records);
-                        self.sort_left_out(&mut exported, reused.is_some());
+                        self.keep_owning(&mut exported, reused.is_some());
                         Ok(exported)
                     }
                     Err(e) => Err((input.spec.name, e)),
@@ -184,9 +181,8 @@ pub(super) struct Exported {
     pub name: String,
     /// The hash of the motion and what its outputs say of it (`SpecHash::content`).
     pub content: String,
-    /// Files of its old record that this bake does not write and that no longer hold what
-    /// they should (they show the motion as it was): to be removed.
-    pub stale: Vec<String>,
+    /// Whether it is new or changed since the last bake (see `Baker::keep_owning`).
+    pub changed: bool,
 }
 
 impl Exported {
@@ -323,6 +319,6 @@ fn export_one(
         digest_line: None,
         name: String::new(),
         content: String::new(),
-        stale: Vec::new(),
+        changed: false,
     })
 }

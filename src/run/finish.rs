@@ -3,7 +3,7 @@
 //! describing the whole bake written, and the manifest completed.
 
 use super::plan::Plan;
-use super::tally::{record, MotionsHash, Tally};
+use super::tally::{record, Tally};
 use super::writer::{write_files, Writer};
 use super::{FatalError, Report};
 use crate::output::bundle::{Chunk, OpenBundle};
@@ -35,8 +35,7 @@ pub(super) fn finish(
         bake_errors,
         unbaked,
         mut digests,
-        mut stale,
-        contents,
+        changed,
         ..
     } = tally;
     let Writer {
@@ -53,6 +52,7 @@ pub(super) fn finish(
     let baked = |name: &str| names.contains(name) && !unbaked.contains(name);
     let failed = failed_sources(plan, &report.errors);
     let (mut kept, removed) = remove_vanished(&plan.out, &plan.old, &baked, &failed)?;
+    let gone = (plan.old.motions.iter()).any(|e| !baked(&e.name) && !failed(&e.source));
     report.warnings.extend(other_inputs(plan, &baked, &failed));
     report.removed = removed;
     let kept_lines = keep_last_good(
@@ -70,17 +70,23 @@ pub(super) fn finish(
         stamps.push(stamp);
     }
     let mut summary_paths = write_summaries(plan, pool, digests, &mut report)?;
-    // The files of the whole bake of formats left out show the motions the last bake did:
-    // while those are the same (or this bake has errors, and keeps outputs), they are kept.
-    let left_out = left_out_whole(plan, &stamps, &summary_paths);
-    if report.errors.is_empty() && !MotionsHash::of(&plan.old.motions).same(&contents) {
-        stale.extend(left_out);
+    // The files of formats this bake leaves out show the motions as the bake that wrote them
+    // saw them: while every motion is the same, they are kept (the manifest owns them);
+    // once one changed, came or went, every one of them goes (a format's files are kept
+    // whole or not at all: its index, bundle or page names every motion).
+    let left_out_whole = left_out_whole(plan, &stamps, &summary_paths);
+    let left_out = if changed || gone {
+        let mut files = left_out_own(plan);
+        files.extend(left_out_whole);
+        remove_there(&plan.out, &files)?
     } else {
-        summary_paths.extend(left_out);
-    }
-    let gone = remove_there(&plan.out, &stale)?;
-    report.warnings.extend(stale_warning(&plan.out, &gone));
-    report.removed.extend(gone);
+        summary_paths.extend(left_out_whole);
+        Vec::new()
+    };
+    report
+        .warnings
+        .extend(left_out_warning(&plan.out, &left_out));
+    report.left_out = left_out;
 
     if let Some(mut manifest) = manifest {
         for (entry, line) in kept.into_iter().zip(kept_lines) {
@@ -96,7 +102,12 @@ pub(super) fn finish(
             paths: &summary_paths,
             stamps: &plan.out.stamps(&summary_paths),
         };
-        let listed = manifest.finish(plan.out.root(), &run, &stamps, summaries)?;
+        let listed = manifest.finish(
+            plan.out.root(),
+            &run,
+            &stamps,
+            (summaries, &report.left_out),
+        )?;
         // The manifest in place names every file this bake claimed and wrote.
         claims::remove(&plan.out)?;
         // And the list a repository commits with the files, the same on every machine.
@@ -204,6 +215,20 @@ fn keep_last_good(
     Ok(lines)
 }
 
+/// The motions' own files that the old manifest names and that are of formats this bake
+/// leaves out (no exporter of it makes the path for the motion's name).
+fn left_out_own(plan: &Plan) -> Vec<String> {
+    (plan.old.motions.iter())
+        .flat_map(|entry| {
+            let written: Vec<String> = (plan.exporters.iter())
+                .flat_map(|e| e.shape().files.iter().map(|p| p.of(&entry.name)))
+                .collect();
+            (entry.files.iter()).filter(move |f| !written.contains(f))
+        })
+        .cloned()
+        .collect()
+}
+
 /// The files of the whole bake that the old manifest names (its summaries and bundles) and
 /// that this bake does not write, when they are still there (those of formats left out this
 /// time).
@@ -282,7 +307,7 @@ fn remove_there(out: &OutputDir, files: &[String]) -> Result<Vec<String>, WriteE
 
 /// A warning when the bake removes files of formats it leaves out (`gone`), which showed
 /// motions as they were: it names a few, and how to have them again.
-fn stale_warning(out: &OutputDir, gone: &[String]) -> Option<String> {
+fn left_out_warning(out: &OutputDir, gone: &[String]) -> Option<String> {
     let (first, rest) = gone.split_first()?;
     let shown = 3.min(gone.len());
     let more = match gone.len() - shown {
@@ -300,7 +325,8 @@ fn stale_warning(out: &OutputDir, gone: &[String]) -> Option<String> {
         "removed"
     };
     Some(format!(
-        "{verb} {names}{more}: of formats this bake leaves out, they showed motions as they \
-         were; a bake with those formats writes them again"
+        "{verb} {names}{more}: of formats this bake leaves out, they showed the motions as \
+         they were before some changed, came or went; a bake with those formats writes them \
+         again"
     ))
 }

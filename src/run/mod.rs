@@ -51,6 +51,9 @@ pub struct Report {
     pub unchanged: usize,
     /// Files of motions that no longer exist, removed (in check mode: that would be removed).
     pub removed: Vec<String>,
+    /// Files of formats this bake leaves out, removed because some motion changed, came or
+    /// went since they were written (in check mode: that would be removed).
+    pub left_out: Vec<String>,
     /// Motions whose hash matched the manifest, so their own files were not regenerated.
     pub skipped: usize,
     /// Every input error.
@@ -117,7 +120,9 @@ fn adopts_a_recorded_bake(
     }
     // The files the bake would replace with other bytes: the user's, named all at once (the
     // first five, and how many more).
-    let replaced: Vec<&String> = (compared.written.iter().chain(&compared.removed))
+    let replaced: Vec<&String> = (compared.written.iter())
+        .chain(&compared.removed)
+        .chain(&compared.left_out)
         .filter(|path| std::fs::symlink_metadata(options.out.join(path)).is_ok())
         .collect();
     let root = options.out.display().to_string();

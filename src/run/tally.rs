@@ -8,7 +8,6 @@ use crate::output::record::Entry;
 use crate::output::write::Outcome;
 use curvebake_export::{Digest, OutputFile};
 use curvebake_model::error::InputError;
-use curvebake_model::hash::ContentHasher;
 use std::collections::HashSet;
 
 /// What the baked windows add up to, in input order.
@@ -22,11 +21,8 @@ pub(super) struct Tally {
     pub digests: Option<Vec<Digest>>,
     /// Per exporter, the bundle its chunks go to, if any.
     pub bundle_of: Vec<Option<usize>>,
-    /// Files of formats this bake leaves out that show their motions as they were.
-    pub stale: Vec<String>,
-    /// The motions baked, in input order, by name and `content` hash: what the files of the
-    /// whole bake (of any format) show.
-    pub contents: MotionsHash,
+    /// Whether some motion baked is new or changed since the last bake.
+    pub changed: bool,
 }
 
 impl Tally {
@@ -42,37 +38,8 @@ impl Tally {
             unbaked: HashSet::new(),
             digests: summarized.then(Vec::new),
             bundle_of,
-            stale: Vec::new(),
-            contents: MotionsHash::default(),
+            changed: false,
         }
-    }
-}
-
-/// A hash of motions in order, by name and `content` hash.
-#[derive(Default)]
-pub(super) struct MotionsHash(ContentHasher);
-
-impl MotionsHash {
-    /// The hash of the motions a manifest records, in its order.
-    pub fn of(entries: &[Entry]) -> Self {
-        let mut hash = Self::default();
-        for entry in entries {
-            hash.add(&entry.name, &entry.content);
-        }
-        hash
-    }
-
-    /// Adds the next motion.
-    pub fn add(&mut self, name: &str, content: &str) {
-        for part in [name, content] {
-            self.0.update(&(part.len() as u64).to_le_bytes());
-            self.0.update(part.as_bytes());
-        }
-    }
-
-    /// Whether both hashed the same motions, each with its content known.
-    pub fn same(&self, other: &Self) -> bool {
-        self.0.hex() == other.0.hex()
     }
 }
 
@@ -119,9 +86,9 @@ pub(super) fn sort<'a>(
             record,
             digest_line,
             kept_warnings: _,
-            name,
-            content,
-            stale,
+            name: _,
+            content: _,
+            changed,
         } = match result {
             Ok(r) => r,
             Err((name, e)) => {
@@ -132,8 +99,7 @@ pub(super) fn sort<'a>(
         };
         report.motions += 1;
         report.frames += frames as u64;
-        tally.contents.add(&name, &content);
-        tally.stale.extend(stale);
+        tally.changed |= changed;
         report.warnings.extend(warnings);
         for (exporter, output) in outputs.into_iter().enumerate() {
             for (name, value) in output.stats {

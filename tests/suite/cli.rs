@@ -511,7 +511,7 @@ fn an_edit_rebakes_only_the_motions_of_that_file() {
 }
 
 #[test]
-fn a_bake_of_fewer_formats_keeps_their_files_while_they_still_hold_and_removes_them_after() {
+fn a_bake_of_fewer_formats_keeps_the_others_while_every_motion_holds_and_removes_them_after() {
     let dir = springs(&["a", "b"]);
     let bake = |args: &[&str]| {
         let out = curvebake(dir.path(), &[&["bake"][..], args].concat());
@@ -519,42 +519,50 @@ fn a_bake_of_fewer_formats_keeps_their_files_while_they_still_hold_and_removes_t
         stderr(&out)
     };
     let there = |file: &str| dir.path().join("out").join(file).exists();
-    bake(&["--formats", "json,css,js"]);
-    // Nothing changed but the formats: the CSS and the modules still show a and b.
-    let err = bake(&["--formats", "json"]);
-    assert!(!err.contains("removed"), "{err}");
-    for file in [
+    let css_and_js = [
         "css/a.css",
         "css/b.css",
         "curves.css",
         "js/a.js",
+        "js/b.d.ts",
         "js/index.js",
-    ] {
+        "js/runtime.js",
+        "js/package.json",
+    ];
+    bake(&["--formats", "json,css,js"]);
+    // Nothing changed but the formats: the CSS and the modules still show a and b.
+    let err = bake(&["--formats", "json"]);
+    assert!(!err.contains("removed"), "{err}");
+    for file in css_and_js {
         assert!(there(file), "{file} kept");
     }
     assert!(bake(&["--formats", "json", "--check"]).contains(": 0 files differ"));
 
-    // b changes: its CSS and module, and the files of the whole bake that show b, would show
-    // it as it was.
+    // b changes: the CSS and the package would show it as it was, so they go whole (a's
+    // module kept without the runtime it imports would not load).
     fs::write(dir.path().join("curves/b.ron"), spring_file("b", 150)).unwrap();
+    let check = curvebake(dir.path(), &["bake", "--formats", "json", "--check"]);
+    assert_eq!(check.status.code(), Some(1));
+    let said = stderr(&check);
+    assert!(
+        said.contains("stale: ") && said.contains("(of a format this bake leaves out"),
+        "{said}"
+    );
     let err = bake(&["--formats", "json"]);
     assert!(
         err.contains("warning: removed ")
             && err.contains("a bake with those formats writes them again"),
         "{err}"
     );
-    for file in [
-        "css/b.css",
-        "js/b.js",
-        "js/b.d.ts",
-        "curves.css",
-        "js/index.js",
-    ] {
+    for file in css_and_js {
         assert!(!there(file), "{file} removed");
     }
-    for file in ["css/a.css", "js/a.js", "json/b.json"] {
-        assert!(there(file), "{file} kept");
-    }
+    assert!(there("json/a.json") && there("json/b.json"));
+    let listed = fs::read_to_string(dir.path().join("out/.curvebake-files")).unwrap();
+    assert!(
+        !listed.contains("css/"),
+        "the list names no removed file: {listed}"
+    );
     assert!(bake(&["--formats", "json", "--check"]).contains(": 0 files differ"));
     // A bake of every format writes them again.
     bake(&["--formats", "json,css,js"]);
@@ -573,10 +581,48 @@ fn a_bake_of_fewer_formats_after_a_motion_is_gone_leaves_no_file_that_names_it()
     fs::remove_file(dir.path().join("curves/b.ron")).unwrap();
     bake(&["--formats", "json"]);
     let out = dir.path().join("out");
-    for file in ["js/b.js", "js/index.js", "index.html"] {
+    for file in ["js/b.js", "js/index.js", "index.html", "js/a.js"] {
         assert!(!out.join(file).exists(), "{file} removed");
     }
-    assert!(out.join("js/a.js").exists());
+    assert!(out.join("json/a.json").exists());
+}
+
+/// A fresh clone has the committed outputs and their list, not the manifest: a bake of
+/// fewer formats keeps the others, its motions unchanged (the list carries their content
+/// hashes; it removed all 92 files of the examples).
+#[test]
+fn a_fresh_clones_bake_of_fewer_formats_keeps_the_committed_others() {
+    let dir = springs(&["a", "b"]);
+    assert!(curvebake(dir.path(), &["bake", "--formats", "json,css,js"])
+        .status
+        .success());
+    for machine_local in [".curvebake-manifest.json", ".curvebake-digests"] {
+        let _ = fs::remove_file(dir.path().join("out").join(machine_local));
+    }
+    let out = curvebake(dir.path(), &["bake", "--formats", "json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("removed"), "{}", stderr(&out));
+    for file in ["css/a.css", "curves.css", "js/a.js", "js/index.js"] {
+        assert!(dir.path().join("out").join(file).exists(), "{file} kept");
+    }
+}
+
+/// A bake with errors that leaves out formats once a motion changed removes them as a
+/// clean one does: kept, they would show the motion as it was, and the next bake, with the
+/// motion's new record, would think them right (the review page kept an old curve for good).
+#[test]
+fn a_bake_with_errors_of_fewer_formats_still_removes_the_others_once_a_motion_changed() {
+    let dir = springs(&["a", "b"]);
+    let bake = |args: &[&str]| curvebake(dir.path(), &[&["bake"][..], args].concat());
+    assert!(bake(&["--formats", "json,css"]).status.success());
+    fs::write(dir.path().join("curves/a.ron"), spring_file("a", 150)).unwrap();
+    fs::write(dir.path().join("curves/b.ron"), "garbage(").unwrap();
+    assert_eq!(bake(&["--formats", "json"]).status.code(), Some(1));
+    assert!(!dir.path().join("out/curves.css").exists());
+    fs::write(dir.path().join("curves/b.ron"), spring_file("b", 100)).unwrap();
+    assert!(bake(&["--formats", "json"]).status.success());
+    let check = bake(&["--formats", "json,css", "--check"]);
+    assert!(stderr(&check).contains("differs: "), "{}", stderr(&check));
 }
 
 #[test]
