@@ -71,6 +71,10 @@ pub struct SummaryRecord {
     /// Whether the motion arrives at its end values at its last frame.
     #[serde(default)]
     pub arrives: bool,
+    /// Per track, how it ends (`rests`, `arrives` or `fixed`; an annex written before they
+    /// were kept has none: the page then says the motion's).
+    #[serde(default)]
+    pub endings: Vec<String>,
 }
 
 /// A track's marks in a [`SummaryRecord`]: its joins (time bits, kind code) and when it
@@ -132,6 +136,7 @@ impl SummaryRecord {
             ),
             rests: digest.rests,
             arrives: digest.arrives,
+            endings: digest.endings.iter().map(|e| e.to_string()).collect(),
         }
     }
 
@@ -252,6 +257,15 @@ impl SummaryRecord {
             marks,
             rests: self.rests,
             arrives: self.arrives,
+            endings: (self.endings.iter())
+                .map(|e| match e.as_str() {
+                    "rests" => Some(Name::Borrowed("rests")),
+                    "arrives" => Some(Name::Borrowed("arrives")),
+                    "fixed" => Some(Name::Borrowed("fixed")),
+                    _ => None,
+                })
+                .collect::<Option<Vec<_>>>()
+                .filter(|e| e.len() <= max_tracks)?,
         })
     }
 }

@@ -249,6 +249,10 @@ pub struct Digest {
     /// Whether the motion arrives at its end values at `duration` (its last frame is them);
     /// neither this nor `rests`: it is cut at a fixed length.
     pub arrives: bool,
+    /// Per track, how it ends (`Ending::name`: `rests`, `arrives` or `fixed`; a multi-track
+    /// motion's tracks each their own); empty for a digest kept from an annex written before
+    /// they were kept.
+    pub endings: Vec<Name>,
 }
 
 impl Digest {
@@ -294,6 +298,9 @@ impl Digest {
             marks: track_marks(baked),
             rests: spec.ending == curvebake_model::spec::Ending::Rests,
             arrives: matches!(spec.ending, curvebake_model::spec::Ending::Arrives(_)),
+            endings: (spec.track_ends(baked.duration).iter())
+                .map(|end| Name::Borrowed(end.ending.name()))
+                .collect(),
         }
     }
 }

@@ -315,6 +315,7 @@ fn motion_data(d: &Digest) -> String {
                 "x": drawn(points.iter().map(|p| p.1)),
                 "joins": joins,
                 "done": marks.and_then(|m| m.looks_done).map(finite),
+                "ending": d.endings.get(k),
             })
         })
         .collect();
@@ -585,6 +586,7 @@ mod tests {
             marks: Vec::new(),
             rests: true,
             arrives: false,
+            endings: Vec::new(),
         }
     }
 

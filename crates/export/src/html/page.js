@@ -228,7 +228,7 @@
       const lead = own ? `${own.name} ` : "";
       const hlines = ks.filter((k) => d.ends[k] !== undefined).map((k) => {
         const unit = trackUnit(d, k), name = d.tracks[k].name;
-        const at = `${ending} ${short(d.ends[k])}${unit ? " " + unit : ""}`;
+        const at = `${ENDING[d.tracks[k].ending] || ending} ${short(d.ends[k])}${unit ? " " + unit : ""}`;
         return { v: d.ends[k], cls: "end", text: shared ? at + (ks.length > 1 ? ` (${name})` : "") : `${name} ${at}` };
       });
       const vlines = [];

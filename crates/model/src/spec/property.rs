@@ -2,7 +2,7 @@
 //! translate takes a length or %, a rotate an angle, a scale or opacity none).
 
 use super::{check_name, unit_kind, FieldError, UnitKind};
-use crate::source::schema::MotionFile;
+use crate::source::schema::{MotionFile, MotionKind};
 
 /// The animated CSS property.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -41,7 +41,22 @@ pub(super) fn property_and_unit(file: &MotionFile) -> Result<(Property, String),
         // A multi-track motion's own property and unit are its first track's.
         Some(track) => property_and_unit_of(Some(&track.property), track.unit.as_deref())
             .or_else(|_| Ok((Property::TranslateX, "px".to_owned()))),
-        None => property_and_unit_of(file.property.as_deref(), file.unit.as_deref()),
+        None => {
+            // A ring takes no property (its radii are lengths): its unit is said to fit them.
+            let ring = matches!(file.motion, Some(MotionKind::ExplosionRing { .. }));
+            match (ring, file.unit.as_deref().and_then(unit_kind)) {
+                (true, Some(kind)) if !matches!(kind, UnitKind::Length | UnitKind::Percentage) => {
+                    Err(FieldError::new(
+                        "unit",
+                        format!(
+                            "{:?} does not fit a ring's radii: give a length (px, em, rem, vw, vh) or %",
+                            file.unit.as_deref().unwrap_or_default()
+                        ),
+                    ))
+                }
+                _ => property_and_unit_of(file.property.as_deref(), file.unit.as_deref()),
+            }
+        }
     }
 }
 
