@@ -263,6 +263,7 @@ mod tests {
             marks: Vec::new(),
             rests: false,
             arrives: false,
+            endings: Vec::new(),
         }
     }
 
