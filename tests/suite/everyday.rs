@@ -225,6 +225,11 @@ fn inspect_names_every_track_of_a_multi_track_motion_and_gives_it_no_property_or
     let sheet = &json["motions"][0];
     assert_eq!(sheet["property"], Value::Null);
     assert_eq!(sheet["unit"], Value::Null);
+    // Nor the first track's rest thresholds (px, for an opacity and a scale too): each track
+    // gives its own.
+    for field in ["rest_delta", "rest_speed", "end_delta"] {
+        assert_eq!(sheet[field], Value::Null, "{field}");
+    }
     let tracks: Vec<(&str, &str)> = (sheet["tracks"].as_array().unwrap().iter())
         .map(|t| (t["name"].as_str().unwrap(), t["unit"].as_str().unwrap()))
         .collect();

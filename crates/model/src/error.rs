@@ -126,9 +126,10 @@ pub(crate) fn line_offset(text: &str, line: usize, col: usize) -> Option<(usize,
 /// Longest source line echoed under a syntax error (a binary file may have no newline).
 pub const MAX_ECHOED_CHARS: usize = 160;
 
-/// Longest word (a run without white space) an error message says whole; a longer one keeps
-/// its start and its end (`"axxxxxxx…(999928 more)…xxx!"`).
-pub const MAX_ECHOED_WORD: usize = 80;
+/// Longest word (a run without white space, quotes and escapes included) an error message
+/// says whole; a longer one keeps its start and its end (`"axxxxxxx…(999928 more)…xxx!"`),
+/// which is then always shorter.
+pub const MAX_ECHOED_WORD: usize = 100;
 
 /// `text` with each word longer than [`MAX_ECHOED_WORD`] characters clipped to its first 56
 /// and last 16, between them how many are left out.
@@ -235,7 +236,7 @@ mod tests {
             text,
             format!("m.ron: m: unit {clipped} does not fit property translateX")
         );
-        // Words of up to 80 characters, and the white space between words, are kept.
+        // Words of up to 100 characters, and the white space between words, are kept.
         let kept = format!("a  {}\tb", "y".repeat(MAX_ECHOED_WORD));
         assert_eq!(clip_words(kept.clone()), kept);
     }

@@ -53,14 +53,15 @@ pub struct Inspection {
     /// How the bake ends: `rests` (until provably at rest), `fixed` (a given duration) or
     /// `arrives` (at its end value at the duration).
     pub ending: &'static str,
-    /// Distance from rest that counts as resting.
-    pub rest_delta: f64,
-    /// Speed that counts as resting.
-    pub rest_speed: f64,
+    /// Distance from rest that counts as resting (`None` for a multi-track motion: each
+    /// track has its own, in `tracks`).
+    pub rest_delta: Option<f64>,
+    /// Speed that counts as resting (`None` for a multi-track motion).
+    pub rest_speed: Option<f64>,
     /// Distance from rest a resting bake ends within: `rest_delta`, and at most 0.1 % of the
     /// travel of a motion from one value to another (`Model::end_delta`: its easing then ends
-    /// without a visible step over any range).
-    pub end_delta: f64,
+    /// without a visible step over any range; `None` for a multi-track motion).
+    pub end_delta: Option<f64>,
     /// Resolved physical parameters, as in the JSON tables.
     pub params: Params,
     /// Spring figures, for a spring.
@@ -476,8 +477,9 @@ pub fn inspect(baked: &Baked) -> Inspection {
     let spec = baked.spec;
     let model = &spec.model;
     // A multi-track motion's tracks are in different units: each sparkline on its own scale.
-    let shared = !matches!(spec.model, Model::Tracks(_));
-    let lines = sparklines(baked, SPARKLINE_COLUMNS, shared);
+    // A multi-track motion's property, unit and rest thresholds are its tracks' own.
+    let own = !matches!(spec.model, Model::Tracks(_));
+    let lines = sparklines(baked, SPARKLINE_COLUMNS, own);
     let tracks = baked
         .tracks
         .iter()
@@ -492,10 +494,9 @@ pub fn inspect(baked: &Baked) -> Inspection {
         name: spec.name.clone(),
         file: None,
         kind: model.kind(),
-        // A multi-track motion's tracks each have their own property and unit.
-        property: (!matches!(model, Model::Ring(_) | Model::Tracks(_)))
+        property: (own && !matches!(model, Model::Ring(_)))
             .then(|| spec.property.name().to_owned()),
-        unit: (!matches!(model, Model::Tracks(_))).then(|| spec.unit.clone()),
+        unit: own.then(|| spec.unit.clone()),
         fps: spec.fps,
         duration: baked.duration,
         frames: baked.frames(),
@@ -504,9 +505,9 @@ pub fn inspect(baked: &Baked) -> Inspection {
             Ending::Fixed(_) => "fixed",
             Ending::Arrives(_) => "arrives",
         },
-        rest_delta: spec.rest_delta,
-        rest_speed: spec.rest_speed,
-        end_delta: model.end_delta(spec.rest_delta),
+        rest_delta: own.then_some(spec.rest_delta),
+        rest_speed: own.then_some(spec.rest_speed),
+        end_delta: own.then(|| model.end_delta(spec.rest_delta)),
         params: Params(model.params()),
         spring: match model {
             Model::Spring(s) => Some(spring_figures(s)),

@@ -20,8 +20,8 @@ impl Inspection {
         if let Some(s) = &self.spring {
             spring_rows(&mut rows, s);
         }
-        if let Some(f) = &self.friction {
-            friction_rows(&mut rows, f, units, self.rest_speed);
+        if let (Some(f), Some(rest_speed)) = (&self.friction, self.rest_speed) {
+            friction_rows(&mut rows, f, units, rest_speed);
         }
         for (i, step) in self.steps.iter().flatten().enumerate() {
             rows.push(&format!("step_{i}"), step_text(step, units));
@@ -54,18 +54,23 @@ impl Inspection {
                     seconds(t)
                 ),
             );
-        } else if let Some(t) = self.settle_time {
-            let within = if self.end_delta < self.rest_delta {
-                format!("{}: 0.1 % of the travel", units.value(self.end_delta))
+        } else if let (Some(t), Some(rest_delta), Some(rest_speed), Some(end_delta)) = (
+            self.settle_time,
+            self.rest_delta,
+            self.rest_speed,
+            self.end_delta,
+        ) {
+            let within = if end_delta < rest_delta {
+                format!("{}: 0.1 % of the travel", units.value(end_delta))
             } else {
-                format!("rest_delta {}", units.value(self.rest_delta))
+                format!("rest_delta {}", units.value(rest_delta))
             };
             rows.push(
                 "settle time",
                 format!(
                     "{} (envelope bound for {within}, rest_speed {})",
                     seconds(t),
-                    units.per_s(self.rest_speed)
+                    units.per_s(rest_speed)
                 ),
             );
         }
