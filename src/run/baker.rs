@@ -74,23 +74,20 @@ impl<'a> Baker<'a> {
         })
     }
 
+    /// Whether a motion is new or changed since the last bake: its old record's `content`
+    /// hash (the motion and what its outputs say of it) is not `content`, or unknown.
+    fn changed(&self, name: &str, content: &str) -> bool {
+        (self.old_entries.get(name))
+            .map_or(true, |old| old.content.is_empty() || old.content != content)
+    }
+
     /// Adds to a motion's new record the files its old record names that this bake does not
     /// write and that are still there (those of formats left out this time, `--formats json`
     /// after a bake of every format): the manifest owns them until the motion is gone, or
     /// until some motion changes (then the run removes every file of the formats left out,
-    /// see `finish`); and says whether the motion changed: whether it is new, or its
-    /// `content` hash (the motion and what its outputs say of it) is not its old record's.
-    fn keep_owning(&self, exported: &mut Exported, reused: bool) {
-        let Some(old) = self.old_entries.get(exported.name.as_str()) else {
-            exported.changed = true;
-            return;
-        };
-        exported.changed = old.content.is_empty() || old.content != exported.content;
-        if reused {
-            // Its files are the old record's, every one.
-            return;
-        }
-        let Some(record) = &mut exported.record else {
+    /// see `finish`).
+    fn keep_owning(&self, record: &mut Entry) {
+        let Some(old) = self.old_entries.get(record.name.as_str()) else {
             return;
         };
         let kept: Vec<String> = (old.files.iter())
@@ -110,6 +107,7 @@ impl<'a> Baker<'a> {
             .map(|input| {
                 let hash = self.spec_hasher.hash(&input.spec);
                 let old = self.unchanged_record(&input.spec.name, &hash.whole);
+                let changed = self.changed(&input.spec.name, &hash.content);
                 // An unchanged motion is still baked for the summaries, but not exported again.
                 let skip = |k: usize| old.is_some() && self.reusable[k];
                 // Its old record, when its outputs are reused (not in check mode).
@@ -125,7 +123,10 @@ impl<'a> Baker<'a> {
                     Ok(mut exported) => {
                         let source = self.plan.source_of(&input.file);
                         exported.settle(source, input.spec.name, hash, reused, self.records);
-                        self.keep_owning(&mut exported, reused.is_some());
+                        exported.changed = changed;
+                        if let Some(record) = &mut exported.record {
+                            self.keep_owning(record);
+                        }
                         Ok(exported)
                     }
                     Err(e) => Err((input.spec.name, e)),
@@ -177,11 +178,7 @@ pub(super) struct Exported {
     pub record: Option<Entry>,
     /// Its line in the manifest's digests annex, with its record when a digest is kept.
     pub digest_line: Option<Vec<u8>>,
-    /// Its name.
-    pub name: String,
-    /// The hash of the motion and what its outputs say of it (`SpecHash::content`).
-    pub content: String,
-    /// Whether it is new or changed since the last bake (see `Baker::keep_owning`).
+    /// Whether it is new or changed since the last bake (see `Baker::changed`).
     pub changed: bool,
 }
 
@@ -213,9 +210,9 @@ impl Exported {
         }
         self.record = records.then(|| Entry {
             source,
-            name: name.clone(),
+            name,
             hash: hash.whole,
-            content: hash.content.clone(),
+            content: hash.content,
             frames: self.frames as u64,
             files,
             stamps,
@@ -226,8 +223,6 @@ impl Exported {
         self.digest_line = (self.record.as_ref())
             .and(self.digest.as_ref())
             .map(digests::line);
-        self.name = name;
-        self.content = hash.content;
     }
 }
 
@@ -317,8 +312,6 @@ fn export_one(
         outputs,
         record: None,
         digest_line: None,
-        name: String::new(),
-        content: String::new(),
         changed: false,
     })
 }

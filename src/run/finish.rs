@@ -308,14 +308,14 @@ fn remove_there(out: &OutputDir, files: &[String]) -> Result<Vec<String>, WriteE
 /// A warning when the bake removes files of formats it leaves out (`gone`), which showed
 /// motions as they were: it names a few, and how to have them again.
 fn left_out_warning(out: &OutputDir, gone: &[String]) -> Option<String> {
-    let (first, rest) = gone.split_first()?;
-    let shown = 3.min(gone.len());
-    let more = match gone.len() - shown {
+    if gone.is_empty() {
+        return None;
+    }
+    let more = match gone.len().saturating_sub(3) {
         0 => String::new(),
         n => format!(" and {n} more"),
     };
-    let names = std::iter::once(first)
-        .chain(&rest[..shown - 1])
+    let names = (gone.iter().take(3))
         .map(|f| out.root().join(f).display().to_string())
         .collect::<Vec<_>>()
         .join(", ");

@@ -86,8 +86,6 @@ pub(super) fn sort<'a>(
             record,
             digest_line,
             kept_warnings: _,
-            name: _,
-            content: _,
             changed,
         } = match result {
             Ok(r) => r,
