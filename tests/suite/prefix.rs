@@ -35,6 +35,22 @@ fn global_names(css: &str) -> BTreeSet<String> {
     names
 }
 
+/// Every `property` of a token's curvebake extension that is a custom property.
+fn custom_properties(value: &serde_json::Value, found: &mut Vec<String>) {
+    match value {
+        serde_json::Value::Object(members) => {
+            for (key, member) in members {
+                match member.as_str() {
+                    Some(p) if key == "property" && p.starts_with("--") => found.push(p.into()),
+                    _ => custom_properties(member, found),
+                }
+            }
+        }
+        serde_json::Value::Array(items) => items.iter().for_each(|i| custom_properties(i, found)),
+        _ => {}
+    }
+}
+
 #[test]
 fn every_generated_name_carries_the_prefix() {
     let dir = project(&[]);
@@ -45,7 +61,7 @@ fn every_generated_name_carries_the_prefix() {
             "bake",
             curves.to_str().unwrap(),
             "--formats",
-            "css,js",
+            "css,js,tokens",
             "--prefix",
             "cb-",
         ],
@@ -53,6 +69,22 @@ fn every_generated_name_carries_the_prefix() {
     assert!(out.status.success(), "{}", stderr(&out));
     let css = fs::read_to_string(dir.path().join("out/curves.css")).unwrap();
     let names = global_names(&css);
+    // The tokens name the custom properties the CSS animates: a transition a tool writes
+    // from them plays (a property the CSS does not register would jump).
+    let tokens = fs::read_to_string(dir.path().join("out/curves.tokens.json")).unwrap();
+    let tokens: serde_json::Value = serde_json::from_str(&tokens).unwrap();
+    let mut properties = Vec::new();
+    custom_properties(&tokens, &mut properties);
+    assert!(
+        properties.contains(&"--cb-glow".to_owned()),
+        "{properties:?}"
+    );
+    for property in &properties {
+        assert!(
+            css.contains(&format!("@property {property} {{")),
+            "{property}: a token's property the CSS does not register"
+        );
+    }
     assert!(names.len() > 40, "{names:?}");
     let bare: Vec<&String> = names.iter().filter(|n| !n.starts_with("cb-")).collect();
     assert!(bare.is_empty(), "names without the prefix: {bare:?}");
@@ -77,7 +109,7 @@ fn every_generated_name_carries_the_prefix() {
     let dir2 = project(&[]);
     fs::write(
         dir2.path().join("curvebake.toml"),
-        "prefix = \"cb-\"\nformats = [\"css\", \"js\"]\n",
+        "prefix = \"cb-\"\nformats = [\"css\", \"js\", \"tokens\"]\n",
     )
     .unwrap();
     let out = curvebake(dir2.path(), &["bake", curves.to_str().unwrap()]);

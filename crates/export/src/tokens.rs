@@ -34,7 +34,7 @@ use crate::exporter::{
 use crate::settings::{ExportSettings, Format, Layout};
 use curvebake_model::bake::Baked;
 use curvebake_model::number::format_number;
-use curvebake_model::spec::{Ending, Model, ReducedMotion, TrackEnd};
+use curvebake_model::spec::{Ending, Model, Property, ReducedMotion, TrackEnd};
 use serde_json::{json, Map, Value};
 
 /// Path of the tokens.
@@ -153,15 +153,16 @@ struct TrackOf<'a> {
 /// The tracks of a motion whose global name is `global`: a multi-track motion's each
 /// animate their own property in their own unit (`translateY` in px, `opacity` unitless),
 /// keyed in kebab case as every other name of the file (`translate-y`), a ring's radii the
-/// custom properties its CSS makes (`--<global>-inner`).
-fn tracks_of<'a>(baked: &'a Baked, global: &str) -> Vec<TrackOf<'a>> {
+/// custom properties its CSS makes (`--<global>-inner`); a custom property is named as the CSS
+/// registers and animates it (the prefix included).
+fn tracks_of<'a>(baked: &'a Baked, global: &str, settings: &ExportSettings) -> Vec<TrackOf<'a>> {
     let spec = baked.spec;
     let ends = spec.track_ends(baked.duration);
     match &spec.model {
         Model::Tracks(t) => (t.tracks().iter().zip(ends))
             .map(|(k, end)| TrackOf {
                 key: Some(kebab(k.property.name())),
-                property: k.property.name().to_owned(),
+                property: written(&k.property, settings),
                 unit: &k.unit,
                 end,
             })
@@ -169,7 +170,7 @@ fn tracks_of<'a>(baked: &'a Baked, global: &str) -> Vec<TrackOf<'a>> {
         _ => match spec.model.tracks().as_slice() {
             [_] => vec![TrackOf {
                 key: None,
-                property: spec.property.name().to_owned(),
+                property: written(&spec.property, settings),
                 unit: &spec.unit,
                 end: ends[0],
             }],
@@ -182,6 +183,14 @@ fn tracks_of<'a>(baked: &'a Baked, global: &str) -> Vec<TrackOf<'a>> {
                 })
                 .collect(),
         },
+    }
+}
+
+/// The name of `property` as the CSS animates it: a custom property's with the prefix.
+fn written(property: &Property, settings: &ExportSettings) -> String {
+    match property {
+        Property::Custom(custom) => settings.custom_property(custom),
+        other => other.name().to_owned(),
     }
 }
 
@@ -202,7 +211,7 @@ fn kebab(name: &str) -> String {
 fn motion_group(baked: &Baked, global: &str, path: &str, settings: &ExportSettings) -> Value {
     let spec = baked.spec;
     let curves = curves(baked, settings);
-    let tracks = tracks_of(baked, global);
+    let tracks = tracks_of(baked, global, settings);
     if let [track @ TrackOf { key: None, .. }] = tracks.as_slice() {
         return track_group(baked, path, 0, track, &curves[0]);
     }
