@@ -82,6 +82,9 @@ impl Exporter for Tailwind {
             .filter(|a| a.eased)
             .map(|a| a.name.as_slice())
             .collect();
+        let eased_names: Vec<String> = (eased.iter())
+            .map(|n| String::from_utf8_lossy(n).into_owned())
+            .collect();
         let rules = (!written.animations.is_empty()).then(|| class_rules(&out, &global));
         if !eased.is_empty() {
             out.extend_from_slice(b"@theme inline {\n");
@@ -124,9 +127,43 @@ impl Exporter for Tailwind {
             files: Vec::new(),
             chunk: Some(out),
             stats: Vec::new(),
-            warnings: Vec::new(),
+            warnings: clashes(&global, &eased_names),
         }
     }
+}
+
+/// Tailwind's own animations (v4: `--animate-*` of its theme with the `@keyframes` of the
+/// same name, and the static `animate-none`).
+const TAILWIND_ANIMATIONS: [&str; 5] = ["spin", "ping", "pulse", "bounce", "none"];
+
+/// Tailwind's own easings (v4: `--ease-*` of its theme, and the static `ease-linear` and
+/// `ease-initial`, which also makes `duration-initial`).
+const TAILWIND_EASINGS: [&str; 5] = ["in", "out", "in-out", "linear", "initial"];
+
+/// Warnings for names of a motion whose global name is `global`, and of its eased tracks,
+/// that Tailwind has already: Tailwind writes its own after the theme's, so its animation
+/// wins (and its `@keyframes` replace the motion's, which the class `.<name>` plays too),
+/// and an easing of the theme replaces Tailwind's across the app.
+fn clashes(global: &str, eased: &[String]) -> Vec<String> {
+    let mut warnings = Vec::new();
+    if TAILWIND_ANIMATIONS.contains(&global) {
+        warnings.push(format!(
+            "Tailwind has its own animate-{global} (and @keyframes {global}), which win over \
+             this motion's: its utility and its class play Tailwind's; bake with --prefix \
+             (as --prefix ui-) or rename it"
+        ));
+    }
+    for name in eased
+        .iter()
+        .filter(|n| TAILWIND_EASINGS.contains(&n.as_str()))
+    {
+        warnings.push(format!(
+            "Tailwind has its own ease-{name}: this motion's --ease-{name} replaces it in every \
+             utility of the app; bake with --prefix (as --prefix ui-) or rename it if that is \
+             not meant"
+        ));
+    }
+    warnings
 }
 
 /// The declarations of the class `.<name>` in the motion's `css` (the CSS exporter's text,
@@ -172,8 +209,8 @@ mod tests {
     use curvebake_model::spec::{MotionSpec, Overrides};
     use std::path::Path;
 
-    /// The part of a motion's theme after its CSS (from `@theme`, or from `@utility`).
-    fn theme(ron: &str, prefix: &str) -> String {
+    /// A motion's Tailwind output.
+    fn output(ron: &str, prefix: &str) -> MotionOutput {
         let file = &parse_bytes(Path::new("t.ron"), ron.as_bytes()).unwrap()[0];
         let spec = MotionSpec::from_file(file, Overrides::default()).unwrap();
         let baked = bake(&spec).unwrap();
@@ -181,16 +218,50 @@ mod tests {
             prefix: prefix.into(),
             ..ExportSettings::default()
         };
-        let chunk = Tailwind::new(Layout::PerMotion, &settings)
-            .motion(&baked, &[], &New)
-            .chunk
-            .unwrap();
-        let text = String::from_utf8(chunk).unwrap();
+        Tailwind::new(Layout::PerMotion, &settings).motion(&baked, &[], &New)
+    }
+
+    /// The part of a motion's theme after its CSS (from `@theme`, or from `@utility`).
+    fn theme(ron: &str, prefix: &str) -> String {
+        let text = String::from_utf8(output(ron, prefix).chunk.unwrap()).unwrap();
         let start = text
             .find("@theme")
             .or_else(|| text.find("@utility"))
             .unwrap();
         text[start..].to_owned()
+    }
+
+    #[test]
+    fn names_tailwind_has_already_are_warned_of_unless_prefixed() {
+        let spring = |name: &str| {
+            format!(
+                r#"(name: "{name}", motion: Spring(from: 0, to: 1, stiffness: 300, damping: 20))"#
+            )
+        };
+        let warnings = |name: &str, prefix: &str| output(&spring(name), prefix).warnings;
+        let [bounce] = &warnings("bounce", "")[..] else {
+            panic!("{:?}", warnings("bounce", ""))
+        };
+        assert!(
+            bounce.contains("animate-bounce") && bounce.contains("--prefix"),
+            "{bounce}"
+        );
+        let [in_out] = &warnings("in-out", "")[..] else {
+            panic!("{:?}", warnings("in-out", ""))
+        };
+        assert!(in_out.contains("ease-in-out"), "{in_out}");
+        for (name, prefix) in [
+            ("bounce", "ui-"),
+            ("in-out", "ui-"),
+            ("bouncy", ""),
+            ("out-in", ""),
+        ] {
+            assert_eq!(
+                warnings(name, prefix),
+                Vec::<String>::new(),
+                "{prefix}{name}"
+            );
+        }
     }
 
     #[test]
