@@ -6,7 +6,11 @@
 //! `u` has one output: `y(s)` at the `s` with `x(s) = u`. The fit minimises the largest
 //! `|y(u) - p(u)|` over [`SAMPLES`] + 1 evenly spaced inputs (a minimax fit: the error a
 //! person sees is the worst one) by Nelder-Mead from a few starts, deterministically; the
-//! numbers are then rounded to [`DECIMALS`] decimals and the error measured again on them.
+//! numbers are then rounded to [`DECIMALS`] decimals and the error measured again on them,
+//! at every input: the progress is smooth between the motion's joins, and so is the error;
+//! each of its local maxima among the samples and the joins is found exactly by a
+//! golden-section search on each side (an impact between two samples is where a ball's
+//! progress is furthest from any Bézier).
 
 /// Evenly spaced inputs the error is measured at (plus the end).
 pub const SAMPLES: usize = 400;
@@ -30,13 +34,29 @@ const RESTARTS: usize = 4;
 /// Bisection steps while searching.
 const SEARCH_BISECTION: usize = 24;
 
-/// A fitted easing: `[x1, y1, x2, y2]` and its largest progress error at the samples.
+/// Golden-section steps finding a local maximum of the error: its bracket shrinks to 0.618⁶⁰
+/// (about 3·10⁻¹³) of a sample's spacing.
+const GOLDEN_STEPS: usize = 60;
+
+/// A fitted easing: `[x1, y1, x2, y2]` and its largest progress error.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Bezier {
     /// The control points, rounded to [`DECIMALS`].
     pub points: [f64; 4],
-    /// Largest `|y(u) - p(u)|` over the samples.
+    /// Largest `|y(u) - p(u)|` over every input `u` in [0, 1].
     pub error: f64,
+}
+
+/// The progress of a motion to fit: its values at the samples, at any input, and where it is
+/// not smooth.
+pub struct Progress<'a> {
+    /// At [`SAMPLES`] + 1 evenly spaced inputs from 0 to 1 (`samples[0] = 0`, the last 1).
+    pub samples: &'a [f64],
+    /// At any input in [0, 1] (the value held from the end on at 1, the motion's just
+    /// before).
+    pub at: &'a dyn Fn(f64) -> f64,
+    /// Inputs strictly inside (0, 1) where it is not smooth (joins, impacts), ascending.
+    pub joins: &'a [f64],
 }
 
 /// One coordinate of the curve at `s`: `3(1-s)²s·a + 3(1-s)s²·b + s³`.
@@ -84,10 +104,70 @@ fn clamped(mut p: [f64; 4]) -> [f64; 4] {
     p
 }
 
-/// The best easing for `progress`, sampled at [`SAMPLES`] + 1 evenly spaced inputs from 0 to
-/// 1 (`progress[0] = 0`, the last 1; [`SAMPLES`] a multiple of the search's 80 samples);
+/// The largest `|ease(u) - p(u)|` of the points `p` over every input: the error at the
+/// samples, the joins (from both sides) and just before the end, and, between each of those inputs that is a
+/// local maximum (the ends included) and its neighbours (where the error is smooth), the
+/// maximum a golden-section search finds.
+fn largest_error(p: &[f64; 4], progress: &Progress) -> f64 {
+    let last = (progress.samples.len() - 1) as f64;
+    let error_at = |u: f64| (ease(p, u) - (progress.at)(u)).abs();
+    let mut points: Vec<(f64, f64)> = (progress.samples.iter().enumerate())
+        .map(|(i, &y)| {
+            let u = i as f64 / last;
+            (u, (ease(p, u) - y).abs())
+        })
+        .collect();
+    for &u in progress.joins {
+        points.push((u, error_at(u)));
+    }
+    // Just before each join and the end (where a motion steps to its rest value).
+    for &u in progress.joins.iter().chain(&[1.0]) {
+        let before = crate::fit::before(u);
+        points.push((before, error_at(before)));
+    }
+    points.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut largest = points.iter().map(|&(_, e)| e).fold(0.0, f64::max);
+    for k in 0..points.len() {
+        let (before, here, after) = (
+            points[k.saturating_sub(1)],
+            points[k],
+            points[(k + 1).min(points.len() - 1)],
+        );
+        if here.1 >= before.1 && here.1 >= after.1 {
+            for (a, b) in [(before.0, here.0), (here.0, after.0)] {
+                if a < b {
+                    largest = largest.max(golden_maximum(&error_at, a, b));
+                }
+            }
+        }
+    }
+    largest
+}
+
+/// The largest value of `f` on `[a, b]` that a golden-section search finds (the maximum of a
+/// function with one peak there).
+fn golden_maximum(f: &dyn Fn(f64) -> f64, mut a: f64, mut b: f64) -> f64 {
+    let ratio = (5f64.sqrt() - 1.0) / 2.0;
+    let (mut c, mut d) = (b - ratio * (b - a), a + ratio * (b - a));
+    let (mut fc, mut fd) = (f(c), f(d));
+    for _ in 0..GOLDEN_STEPS {
+        if fc > fd {
+            (b, d, fd) = (d, c, fc);
+            c = b - ratio * (b - a);
+            fc = f(c);
+        } else {
+            (a, c, fc) = (c, d, fd);
+            d = a + ratio * (b - a);
+            fd = f(d);
+        }
+    }
+    fc.max(fd)
+}
+
+/// The best easing for `progress` ([`SAMPLES`] a multiple of the search's 80 samples);
 /// `initial_slope` is `dp/du` at 0 (a start follows it).
-pub fn fit(progress: &[f64], initial_slope: f64) -> Bezier {
+pub fn fit(progress: &Progress, initial_slope: f64) -> Bezier {
+    let samples = progress.samples;
     let slope = if initial_slope.is_finite() {
         initial_slope.clamp(-20.0, 20.0)
     } else {
@@ -100,8 +180,8 @@ pub fn fit(progress: &[f64], initial_slope: f64) -> Bezier {
         [0.2, 0.2 * slope, 0.3, 1.2],
         [0.3, 0.3 * slope, 0.1, 1.0],
     ];
-    let stride = (progress.len() - 1) / SEARCH_SAMPLES;
-    let coarse: Vec<f64> = progress.iter().step_by(stride.max(1)).copied().collect();
+    let stride = (samples.len() - 1) / SEARCH_SAMPLES;
+    let coarse: Vec<f64> = samples.iter().step_by(stride.max(1)).copied().collect();
     let mut best = starts[0];
     let mut best_error = f64::INFINITY;
     for start in starts {
@@ -111,7 +191,7 @@ pub fn fit(progress: &[f64], initial_slope: f64) -> Bezier {
         for round in 0..RESTARTS {
             p = nelder_mead(p, &coarse, 0.1 / (1 << round) as f64);
         }
-        let e = error(&p, progress);
+        let e = error(&p, samples);
         if e < best_error {
             (best, best_error) = (p, e);
         }
@@ -120,7 +200,7 @@ pub fn fit(progress: &[f64], initial_slope: f64) -> Bezier {
     let points = clamped(best.map(|c| (c * scale).round() / scale + 0.0));
     Bezier {
         points,
-        error: error(&points, progress),
+        error: largest_error(&points, progress),
     }
 }
 
@@ -179,14 +259,24 @@ fn nelder_mead(start: [f64; 4], progress: &[f64], step: f64) -> [f64; 4] {
 mod tests {
     use super::*;
 
+    /// The Bézier fitted to `at` sampled, with these joins.
+    fn fitted(at: &dyn Fn(f64) -> f64, joins: &[f64]) -> Bezier {
+        let samples: Vec<f64> = (0..=SAMPLES)
+            .map(|i| at(i as f64 / SAMPLES as f64))
+            .collect();
+        let progress = Progress {
+            samples: &samples,
+            at,
+            joins,
+        };
+        fit(&progress, 0.0)
+    }
+
     /// A curve that is a cubic Bézier is fitted to within the rounding of its points.
     #[test]
     fn an_ease_out_is_found_again() {
         let target = [0.0, 0.0, 0.58, 1.0];
-        let progress: Vec<f64> = (0..=SAMPLES)
-            .map(|i| ease(&target, i as f64 / SAMPLES as f64))
-            .collect();
-        let b = fit(&progress, 0.0);
+        let b = fitted(&|u| ease(&target, u), &[]);
         assert!(b.error < 2e-3, "{b:?}");
     }
 
@@ -198,13 +288,30 @@ mod tests {
         let (zeta, w): (f64, f64) = (0.31, 12.0);
         let wd = w * (1.0 - zeta * zeta).sqrt();
         let d = 1.6;
-        let progress: Vec<f64> = (0..=SAMPLES)
-            .map(|i| {
-                let t = d * i as f64 / SAMPLES as f64;
-                1.0 - (-zeta * w * t).exp() * ((wd * t).cos() + zeta * w / wd * (wd * t).sin())
-            })
-            .collect();
-        let b = fit(&progress, 0.0);
+        let spring = |u: f64| {
+            let t = d * u;
+            1.0 - (-zeta * w * t).exp() * ((wd * t).cos() + zeta * w / wd * (wd * t).sin())
+        };
+        let b = fitted(&spring, &[]);
         assert!(b.error > 0.05 && b.error < 0.5, "{b:?}");
+    }
+
+    /// A spike narrower than the samples' spacing, between two of them (as a ball's impact
+    /// between samples): the error is measured where it is, not only at the samples.
+    #[test]
+    fn the_error_between_samples_is_found() {
+        let target = [0.0, 0.0, 0.58, 1.0];
+        let (peak, half_width) = (0.501_25, 5e-4);
+        let spike = move |u: f64| 0.05 * (1.0 - (u - peak).abs() / half_width).max(0.0);
+        let at = move |u: f64| ease(&target, u) + spike(u);
+        let b = fitted(&at, &[peak - half_width, peak, peak + half_width]);
+        let at_peak = (ease(&b.points, peak) - at(peak)).abs();
+        assert!(at_peak > 0.045, "{b:?}: {at_peak}");
+        assert!(b.error >= at_peak, "{b:?}: {at_peak} at the peak");
+        // At the samples alone it is not seen.
+        let samples: Vec<f64> = (0..=SAMPLES)
+            .map(|i| at(i as f64 / SAMPLES as f64))
+            .collect();
+        assert!(error(&b.points, &samples) < 0.01, "{b:?}");
     }
 }

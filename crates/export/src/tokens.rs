@@ -273,19 +273,27 @@ fn track_group(baked: &Baked, path: &str, j: usize, track: &TrackOf, curve: &Cur
         return Value::Object(group);
     };
     let exact = exact_easing(curve, (from, to), baked.duration);
-    let progress: Vec<f64> = (0..=bezier::SAMPLES)
-        .map(|i| {
-            let t = baked.duration * i as f64 / bezier::SAMPLES as f64;
-            let x = if i == bezier::SAMPLES {
-                to
-            } else {
-                motion.position(t)
-            };
-            (x - from) / (to - from)
-        })
-        .collect();
     let slope = motion.velocity(0.0) * baked.duration / (to - from);
-    let fitted = bezier::fit(&progress, slope);
+    let at = |u: f64| {
+        let x = if u >= 1.0 {
+            to
+        } else {
+            motion.position(baked.duration * u)
+        };
+        (x - from) / (to - from)
+    };
+    let progress: Vec<f64> = (0..=bezier::SAMPLES)
+        .map(|i| at(i as f64 / bezier::SAMPLES as f64))
+        .collect();
+    let joins: Vec<f64> = curve.kinks.iter().map(|t| t / baked.duration).collect();
+    let fitted = bezier::fit(
+        &bezier::Progress {
+            samples: &progress,
+            at: &at,
+            joins: &joins,
+        },
+        slope,
+    );
     let error = rounded(fitted.error, 4);
     data.insert("from".into(), json!(from));
     data.insert("to".into(), json!(to));
