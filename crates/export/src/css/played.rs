@@ -13,9 +13,10 @@ use std::borrow::Borrow;
 /// Largest distance, in its unit, of what a browser plays from the motion, at any instant,
 /// when neither the motion nor the bake says: the unit's row of the spec's unit table
 /// ([`Played::default_tolerance`](curvebake_model::spec::Played::default_tolerance)): 0.1
-/// for px, deg, pt, mm and grad (a tenth of a pixel, which nobody sees), 0.025 for % (0.1 px
-/// of a 400 px box), 5e-4 for unitless values (opacity, scale: 0.05 % of their usual range)
-/// and for the larger units (em, rem, vw, turn, ...).
+/// for px, deg and grad (a tenth of a pixel, which nobody sees), 0.07 for pt and 0.025 for mm
+/// (0.093 and 0.094 px), 0.025 for % (0.1 px
+/// of a 400 px box), 2.5e-4 for turn (0.09°), 5e-4 for unitless values (opacity, scale: 0.05 %
+/// of their usual range) and for the other larger units (em, rem, vw, rad, ...).
 pub fn default_tolerance(unit: &str) -> f64 {
     played(unit).default_tolerance
 }
@@ -105,9 +106,9 @@ pub const MIN_RELATIVE_TOLERANCE: f64 = 1e-5;
 
 /// Precision target (in the unit) and value decimals for a unit, from its row of the spec's
 /// unit table ([`Played`](curvebake_model::spec::Played)): 0.01 unit for px, %, deg, pt, mm
-/// and grad, with 4 decimals; 0.0001 for unitless values and larger units (em, rem, vw,
-/// turn, ...), with 6. They decide the digits of durations and which JS
-/// tables need float64.
+/// and grad, with 4 decimals; 0.000025 for turn and 0.0001 for unitless values and the other
+/// larger units (em, rem, vw, rad, ...), with 6. They decide the digits of durations and which
+/// JS tables need float64.
 pub(crate) fn value_precision(unit: &str) -> (f64, u32) {
     let played = played(unit);
     (played.precision, played.decimals)

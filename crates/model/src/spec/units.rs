@@ -41,12 +41,22 @@ pub struct Played {
     pub decimals: u32,
 }
 
-/// [`Played`] for px, deg, pt, mm and grad: within 0.1 (a tenth of a pixel, which nobody
-/// sees), 0.01 precision, 4 decimals.
+/// [`Played`] for px, deg and grad: within 0.1 (a tenth of a pixel, which nobody sees; 0.1 grad
+/// is 0.09°), 0.01 precision, 4 decimals.
 pub const PLAYED_SMALL_UNITS: Played = Played {
     default_tolerance: 0.1,
     precision: 0.01,
     decimals: 4,
+};
+/// [`Played`] for pt: within 0.07 pt (0.093 px), written as px.
+pub const PLAYED_PT: Played = Played {
+    default_tolerance: 0.07,
+    ..PLAYED_SMALL_UNITS
+};
+/// [`Played`] for mm: within 0.025 mm (0.094 px), written as px.
+pub const PLAYED_MM: Played = Played {
+    default_tolerance: 0.025,
+    ..PLAYED_SMALL_UNITS
 };
 /// [`Played`] for %: within 0.025 (0.1 px of a 400 px box), 0.01 precision, 4 decimals.
 pub const PLAYED_PERCENT: Played = Played {
@@ -55,10 +65,18 @@ pub const PLAYED_PERCENT: Played = Played {
     decimals: 4,
 };
 /// [`Played`] for unitless values (opacity, scale: 5e-4 is 0.05 % of their usual range) and
-/// the larger units (em, rem, vw, turn, ...): within 5e-4, 1e-4 precision, 6 decimals.
+/// the larger units (em, rem, vw, ...): within 5e-4, 1e-4 precision, 6 decimals.
 pub const PLAYED_LARGE_UNITS: Played = Played {
     default_tolerance: 5e-4,
     precision: 1e-4,
+    decimals: 6,
+};
+
+/// [`Played`] for turn: within 2.5e-4 turn (0.09°, as finely as deg; 5e-4 turn would be
+/// 0.18°), 2.5e-5 precision, 6 decimals.
+pub const PLAYED_TURN: Played = Played {
+    default_tolerance: 2.5e-4,
+    precision: 2.5e-5,
     decimals: 6,
 };
 
@@ -85,15 +103,15 @@ const fn row(name: &'static str, kind: UnitKind, rest: (f64, f64), played: Playe
     }
 }
 
-/// A length or angle no finer than the larger units (em, rem, vw, turn, ...).
+/// A length or angle no finer than the larger units (em, rem, vw, rad, ...).
 const fn large(name: &'static str, kind: UnitKind) -> Unit {
     row(name, kind, REST_FOR_UNITS, PLAYED_LARGE_UNITS)
 }
 
 use UnitKind::{Angle, Length, Number, Percentage};
 
-/// Every unit curvebake writes. (`pt`, `mm` and `grad` are played as finely as px and deg
-/// but rest within [`REST_FOR_UNITS`], as they always have.)
+/// Every unit curvebake writes. (`pt`, `mm` and `grad` are played within a tenth of a px or a
+/// degree but rest within [`REST_FOR_UNITS`], as they always have.)
 pub const UNITS: &[Unit] = &[
     row("", Number, REST_FOR_UNITLESS, PLAYED_LARGE_UNITS),
     row("%", Percentage, REST_FOR_UNITS, PLAYED_PERCENT),
@@ -107,9 +125,9 @@ pub const UNITS: &[Unit] = &[
     large("ch", Length),
     large("ex", Length),
     large("cm", Length),
-    row("mm", Length, REST_FOR_UNITS, PLAYED_SMALL_UNITS),
+    row("mm", Length, REST_FOR_UNITS, PLAYED_MM),
     large("in", Length),
-    row("pt", Length, REST_FOR_UNITS, PLAYED_SMALL_UNITS),
+    row("pt", Length, REST_FOR_UNITS, PLAYED_PT),
     large("pc", Length),
     large("svh", Length),
     large("lvh", Length),
@@ -120,7 +138,7 @@ pub const UNITS: &[Unit] = &[
     row("deg", Angle, REST_FOR_PIXELS, PLAYED_SMALL_UNITS),
     large("rad", Angle),
     row("grad", Angle, REST_FOR_UNITS, PLAYED_SMALL_UNITS),
-    large("turn", Angle),
+    row("turn", Angle, REST_FOR_UNITS, PLAYED_TURN),
 ];
 
 /// The row of `unit`, or `None` if it is not one curvebake writes.
@@ -161,7 +179,8 @@ mod tests {
     }
 
     /// The classes as the four lists the table replaced had them (validation's length and
-    /// angle lists, the rest defaults on px and deg, the CSS tolerance and precision lists).
+    /// angle lists, the rest defaults on px and deg, the CSS tolerance and precision lists),
+    /// but for the tolerances of pt, mm and turn (below).
     #[test]
     fn the_table_keeps_the_classes_of_the_lists_it_replaced() {
         for u in UNITS {
@@ -177,12 +196,16 @@ mod tests {
                 _ => REST_FOR_UNITS,
             };
             let tolerance = match u.name {
-                "px" | "deg" | "pt" | "mm" | "grad" => 0.1,
+                "px" | "deg" | "grad" => 0.1,
+                "pt" => 0.07,
+                "mm" => 0.025,
+                "turn" => 2.5e-4,
                 "%" => 0.025,
                 _ => 5e-4,
             };
             let precision = match u.name {
                 "px" | "%" | "deg" | "pt" | "mm" | "grad" => (0.01, 4),
+                "turn" => (2.5e-5, 6),
                 _ => (1e-4, 6),
             };
             assert_eq!(u.kind, kind, "{:?}", u.name);
@@ -199,5 +222,33 @@ mod tests {
         assert_eq!(unit_kind("furlong"), None);
         assert_eq!(rest_defaults("furlong"), REST_FOR_UNITS);
         assert_eq!(played("furlong"), PLAYED_LARGE_UNITS);
+    }
+
+    /// By default a browser plays a motion within 0.1 px or 0.1° of it (the "every instant"
+    /// promise) in every unit of a fixed size: CSS's absolute lengths (96 px an inch), em and
+    /// rem at the default 16 px, ch and ex at most 16 px, the viewport units on a 3840 px
+    /// screen, each angle.
+    #[test]
+    fn every_unit_is_played_within_a_tenth_of_a_pixel_or_a_degree() {
+        for u in UNITS {
+            let size = match u.name {
+                "px" | "deg" => 1.0,
+                "in" => 96.0,
+                "cm" => 96.0 / 2.54,
+                "mm" => 96.0 / 25.4,
+                "pt" => 96.0 / 72.0,
+                "pc" | "em" | "rem" | "ch" | "ex" => 16.0,
+                "rad" => 180.0 / std::f64::consts::PI,
+                "grad" => 0.9,
+                "turn" => 360.0,
+                "" | "%" => continue,
+                viewport => {
+                    assert!(viewport.starts_with(['v', 's', 'l', 'd']), "{viewport}");
+                    38.4
+                }
+            };
+            let played = u.played.default_tolerance * size;
+            assert!(played <= 0.1, "{}: {played} px or deg", u.name);
+        }
     }
 }
