@@ -201,6 +201,22 @@ fn cases() -> Vec<Case> {
             false,
             false,
         ),
+        // Released past a bound with snap points: onto the page it is flung towards.
+        case(
+            "p-carousel",
+            json!({"from": 40, "velocity": -3000}),
+            inertia(40.0, -3000.0, 0.02, (Some(-1280.0), Some(0.0)), &carousel),
+            false,
+            false,
+        ),
+        // Past a bound with a `to`: onto it (a retarget's case), not onto the bound.
+        case(
+            "p-sheet",
+            json!({"from": 650, "velocity": 0, "to": 300}),
+            inertia(650.0, 0.0, 0.05, (Some(0.0), Some(600.0)), &[300.0]),
+            false,
+            false,
+        ),
         case(
             "p-toss",
             json!({"from": 50, "velocity": -1400}),
@@ -329,6 +345,21 @@ async function main() {
     const after = [h.position(), h.velocity()];
     h.retarget(50);
     out.grab = { at, after, again: [h.animation.playState, h.position(), h.velocity()] };
+    h.cancel();
+  }
+  // Played backwards (`reverse()`), then retargeted: it plays forwards from where it is, at
+  // once (it finished at time 0 and stood still before).
+  {
+    const m = modules[plan.chain.module];
+    const h = m.play(fresh(), { from: 200, to: 0 });
+    h.animation.pause();
+    h.animation.currentTime = 150;
+    h.animation.reverse();
+    const at = [h.position(), h.velocity()];
+    h.retarget(100);
+    h.animation.pause();
+    h.animation.currentTime = 50;
+    out.reversed = { at, rate: h.animation.playbackRate, state: h.animation.playState, later: [h.position(), h.velocity()] };
     h.cancel();
   }
   // The CSS with other ends (--p-under-from: 100px, --p-under-to: -50px, and the element at
@@ -704,6 +735,19 @@ fn check_in_engine(engine: &Engine, out: &Path, cases: &[Case]) -> Vec<String> {
     {
         failures.push(format!(
             "cancelled at 120 ms: {grab} (position and velocity kept, then running from them)"
+        ));
+    }
+    let reversed = &r["reversed"];
+    let (at, later) = (&reversed["at"], &reversed["later"]);
+    // 50 ms on from where it was reversed, forwards: the spring from there to 100, moved.
+    let expected = chain_spring(f(at, 0), 100.0, f(at, 1)).position(0.05);
+    if !(reversed["rate"].as_f64() == Some(1.0)
+        && reversed["state"] == "paused"
+        && (f(later, 0) - expected).abs() <= 1e-6 * expected.abs().max(1.0)
+        && (f(later, 0) - f(at, 0)).abs() > 1.0)
+    {
+        failures.push(format!(
+            "retargeted after reverse(): {reversed} (forwards, at {expected} 50 ms on)"
         ));
     }
     let ended = &r["ended"];

@@ -446,15 +446,16 @@ fn under_reduced_motion_play_follows_the_policy() {
 }
 
 /// The handle reads where the animation is: at rest once it ran forwards to its end (Firefox
-/// and WebKit may report a time a little below it), at the start once it ran backwards to
-/// time 0 (`animation.updatePlaybackRate(-1)`; it read the rest value there).
+/// and WebKit may report a time a little below it), at the start, standing still, once it ran
+/// backwards to time 0 (`animation.updatePlaybackRate(-1)`; it read the rest value there,
+/// then the start's velocity).
 #[test]
 fn a_finished_animation_reads_its_rest_forwards_and_its_start_backwards() {
     if node().is_none() {
         return;
     }
     let case = |finished_at: f64| {
-        json!({"input": {"from": 100, "to": 0}, "finishedAt": finished_at,
+        json!({"input": {"from": 100, "to": 0, "velocity": -500}, "finishedAt": finished_at,
             "b": {"from": 0, "to": 1, "velocity": 0, "mass": 1, "stiffness": 200, "damping": 20,
             "tol": 0.1, "policy": "keep", "cap": 60}})
     };

@@ -29,9 +29,9 @@
 
 const { abs, exp, sqrt, sin, cos, min, log1p, expm1, round } = Math;
 
-/** Share of the tolerance for chords, and for the hold at rest (see the bound); how much
- * longer the step from a stop must be for a run of equal steps to end. */
-const CHORD = 0.9, REST = 0.2, RUN = 1.3;
+// The shares of the tolerance (0.9 for chords, 0.2 for the hold at rest: see the bound) and
+// how much longer the step from a stop must be for a run of equal steps to end (1.3) are
+// written where they are used: named constants cost the budgeted runtime 11 bytes.
 
 /** A spring of stiffness k and damping c per unit of mass (k/m, c/m) from x0 with velocity v0
  * towards `to`. A piece:
@@ -98,10 +98,11 @@ function arrival(a, x0, v0, to, cap) {
 }
 
 /** A fling (friction rate λ, bounce spring k, c, mass 1) from x0 with velocity v0, stopping
- * on the snap point nearest its free rest, or inside [lo, hi] (the pieces, in time order). */
-function fling(lambda, k, c, x0, v0, snap, lo = -Infinity, hi = Infinity) {
+ * on the snap point nearest its free rest, or else inside [lo, hi] (the pieces, in time
+ * order). A bound that is undefined is none: every comparison with it is false. */
+function fling(lambda, k, c, x0, v0, snap, lo, hi) {
   const bounce = (to, x, v) => spring(k, c, to, x, v);
-  if (x0 < lo || x0 > hi) return [bounce(x0 < lo ? lo : hi, x0, v0)];
+  // Snap points (or a retarget's `to`) decide where it rests, wherever it starts.
   if (snap?.length) {
     const free = v0 ? x0 + v0 / lambda : x0;
     // The nearest, the lower of two as near.
@@ -113,6 +114,7 @@ function fling(lambda, k, c, x0, v0, snap, lo = -Infinity, hi = Infinity) {
     const q = lambda * (p - x0) / v0;
     return [q > 0 && q <= 2 ? decay(v0 / (p - x0), x0, v0) : bounce(p, x0, v0)];
   }
+  if (x0 < lo || x0 > hi) return [bounce(x0 < lo ? lo : hi, x0, v0)];
   const b = v0 > 0 ? hi : v0 < 0 ? lo : NaN, q = lambda * (b - x0) / v0;
   const hit = decay(lambda, x0, v0);
   // q < 1: it reaches B (q = 1: it rests exactly on B, inside).
@@ -132,12 +134,13 @@ function place(pieces, tol, cap) {
     for (let t = 0, h = 0, f; t < p.end; t = min(t + h, p.end)) {
       out.push(t0 + t, p.at(t)[0]);
       // The step keeps its length (valid on, A being non-increasing) until the one from here
-      // is RUN times longer: runs of equal steps, whose inner stops need no input written.
-      f = sqrt(8 * CHORD * tol / p.acc(t));
-      if (!(f < h * RUN)) {
-        // At rest from here on (|x - rest| within REST), asked where a run begins: a second
-        // stop now, at rest, held.
-        if (p === last && p.left?.(t) <= REST * tol) return [...out, t0 + t, p.to];
+      // is 1.3 times longer: runs of equal steps, whose inner stops need no input written.
+      // (8·0.9: the chord's share.)
+      f = sqrt(7.2 * tol / p.acc(t));
+      if (!(f < h * 1.3)) {
+        // At rest from here on (|x - rest| within 0.2 of the tolerance), asked where a run
+        // begins: a second stop now, at rest, held.
+        if (p === last && p.left?.(t) <= 0.2 * tol) return [...out, t0 + t, p.to];
         h = f;
       }
     }
@@ -180,10 +183,10 @@ export function play(element, o = {}, b) {
   let pieces, plan, T, effect, animation, stopped, cancelled;
   // Exact at the animation's own time (the piece that holds it), or when it was cancelled;
   // once ended (at once when reduced; Firefox and WebKit then report a time rounded below
-  // T), at rest; finished at 0 (played backwards), at its start.
+  // T), at rest; finished at 0 (played backwards), still at its start.
   const here = () => {
     let t = (animation.currentTime ?? stopped) / 1000;
-    if (t >= T || animation.playState == "finished" && t) return [plan.at(-1), 0];
+    if (t >= T || animation.playState == "finished") return [plan.at(t || !T ? -1 : 1), 0];
     for (const p of pieces) {
       if (t < p.end) return p.at(t);
       t -= p.end;
@@ -212,6 +215,8 @@ export function play(element, o = {}, b) {
     // (T = 0: 1 ms, for WebKit does not ease an animation of no duration.)
     effect.updateTiming({ duration: T * 1000 || 1, fill: "both", easing: easing.slice(0, -1) + ")" });
     animation.currentTime = 0;
+    // Forwards, also after `reverse()`: it moves on from now.
+    animation.playbackRate = abs(animation.playbackRate);
     // After a cancel, it plays again.
     if (cancelled) cancelled = null, animation.play();
     // Reduced: at its end at once (as `animate()` jumps).
