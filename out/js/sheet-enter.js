@@ -139,12 +139,12 @@ export const keyframes = [
 {offset: 0.61, translate: "0 -2.19px", opacity: "1", scale: "1.00017"},
 {offset: 0.66, translate: "0 -0.66px", opacity: "1", scale: "1.00017"},
 {offset: 0.72, translate: "0 0.23px", opacity: "1", scale: "1.00004"},
-{offset: 0.746, translate: "0 0.34px", opacity: "1", scale: "1.000035"},
-{offset: 0.746, translate: "0 0.34px", opacity: "1", scale: "1"},
+{offset: 0.74640011434876, translate: "0 0.34px", opacity: "1", scale: "1.000035"},
+{offset: 0.74640011434876, translate: "0 0.34px", opacity: "1", scale: "1"},
 {offset: 0.82, translate: "0 0.48px", opacity: "1", scale: "1"},
 {offset: 0.91, translate: "0 0.24px", opacity: "1", scale: "1"},
-{offset: 0.985, translate: "0 0.098px", opacity: "1", scale: "1"},
-{offset: 0.985, translate: "0 0px", opacity: "1", scale: "1"},
+{offset: 0.98460516577322, translate: "0 0.098px", opacity: "1", scale: "1"},
+{offset: 0.98460516577322, translate: "0 0px", opacity: "1", scale: "1"},
 {offset: 1, translate: "0 0px", opacity: "1", scale: "1"},
 ];
 /** Timing that plays the keyframes as baked: the first frame before it starts, and after it ends the last frame (fill "both"), or the element's own value again ("backwards": the motion ends at its properties' neutral values), as the CSS class does. */

@@ -164,8 +164,8 @@ export const keyframes = [
 {offset: 0.81, translate: "232.81px 0px"},
 {offset: 0.87, translate: "233.11px 0px"},
 {offset: 0.94, translate: "233.35px 0px"},
-{offset: 0.99999, translate: "233.416px 0px"},
-{offset: 0.99999, translate: "233.666px 0px"},
+{offset: 0.99998985971337, translate: "233.416px 0px"},
+{offset: 0.99998985971337, translate: "233.666px 0px"},
 {offset: 1, translate: "233.666px 0px"},
 ];
 /** Timing that plays the keyframes as baked: the first frame before it starts, and after it ends the last frame (fill "both"), or the element's own value again ("backwards": the motion ends at its properties' neutral values), as the CSS class does. */

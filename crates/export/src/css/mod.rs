@@ -1162,6 +1162,46 @@ mod tests {
         assert!(stops[k..].iter().all(|&(p, _)| p == 1.0), "{opacity}");
     }
 
+    /// A track's end step is played where it is: its join's time is written to the last
+    /// decimal (rounded to 33.6 %, the friction's 0.25 px step came 0.7 ms early and played
+    /// the rest value that long), and as `@keyframes`, which cannot repeat an offset, it is
+    /// taken over the 10⁻⁵ of D before it, the arriving stop on the line it played.
+    #[test]
+    fn a_track_s_end_step_is_played_at_its_time() {
+        let spec = spec(
+            r#"(name: "t", tracks: [
+                (property: "translateX", motion: Friction(from: 0, velocity: 1500, friction: 0.01)),
+                (property: "rotate", motion: Spring(from: 0, to: 90, stiffness: 60, damping: 3)),
+            ])"#,
+        );
+        let baked = bake(&spec).unwrap();
+        let curves = played::curves(&baked, &ExportSettings::default());
+        let d = baked.duration;
+        let end = curves[0].kinks[0];
+        for repeat_input in [true, false] {
+            let fit = played::keyframes(&curves, d, repeat_input);
+            let ramp =
+                |t: f64| !repeat_input && [end, d].iter().any(|&s| t < s && t > s - 1.0001e-5 * d);
+            let times = (0..=20_000).map(|i| d * f64::from(i) / 20_000.0).chain([
+                end - 1e-4,
+                end - 1e-6,
+                end - 1e-9,
+                end + 1e-9,
+                end + 1e-6,
+            ]);
+            for t in times.filter(|&t| t < d && !ramp(t)) {
+                for (j, curve) in curves.iter().enumerate() {
+                    let scale = fit::Scale::new(0.0, 1.0, curve.tolerance.kept);
+                    let error = (fit.played(&scale, j, t) - curve.motion.position(t)).abs();
+                    assert!(
+                        error <= curve.tolerance.kept,
+                        "track {j} at {t} s (its end {end} s; repeated inputs: {repeat_input}): {error}"
+                    );
+                }
+            }
+        }
+    }
+
     /// Regression (issue 26): a 2D toss animated registered `--x`/`--y` and its class set
     /// `translate: var(--x) var(--y)`, which a `transition: translate` or a `:hover` rule
     /// on the element froze or cancelled.

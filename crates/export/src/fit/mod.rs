@@ -44,7 +44,11 @@
 //! written `T'` within [`JOIN_SHARE`] of the tolerance: the played curve moves by at most
 //! `(|s_left| + |s_right|)·|T - T'|`, the slopes of the segments on both sides (the larger of
 //! the two placements). Its value is the motion's there (offset 0, with extra digits), so an
-//! impact reaches the floor within the value's rounding and that move.
+//! impact reaches the floor within the value's rounding and that move. A join where a track
+//! steps (a track that ends holds its end value) keeps every digit ([`MAX_DECIMALS`]): a step
+//! moved is off the motion by its whole size for as long as it moved. Where two stops may not
+//! share an input (`@keyframes`), a step is taken over the 10⁻⁵ of `D` before it (as the rest
+//! step), the arriving stop moved back onto the line its segment played.
 //!
 //! # Holds
 //!
@@ -705,7 +709,8 @@ impl Fitter<'_> {
     }
 
     /// Where the last stop is not the held value, the rest step: a stop at `D` with it (or,
-    /// without repeated inputs, the last stop moved 10⁻⁵ of `D` earlier).
+    /// without repeated inputs, the last stop moved 10⁻⁵ of `D` earlier, onto the line its
+    /// segment played: [`cut_back`]).
     fn rest_step(&self, fit: &mut Fit, repeat_input: bool) {
         let n = fit.tracks;
         let last = fit.len() - 1;
@@ -735,17 +740,9 @@ impl Fitter<'_> {
             return;
         }
         if !repeat_input {
-            // The last segment ends 10⁻⁵ of D earlier: its line moves by at most its slope
-            // times that.
+            // The last segment ends 10⁻⁵ of D earlier, on the line it played.
             let t = input.value() / 100.0 * self.duration;
-            for (j, track) in self.tracks.iter().enumerate() {
-                let scale = &track.scale;
-                let rise = scale.played(fit.value(last, j)) - scale.played(fit.value(last - 1, j));
-                let slope = rise / (fit.times[last] - fit.times[last - 1]);
-                fit.segment_bounds[(last - 1) * n + j] += slope.abs() * (self.duration - t);
-            }
-            fit.inputs[last] = input;
-            fit.times[last] = t;
+            cut_back(fit, self.tracks, last, input, t);
         }
         fit.inputs.push(Decimal::HUNDRED);
         fit.times.push(self.duration);
@@ -832,8 +829,11 @@ fn place_joins(fit: &mut Fit, tracks: &[Track], repeat_input: bool) {
             let right = (scale.played(fit.value(r + 1, j)) - z) / (fit.times[r + 1] - t);
             (left.abs(), right.abs())
         };
+        // A step's time is kept to the last decimal: moved, the step would be played off the
+        // motion by its whole size for as long as it moved.
+        let fewest = if r != k { MAX_DECIMALS } else { 0 };
         let mut chosen = None;
-        for decimals in 0..=MAX_DECIMALS {
+        for decimals in fewest..=MAX_DECIMALS {
             let input = Decimal::round(100.0 * exact / d, decimals);
             if input <= before || input >= after {
                 continue;
@@ -855,10 +855,6 @@ fn place_joins(fit: &mut Fit, tracks: &[Track], repeat_input: bool) {
             continue;
         };
         let n = fit.tracks;
-        let mut lefts = [0.0; MAX_TRACKS];
-        for (j, left) in lefts.iter_mut().enumerate().take(n) {
-            *left = slopes(t, j).0;
-        }
         for (j, m) in moves.into_iter().enumerate().take(n) {
             fit.segment_bounds[(k - 1) * n + j] += m;
             fit.segment_bounds[r * n + j] += m;
@@ -868,16 +864,48 @@ fn place_joins(fit: &mut Fit, tracks: &[Track], repeat_input: bool) {
         fit.inputs[k] = input;
         fit.times[k] = t;
         if r != k && !repeat_input {
-            // Two stops may not share an input: the arriving one 10⁻⁵ of D earlier, its
-            // segment's line moved by its slope times that.
-            let scale = input.scale.max(REST_STEP_DECIMALS);
-            let earlier = Decimal::new(input.next_up(scale).digits - 2, scale);
-            let t_earlier = earlier.value() / 100.0 * d;
-            for (j, left) in lefts.into_iter().enumerate().take(n) {
-                fit.segment_bounds[(k - 1) * n + j] += left * (t - t_earlier);
+            // Two stops may not share an input: the arriving one 10⁻⁵ of D earlier (or, on a
+            // shorter segment, just after the stop before), on the line its segment played.
+            let mut earlier = input.minus(Decimal::new(1, REST_STEP_DECIMALS));
+            if earlier <= before {
+                earlier = before.next_up(MAX_DECIMALS);
             }
-            fit.inputs[k] = earlier;
-            fit.times[k] = t_earlier;
+            if earlier < input {
+                cut_back(fit, tracks, k, earlier, earlier.value() / 100.0 * d);
+            }
         }
     }
+}
+
+/// Moves stop `k`, the end of the segment from stop `k - 1`, back to `input` (time `t`), onto
+/// the line that segment played: the segment then plays the same line up to `t`, but for the
+/// rounding of the stop's new numbers, which its bound takes (with the digits that keep it
+/// within the tolerance less [`FLOAT_SHARE`], where the bound was).
+fn cut_back(fit: &mut Fit, tracks: &[Track], k: usize, input: Decimal, t: f64) {
+    let n = fit.tracks;
+    let (a, b) = (fit.times[k - 1], fit.times[k]);
+    for (j, track) in tracks.iter().enumerate() {
+        let scale = &track.scale;
+        let (ya, yb) = (
+            scale.played(fit.value(k - 1, j)),
+            scale.played(fit.value(k, j)),
+        );
+        let y = ya + (yb - ya) * ((t - a) / (b - a));
+        let bound = fit.segment_bounds[(k - 1) * n + j];
+        let room = track.tolerance * (1.0 - FLOAT_SHARE);
+        let (w, off) = (scale.join_decimals..=MAX_DECIMALS)
+            .map(|decimals| {
+                let w = scale.nearest(y, decimals);
+                (w, (scale.played(w) - y).abs())
+            })
+            .find(|&(_, off)| bound + off <= room)
+            .unwrap_or_else(|| {
+                let w = scale.nearest(y, scale.join_decimals);
+                (w, (scale.played(w) - y).abs())
+            });
+        fit.values[k * n + j] = w;
+        fit.segment_bounds[(k - 1) * n + j] = bound + off;
+    }
+    fit.inputs[k] = input;
+    fit.times[k] = t;
 }
