@@ -1779,12 +1779,14 @@ fn many_stops_kept_within_the_tolerance_are_no_warning() {
 /// Round six: a motion over a hundred thousand px cannot be played within 0.1 px (browsers
 /// resolve about 1e-5 of a value), so its tolerance is coarser than asked; the bake says so,
 /// once for the formats that fit it, and says nothing when the finest was asked
-/// (`tolerance: 0`).
+/// (`tolerance: 0`); a tiny motion's tolerance is held at the finest kept, and the bake says
+/// that instead.
 #[test]
 fn a_tolerance_coarser_than_asked_is_said_once() {
     let far = r#"[
   (name: "far", motion: Spring(from: 0, to: 100000, stiffness: 170, damping: 26)),
   (name: "finest", tolerance: 0, motion: Spring(from: 0, to: 100000, stiffness: 170, damping: 26)),
+  (name: "tiny", motion: Spring(from: 0, to: 0.00001, stiffness: 170, damping: 26)),
 ]"#;
     let dir = project(&[("far.ron", far)]);
     let baked = curvebake(dir.path(), &["bake", "--formats", "css,js,tokens"]);
@@ -1793,6 +1795,11 @@ fn a_tolerance_coarser_than_asked_is_said_once() {
     let said = "far: it is played within 1 px of the motion, not the 0.1 px asked";
     assert_eq!(message.matches(said).count(), 1, "{message}");
     assert!(!message.contains("finest: it is played"), "{message}");
+    // A range of 1e-5 px: 0.5 % of it is under the finest tolerance kept, which is not what
+    // browsers resolve of its largest value (1e-10 px).
+    let tiny = "tiny: it is played within 1e-6 px of the motion, not the 5e-8 px asked: 1e-6 \
+                is the finest tolerance curvebake keeps";
+    assert_eq!(message.matches(tiny).count(), 1, "{message}");
 }
 
 /// Round five (the adversary's audit, F3): a bake whose input folder holds its output folder

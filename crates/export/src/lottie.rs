@@ -187,7 +187,11 @@ fn animation(baked: &Baked) -> (Value, usize, Vec<String>) {
         };
         let mut keys = hermite::keys(*motion, baked.duration, &kinks[j], tolerances[j]);
         if keys.bound > tolerances[j] {
-            warnings.push(crate::fit::overrun_warning("Lottie", keys.keys.len()));
+            warnings.push(crate::fit::overrun_warning(
+                "Lottie",
+                keys.keys.len(),
+                hermite::MAX_KEYS,
+            ));
         }
         let table = &baked.tracks[j].position;
         hermite::end_on(&mut keys, table[table.len() - 1]);

@@ -92,7 +92,7 @@ pub enum BakeError {
         time: f64,
     },
     /// A sample beyond [`MAX_POSITION`] or [`MAX_SPEED`].
-    #[error("{track} {quantity} reaches {value:e} at t = {} s, beyond the limit of ±{limit:e} (no browser lays out such values, and their digits would swell every output); use smaller values or a shorter `duration`", Seconds(*time))]
+    #[error("{track} {quantity} reaches {value:e} at t = {} s, beyond the limit of ±{limit:e} (no browser lays out such values, and their digits would swell every output); give it smaller values, or a `duration` that keeps them within it", Seconds(*time))]
     TooLarge {
         /// Track name.
         track: &'static str,

@@ -109,7 +109,12 @@ impl Bounce {
             from: fall.from,
         })?;
         let impact_velocity = fall.velocity(first_impact);
-        if restitution > 0.0 && fall.acceleration * impact_velocity <= 0.0 {
+        // Signs, not their product: a tiny acceleration times a tiny impact speed underflows
+        // to 0 (1e-300 px/s² lands at 2e-149 px/s).
+        let into_floor = impact_velocity != 0.0
+            && fall.acceleration != 0.0
+            && (fall.acceleration > 0.0) == (impact_velocity > 0.0);
+        if restitution > 0.0 && !into_floor {
             return Err(MotionError::BounceAwayFromFloor {
                 path: "restitution".into(),
                 acceleration: fall.acceleration,
@@ -347,6 +352,17 @@ mod tests {
             assert!(b.velocity(s).abs() <= 1.0 + 1e-9, "{s}");
             assert!((b.position(s) - 500.0).abs() <= 0.01, "{s}");
         }
+    }
+
+    /// The acceleration's direction decides, whatever its size: 1e-300 px/s² towards the floor
+    /// (an impact speed of 2e-149 px/s, their product 0 in doubles) is a bounce.
+    #[test]
+    fn a_tiny_acceleration_towards_the_floor_bounces() {
+        let fall = Gravity::new(-300.0, 0.0, 1e-300).unwrap();
+        assert!(Bounce::new(fall, 0.0, 0.5).is_ok());
+        // Thrown at the floor against a tiny acceleration away from it: no bounce.
+        let away = Gravity::new(-300.0, -1.0, 1e-300).unwrap();
+        assert!(Bounce::new(away, -400.0, 0.5).is_err());
     }
 
     #[test]

@@ -139,9 +139,10 @@ impl Exporter for Css {
                 .chain(
                     written
                         .overrun
-                        .then(|| fit::overrun_warning("CSS", written.stops)),
+                        .then(|| fit::overrun_warning("CSS", written.stops, fit::MAX_STOPS)),
                 )
                 .chain(written.coarser)
+                .chain(written.clamped)
                 .collect(),
         }
     }
@@ -330,6 +331,8 @@ pub struct Written {
     pub overrun: bool,
     /// The warning of a tolerance coarser than asked ([`coarser_tolerance_warning`]).
     pub coarser: Option<String>,
+    /// The warning of an opacity browsers clamp ([`clamped_opacity_warning`]).
+    pub clamped: Option<String>,
     /// The animations its class plays, in order (none for a ring, whose class draws).
     pub animations: Vec<Animation>,
 }
@@ -434,11 +437,13 @@ pub(crate) fn motion_css(
         .and_then(|ends| Velocity::of(baked, ends, curves[0].tolerance.kept));
     let stops = stops_estimate(&curves) + velocity.as_ref().map_or(0, Velocity::stops);
     let coarser = coarser_tolerance_warning(&curves);
+    let clamped = clamped_opacity_warning(baked, &curves);
     SCRATCH.with_borrow_mut(|scratch| {
         scratch.clear();
         scratch.reserve(CAPACITY_BASE + stops * CAPACITY_PER_STOP);
         let written = Written {
             coarser,
+            clamped,
             ..write_motion_css(baked, settings, curves, velocity, scratch)
         };
         let mut out = buffers.buffer(scratch.len());
@@ -1160,6 +1165,35 @@ mod tests {
             .unwrap_or_else(|| panic!("no stop at {at} %: {opacity}"));
         // It arrives there, and holds it: every later stop is 1.
         assert!(stops[k..].iter().all(|&(p, _)| p == 1.0), "{opacity}");
+    }
+
+    /// Browsers clamp opacity to [0, 1]: a motion that swings outside is shown flat there, and
+    /// the bake says so (a bouncy spring to 0.2 dips to -0.18; a multi-track motion's opacity
+    /// track to 1.39), not of motions within it or of other properties past 1.
+    #[test]
+    fn an_opacity_outside_0_to_1_is_warned_of() {
+        let warned = |ron: &str| {
+            let (_, output) = css(&spec(ron), 0.0);
+            output
+                .warnings
+                .iter()
+                .any(|w| w.contains("its opacity goes outside 0 to 1"))
+        };
+        assert!(warned(
+            r#"(name: "a", property: "opacity", motion: Spring(from: 1, to: 0.2, stiffness: 300, damping: 8))"#
+        ));
+        assert!(warned(
+            r#"(name: "t", tracks: [
+                (property: "opacity", motion: Spring(from: 0, to: 1, stiffness: 300, damping: 10)),
+                (property: "translateX", motion: Spring(from: 0, to: -100, stiffness: 300, damping: 10)),
+            ])"#
+        ));
+        assert!(!warned(
+            r#"(name: "a", property: "opacity", motion: Spring(from: 0, to: 1, stiffness: 300, damping: 40))"#
+        ));
+        assert!(!warned(
+            r#"(name: "a", property: "scale", motion: Spring(from: 0, to: 1, stiffness: 300, damping: 8))"#
+        ));
     }
 
     /// A track's end step is played where it is: its join's time is written to the last

@@ -6,7 +6,7 @@ use crate::fit::{self, Decimal, Fit, Scale, Timing};
 use crate::settings::ExportSettings;
 use curvebake_model::bake::Baked;
 use curvebake_model::number::format_number;
-use curvebake_model::spec::{played, unit_kind, Kink, Model, MotionSpec, UnitKind};
+use curvebake_model::spec::{played, unit_kind, Kink, Model, MotionSpec, Property, UnitKind};
 use curvebake_motion::Motion;
 use std::borrow::Borrow;
 
@@ -86,14 +86,47 @@ pub fn coarser_tolerance_warning(curves: &[Curve]) -> Option<String> {
         "" => format_number(x),
         unit => format!("{} {unit}", format_number(x)),
     };
+    let why = if MIN_RELATIVE_TOLERANCE * tolerance.largest >= MIN_TOLERANCE {
+        format!(
+            "browsers resolve about {MIN_RELATIVE_TOLERANCE:e} of its largest value ({}); a \
+             smaller range or offset keeps a finer tolerance",
+            said(tolerance.largest)
+        )
+    } else {
+        format!("{MIN_TOLERANCE:e} is the finest tolerance curvebake keeps")
+    };
     Some(format!(
-        "it is played within {} of the motion, not the {} asked: browsers resolve about \
-         {MIN_RELATIVE_TOLERANCE:e} of its largest value ({}); a smaller range or offset keeps \
-         a finer tolerance",
+        "it is played within {} of the motion, not the {} asked: {why}",
         said(tolerance.kept),
         said(tolerance.asked),
-        said(tolerance.largest),
     ))
+}
+
+/// The warning of a motion whose opacity leaves [0, 1] by more than its tolerance (a bouncy
+/// spring to 0.2 swings below 0): browsers clamp opacity, so what they show there is flat at 0
+/// or 1, not the motion. Its `curves` are its tracks in order.
+pub fn clamped_opacity_warning(baked: &Baked, curves: &[Curve]) -> Option<String> {
+    let spec = baked.spec;
+    let properties: Vec<&Property> = match &spec.model {
+        Model::Tracks(multi) => multi.tracks().iter().map(|t| &t.property).collect(),
+        _ => vec![&spec.property; baked.tracks.len()],
+    };
+    let (lo, hi) = (properties.iter().zip(&baked.tracks).zip(curves))
+        .filter(|((property, _), _)| ***property == Property::Opacity)
+        .flat_map(|((_, track), curve)| {
+            let slack = curve.tolerance.kept;
+            (track.position.iter()).filter(move |&&x| x < -slack || x > 1.0 + slack)
+        })
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| {
+            (lo.min(x), hi.max(x))
+        });
+    (lo <= hi).then(|| {
+        format!(
+            "its opacity goes outside 0 to 1 (to {}): browsers clamp it, so they show 0 or 1 \
+             there, not the motion; give it more damping, or ends further inside",
+            format_number(if lo < 0.0 { lo } else { hi }),
+        )
+    })
 }
 
 /// Smallest tolerance in any unit: a millionth of a pixel or of an opacity.

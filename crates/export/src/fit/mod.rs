@@ -367,16 +367,27 @@ pub fn fit(tracks: &[Track], timing: &Timing) -> Fit {
     fit
 }
 
-/// The warning of a motion whose `output` (its CSS, its module's keyframes) takes `stops`
-/// stops and still overruns its tolerance ([`Fit::overrun`]): a motion far faster than its
-/// frames (thousands of oscillations in a frame, a rate near a billion per second), played
-/// straight past them.
-pub fn overrun_warning(output: &str, stops: usize) -> String {
-    format!(
-        "its {output} cannot follow it within its tolerance, even with {stops} stops: it \
-         moves far faster than its frames (an oscillation of thousands in a frame, or a rate \
-         near a billion per second); give it a smaller stiffness or rate"
-    )
+/// The warning of a motion whose `output` (its CSS, its module's keyframes, its Lottie) takes
+/// `stops` stops and still overruns its tolerance ([`Fit::overrun`]), `cap` the most stops the
+/// output takes: a motion that moves for too long (it reached the cap: a spring with almost no
+/// damping swinging for hours), or one far faster than its frames (thousands of oscillations in
+/// a frame, a rate near a billion per second); either is played straight past what its stops
+/// follow.
+pub fn overrun_warning(output: &str, stops: usize, cap: usize) -> String {
+    if stops >= cap {
+        format!(
+            "its {output} would need more than {cap} stops to follow it within its tolerance: \
+             it keeps moving for too long (a spring with almost no damping, a ball bouncing on \
+             and on), and past them it is played straight to its end; give it more damping, a \
+             shorter `duration` or a larger `tolerance`"
+        )
+    } else {
+        format!(
+            "its {output} cannot follow it within its tolerance, even with {stops} stops: it \
+             moves far faster than its frames (an oscillation of thousands in a frame, or a \
+             rate near a billion per second); give it a smaller stiffness or rate"
+        )
+    }
 }
 
 /// The room tolerances leave for segments, per track.

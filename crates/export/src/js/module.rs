@@ -5,8 +5,9 @@
 
 use super::play;
 use crate::css::{
-    coarser_tolerance_warning, css_unit, curves, easing_endpoints, easing_into, ends_neutral,
-    fit_memory, keyframes_into, stops_estimate, syntax, value_precision, write_linear,
+    clamped_opacity_warning, coarser_tolerance_warning, css_unit, curves, easing_endpoints,
+    easing_into, ends_neutral, fit_memory, keyframes_into, stops_estimate, syntax, value_precision,
+    write_linear,
 };
 use crate::fit::{self, Fit};
 use crate::joins;
@@ -365,10 +366,11 @@ pub(super) fn fitted_module(baked: &Baked, settings: &ExportSettings) -> (Vec<u8
     out.extend_from_slice(include_str!("animate.js").as_bytes());
     out.extend_from_slice(&play);
     let overrun = (keyframes.overrun || easing_overrun.get())
-        .then(|| fit::overrun_warning("module's keyframes", keyframes.len()));
+        .then(|| fit::overrun_warning("module's keyframes", keyframes.len(), fit::MAX_STOPS));
     let warnings = overrun
         .into_iter()
-        .chain(coarser_tolerance_warning(&curves));
+        .chain(coarser_tolerance_warning(&curves))
+        .chain(clamped_opacity_warning(baked, &curves));
     (out, warnings.collect())
 }
 
