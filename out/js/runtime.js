@@ -97,12 +97,13 @@ function arrival(a, x0, v0, to, cap) {
   return t < Infinity ? t : cap;
 }
 
-/** A fling (friction rate λ, bounce spring k, c, mass 1) from x0 with velocity v0, stopping
- * on the snap point nearest its free rest, or else inside [lo, hi] (the pieces, in time
- * order). A bound that is undefined is none: every comparison with it is false. */
+/** A fling (friction rate λ, bounce spring k, c, mass 1) from x0 with velocity v0: started
+ * outside [lo, hi], the bounce spring to the bound; else stopping on the snap point nearest
+ * its free rest, or inside [lo, hi] (the pieces, in time order). A bound that is undefined is
+ * none: every comparison with it is false. */
 function fling(lambda, k, c, x0, v0, snap, lo, hi) {
   const bounce = (to, x, v) => spring(k, c, to, x, v);
-  // Snap points (or a retarget's `to`) decide where it rests, wherever it starts.
+  if (x0 < lo || x0 > hi) return [bounce(x0 < lo ? lo : hi, x0, v0)];
   if (snap?.length) {
     const free = v0 ? x0 + v0 / lambda : x0;
     // The nearest, the lower of two as near.
@@ -114,7 +115,6 @@ function fling(lambda, k, c, x0, v0, snap, lo, hi) {
     const q = lambda * (p - x0) / v0;
     return [q > 0 && q <= 2 ? decay(v0 / (p - x0), x0, v0) : bounce(p, x0, v0)];
   }
-  if (x0 < lo || x0 > hi) return [bounce(x0 < lo ? lo : hi, x0, v0)];
   const b = v0 > 0 ? hi : v0 < 0 ? lo : NaN, q = lambda * (b - x0) / v0;
   const hit = decay(lambda, x0, v0);
   // q < 1: it reaches B (q = 1: it rests exactly on B, inside).
@@ -174,7 +174,8 @@ export function play(element, o = {}, b) {
     ? [gravity(g, x, v, to == null ? cap : arrival(g, x, v, to, cap))]
     : lambda == null
       ? [spring(k / mass, c / mass, to, x, v)]
-      : fling(lambda, k, c, x, v, to == null ? snap : [to], input("min"), input("max"));
+      // A `to` (a retarget's) is where it rests, whatever the bounds.
+      : to == null ? fling(lambda, k, c, x, v, snap, input("min"), input("max")) : fling(lambda, k, c, x, v, [to]);
   const input = (key) => o[key] ?? b[key];
   const reduce = policy != "keep" && (reducedMotion ??= matchMedia("(prefers-reduced-motion: reduce)")).matches;
   // `stopped`: the animation's time when it was cancelled, and `cancelled` its `finished`

@@ -10,10 +10,9 @@
 //!   v_B = v0 - λ(B - x0) (exact: v = v0 - λ(x - x0) along the whole friction motion, no exp);
 //!   from then on it is the spring from B with v_B resting at B. log1p keeps t_B exact when
 //!   λ(B - x0)/v0 is small, where ln(1 - q) would round q away.
-//! - **starts outside** the bounds (without snap points): the spring from x0 with v0 to the
-//!   nearest bound.
-//! - **snap**, wherever it starts: the target is the snap point nearest the free rest
-//!   x0 + v0/λ (the lower of two equally near). If it lies ahead in the direction of motion and at most [`GLIDE`] times
+//! - **starts outside** the bounds: the spring from x0 with v0 to the nearest bound.
+//! - **snap**: the target is the snap point nearest the free rest x0 + v0/λ (the lower of two
+//!   equally near). If it lies ahead in the direction of motion and at most [`GLIDE`] times
 //!   as far as the free rest (λ' >= λ/GLIDE), the motion is the friction that rests exactly
 //!   there, λ' = v0/(target - x0) (as `Friction(from, to, velocity)`), keeping v0; otherwise
 //!   (behind, at x0, no velocity, or a slow fling far from it, whose friction would crawl:
@@ -149,9 +148,7 @@ impl Inertia {
         check_params(&params)?;
         let x0 = params.from;
         let lambda = -params.friction.ln();
-        let (case, pieces) = if !params.snap.is_empty() {
-            snap_case(&params, lambda)?
-        } else if let Some(bound) = params.min.filter(|&lo| x0 < lo) {
+        let (case, pieces) = if let Some(bound) = params.min.filter(|&lo| x0 < lo) {
             (
                 InertiaCase::StartsOutside {
                     bound,
@@ -164,6 +161,8 @@ impl Inertia {
                 InertiaCase::StartsOutside { bound, upper: true },
                 Pieces::Spring(bounce(&params, x0, params.velocity, bound)?),
             )
+        } else if !params.snap.is_empty() {
+            snap_case(&params, lambda)?
         } else {
             fling_case(&params, lambda)?
         };
@@ -494,29 +493,6 @@ mod tests {
         assert_eq!(
             fling(250.0, 0.0, None, None, &[300.0, 0.0]).case(),
             InertiaCase::SnapBehind { target: 300.0 }
-        );
-    }
-
-    /// A fling released past a bound with snap points rests on one of them, as anywhere else:
-    /// the one nearest its free rest (a carousel dragged past its last page and flung back
-    /// glides onto the page it is flung towards, not onto the bound).
-    #[test]
-    fn snap_points_decide_where_it_rests_also_from_outside_the_bounds() {
-        let pages = [0.0, -320.0, -640.0, -960.0];
-        // 40 px past the first page (max 0), flung back at 3000 px/s: free rest ≈ -961.
-        let back = fling(40.0, -3000.0, Some(-960.0), Some(0.0), &pages);
-        assert_eq!(back.case(), InertiaCase::SnapAhead { target: -960.0 });
-        // Released there without velocity: back onto the nearest page, by the bounce spring.
-        let still = fling(40.0, 0.0, Some(-960.0), Some(0.0), &pages);
-        assert_eq!(still.case(), InertiaCase::SnapBehind { target: 0.0 });
-        // Without snap points, the bound.
-        let bound = fling(40.0, -3000.0, Some(-960.0), Some(0.0), &[]);
-        assert_eq!(
-            bound.case(),
-            InertiaCase::StartsOutside {
-                bound: 0.0,
-                upper: true
-            }
         );
     }
 
