@@ -235,21 +235,23 @@ fn a_ball_stopped_dead_by_the_floor_reaches_it_at_its_impact() {
     assert!(played.abs() <= 0.01, "{played} px at the impact");
 }
 
+/// A motion cut at `d`, holding its value there, within 0.1 px.
+fn cut_case(motion: &dyn Motion, d: f64) -> Case<'_> {
+    Case {
+        motion,
+        kinks: Vec::new(),
+        duration: d,
+        end_value: motion.position(d),
+        unit: 1.0,
+        tolerance: 0.1,
+        holds: Vec::new(),
+    }
+}
+
 #[test]
 fn decays_shrinking_and_growing_keep_the_bound() {
     for lambda in [6.0, 0.5, -1.0] {
-        let decay = Decay::new(0.0, 800.0, lambda).unwrap();
-        let d = 1.5;
-        let end = decay.position(d);
-        proves(&Case {
-            motion: &decay,
-            kinks: Vec::new(),
-            duration: d,
-            end_value: end,
-            unit: 1.0,
-            tolerance: 0.1,
-            holds: Vec::new(),
-        });
+        proves(&cut_case(&Decay::new(0.0, 800.0, lambda).unwrap(), 1.5));
     }
 }
 
@@ -260,18 +262,8 @@ fn decays_shrinking_and_growing_keep_the_bound() {
 fn a_fast_ending_keeps_the_bound_as_keyframes() {
     let fall = Gravity::new(0.0, 0.0, 2500.0).unwrap();
     let grow = Decay::new(0.0, 50.0, -2.5).unwrap();
-    for (motion, d) in [(&fall as &dyn Motion, 2.0), (&grow, 1.5)] {
-        let end = motion.position(d);
-        proves(&Case {
-            motion,
-            kinks: Vec::new(),
-            duration: d,
-            end_value: end,
-            unit: 1.0,
-            tolerance: 0.1,
-            holds: Vec::new(),
-        });
-    }
+    proves(&cut_case(&fall, 2.0));
+    proves(&cut_case(&grow, 1.5));
 }
 
 #[test]
