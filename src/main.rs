@@ -404,7 +404,20 @@ fn new(args: &NewArgs, config: Option<&Config>) -> ExitCode {
         (Some(kind), Some(name)) => {
             let lookup = options.inputs.first().cloned().unwrap_or_default();
             let dir = args.dir.clone().unwrap_or_else(|| lookup.clone());
-            curvebake::new::create(kind, name, &dir, &options.inputs).map(|path| {
+            curvebake::new::create(kind, name, &dir, &options.inputs).map(|created| {
+                let path = created.path;
+                if !created.names_checked {
+                    let searched: Vec<String> = std::iter::once(&dir)
+                        .chain(&options.inputs)
+                        .map(|p| p.display().to_string())
+                        .collect();
+                    say!(
+                        "warning: {name} was not checked against the other motions: the folders \
+                         under {} hold more than {} names; `curvebake bake` refuses a name used twice",
+                        searched.join(", "),
+                        curvebake::new::MAX_NAMES_SEARCHED
+                    );
+                }
                 // Commands that work as printed: `bake` and `inspect` find the new file
                 // by name only where they look by default.
                 let baked = options.inputs.iter().any(|input| path.starts_with(input));

@@ -2,7 +2,7 @@
 //! they are.
 
 use curvebake_model::load::load_file;
-use curvebake_model::source::find_inputs;
+use curvebake_model::source::find_inputs_within;
 use curvebake_model::spec::{check_motion_name, Overrides};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -112,11 +112,28 @@ pub enum NewError {
     },
 }
 
+/// Most names in folders [`create`] looks at for a motion of the same name: far more than a
+/// project's curve folders hold, few enough that `new --dir /` ends at once.
+pub const MAX_NAMES_SEARCHED: usize = 100_000;
+
+/// A curve file [`create`] wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Created {
+    /// Its path.
+    pub path: PathBuf,
+    /// Whether the name was checked against every motion under the folders searched; `false`
+    /// when they hold more than [`MAX_NAMES_SEARCHED`] names, and the check was given up (the
+    /// bake still refuses a name used twice).
+    pub names_checked: bool,
+}
+
 /// Writes the template for `kind` as `<dir>/<name>.ron`, creating `dir` if needed. Refuses a
 /// name that is invalid, a file that exists, and a name already used (ignoring case) by a
 /// motion in a `.ron` file under `dir` or under any of `inputs` (the project's curve folders),
-/// since the bake would reject it. Returns the path.
-pub fn create(kind: Kind, name: &str, dir: &Path, inputs: &[PathBuf]) -> Result<PathBuf, NewError> {
+/// since the bake would reject it. That search looks at no more than [`MAX_NAMES_SEARCHED`]
+/// names in folders (each folder once, as the bake finds inputs): under a folder holding more
+/// (`--dir /`), the file is written without it, and [`Created::names_checked`] says so.
+pub fn create(kind: Kind, name: &str, dir: &Path, inputs: &[PathBuf]) -> Result<Created, NewError> {
     check_motion_name(name).map_err(NewError::Name)?;
     let path = dir.join(format!("{name}.ron"));
     if path.exists() {
@@ -124,21 +141,24 @@ pub fn create(kind: Kind, name: &str, dir: &Path, inputs: &[PathBuf]) -> Result<
     }
     let searched: Vec<PathBuf> = std::iter::once(dir.to_owned())
         .chain(inputs.iter().cloned())
-        .filter(|p| p.exists())
         .collect();
+    let found = find_inputs_within(&searched, MAX_NAMES_SEARCHED);
     // Files that fail to load are the bake's business, not a reason to refuse.
-    for file in find_inputs(&searched).unwrap_or_default() {
-        for input in load_file(&file, Overrides::default()).0 {
+    for file in found.iter().flatten() {
+        for input in load_file(file, Overrides::default()).0 {
             if input.spec.name.eq_ignore_ascii_case(name) {
                 return Err(NewError::Taken {
-                    file,
+                    file: file.clone(),
                     existing: input.spec.name,
                 });
             }
         }
     }
     write_new(dir, &path, template(kind, name).as_bytes())?;
-    Ok(path)
+    Ok(Created {
+        path,
+        names_checked: found.is_some(),
+    })
 }
 
 /// Writes the project file `<dir>/curvebake.toml` (see [`crate::config`]), every key

@@ -73,21 +73,27 @@ pub struct Entry {
     /// later keeps its place in them, as its chunks keep theirs in the bundles.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub digest: Option<[u64; 2]>,
-    /// What the exporters warned about the motion, said again by a bake that reuses its
-    /// outputs.
+    /// What the exporters (and the bake, of its frames) warned about the motion, said again
+    /// by a bake that reuses its outputs.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<KeptWarning>,
 }
 
-/// A warning an exporter gave about a motion (without the file and motion it names).
+/// A warning an exporter, or the bake itself, gave about a motion (without the file and
+/// motion it names).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct KeptWarning {
-    /// The format whose exporter gave it ([`curvebake_export::Format::name`]).
+    /// The format whose exporter gave it ([`curvebake_export::Format::name`]), or
+    /// [`BAKE_WARNING`] for what the bake says of the motion's frames whatever the formats.
     pub format: String,
     /// The warning.
     pub text: String,
 }
+
+/// The [`KeptWarning::format`] of a warning the bake gives about a motion's frames
+/// ([`curvebake_model::bake::long_motion_warning`]), not any format's.
+pub const BAKE_WARNING: &str = "bake";
 
 impl KeptWarning {
     /// The warning as the report says it, about motion `name` of `file`.

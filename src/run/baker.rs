@@ -5,10 +5,10 @@ use super::plan::Plan;
 use crate::output::digests;
 use crate::output::manifest::{SpecHash, SpecHasher};
 use crate::output::pool::{self, Pool};
-use crate::output::record::{said_once, Entry, KeptWarning};
+use crate::output::record::{said_once, Entry, KeptWarning, BAKE_WARNING};
 use arrayvec::ArrayVec;
 use curvebake_export::{Digest, Exporter, Format, OutputFile, Summary};
-use curvebake_model::bake::{bake, bake_planned};
+use curvebake_model::bake::{bake, bake_planned, long_motion_warning};
 use curvebake_model::error::{InputError, Problem};
 use curvebake_model::load::Input;
 use rayon::prelude::*;
@@ -266,7 +266,16 @@ fn export_one(
         .flat_map(|e| e.shape().files.iter().map(|p| p.of(name)))
         .collect();
     let mut first = 0;
-    let mut kept_warnings = Vec::new();
+    // What the motion's frames call for, said only now that it baked (a motion that fails
+    // says why instead), and kept in its record, so that a bake that changes nothing says it
+    // again.
+    let mut kept_warnings: Vec<KeptWarning> = long_motion_warning(&input.spec, baked.frames())
+        .map(|text| KeptWarning {
+            format: BAKE_WARNING.to_owned(),
+            text,
+        })
+        .into_iter()
+        .collect();
     let outputs = exporters
         .iter()
         .enumerate()

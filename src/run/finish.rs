@@ -251,9 +251,15 @@ fn write_summaries(
     digests: Option<Vec<Digest>>,
     report: &mut Report,
 ) -> Result<Vec<String>, WriteError> {
+    let digests = digests.as_deref().unwrap_or_default();
     let summaries: Vec<OutputFile> = (plan.exporters.iter())
-        .flat_map(|e| e.summary(digests.as_deref().unwrap_or_default()))
+        .flat_map(|e| e.summary(digests))
         .collect();
+    (report.warnings).extend(
+        plan.exporters
+            .iter()
+            .flat_map(|e| e.summary_warnings(digests)),
+    );
     let summary_paths: Vec<String> = summaries.iter().map(|f| f.path.clone()).collect();
     let summaries = summaries.into_iter().map(|f| vec![f]).collect();
     for (path, outcome) in write_files(&plan.out, pool, summaries) {

@@ -956,27 +956,46 @@ fn formats_a_bundle_leaves_out_are_named_and_a_bundle_of_nothing_is_refused() {
     );
 }
 
+/// A motion whose frames span more than 10 s is named with a warning, whatever decided its
+/// length: before, only one that rests that late was (a `duration` of 999.999 s at 1000 fps
+/// wrote 73 MB without a word), and a motion that failed to bake was warned of too, beside its
+/// error.
 #[test]
-fn a_motion_that_rests_only_after_a_long_time_is_named_with_a_warning() {
+fn a_motion_of_many_frames_is_named_with_a_warning_and_one_that_fails_is_not() {
     let dir = project(&[(
         "slow.ron",
         r#"[
             (name: "slow", motion: Friction(from: 0, velocity: 1800, friction: 0.9)),
             (name: "long-on-purpose", duration: 12, motion: Friction(from: 0, velocity: 1800, friction: 0.9)),
+            (name: "fine-grained", fps: 1000, duration: 10.5, motion: Decay(from: 0, velocity: 100, lambda: 0.001)),
+            (name: "ten", duration: 10, motion: Friction(from: 0, velocity: 1800, friction: 0.9)),
             (name: "quick", motion: Spring(from: 0, to: 1)),
+            (name: "too-far", motion: Spring(from: 0, to: 1e300)),
         ]"#,
     )]);
     let run = curvebake(dir.path(), &["bake", "--formats", "json"]);
-    assert!(
-        run.status.success(),
-        "a warning is not an error: {}",
-        stderr(&run)
-    );
     let err = stderr(&run);
+    assert_eq!(run.status.code(), Some(1), "too-far fails: {err}");
+    assert!(err.contains("too-far: value position reaches"), "{err}");
     let warnings: Vec<&str> = err.lines().filter(|l| l.starts_with("warning:")).collect();
-    assert_eq!(warnings.len(), 1, "{err}");
+    assert_eq!(warnings.len(), 3, "{err}");
     assert!(
-        warnings[0].starts_with("warning: curves/slow.ron: slow: comes to rest only after "),
+        warnings[0].starts_with("warning: curves/slow.ron: slow: comes to rest only after ")
+            && warnings[0].contains(" frames: the JSON tables and the modules grow with them)"),
+        "{err}"
+    );
+    assert!(
+        warnings[1].starts_with(
+            "warning: curves/slow.ron: long-on-purpose: lasts 12 s at 60 fps (721 frames: the \
+             JSON tables and the modules grow with them); give it a shorter `duration`, or a \
+             lower `fps`, if they should be smaller"
+        ),
+        "{err}"
+    );
+    assert!(
+        warnings[2].starts_with(
+            "warning: curves/slow.ron: fine-grained: lasts 10.5 s at 1000 fps (10501 frames:"
+        ),
         "{err}"
     );
 }

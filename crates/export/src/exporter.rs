@@ -323,6 +323,12 @@ pub trait Exporter: Send + Sync {
         let _ = digests;
         Vec::new()
     }
+    /// What the bake should say of the files [`Exporter::summary`] writes from `digests` (a
+    /// page that leaves motions out, say), once a bake; none by default.
+    fn summary_warnings(&self, digests: &[Digest]) -> Vec<String> {
+        let _ = digests;
+        Vec::new()
+    }
 }
 
 #[cfg(test)]

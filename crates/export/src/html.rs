@@ -34,6 +34,12 @@ use preview::preview;
 /// Path of the review page.
 pub const PAGE_PATH: &str = "index.html";
 
+/// Most motions the review page shows (the first ones, in input order): a card is 3.5 KB
+/// (a spring) to about 6 KB of HTML, with a live preview and a plot the script draws, so the
+/// page stays around 10 MB, which a browser opens. The page says how many it leaves out, and
+/// the bake warns ([`Exporter::summary_warnings`]); the other formats hold every motion.
+pub const MAX_PAGE_MOTIONS: usize = 2_000;
+
 /// The HTML exporter.
 #[derive(Debug, Clone)]
 pub struct Html {
@@ -89,6 +95,25 @@ impl Exporter for Html {
             bytes: page(digests, &self.settings).into_bytes(),
         }]
     }
+
+    /// One warning when the page leaves motions out (more than [`MAX_PAGE_MOTIONS`]).
+    fn summary_warnings(&self, digests: &[Digest]) -> Vec<String> {
+        if self.shape.summary == Summary::None || digests.len() <= MAX_PAGE_MOTIONS {
+            return Vec::new();
+        }
+        let left_out = digests.len() - MAX_PAGE_MOTIONS;
+        // A motion's files are those of every format of the bake; none when the page is all.
+        let others = if digests.iter().any(|d| !d.files.is_empty()) {
+            "the JSON, CSS and other outputs have them all"
+        } else {
+            "bake other formats too (`--formats json,css,html`) for outputs that have them all"
+        };
+        vec![format!(
+            "{PAGE_PATH}: shows the first {MAX_PAGE_MOTIONS} motions of {} and leaves out the \
+             other {left_out} (a page of them all would be too large to open); {others}",
+            digests.len()
+        )]
+    }
 }
 
 /// Escapes text for HTML content and double- or single-quoted attribute values.
@@ -114,23 +139,27 @@ fn data_number(x: f64) -> String {
     String::from_utf8(out).expect("numbers are ASCII")
 }
 
-/// The review page for these motions; `plot_size` gives the PNG plots' width and height.
+/// The review page for these motions; `plot_size` gives the PNG plots' width and height. It
+/// shows the first [`MAX_PAGE_MOTIONS`] of them, and says how many it leaves out; its size is
+/// in proportion to the motions it shows, whatever the count of `digests`.
 pub fn page(digests: &[Digest], settings: &ExportSettings) -> String {
+    let shown = &digests[..digests.len().min(MAX_PAGE_MOTIONS)];
     let mut stylesheets = String::new();
-    for d in digests {
+    for d in shown {
         for f in d.files.iter().filter(|f| f.ends_with(".css")) {
             let _ = writeln!(stylesheets, "{LINK_OPEN}{}\">", escape(f));
         }
     }
     let frames: usize = digests.iter().map(|d| d.frames).sum();
-    let longest = digests.iter().map(|d| d.duration).fold(0.0, f64::max);
+    // The scrubber spans the motions shown.
+    let longest = shown.iter().map(|d| d.duration).fold(0.0, f64::max);
     let sheet = digests
         .iter()
         .any(|d| d.files.contains(&plot_path(&d.name)))
         && !digests
             .iter()
             .any(|d| d.files.iter().any(|f| f == CONTACT_SHEET_PATH));
-    let mut out = String::with_capacity(8192 + 6144 * digests.len());
+    let mut out = String::with_capacity(8192 + 6144 * shown.len());
     let _ = write!(
         out,
         "<!doctype html>
@@ -146,7 +175,7 @@ pub fn page(digests: &[Digest], settings: &ExportSettings) -> String {
 <body>
 <header class=\"top\">
 <h1>curvebake review</h1>
-{SUMMARY_OPEN}{count} motion{plural}, {frames} frames{sheet_link}</p>
+{SUMMARY_OPEN}{count} motion{plural}, {frames} frames{left_out}{sheet_link}</p>
 <span id=\"live\" class=\"live\" role=\"status\" hidden></span>
 <div class=\"controls\">
 <button type=\"button\" data-replay=\"all\">Replay all</button>
@@ -181,6 +210,15 @@ pub fn page(digests: &[Digest], settings: &ExportSettings) -> String {
         count = digests.len(),
         plural = if digests.len() == 1 { "" } else { "s" },
         longest = data_number(longest),
+        left_out = if shown.len() < digests.len() {
+            format!(
+                " · the first {} shown, {} left out",
+                shown.len(),
+                digests.len() - shown.len()
+            )
+        } else {
+            String::new()
+        },
         sheet_link = if sheet {
             format!(
                 " · <a href=\"{}\">contact sheet</a>",
@@ -193,7 +231,7 @@ pub fn page(digests: &[Digest], settings: &ExportSettings) -> String {
     if digests.is_empty() {
         out.push_str("<p class=\"empty\">No motion was baked.</p>\n");
     }
-    for d in digests {
+    for d in shown {
         motion_card(&mut out, d, settings);
     }
     let _ = write!(
@@ -720,6 +758,58 @@ mod tests {
         assert_eq!(PageParts::of("<html>not a review page</html>"), None);
         let empty = PageParts::of(&page(&[], &settings)).unwrap();
         assert!(empty.cards.is_empty());
+    }
+
+    /// Regression: the page held a card for every motion, and reserved 6 KB for each up
+    /// front; 748,123 small springs asked for 4.6 GB and the bake aborted, 100,000 made a page
+    /// of 348 MB that no browser opens, without a word.
+    #[test]
+    fn the_page_shows_the_first_motions_up_to_its_limit_and_the_bake_says_so() {
+        let settings = ExportSettings::default();
+        let html = Html::new(Layout::PerMotion, &settings);
+        let count = MAX_PAGE_MOTIONS + 3;
+        let digests: Vec<Digest> = (0..count)
+            .map(|i| {
+                let mut d = digest(&format!("m{i}"), &[&format!("css/m{i}.css")]);
+                d.duration = if i == MAX_PAGE_MOTIONS { 90.0 } else { 1.0 };
+                d
+            })
+            .collect();
+        let text = page(&digests, &settings);
+        let parts = PageParts::of(&text).unwrap();
+        let names: Vec<&str> = parts.cards.iter().map(|(n, _)| n.as_str()).collect();
+        let first: Vec<String> = (0..MAX_PAGE_MOTIONS).map(|i| format!("m{i}")).collect();
+        assert_eq!(names, first, "the first ones, in input order");
+        assert_eq!(parts.stylesheets.len(), MAX_PAGE_MOTIONS);
+        // The scrubber spans the motions shown, not the longest left out.
+        assert_eq!(parts.longest, "1.0");
+        let frames = 73 * count;
+        assert!(
+            parts.summary.contains(&format!(
+                "{count} motions, {frames} frames · the first {MAX_PAGE_MOTIONS} shown, 3 left out"
+            )),
+            "{}",
+            parts.summary
+        );
+        let warnings = html.summary_warnings(&digests);
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(
+            warnings[0].contains("shows the first 2000 motions of 2003")
+                && warnings[0].contains("leaves out the other 3")
+                && warnings[0].contains("the JSON, CSS and other outputs have them all"),
+            "{warnings:?}"
+        );
+
+        // At the limit, nothing is left out and nothing is said.
+        let all = PageParts::of(&page(&digests[..MAX_PAGE_MOTIONS], &settings)).unwrap();
+        assert_eq!(all.cards.len(), MAX_PAGE_MOTIONS);
+        assert!(!all.summary.contains("left out"), "{}", all.summary);
+        assert!(html
+            .summary_warnings(&digests[..MAX_PAGE_MOTIONS])
+            .is_empty());
+        // The bundle layout writes no page, and warns of none.
+        let bundle = Html::new(Layout::Bundle, &settings);
+        assert!(bundle.summary_warnings(&digests).is_empty());
     }
 
     #[test]

@@ -8,11 +8,44 @@
 //! [`Model::end_delta`](crate::spec::Model::end_delta)) with speed below `rest_speed`; its
 //! last frame is exactly the rest value. Every other frame is the exact closed form.
 
+use crate::number::format_number;
 use crate::spec::{Ending, MotionSpec};
 use curvebake_motion::frame_time;
 
 /// Most frames a motion may have.
 pub const MAX_FRAMES: usize = 1_000_000;
+
+/// A motion whose frames span more than this many seconds is worth a warning, whatever decided
+/// its length (a `duration`, an arrival, or a rest): UI motions last well under a second, and
+/// the outputs that hold every frame (the JSON tables and the modules) grow with the frames (a
+/// 130 s fling writes 7,800 frames to each; a `duration` of 1000 s at 1000 fps, 36 MB to each).
+pub const LONG_MOTION_SECONDS: f64 = 10.0;
+
+/// The warning of a motion `spec` baked as `frames` frames when they span more than
+/// [`LONG_MOTION_SECONDS`] at its frame rate (`None` otherwise): what a bake says after the
+/// motion's file and name, and the review page on the card of a tuned motion. It names the
+/// frames, says which outputs grow with them, and what shortens it: for a motion baked until
+/// it rests, a `duration` or larger rest thresholds; for any other, a shorter `duration` or a
+/// lower `fps`. Only for a motion that was baked: one that fails says why instead.
+pub fn long_motion_warning(spec: &MotionSpec, frames: usize) -> Option<String> {
+    let seconds = frames.saturating_sub(1) as f64 / spec.fps;
+    if !(seconds > LONG_MOTION_SECONDS) {
+        return None;
+    }
+    let seconds = format_number(seconds);
+    let grows = format!("{frames} frames: the JSON tables and the modules grow with them");
+    Some(match spec.ending {
+        Ending::Rests => format!(
+            "comes to rest only after {seconds} s ({grows}); give it a `duration`, or larger \
+             rest_delta and rest_speed, if it should end sooner"
+        ),
+        Ending::Fixed(_) | Ending::Arrives(_) => format!(
+            "lasts {seconds} s at {} fps ({grows}); give it a shorter `duration`, or a lower \
+             `fps`, if they should be smaller",
+            format_number(spec.fps)
+        ),
+    })
+}
 
 /// Largest position magnitude baked (in the motion's unit). Browsers cannot lay out lengths
 /// anywhere near it (Chromium's layout stops at about 3.4e7 px), a `Float32Array` holds it,

@@ -6,9 +6,8 @@
 use crate::error::InputError;
 use crate::hash::{source_digest, RunHasher, SourceDigest};
 use crate::load::{load_bytes, Input, Loaded, Names};
-use crate::number::format_number;
 use crate::source::read_source;
-use crate::spec::{Ending, MotionSpec, Overrides};
+use crate::spec::Overrides;
 use rayon::prelude::*;
 use std::collections::VecDeque;
 use std::path::PathBuf;
@@ -19,10 +18,6 @@ pub const WINDOW: usize = 256;
 /// Most frames in one window (a window holds at least one motion): bounds memory when motions
 /// are long, since a window's outputs are held until they are written.
 pub const WINDOW_FRAMES: usize = 1_000_000;
-/// A motion that comes to rest only after this many seconds is worth a warning: UI motions
-/// last well under a second, and every output grows with the frames (a 130 s fling writes
-/// 7,800 frames per format).
-pub const LONG_MOTION_SECONDS: f64 = 10.0;
 
 /// Files read and parsed at once (in parallel). A fixed number, so that where windows start,
 /// and the order errors are found in, do not depend on the thread count.
@@ -57,8 +52,8 @@ pub struct Intake<'a> {
     ready: VecDeque<Input>,
     ready_frames: usize,
     errors: Vec<InputError>,
-    /// Warnings about the files and motions read ([`Loaded::note`], [`long_motion`]), in
-    /// input order.
+    /// Warnings about the files read ([`Loaded::note`]), in input order. (What a motion's
+    /// frames call for is said once it is baked: [`crate::bake::long_motion_warning`].)
     warnings: Vec<String>,
     run: RunHasher,
     read: usize,
@@ -217,7 +212,6 @@ impl<'a> Intake<'a> {
                 match self.names.admit(&input) {
                     Ok(()) => {
                         let frames = input.frames();
-                        self.warnings.extend(long_motion(&input, frames));
                         self.read += 1;
                         self.ready_frames += frames;
                         self.ready.push_back(input);
@@ -227,31 +221,6 @@ impl<'a> Intake<'a> {
             }
         }
     }
-}
-
-/// A warning when `input` comes to rest (it has no `duration`) only after more than
-/// [`LONG_MOTION_SECONDS`], baked as `frames` frames, naming its file and itself.
-fn long_motion(input: &Input, frames: usize) -> Option<String> {
-    let text = long_motion_warning(&input.spec, frames)?;
-    Some(format!(
-        "{}: {}: {text}",
-        input.file.display(),
-        input.spec.name
-    ))
-}
-
-/// The warning of a motion that comes to rest (it has no `duration`) only after more than
-/// [`LONG_MOTION_SECONDS`], `spec` baked as `frames` frames: what a bake says after its file
-/// and name, and the review page on the card of a tuned motion.
-pub fn long_motion_warning(spec: &MotionSpec, frames: usize) -> Option<String> {
-    let seconds = frames.saturating_sub(1) as f64 / spec.fps;
-    (spec.ending == Ending::Rests && seconds > LONG_MOTION_SECONDS).then(|| {
-        format!(
-            "comes to rest only after {} s ({frames} frames per output); give it a \
-             `duration`, or larger rest_delta and rest_speed, if it should end sooner",
-            format_number(seconds),
-        )
-    })
 }
 
 #[cfg(test)]

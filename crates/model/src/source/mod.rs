@@ -11,6 +11,7 @@ use crate::error::{line_offset, InputError, Problem};
 use ron::extensions::Extensions;
 use schema::MotionFile;
 use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -43,6 +44,16 @@ pub const MAX_FOLDER_DEPTH: usize = 32;
 /// count. Symbolic links to folders are followed. A path given that does not exist, or that
 /// leads to no curve file at all, is an `Err`.
 ///
+/// Each folder is searched once however many links lead to it, and each file is one input
+/// however many paths reach it (links, hard links, a file given and also found in a folder
+/// given): folders and files are told apart by device and inode on Unix (by their canonical
+/// path elsewhere). So the search takes time in proportion to the folders and names there
+/// are, not to the paths that reach them (a chain of folders each linking twice to the next
+/// is not searched 2^depth times). A folder is searched breadth first, names in byte order,
+/// so a folder or file is reached first by its shallowest path, the first of those in that
+/// order, and that path is the one kept; a folder's depth (for [`MAX_FOLDER_DEPTH`]) is that
+/// of its shallowest path.
+///
 /// The search of a folder never enters `out`, the bake's output folder: a folder below an
 /// input folder that is `out` (the same folder, however its path is spelled) is skipped, so
 /// the files a bake writes there (`curves.tokens.json`) are never read back as inputs by the
@@ -53,28 +64,8 @@ pub fn find_inputs_reporting(
     paths: &[PathBuf],
     out: Option<&Path>,
 ) -> Result<(Vec<PathBuf>, Vec<InputError>), InputError> {
-    let mut files = Vec::new();
-    let mut errors = Vec::new();
-    // An output folder that is not there yet holds nothing to skip.
-    let out = out.and_then(|out| out.canonicalize().ok());
-    for path in paths {
-        let meta = std::fs::metadata(path)
-            .map_err(|e| InputError::new(path, Problem::Read(e.to_string())))?;
-        if meta.is_dir() {
-            let mut search = Search {
-                ancestors: Vec::new(),
-                out: out.as_deref(),
-                files: &mut files,
-                errors: &mut errors,
-            };
-            search.folder(path);
-        } else {
-            files.push(path.clone());
-        }
-    }
-    files.sort();
-    files.dedup();
-    errors.sort_by(|a, b| a.file.cmp(&b.file));
+    let found = find(paths, out, usize::MAX)?;
+    let (files, errors) = (found.files, found.errors);
     if files.is_empty() && errors.is_empty() {
         // Nothing would be baked (and every output of an earlier bake would be removed as
         // stale): more likely a wrong folder than a wish.
@@ -98,6 +89,64 @@ pub fn find_inputs_reporting(
     Ok((files, errors))
 }
 
+/// Every curve file under `paths` as [`find_inputs_reporting`] finds them (folders that cannot
+/// be searched are left out, and a path that does not exist leads to no file), provided the
+/// search looks at no more than `max_names` names in folders; `None` when there are more (the
+/// search stops there). For a look over folders that may be anything (`curvebake new --dir
+/// /`), where the work must stay bounded whatever the folder holds.
+pub fn find_inputs_within(paths: &[PathBuf], max_names: usize) -> Option<Vec<PathBuf>> {
+    let paths: Vec<PathBuf> = paths.iter().filter(|p| p.exists()).cloned().collect();
+    match find(&paths, None, max_names) {
+        Ok(found) if found.complete => Some(found.files),
+        Ok(_) => None,
+        Err(_) => Some(Vec::new()),
+    }
+}
+
+/// What a search found.
+struct Found {
+    /// The curve files, sorted.
+    files: Vec<PathBuf>,
+    /// The folders that cannot be searched, sorted by path.
+    errors: Vec<InputError>,
+    /// Whether every name was looked at (the budget of names was enough).
+    complete: bool,
+}
+
+/// The search behind [`find_inputs_reporting`] and [`find_inputs_within`], looking at no more
+/// than `max_names` names in folders.
+fn find(paths: &[PathBuf], out: Option<&Path>, max_names: usize) -> Result<Found, InputError> {
+    let mut search = Search {
+        out: out.and_then(|out| Identity::of(out, &std::fs::metadata(out).ok()?)),
+        names_left: max_names,
+        files: Vec::new(),
+        file_ids: HashSet::new(),
+        errors: Vec::new(),
+    };
+    let mut complete = true;
+    for path in paths {
+        let meta = std::fs::metadata(path)
+            .map_err(|e| InputError::new(path, Problem::Read(e.to_string())))?;
+        if meta.is_dir() {
+            if !search.tree(path, &meta) {
+                complete = false;
+                break;
+            }
+        } else {
+            search.file(path.clone(), &meta);
+        }
+    }
+    let (mut files, mut errors) = (search.files, search.errors);
+    files.sort();
+    files.dedup();
+    errors.sort_by(|a, b| a.file.cmp(&b.file));
+    Ok(Found {
+        files,
+        errors,
+        complete,
+    })
+}
+
 /// Whether `path` names a curve file: its extension is `.ron`, or it is a design tokens
 /// file (`.tokens.json`, [`tokens`]), in any case.
 pub fn is_curve_file_name(path: &Path) -> bool {
@@ -114,74 +163,171 @@ pub fn is_editor_temp(name: &std::ffi::OsStr) -> bool {
     name.starts_with('.') || name.starts_with('#') || name.ends_with('~')
 }
 
-/// One search of an input folder.
-struct Search<'a> {
-    /// The folders being searched (resolved), to tell a loop; the first is the input folder.
-    ancestors: Vec<PathBuf>,
-    /// The output folder (resolved), not searched below an input folder.
-    out: Option<&'a Path>,
-    /// The curve files found.
-    files: &'a mut Vec<PathBuf>,
-    /// The folders that cannot be searched.
-    errors: &'a mut Vec<InputError>,
+/// What tells a folder or file from every other, however a path reaches it: its device and
+/// inode on Unix; elsewhere its canonical path.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct Identity(#[cfg(unix)] (u64, u64), #[cfg(not(unix))] PathBuf);
+
+impl Identity {
+    /// The identity of what `path` leads to, given its metadata (links followed); `None` when
+    /// it cannot be told (a path that cannot be made canonical, outside Unix).
+    #[cfg(unix)]
+    fn of(_path: &Path, meta: &std::fs::Metadata) -> Option<Self> {
+        use std::os::unix::fs::MetadataExt;
+        Some(Self((meta.dev(), meta.ino())))
+    }
+
+    #[cfg(not(unix))]
+    fn of(path: &Path, _meta: &std::fs::Metadata) -> Option<Self> {
+        path.canonicalize().ok().map(Self)
+    }
 }
 
-impl Search<'_> {
-    /// Adds the curve files under `dir` to the files found, and the folders that cannot be
-    /// searched to the errors. The output folder, met below the input folder, is skipped.
-    fn folder(&mut self, dir: &Path) {
-        let fail = |message: String| InputError::new(dir, Problem::Read(message));
-        let real = dir.canonicalize().unwrap_or_else(|_| dir.to_owned());
-        if !self.ancestors.is_empty() && self.out == Some(real.as_path()) {
-            return;
+/// The search of the input paths.
+struct Search {
+    /// The output folder, not searched below an input folder.
+    out: Option<Identity>,
+    /// How many more names in folders may be looked at.
+    names_left: usize,
+    /// The curve files found.
+    files: Vec<PathBuf>,
+    /// The files found, to take a file reached by two paths once.
+    file_ids: HashSet<Identity>,
+    /// The folders that cannot be searched.
+    errors: Vec<InputError>,
+}
+
+/// A folder met in the search of an input folder.
+struct Met {
+    /// Its path, as the search reached it first.
+    path: PathBuf,
+    /// The folder it was met in (an index into the folders met), `None` for the input folder.
+    parent: Option<usize>,
+    /// How deep below the input folder it is.
+    depth: usize,
+}
+
+impl Search {
+    /// Adds a curve file, unless it was found already by another path.
+    fn file(&mut self, path: PathBuf, meta: &std::fs::Metadata) {
+        // A file whose identity cannot be told is told by its path ([`find`] drops repeats).
+        if Identity::of(&path, meta).map_or(true, |id| self.file_ids.insert(id)) {
+            self.files.push(path);
         }
-        if let Some(first) = self.ancestors.iter().find(|a| **a == real) {
-            self.errors.push(fail(format!(
-                "a symbolic link loop: this folder is {}, which is being searched already",
-                first.display()
-            )));
-            return;
+    }
+
+    /// Searches the input folder `root` (whose metadata is `meta`) breadth first: adds the
+    /// curve files under it to the files found and the folders that cannot be searched to
+    /// the errors, each folder once. The output folder, met below `root`, is skipped. Returns
+    /// `false` when the names to look at ran out.
+    fn tree(&mut self, root: &Path, meta: &std::fs::Metadata) -> bool {
+        let mut met = vec![Met {
+            path: root.to_owned(),
+            parent: None,
+            depth: 0,
+        }];
+        // Folders met, by identity: each is searched once, by the first path met.
+        let mut ids: HashMap<Identity, usize> = HashMap::new();
+        if let Some(id) = Identity::of(root, meta) {
+            ids.insert(id, 0);
         }
-        if self.ancestors.len() > MAX_FOLDER_DEPTH {
-            self.errors.push(fail(format!(
-                "folders nest more than {MAX_FOLDER_DEPTH} deep here; curve files this deep are not searched"
-            )));
-            return;
-        }
-        let entries = match std::fs::read_dir(dir) {
-            Ok(entries) => entries,
-            Err(e) => {
-                return self
-                    .errors
-                    .push(fail(format!("cannot search this folder: {e}")))
+        let mut next = 0;
+        while next < met.len() {
+            let at = next;
+            next += 1;
+            let dir = met[at].path.clone();
+            let fail = |message: String| InputError::new(&dir, Problem::Read(message));
+            if met[at].depth > MAX_FOLDER_DEPTH {
+                self.errors.push(fail(format!(
+                    "folders nest more than {MAX_FOLDER_DEPTH} deep here; curve files this deep are not searched"
+                )));
+                continue;
             }
-        };
-        self.ancestors.push(real);
-        for entry in entries {
-            let entry = match entry {
-                Ok(entry) => entry,
+            let entries = match std::fs::read_dir(&dir) {
+                Ok(entries) => entries,
                 Err(e) => {
                     self.errors
                         .push(fail(format!("cannot search this folder: {e}")));
-                    break;
+                    continue;
                 }
             };
-            let path = entry.path();
-            let mut folder = entry.file_type().is_ok_and(|k| k.is_dir());
-            if entry.file_type().is_ok_and(|k| k.is_symlink()) {
-                // A link to a folder is searched like one; a link to anything else is a file.
-                folder = std::fs::metadata(&path).is_ok_and(|m| m.is_dir());
+            let mut names = Vec::new();
+            for entry in entries {
+                if self.names_left == 0 {
+                    return false;
+                }
+                self.names_left -= 1;
+                match entry {
+                    Ok(entry) => names.push(entry),
+                    Err(e) => {
+                        self.errors
+                            .push(fail(format!("cannot search this folder: {e}")));
+                        break;
+                    }
+                }
             }
-            if is_editor_temp(&entry.file_name()) {
-                continue;
-            }
-            if folder {
-                self.folder(&path);
-            } else if is_curve_file_name(&path) {
-                self.files.push(path);
+            // In byte order, so that the path kept for a folder or file reached twice does
+            // not depend on the order the system lists names in.
+            names.sort_by_key(std::fs::DirEntry::file_name);
+            for entry in names {
+                if is_editor_temp(&entry.file_name()) {
+                    continue;
+                }
+                let path = entry.path();
+                let kind = entry.file_type();
+                let link = kind.as_ref().is_ok_and(std::fs::FileType::is_symlink);
+                let folder = kind.as_ref().is_ok_and(std::fs::FileType::is_dir);
+                if !(link || folder || is_curve_file_name(&path)) {
+                    continue;
+                }
+                // A link is followed: to a folder it is searched like one, to anything else
+                // it is a file.
+                let Ok(meta) = std::fs::metadata(&path) else {
+                    if is_curve_file_name(&path) {
+                        // Reading it says why it cannot be read.
+                        self.files.push(path);
+                    }
+                    continue;
+                };
+                if !meta.is_dir() {
+                    if is_curve_file_name(&path) {
+                        self.file(path, &meta);
+                    }
+                    continue;
+                }
+                let id = Identity::of(&path, &meta);
+                if id.is_some() && id == self.out {
+                    continue;
+                }
+                if let Some(&seen) = id.as_ref().and_then(|id| ids.get(id)) {
+                    // Searched once already; an error only when it holds this folder.
+                    let mut ancestor = Some(at);
+                    while let Some(a) = ancestor {
+                        if a == seen {
+                            self.errors.push(InputError::new(
+                                &path,
+                                Problem::Read(format!(
+                                    "a symbolic link loop: this folder is {}, which is being searched already",
+                                    met[seen].path.display()
+                                )),
+                            ));
+                            break;
+                        }
+                        ancestor = met[a].parent;
+                    }
+                    continue;
+                }
+                if let Some(id) = id {
+                    ids.insert(id, met.len());
+                }
+                met.push(Met {
+                    path,
+                    parent: Some(at),
+                    depth: met[at].depth + 1,
+                });
             }
         }
-        self.ancestors.pop();
+        true
     }
 }
 
@@ -685,6 +831,93 @@ fn first_token(text: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A chain of folders `d0` .. `d<depth>`, each but the last holding two symbolic links to
+    /// the next (`a` and `b`, no loop) and a curve file of its own, and the last a curve file
+    /// reached also by a second link and a hard link (`z-link.ron`, `z-hard.ron`).
+    #[cfg(unix)]
+    fn shared_links(root: &Path, depth: usize) {
+        for i in 0..=depth {
+            std::fs::create_dir(root.join(format!("d{i}"))).unwrap();
+            std::fs::write(root.join(format!("d{i}/m{i}.ron")), "").unwrap();
+            if i > 0 {
+                for link in ["a", "b"] {
+                    std::os::unix::fs::symlink(
+                        format!("../d{i}"),
+                        root.join(format!("d{}/{link}", i - 1)),
+                    )
+                    .unwrap();
+                }
+            }
+        }
+        let last = root.join(format!("d{depth}"));
+        std::os::unix::fs::symlink(format!("m{depth}.ron"), last.join("z-link.ron")).unwrap();
+        std::fs::hard_link(last.join(format!("m{depth}.ron")), last.join("z-hard.ron")).unwrap();
+    }
+
+    /// Regression: the search only checked a folder against its ancestors, so a chain of
+    /// folders each linking twice to the next was searched 2^depth times, and each curve file
+    /// at the bottom was 2^depth inputs (2^18 "name is already used" errors at depth 18).
+    #[cfg(unix)]
+    #[test]
+    fn a_folder_reached_by_many_links_is_searched_once_and_a_file_is_one_input() {
+        let dir = tempfile::tempdir().unwrap();
+        let depth = 12;
+        shared_links(dir.path(), depth);
+        let d0 = dir.path().join("d0");
+        let (files, errors) = find_inputs_reporting(std::slice::from_ref(&d0), None).unwrap();
+        assert!(errors.is_empty(), "{errors:?}");
+        // One file per folder, each by its shallowest path, the first in byte order.
+        assert_eq!(files.len(), depth + 1, "{files:?}");
+        assert!(files.contains(&d0.join("m0.ron")));
+        let bottom = format!("{}/m{depth}.ron", vec!["a"; depth].join("/"));
+        assert!(files.contains(&d0.join(bottom)), "{files:?}");
+        // A file given and also found is one input.
+        let again = find_inputs(&[d0.join("m0.ron"), d0.clone()]).unwrap();
+        assert_eq!(again.len(), depth + 1, "{again:?}");
+    }
+
+    /// A loop is still an error naming the link, and a folder reached by a shorter path is
+    /// searched whatever the depth of a longer one.
+    #[cfg(unix)]
+    #[test]
+    fn a_link_loop_is_an_error_and_depth_counts_from_the_shallowest_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("top/sub")).unwrap();
+        std::os::unix::fs::symlink("..", root.join("top/sub/up")).unwrap();
+        std::fs::write(root.join("top/sub/m.ron"), "").unwrap();
+        let (files, errors) = find_inputs_reporting(&[root.join("top")], None).unwrap();
+        assert_eq!(files, [root.join("top/sub/m.ron")]);
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert_eq!(errors[0].file, root.join("top/sub/up"));
+        assert!(errors[0].to_string().contains("a symbolic link loop"));
+
+        // `deep` is 40 folders down one way and 1 down another (`z`, met later in byte order).
+        let mut deep = root.join("chain");
+        for _ in 0..40 {
+            deep = deep.join("c");
+        }
+        std::fs::create_dir_all(&deep).unwrap();
+        std::fs::write(deep.join("deep.ron"), "").unwrap();
+        std::os::unix::fs::symlink(&deep, root.join("chain/z")).unwrap();
+        let (files, errors) = find_inputs_reporting(&[root.join("chain")], None).unwrap();
+        assert_eq!(files, [root.join("chain/z/deep.ron")], "{errors:?}");
+        // The long way is cut at the limit, as before.
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0].to_string().contains("nest more than"));
+    }
+
+    #[test]
+    fn a_bounded_search_gives_up_past_its_names() {
+        let dir = tempfile::tempdir().unwrap();
+        for i in 0..5 {
+            std::fs::write(dir.path().join(format!("m{i}.ron")), "").unwrap();
+        }
+        let paths = [dir.path().to_owned(), dir.path().join("missing")];
+        assert_eq!(find_inputs_within(&paths, 5).map(|f| f.len()), Some(5));
+        assert_eq!(find_inputs_within(&paths, 4), None);
+    }
 
     #[test]
     fn a_list_is_recognised_after_comments_and_attributes() {
