@@ -21,15 +21,25 @@ pub const MAX_FRAMES: usize = 1_000_000;
 /// 130 s fling writes 7,800 frames to each; a `duration` of 1000 s at 1000 fps, 36 MB to each).
 pub const LONG_MOTION_SECONDS: f64 = 10.0;
 
+/// Frames past which a motion whose length was asked for (a `duration`) is worth a warning:
+/// its JSON table and its module take about 36 B a frame each, 3.6 MB here.
+pub const MANY_FRAMES: usize = 100_000;
+
 /// The warning of a motion `spec` baked as `frames` frames when they span more than
-/// [`LONG_MOTION_SECONDS`] at its frame rate (`None` otherwise): what a bake says after the
+/// [`LONG_MOTION_SECONDS`] at its frame rate, or, for a motion whose `duration` was asked for,
+/// when they are more than [`MANY_FRAMES`] (`None` otherwise): what a bake says after the
 /// motion's file and name, and the review page on the card of a tuned motion. It names the
 /// frames, says which outputs grow with them, and what shortens it: for a motion baked until
 /// it rests, a `duration` or larger rest thresholds; for any other, a shorter `duration` or a
 /// lower `fps`. Only for a motion that was baked: one that fails says why instead.
 pub fn long_motion_warning(spec: &MotionSpec, frames: usize) -> Option<String> {
     let seconds = frames.saturating_sub(1) as f64 / spec.fps;
-    if !(seconds > LONG_MOTION_SECONDS) {
+    let long = match spec.ending {
+        // A length asked for: only its size is worth a word.
+        Ending::Fixed(_) => frames > MANY_FRAMES,
+        Ending::Rests | Ending::Arrives(_) => seconds > LONG_MOTION_SECONDS,
+    };
+    if !long {
         return None;
     }
     let seconds = format_number(seconds);
