@@ -379,6 +379,36 @@ mod tests {
         }
     }
 
+    /// A motion over a tiny range is previewed as one over a range of 1 (scaled): the same
+    /// points, its shape within its range. Its share of 10⁻¹⁰ was past the last digit of
+    /// numbers of 1, so the fit ran to its 100,000 stops and was thrown away (0.9 s, 5 s for
+    /// 10⁻³¹⁰ and 5·10⁻³²⁴): those are drawn in two stops, between their ends.
+    #[test]
+    fn a_tiny_motion_is_previewed_in_as_few_points_as_a_large_one() {
+        let preview = |to: &str| {
+            let ron = format!(r#"(name: "s", motion: Spring(from: 0, to: {to}))"#);
+            let spec = spec(&ron);
+            let baked = bake(&spec).unwrap();
+            Digest::of(&baked, true).preview[0].1.clone()
+        };
+        let one = preview("1");
+        let tiny = preview("1e-10");
+        assert!(one.len() < 100, "{} points", one.len());
+        assert_eq!(tiny.len(), one.len());
+        for (&(t, x), &(t1, x1)) in tiny.iter().zip(&one) {
+            assert_eq!(t, t1);
+            assert!((x * 1e10 - x1).abs() < 1e-6, "at {t}: {x} against {x1}");
+        }
+        for to in [1e-310, 5e-324] {
+            let points = preview(&format!("{to:e}"));
+            assert!(points.len() <= 4, "{to}: {points:?}");
+            assert!(
+                points.iter().all(|&(_, x)| (0.0..=to).contains(&x)),
+                "{to}: {points:?}"
+            );
+        }
+    }
+
     /// A bouncing ball's preview has each impact (both sides of it) among its times, so a
     /// plot drawn straight between them touches the floor at every bounce, not only where a
     /// frame happens to fall.

@@ -422,6 +422,23 @@ pub fn capacity(tracks: &[Track], timing: &Timing) -> usize {
 /// least [`capacity`] (which a caller may have at hand already), it allocates once, and not
 /// at all in a `fit` with that room (as [`Fit::with_capacity`] makes).
 pub fn fit_into(tracks: &[Track], timing: &Timing, stops: usize, fit: &mut Fit) {
+    fit_until(tracks, timing, stops, usize::MAX, fit);
+}
+
+/// [`fit_into`], given up (`false`, `fit` left unfinished) once it has made more than `most`
+/// stops: for a caller that has no use for more (a preview of [`crate::preview`]).
+pub fn fit_at_most(
+    tracks: &[Track],
+    timing: &Timing,
+    stops: usize,
+    most: usize,
+    fit: &mut Fit,
+) -> bool {
+    fit_until(tracks, timing, stops, most, fit)
+}
+
+/// [`fit_into`], given up once it has made more than `most` stops: whether it finished.
+fn fit_until(tracks: &[Track], timing: &Timing, stops: usize, most: usize, fit: &mut Fit) -> bool {
     assert!(!tracks.is_empty() && tracks.len() <= MAX_TRACKS);
     let n = tracks.len();
     let duration = timing.duration;
@@ -474,6 +491,9 @@ pub fn fit_into(tracks: &[Track], timing: &Timing, stops: usize, fit: &mut Fit) 
             } else {
                 (&*second_of_two, first_of_two)
             };
+            if fit.len() > most {
+                return false;
+            }
             if fit.len() < MAX_STOPS {
                 let first = from.time <= piece_start;
                 fit.overrun |= fitter.next_stop(fit, from, piece_end, end, &mut guess, first, next);
@@ -508,6 +528,7 @@ pub fn fit_into(tracks: &[Track], timing: &Timing, stops: usize, fit: &mut Fit) 
             *bound = bound.max(*on_segment);
         }
     }
+    true
 }
 
 impl Fitter<'_> {

@@ -308,3 +308,36 @@ fn a_motion_no_stops_can_follow_overruns() {
     let fit = fit(&[track], &timing);
     assert!(fit.overrun && fit.bounds[0] > 0.1, "{:?}", fit.bounds);
 }
+
+/// A tolerance far below what the values' digits show (10⁻¹⁵ of a range of 1): the fit would
+/// go on to [`MAX_STOPS`] in vain; `fit_at_most` gives up once it has more than it was
+/// allowed, in a bounded number of stops (a tiny motion's preview took 0.9 s so).
+#[test]
+fn a_fit_at_most_gives_up_past_its_stops() {
+    let s = Spring::new(0.0, 1.0, 0.0, 1.0, 170.0, 26.0).unwrap();
+    let track = Track {
+        motion: &s,
+        scale: Scale::new(0.0, 1.0, 1e-15),
+        end_value: 1.0,
+        tolerance: 1e-15,
+        holds: &[],
+    };
+    let timing = Timing {
+        duration: 1.0,
+        kinks: &[],
+        repeat_input: true,
+    };
+    let mut fit = Fit::default();
+    assert!(!fit_at_most(&[track], &timing, 64, 50, &mut fit));
+    assert!(fit.len() <= 51, "{} stops", fit.len());
+    // Within its stops it finishes, as `fit_into` does.
+    let easy = Track {
+        scale: Scale::new(0.0, 1.0, 1e-3),
+        tolerance: 1e-3,
+        ..track
+    };
+    let mut whole = Fit::default();
+    fit_into(&[easy], &timing, 64, &mut whole);
+    assert!(fit_at_most(&[easy], &timing, 64, whole.len(), &mut fit));
+    assert_eq!(fit, whole);
+}
