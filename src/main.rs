@@ -409,11 +409,13 @@ fn new(args: &NewArgs, config: Option<&Config>) -> ExitCode {
                 if !created.names_checked {
                     let searched: Vec<String> = std::iter::once(&dir)
                         .chain(&options.inputs)
+                        .filter(|p| p.exists())
                         .map(|p| p.display().to_string())
                         .collect();
                     say!(
-                        "warning: {name} was not checked against the other motions: the folders \
-                         under {} hold more than {} names; `curvebake bake` refuses a name used twice",
+                        "warning: {name} was checked only against the motions nearest the \
+                         folders: those under {} hold more than {} names; `curvebake bake` \
+                         refuses a name used twice",
                         searched.join(", "),
                         curvebake::new::MAX_NAMES_SEARCHED
                     );

@@ -131,9 +131,21 @@ pub struct Created {
 /// name that is invalid, a file that exists, and a name already used (ignoring case) by a
 /// motion in a `.ron` file under `dir` or under any of `inputs` (the project's curve folders),
 /// since the bake would reject it. That search looks at no more than [`MAX_NAMES_SEARCHED`]
-/// names in folders (each folder once, as the bake finds inputs): under a folder holding more
-/// (`--dir /`), the file is written without it, and [`Created::names_checked`] says so.
+/// names in folders (each folder once, as the bake finds inputs, breadth first): under a
+/// folder holding more (`--dir /`), only the files found until then are checked, and
+/// [`Created::names_checked`] says so.
 pub fn create(kind: Kind, name: &str, dir: &Path, inputs: &[PathBuf]) -> Result<Created, NewError> {
+    create_searching(kind, name, dir, inputs, MAX_NAMES_SEARCHED)
+}
+
+/// [`create`], its search looking at no more than `max_names` names.
+fn create_searching(
+    kind: Kind,
+    name: &str,
+    dir: &Path,
+    inputs: &[PathBuf],
+    max_names: usize,
+) -> Result<Created, NewError> {
     check_motion_name(name).map_err(NewError::Name)?;
     let path = dir.join(format!("{name}.ron"));
     if path.exists() {
@@ -142,9 +154,10 @@ pub fn create(kind: Kind, name: &str, dir: &Path, inputs: &[PathBuf]) -> Result<
     let searched: Vec<PathBuf> = std::iter::once(dir.to_owned())
         .chain(inputs.iter().cloned())
         .collect();
-    let found = find_inputs_within(&searched, MAX_NAMES_SEARCHED);
+    // Past its names, the files found until then (those nearest the folders) are still checked.
+    let (found, complete) = find_inputs_within(&searched, max_names);
     // Files that fail to load are the bake's business, not a reason to refuse.
-    for file in found.iter().flatten() {
+    for file in &found {
         for input in load_file(file, Overrides::default()).0 {
             if input.spec.name.eq_ignore_ascii_case(name) {
                 return Err(NewError::Taken {
@@ -157,7 +170,7 @@ pub fn create(kind: Kind, name: &str, dir: &Path, inputs: &[PathBuf]) -> Result<
     write_new(dir, &path, template(kind, name).as_bytes())?;
     Ok(Created {
         path,
-        names_checked: found.is_some(),
+        names_checked: complete,
     })
 }
 
@@ -235,6 +248,30 @@ mod tests {
         ] {
             assert!(text.contains(&expected), "{expected:?} not in:\n{text}");
         }
+    }
+
+    /// Past the names a search looks at (`--dir` over a tree of thousands), a clash in the
+    /// folder itself is still refused: the files nearest it are found first and checked.
+    #[test]
+    fn a_clash_near_the_folder_is_refused_past_the_names_searched() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::write(
+            root.join("bar.ron"),
+            r#"(name: "foo", motion: Spring(from: 0, to: 1))"#,
+        )
+        .unwrap();
+        let deep = root.join("node_modules/pkg");
+        std::fs::create_dir_all(&deep).unwrap();
+        for i in 0..20 {
+            std::fs::write(deep.join(format!("m{i}.txt")), "").unwrap();
+        }
+        let taken = create_searching(Kind::Spring, "foo", root, &[], 10).unwrap_err();
+        assert!(matches!(taken, NewError::Taken { .. }), "{taken}");
+        let created = create_searching(Kind::Spring, "other", root, &[], 10).unwrap();
+        assert!(!created.names_checked && created.path.is_file());
+        let checked = create_searching(Kind::Spring, "third", root, &[], 1_000).unwrap();
+        assert!(checked.names_checked);
     }
 
     #[test]

@@ -739,7 +739,7 @@ fn the_review_page_of_a_large_bake_shows_the_first_motions_and_warns_once() {
     assert!(
         warned[0].starts_with("warning: index.html: shows the first")
             && warned[0].contains(&format!("motions of {count} and leaves out the other 1 "))
-            && warned[0].contains("the JSON, CSS and other outputs have them all"),
+            && warned[0].contains("the other formats of this bake have them all"),
         "{text}"
     );
     let page = fs::read_to_string(root.join("out/index.html")).unwrap();

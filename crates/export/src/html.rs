@@ -104,7 +104,7 @@ impl Exporter for Html {
         let left_out = digests.len() - MAX_PAGE_MOTIONS;
         // A motion's files are those of every format of the bake; none when the page is all.
         let others = if digests.iter().any(|d| !d.files.is_empty()) {
-            "the JSON, CSS and other outputs have them all"
+            "the other formats of this bake have them all"
         } else {
             "bake other formats too (`--formats json,css,html`) for outputs that have them all"
         };
@@ -796,7 +796,7 @@ mod tests {
         assert!(
             warnings[0].contains("shows the first 2000 motions of 2003")
                 && warnings[0].contains("leaves out the other 3")
-                && warnings[0].contains("the JSON, CSS and other outputs have them all"),
+                && warnings[0].contains("the other formats of this bake have them all"),
             "{warnings:?}"
         );
 

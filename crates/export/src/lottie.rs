@@ -191,6 +191,7 @@ fn animation(baked: &Baked) -> (Value, usize, Vec<String>) {
                 "Lottie",
                 keys.keys.len(),
                 hermite::MAX_KEYS,
+                baked.frames(),
             ));
         }
         let table = &baked.tracks[j].position;

@@ -136,11 +136,9 @@ impl Exporter for Css {
                 ("css_stops_after", written.stops as u64),
             ],
             warnings: (written.lost.iter().map(LostOvershoot::warning))
-                .chain(
-                    written
-                        .overrun
-                        .then(|| fit::overrun_warning("CSS", written.stops, fit::MAX_STOPS)),
-                )
+                .chain(written.overrun.then(|| {
+                    fit::overrun_warning("CSS", written.stops, fit::MAX_STOPS, baked.frames())
+                }))
                 .chain(written.coarser)
                 .chain(written.clamped)
                 .collect(),

@@ -367,14 +367,15 @@ pub fn fit(tracks: &[Track], timing: &Timing) -> Fit {
     fit
 }
 
-/// The warning of a motion whose `output` (its CSS, its module's keyframes, its Lottie) takes
-/// `stops` stops and still overruns its tolerance ([`Fit::overrun`]), `cap` the most stops the
-/// output takes: a motion that moves for too long (it reached the cap: a spring with almost no
-/// damping swinging for hours), or one far faster than its frames (thousands of oscillations in
-/// a frame, a rate near a billion per second); either is played straight past what its stops
-/// follow.
-pub fn overrun_warning(output: &str, stops: usize, cap: usize) -> String {
-    if stops >= cap {
+/// The warning of a motion of `frames` frames whose `output` (its CSS, its module's
+/// keyframes, its Lottie) takes `stops` stops and still overruns its tolerance
+/// ([`Fit::overrun`]), `cap` the most stops the output takes: a motion that moves for too long
+/// (it reached the cap over more than a tenth of as many frames, ten stops a frame or fewer: a
+/// spring with almost no damping swinging for hours), or one far faster than its frames
+/// (thousands of oscillations in a frame, a rate near a billion per second); either is played
+/// straight past what its stops follow.
+pub fn overrun_warning(output: &str, stops: usize, cap: usize, frames: usize) -> String {
+    if stops >= cap && frames >= cap / 10 {
         format!(
             "its {output} would need more than {cap} stops to follow it within its tolerance: \
              it keeps moving for too long (a spring with almost no damping, a ball bouncing on \

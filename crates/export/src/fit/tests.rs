@@ -341,3 +341,15 @@ fn a_fit_at_most_gives_up_past_its_stops() {
     assert!(fit_at_most(&[easy], &timing, 64, whole.len(), &mut fit));
     assert_eq!(fit, whole);
 }
+
+/// Past the most stops, the warning tells a motion too fast for its frames (the cap reached
+/// within a few frames) from one that moves for too long (a million frames).
+#[test]
+fn an_overrun_is_said_fast_or_long_by_its_frames() {
+    let fast = overrun_warning("CSS", MAX_STOPS + 1, MAX_STOPS, 2);
+    assert!(fast.contains("far faster than its frames"), "{fast}");
+    let long = overrun_warning("CSS", MAX_STOPS + 1, MAX_STOPS, 952_795);
+    assert!(long.contains("keeps moving for too long"), "{long}");
+    let short_of_cap = overrun_warning("CSS", 500, MAX_STOPS, 952_795);
+    assert!(short_of_cap.contains("far faster"), "{short_of_cap}");
+}

@@ -365,8 +365,14 @@ pub(super) fn fitted_module(baked: &Baked, settings: &ExportSettings) -> (Vec<u8
     line(&mut out, "};");
     out.extend_from_slice(include_str!("animate.js").as_bytes());
     out.extend_from_slice(&play);
-    let overrun = (keyframes.overrun || easing_overrun.get())
-        .then(|| fit::overrun_warning("module's keyframes", keyframes.len(), fit::MAX_STOPS));
+    let overrun = (keyframes.overrun || easing_overrun.get()).then(|| {
+        fit::overrun_warning(
+            "module's keyframes",
+            keyframes.len(),
+            fit::MAX_STOPS,
+            baked.frames(),
+        )
+    });
     let warnings = overrun
         .into_iter()
         .chain(coarser_tolerance_warning(&curves))

@@ -89,17 +89,17 @@ pub fn find_inputs_reporting(
     Ok((files, errors))
 }
 
-/// Every curve file under `paths` as [`find_inputs_reporting`] finds them (folders that cannot
-/// be searched are left out, and a path that does not exist leads to no file), provided the
-/// search looks at no more than `max_names` names in folders; `None` when there are more (the
-/// search stops there). For a look over folders that may be anything (`curvebake new --dir
-/// /`), where the work must stay bounded whatever the folder holds.
-pub fn find_inputs_within(paths: &[PathBuf], max_names: usize) -> Option<Vec<PathBuf>> {
+/// The curve files under `paths` as [`find_inputs_reporting`] finds them (folders that cannot
+/// be searched are left out, and a path that does not exist leads to no file), looking at no
+/// more than `max_names` names in folders, and whether that was all of them (else the files
+/// found until then: the search goes breadth first, so those nearest the paths). For a look
+/// over folders that may be anything (`curvebake new --dir /`), where the work must stay
+/// bounded whatever the folder holds.
+pub fn find_inputs_within(paths: &[PathBuf], max_names: usize) -> (Vec<PathBuf>, bool) {
     let paths: Vec<PathBuf> = paths.iter().filter(|p| p.exists()).cloned().collect();
     match find(&paths, None, max_names) {
-        Ok(found) if found.complete => Some(found.files),
-        Ok(_) => None,
-        Err(_) => Some(Vec::new()),
+        Ok(found) => (found.files, found.complete),
+        Err(_) => (Vec::new(), true),
     }
 }
 
@@ -915,8 +915,13 @@ mod tests {
             std::fs::write(dir.path().join(format!("m{i}.ron")), "").unwrap();
         }
         let paths = [dir.path().to_owned(), dir.path().join("missing")];
-        assert_eq!(find_inputs_within(&paths, 5).map(|f| f.len()), Some(5));
-        assert_eq!(find_inputs_within(&paths, 4), None);
+        let counted = |max| {
+            let (files, complete) = find_inputs_within(&paths, max);
+            (files.len(), complete)
+        };
+        assert_eq!(counted(5), (5, true));
+        // Past its names, the files it found until then: none, its one folder holds more.
+        assert_eq!(counted(4), (0, false));
     }
 
     #[test]
