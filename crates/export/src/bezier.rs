@@ -228,9 +228,9 @@ fn clamped(mut p: [f64; 4]) -> [f64; 4] {
 }
 
 /// The largest `|ease(u) - p(u)|` of the points `p` over every input: the error at the
-/// samples, the joins (from both sides) and just before the end, and, between each of those inputs that is a
-/// local maximum (the ends included) and its neighbours (where the error is smooth), the
-/// maximum a golden-section search finds.
+/// samples, the joins (from both sides) and just before the end, and, between each of those
+/// inputs that is a local maximum (the ends included) and its neighbours (where the error is
+/// smooth), the maximum a golden-section search finds.
 fn largest_error(p: &[f64; 4], progress: &Progress) -> f64 {
     let error_at = |u: f64| (ease(p, u) - (progress.at)(u)).abs();
     let mut points = Vec::with_capacity(progress.samples.len() + 2 * progress.joins.len() + 1);

@@ -4,9 +4,9 @@
 //! They are the fitting core's stops ([`crate::fit`]) for every track on one timeline, each
 //! track within [`PREVIEW_SHARE`] of its range (no finer than its values' doubles show:
 //! [`PREVIEW_MIN_RELATIVE`], [`PREVIEW_MIN_TOLERANCE`]): so the drawn line is within that
-//! share of the motion at every instant, proven, where points at even times miss what happens between
-//! them (a stiff spring's swing of a sixth of a period drawn as a chord was 7 % of its travel
-//! off). A joint is a point (an impact touches the floor); a value that steps (a rest, a
+//! share of the motion at every instant, proven, where points at even times miss what happens
+//! between them (a stiff spring's swing of a sixth of a period drawn as a chord was 7 % of its
+//! travel off). A joint is a point (an impact touches the floor); a value that steps (a rest, a
 //! track that ends) has two points at one time. A motion too fast for
 //! [`PREVIEW_MAX_POINTS`] points (the fit gives up past them) gets that many at even times,
 //! and the side of each join.

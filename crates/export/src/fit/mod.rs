@@ -423,11 +423,12 @@ pub fn capacity(tracks: &[Track], timing: &Timing) -> usize {
 /// least [`capacity`] (which a caller may have at hand already), it allocates once, and not
 /// at all in a `fit` with that room (as [`Fit::with_capacity`] makes).
 pub fn fit_into(tracks: &[Track], timing: &Timing, stops: usize, fit: &mut Fit) {
-    fit_until(tracks, timing, stops, usize::MAX, fit);
+    fit_at_most(tracks, timing, stops, usize::MAX, fit);
 }
 
 /// [`fit_into`], given up (`false`, `fit` left unfinished) once it has made more than `most`
-/// stops: for a caller that has no use for more (a preview of [`crate::preview`]).
+/// stops: for a caller that has no use for more (a preview of [`crate::preview`]). Whether it
+/// finished.
 pub fn fit_at_most(
     tracks: &[Track],
     timing: &Timing,
@@ -435,11 +436,6 @@ pub fn fit_at_most(
     most: usize,
     fit: &mut Fit,
 ) -> bool {
-    fit_until(tracks, timing, stops, most, fit)
-}
-
-/// [`fit_into`], given up once it has made more than `most` stops: whether it finished.
-fn fit_until(tracks: &[Track], timing: &Timing, stops: usize, most: usize, fit: &mut Fit) -> bool {
     assert!(!tracks.is_empty() && tracks.len() <= MAX_TRACKS);
     let n = tracks.len();
     let duration = timing.duration;
