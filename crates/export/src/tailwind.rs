@@ -82,9 +82,7 @@ impl Exporter for Tailwind {
             .filter(|a| a.eased)
             .map(|a| a.name.as_slice())
             .collect();
-        let eased_names: Vec<String> = (eased.iter())
-            .map(|n| String::from_utf8_lossy(n).into_owned())
-            .collect();
+        let warnings = clashes(&global, &eased);
         let rules = (!written.animations.is_empty()).then(|| class_rules(&out, &global));
         if !eased.is_empty() {
             out.extend_from_slice(b"@theme inline {\n");
@@ -127,7 +125,7 @@ impl Exporter for Tailwind {
             files: Vec::new(),
             chunk: Some(out),
             stats: Vec::new(),
-            warnings: clashes(&global, &eased_names),
+            warnings,
         }
     }
 }
@@ -144,7 +142,7 @@ const TAILWIND_EASINGS: [&str; 5] = ["in", "out", "in-out", "linear", "initial"]
 /// that Tailwind has already: Tailwind writes its own after the theme's, so its animation
 /// wins (and its `@keyframes` replace the motion's, which the class `.<name>` plays too),
 /// and an easing of the theme replaces Tailwind's across the app.
-fn clashes(global: &str, eased: &[String]) -> Vec<String> {
+fn clashes(global: &str, eased: &[&[u8]]) -> Vec<String> {
     let mut warnings = Vec::new();
     if TAILWIND_ANIMATIONS.contains(&global) {
         warnings.push(format!(
@@ -153,9 +151,9 @@ fn clashes(global: &str, eased: &[String]) -> Vec<String> {
              (as --prefix ui-) or rename it"
         ));
     }
-    for name in eased
+    for name in TAILWIND_EASINGS
         .iter()
-        .filter(|n| TAILWIND_EASINGS.contains(&n.as_str()))
+        .filter(|e| eased.contains(&e.as_bytes()))
     {
         warnings.push(format!(
             "Tailwind has its own ease-{name}: this motion's --ease-{name} replaces it in every \
