@@ -1,6 +1,9 @@
 //! (a) One frame of each motion kind, beside a bare inline loop of the same closed form.
 
-#![allow(missing_docs)] // criterion_group! generates undocumented functions
+#![allow(missing_docs)]
+// criterion_group! generates undocumented functions
+// The inline loop is the bare closed form with the platform's functions, the floor to beat.
+#![allow(clippy::disallowed_methods)]
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use curvebake::motion::{

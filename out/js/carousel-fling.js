@@ -34,7 +34,7 @@ export const velocities = {
 };
 /** Per track, where the motion is not smooth between frames (an impact, a hand-off, a bound hit, a track's end) and the end if the last frame holds the rest value: [t, x before, v before, x after, v after]. */
 export const joins = {
-  value: [[1.5333333333333334,-319.7580874554278,-1.1339650526824072,-320.0,0.0]],
+  value: [[1.5333333333333334,-319.7580874554278,-1.133965052682407,-320.0,0.0]],
 };
 /** The position of `track` (the first one by default) at `seconds`, clamped to [0, duration],
  * read from `tracks` and `velocities` between frames by cubic Hermite: on [a, b], h = b - a,

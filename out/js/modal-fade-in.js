@@ -34,7 +34,7 @@ export const velocities = {
 };
 /** Per track, where the motion is not smooth between frames (an impact, a hand-off, a bound hit, a track's end) and the end if the last frame holds the rest value: [t, x before, v before, x after, v after]. */
 export const joins = {
-  value: [[0.3,1.0000000000000004,0.5000000000000002,1.0,0.5]],
+  value: [[0.3,1.0000000000000007,0.5000000000000003,1.0,0.5]],
 };
 /** The position of `track` (the first one by default) at `seconds`, clamped to [0, duration],
  * read from `tracks` and `velocities` between frames by cubic Hermite: on [a, b], h = b - a,

@@ -34,7 +34,7 @@ export const velocities = {
 };
 /** Per track, where the motion is not smooth between frames (an impact, a hand-off, a bound hit, a track's end) and the end if the last frame holds the rest value: [t, x before, v before, x after, v after]. */
 export const joins = {
-  value: [[0.1,0.8998413093720357,-0.5879564230913574,0.8998413093720357,-0.5879564230913572],[0.6666666666666666,0.9999098211890356,0.008868916471697342,1.0,0.0]],
+  value: [[0.1,0.8998413093720357,-0.5879564230913574,0.8998413093720357,-0.5879564230913571],[0.6666666666666666,0.9999098211890356,0.008868916471697342,1.0,0.0]],
 };
 /** The position of `track` (the first one by default) at `seconds`, clamped to [0, duration],
  * read from `tracks` and `velocities` between frames by cubic Hermite: on [a, b], h = b - a,

@@ -38,8 +38,8 @@ export const velocities = {
 };
 /** Per track, where the motion is not smooth between frames (an impact, a hand-off, a bound hit, a track's end) and the end if the last frame holds the rest value: [t, x before, v before, x after, v after]. */
 export const joins = {
-  translateY: [[0.7220437882336946,0.09843229276184128,-1.9940227354636095,0.0,0.0],[0.7333333333333333,0.0,0.0,0.0,0.0]],
-  opacity: [[0.3,0.9999999999999999,0.20000000000000018,1.0,0.0],[0.7333333333333333,1.0,0.0,1.0,0.0]],
+  translateY: [[0.7220437882336946,0.09843229276184126,-1.994022735463609,0.0,0.0],[0.7333333333333333,0.0,0.0,0.0,0.0]],
+  opacity: [[0.3,0.9999999999999999,0.20000000000000015,1.0,0.0],[0.7333333333333333,1.0,0.0,1.0,0.0]],
   scale: [[0.5473600838557595,1.0000348388798665,-0.0003579580033458099,1.0,0.0],[0.7333333333333333,1.0,0.0,1.0,0.0]],
 };
 /** The position of `track` (the first one by default) at `seconds`, clamped to [0, duration],

@@ -2,6 +2,10 @@
 //! one area, run as `cargo test --test suite <module>`. `tests/allocations.rs` stays apart
 //! because its counting allocator is a whole binary's choice.
 
+// References are computed with the platform's functions (compared within tolerances, never by
+// bytes); the outputs go through `libm` (clippy.toml).
+#![allow(clippy::disallowed_methods)]
+
 mod common;
 
 mod browser_compose;
@@ -28,6 +32,7 @@ mod motion_properties;
 mod plain_ron;
 mod play_runtime;
 mod plots;
+mod portable;
 mod prefix;
 mod properties_outputs;
 mod read_tables;

@@ -397,7 +397,7 @@ fn drawn(values: impl Iterator<Item = f64> + Clone) -> Vec<f64> {
         });
     let span = (hi - lo).max(hi.abs().max(lo.abs()) * 1e-9);
     let decimals = if span > 0.0 {
-        (6.0 - span.log10().floor()).clamp(0.0, 17.0) as usize
+        (6.0 - libm::log10(span).floor()).clamp(0.0, 17.0) as usize
     } else {
         0
     };

@@ -11,6 +11,9 @@
 //! its state on each side), [`exact`] (a track's exact `linear()` easing with its bound) and
 //! [`bezier`] (the single cubic Bézier nearest a motion's progress).
 
+// Tests compute their references with the platform's functions (compared within tolerances,
+// never by bytes); the outputs go through `libm` (clippy.toml).
+#![cfg_attr(test, allow(clippy::disallowed_methods))]
 pub mod bezier;
 pub mod css;
 pub mod done;

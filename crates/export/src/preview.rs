@@ -134,7 +134,7 @@ fn fitted(baked: &Baked) -> Option<(Vec<f64>, Vec<Vec<f64>>)> {
 
 /// The largest power of ten no larger than `size`, and no larger than 1.
 fn unit_of(size: f64) -> f64 {
-    10f64.powi(size.log10().floor().min(0.0) as i32)
+    10f64.powi(libm::log10(size).floor().min(0.0) as i32)
 }
 
 /// `n` + 1 even times from 0 to `duration` and, at each of `joins`, the last double before

@@ -354,7 +354,7 @@ fn format_bound(bound: f64) -> String {
     if bound <= 0.0 {
         return "0".into();
     }
-    let scale = 10f64.powi(1 - bound.log10().floor() as i32);
+    let scale = 10f64.powi(1 - libm::log10(bound).floor() as i32);
     format_number((bound * scale).ceil() / scale)
 }
 

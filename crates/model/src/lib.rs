@@ -7,6 +7,9 @@
 //!
 //! The closed forms themselves are `curvebake_motion`'s; nothing here writes a file.
 
+// Tests compute their references with the platform's functions (compared within tolerances,
+// never by bytes); the outputs go through `libm` (clippy.toml).
+#![cfg_attr(test, allow(clippy::disallowed_methods))]
 pub mod bake;
 pub mod error;
 pub mod hash;

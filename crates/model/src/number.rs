@@ -111,7 +111,7 @@ pub fn max_fixed_len(max_abs: f64, decimals: u32) -> usize {
     let digits = if max_abs < 1.0 {
         1
     } else {
-        max_abs.log10().floor() as usize + 2
+        libm::log10(max_abs).floor() as usize + 2
     };
     2 + digits + decimals as usize
 }
@@ -369,7 +369,7 @@ pub fn format_number(x: f64) -> String {
     if x == 0.0 {
         return "0".into();
     }
-    let magnitude = x.abs().log10().floor() as i32;
+    let magnitude = libm::log10(x.abs()).floor() as i32;
     let mut buffer = zmij::Buffer::new();
     let shortest = buffer.format_finite(x);
     let shortest = shortest.strip_suffix(".0").unwrap_or(shortest);

@@ -12,6 +12,15 @@ const NEAR_BRANCH_POINT: f64 = 1e-2;
 /// Newton steps for the hex form; each doubles the digits of a start already good to |A+1|⁴.
 const HEX_NEWTON_STEPS: u32 = 4;
 
+/// Below this |A| (a decay that slows to a thousandth of its mean speed and less), W-1 of
+/// `A·e^A` is the tail where Lambert W takes a logarithm, and `lambert_w`'s is the platform's
+/// (through num-traits), not the same bits everywhere: the solve takes its own there.
+const FAR_TAIL: f64 = 1e-3;
+
+/// Newton steps in the far tail: its start is within 1 of the root, and the fourth step
+/// already moves it by less than a unit in the last place (h from 10³ to 10³⁰⁸).
+const TAIL_NEWTON_STEPS: u32 = 5;
+
 /// A decay with start `from`, initial velocity v0 and rate λ (1/s):
 /// v = v0·e^(-λt), x = x0 + v0·t·hex(-λt), with hex(z) = (e^z - 1)/z.
 ///
@@ -87,7 +96,7 @@ impl Decay {
         }
         let (rho, branch) = solve_rho(duration, end_velocity, distance);
         let lambda = rho / duration;
-        let velocity = end_velocity * rho.exp();
+        let velocity = end_velocity * libm::exp(rho);
         if !(distance.is_finite()
             && lambda.is_finite()
             && velocity.is_finite()
@@ -95,7 +104,7 @@ impl Decay {
             // The growth e^(-λt) <= e^(-ρ) over [0, T] must be finite too, or velocity and
             // position overflow to infinity before T (ρ < -709.78, with |vT| large enough
             // that v0 = vT·e^ρ is still a normal double).
-            && (-rho).exp().is_finite())
+            && libm::exp(-rho).is_finite())
         {
             return fail("", Unsolvable::OutOfRange);
         }
@@ -117,7 +126,10 @@ impl Decay {
 /// With A = -T·vT/D (< 0 here), ρ = A - W(A·e^A) on W0 when A < -1 (the motion speeds up) and on
 /// W-1 when -1 < A < 0 (it slows down); ρ = 0 when A = -1. Near A = -1 it solves
 /// expm1(ρ) = h·ρ, h = D/(T·vT) = 1 + ε, by Newton from the series ρ ≈ 2ε - 4ε²/3 + 10ε³/9,
-/// which never forms A·e^A.
+/// which never forms A·e^A. In the far tail (|A| < [`FAR_TAIL`], h > 1000) it solves
+/// ρ = ln(1 + hρ), written F(ρ) = ρ - ln h - ln(ρ + 1/h) = 0 (no overflow up to h = 10³⁰⁸), by
+/// Newton from ρ = L + ln L + 1 (L = ln h), right of the root: F is convex there, so the steps
+/// fall to it without overshooting.
 fn solve_rho(duration: f64, end_velocity: f64, distance: f64) -> (f64, Branch) {
     let a = -duration * end_velocity / distance;
     let branch = if a < -1.0 {
@@ -127,9 +139,21 @@ fn solve_rho(duration: f64, end_velocity: f64, distance: f64) -> (f64, Branch) {
     } else {
         return (0.0, Branch::Linear);
     };
+    if a > -FAR_TAIL {
+        let h = distance / (duration * end_velocity);
+        let (log_h, inverse_h) = (libm::log(h), 1.0 / h);
+        let mut rho = log_h + libm::log(log_h) + 1.0;
+        for _ in 0..TAIL_NEWTON_STEPS {
+            let f = (rho - log_h) - libm::log(rho + inverse_h);
+            rho -= f / (1.0 - 1.0 / (rho + inverse_h));
+        }
+        return (rho, branch);
+    }
     if (a + 1.0).abs() >= NEAR_BRANCH_POINT {
-        // Away from the branch point A·e^A is well conditioned for W.
-        let x = (a * a.exp()).max(lambert_w::SMALLEST_F64_IN_DOMAIN);
+        // Away from the branch point A·e^A is well conditioned for W, and for these arguments
+        // (from -1/e to -FAR_TAIL·e^-FAR_TAIL) `lambert_w` takes square roots and rational
+        // functions only: the same bits everywhere (tests/suite/portable.rs bakes both).
+        let x = (a * libm::exp(a)).max(lambert_w::SMALLEST_F64_IN_DOMAIN);
         let w = match branch {
             Branch::W0 => lambert_w::lambert_w0(x),
             _ => lambert_w::lambert_wm1(x),
@@ -140,7 +164,7 @@ fn solve_rho(duration: f64, end_velocity: f64, distance: f64) -> (f64, Branch) {
     let mut rho = epsilon * (2.0 + epsilon * (-4.0 / 3.0 + epsilon * 10.0 / 9.0));
     for _ in 0..HEX_NEWTON_STEPS {
         // G(ρ) = expm1(ρ) - (1 + ε)ρ, G'(ρ) = expm1(ρ) - ε.
-        let e = rho.exp_m1();
+        let e = libm::expm1(rho);
         let slope = e - epsilon;
         if slope == 0.0 {
             break;
@@ -238,7 +262,7 @@ impl Motion for Decay {
         if self.velocity == 0.0 {
             0.0
         } else {
-            self.velocity * (-self.lambda * t).exp()
+            self.velocity * libm::exp(-self.lambda * t)
         }
     }
 }
@@ -297,6 +321,28 @@ impl Settle for Decay {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn far_tail_roots_match_a_40_digit_reference_on_both_sides_of_its_border() {
+        // ρ = A - W-1(A·e^A), A = -1/h, by mpmath's lambertw at 40 digits. 999.5 is solved
+        // by `lambert_w`, the others by the tail's Newton.
+        for (h, reference) in [
+            (999.5, 9.117_567_980_922_758_861_5),
+            (1000.5, 9.118_691_023_763_838_571_5),
+            (12345.678, 11.897_386_918_839_564_676),
+            (1e8, 21.488_183_944_497_882_764),
+            (1e100, 235.721_158_875_685_313_66),
+            (1e300, 697.322_776_295_460_161),
+        ] {
+            let (rho, branch) = solve_rho(1.0, 1.0, h);
+            assert_eq!(branch, Branch::WMinus1);
+            let error = ((rho - reference) / reference).abs();
+            assert!(
+                error <= 4.0 * f64::EPSILON,
+                "h {h}: {rho} against {reference}, {error:e}"
+            );
+        }
+    }
 
     #[test]
     fn solve_round_trips_on_both_branches_and_near_the_branch_point() {

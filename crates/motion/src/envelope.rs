@@ -38,7 +38,7 @@ impl Envelope {
         if shape == 0.0 {
             0.0
         } else {
-            (-self.rate * t).exp() * shape
+            libm::exp(-self.rate * t) * shape
         }
     }
 
@@ -62,7 +62,7 @@ impl Envelope {
         } else if self.slope == 0.0 && self.start == 0.0 {
             0.0
         } else {
-            (-self.rate * peak).exp() * self.slope.mul_add(peak, self.start)
+            libm::exp(-self.rate * peak) * self.slope.mul_add(peak, self.start)
         };
         self.amplitude.min(linear)
     }
@@ -78,7 +78,7 @@ impl Envelope {
             return None;
         }
         // The constant part alone crosses in closed form; the linear part by Newton's method.
-        let constant_crossing = (self.amplitude / threshold).ln() / self.rate;
+        let constant_crossing = libm::log(self.amplitude / threshold) / self.rate;
         let mut hi = peak + 1.0 / self.rate;
         while self.at_linear(hi) > threshold && hi < constant_crossing {
             hi *= 2.0;
@@ -101,13 +101,13 @@ impl Envelope {
     /// puts just above the threshold is moved up by doubling steps from an ulp until it is
     /// not: the result is the root to within a few ulps of the evaluated bound.
     fn linear_crossing(&self, mut hi: f64, threshold: f64) -> f64 {
-        let log_threshold = threshold.ln();
+        let log_threshold = libm::log(threshold);
         for _ in 0..NEWTON_STEPS {
             let shape = self.slope.mul_add(hi, self.start);
             if shape <= 0.0 {
                 break;
             }
-            let g = shape.ln() - self.rate * hi - log_threshold;
+            let g = libm::log(shape) - self.rate * hi - log_threshold;
             let next = hi - g / (self.slope / shape - self.rate);
             if !(next < hi) || next < 0.0 {
                 break;
@@ -138,7 +138,7 @@ impl Envelope {
 
     /// The linear part of the bound at time `t`: `e^(-r·t)·(p + q·t)`.
     fn at_linear(&self, t: f64) -> f64 {
-        (-self.rate * t).exp() * self.slope.mul_add(t, self.start)
+        libm::exp(-self.rate * t) * self.slope.mul_add(t, self.start)
     }
 }
 

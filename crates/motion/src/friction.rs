@@ -28,7 +28,7 @@ impl Friction {
         let friction = check("friction", friction, "in (0, 1]", |f| f > 0.0 && f <= 1.0)?;
         // ln is correctly rounded to within an ulp of its result, near 1 included; ln_1p(f - 1)
         // would not be for small f, where rounding f - 1 costs digits.
-        let lambda = -friction.ln();
+        let lambda = -libm::log(friction);
         Ok(Self {
             decay: Decay::new(from, velocity, lambda)?,
             friction,
@@ -61,7 +61,7 @@ impl Friction {
         }
         Ok(Self {
             decay: Decay::new(from, velocity, lambda)?,
-            friction: (-lambda).exp(),
+            friction: libm::exp(-lambda),
         })
     }
 
@@ -85,7 +85,7 @@ impl Friction {
         if speed <= rest_speed {
             Some(0.0)
         } else if self.lambda() > 0.0 {
-            Some((speed / rest_speed).ln() / self.lambda())
+            Some(libm::log(speed / rest_speed) / self.lambda())
         } else {
             None
         }

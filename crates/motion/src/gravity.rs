@@ -180,7 +180,7 @@ impl Bounce {
         // With remaining = 1 - (t - t1)(1 - e)/Δ1, that is e^(k-1) >= remaining > e^k. It is
         // formed from the end time, so it keeps its digits (and stays > 0) just before the end.
         let remaining = (self.end_time() - t) * (1.0 - e) / self.first_bounce();
-        let estimate = (remaining.ln() / e.ln()).floor() + 1.0;
+        let estimate = (libm::log(remaining) / libm::log(e)).floor() + 1.0;
         // Clamped so that k ± 1 never overflows (only a restitution within ~1e-8 of 1 has more
         // bounces than an i32 counts).
         let mut k = estimate.clamp(1.0, f64::from(i32::MAX - 1)) as i32;
@@ -224,7 +224,7 @@ impl Bounce {
             return 1;
         }
         // e^k·|v1| <= limit  <=>  k >= ln(limit/|v1|)/ln e (one step more if rounding disagrees).
-        let k = ((speed_limit / v1).ln() / e.ln()).ceil();
+        let k = (libm::log(speed_limit / v1) / libm::log(e)).ceil();
         if k.is_nan() || k >= f64::from(i32::MAX - 1) {
             return i32::MAX;
         }

@@ -147,7 +147,7 @@ impl Inertia {
     pub fn new(params: InertiaParams) -> Result<Self> {
         check_params(&params)?;
         let x0 = params.from;
-        let lambda = -params.friction.ln();
+        let lambda = -libm::log(params.friction);
         let (case, pieces) = if let Some(bound) = params.min.filter(|&lo| x0 < lo) {
             (
                 InertiaCase::StartsOutside {
@@ -352,7 +352,7 @@ fn fling_case(params: &InertiaParams, lambda: f64) -> Result<(InertiaCase, Piece
                 let time = if lambda == 0.0 {
                     (bound - x0) / v0
                 } else {
-                    -(-q).ln_1p() / lambda
+                    -libm::log1p(-q) / lambda
                 };
                 let velocity = v0 - lambda * (bound - x0);
                 (

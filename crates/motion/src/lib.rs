@@ -5,6 +5,9 @@
 //! no function here panics. Times are seconds; positions and velocities are in the caller's
 //! unit (px, deg, ...) and that unit per second.
 
+// Tests compute their references with the platform's functions (compared within tolerances,
+// never by bytes); the outputs go through `libm` (clippy.toml).
+#![cfg_attr(test, allow(clippy::disallowed_methods))]
 mod decay;
 mod envelope;
 mod error;

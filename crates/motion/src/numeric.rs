@@ -15,7 +15,7 @@ pub fn hex(z: f64) -> f64 {
     } else if z == f64::INFINITY {
         f64::INFINITY
     } else {
-        z.exp_m1() / z
+        libm::expm1(z) / z
     }
 }
 
@@ -46,7 +46,7 @@ pub fn sinc(x: f64) -> f64 {
     if x.abs() < SERIES_CUTOFF {
         1.0 - x * x / 6.0
     } else {
-        x.sin() / x
+        libm::sin(x) / x
     }
 }
 
@@ -55,7 +55,7 @@ pub fn sinhc(x: f64) -> f64 {
     if x.abs() < SERIES_CUTOFF {
         1.0 + x * x / 6.0
     } else {
-        x.sinh() / x
+        libm::sinh(x) / x
     }
 }
 
@@ -80,7 +80,7 @@ pub fn first_positive_quadratic_root(a: f64, v: f64, d: f64) -> Option<f64> {
         // √(v² + r²) = hypot(v, r), √(v² − r²) = √(|v| − r)·√2·√(|v|/2 + r/2).
         let r = std::f64::consts::SQRT_2 * a.abs().sqrt() * d.abs().sqrt();
         if (a > 0.0) == (d > 0.0) {
-            v.hypot(r)
+            libm::hypot(v, r)
         } else if v.abs() >= r {
             (v.abs() - r).sqrt() * std::f64::consts::SQRT_2 * (v.abs() / 2.0 + r / 2.0).sqrt()
         } else {

@@ -85,7 +85,7 @@ impl ExplosionRing {
         let slack = INSIDE_OUT_SLACK * size;
         // w'(t) = 0 where v_o·e^(-λ_o t) = v_i·e^(-λ_i t): t* = ln(v_i/v_o)/(λ_i - λ_o).
         let critical =
-            (i.initial_velocity() / o.initial_velocity()).ln() / (i.lambda() - o.lambda());
+            libm::log(i.initial_velocity() / o.initial_velocity()) / (i.lambda() - o.lambda());
         let mut candidates = vec![0.0, self.duration];
         if critical > 0.0 && critical < self.duration {
             candidates.push(critical);

@@ -98,7 +98,7 @@ impl Spring {
             })
         };
         let extreme = |inputs: &[(&'static str, f64)], what: [&'static str; 2]| {
-            let size = |x: f64| if x > 0.0 { x.log2().abs() } else { 0.0 };
+            let size = |x: f64| if x > 0.0 { libm::log2(x).abs() } else { 0.0 };
             let &(path, value) = (inputs.iter())
                 .max_by(|a, b| size(a.1).total_cmp(&size(b.1)))
                 .expect("inputs");
@@ -293,12 +293,12 @@ impl Spring {
         let x = self.root * t;
         if self.discriminant > 0.0 && x > MODAL_SWITCH {
             let ((r1, r2), (a1, a2)) = self.modes();
-            let (e1, e2) = ((r1 * t).exp(), (r2 * t).exp());
+            let (e1, e2) = (libm::exp(r1 * t), libm::exp(r2 * t));
             return (a1 * e1 + a2 * e2, a1 * r1 * e1 + a2 * r2 * e2);
         }
-        let envelope = (-self.sigma * t).exp();
+        let envelope = libm::exp(-self.sigma * t);
         let (c, s) = if self.discriminant < 0.0 {
-            let (sin, cos) = x.sin_cos();
+            let (sin, cos) = libm::sincos(x);
             // sin(ωd·t)/ωd = t·sinc(ωd·t): exact as ωd -> 0, where sin/ωd would be 0/0.
             let s = if x.abs() < SINC_SWITCH {
                 t * sinc(x)
@@ -307,7 +307,7 @@ impl Spring {
             };
             (envelope * cos, envelope * s)
         } else {
-            (envelope * x.cosh(), envelope * t * sinhc(x))
+            (envelope * libm::cosh(x), envelope * t * sinhc(x))
         };
         let (bu, bv) = self.s_coefficients();
         (self.u0 * c + bu * s, self.velocity * c + bv * s)
@@ -322,8 +322,8 @@ impl Spring {
             let w = self.root;
             (
                 self.sigma,
-                self.u0.hypot(bu / w),
-                self.velocity.hypot(bv / w),
+                libm::hypot(self.u0, bu / w),
+                libm::hypot(self.velocity, bv / w),
             )
         } else if self.discriminant > 0.0 {
             let ((r1, r2), (a1, a2)) = self.modes();
@@ -430,14 +430,14 @@ impl Spring {
             let theta = if p == 0.0 {
                 PI / 2.0
             } else {
-                (-c * root / p).atan()
+                libm::atan(-c * root / p)
             };
             let theta = if theta < 0.0 { theta + PI } else { theta };
             (theta / root, PI / root)
         } else if self.discriminant > 0.0 && root > 0.0 {
             let r = -c * root / p;
             let first = if r.abs() < 1.0 {
-                at_or_after_0(r.atanh() / root)
+                at_or_after_0(libm::atanh(r) / root)
             } else {
                 f64::NAN
             };
@@ -505,7 +505,7 @@ impl Motion for Spring {
         let zeros = (a + first, period);
         (self.extrema(order, (d.min(end), d.max(end)), (a, b), zeros)).unwrap_or_else(|| {
             let q = self.sigma.mul_add(d, next);
-            let amplitude = (1.0 + RANGE_SLACK) * d.hypot(q / self.root);
+            let amplitude = (1.0 + RANGE_SLACK) * libm::hypot(d, q / self.root);
             (-amplitude, amplitude)
         })
     }

@@ -347,7 +347,7 @@ fn spring_figures(s: &Spring) -> SpringFigures {
             1.0 / zeta - 1.0
         },
         overshoot: overshoot.map(|wd| {
-            let fraction = (-zeta * PI / (1.0 - zeta * zeta).sqrt()).exp();
+            let fraction = libm::exp(-zeta * PI / (1.0 - zeta * zeta).sqrt());
             Overshoot {
                 percent: 100.0 * fraction,
                 units: fraction * (s.to() - s.from()).abs(),

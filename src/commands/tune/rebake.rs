@@ -189,7 +189,7 @@ mod tests {
         let (k, c) = (400.0_f64, 18.0_f64);
         let zeta = c / (2.0 * k.sqrt());
         let wd = k.sqrt() * (1.0 - zeta * zeta).sqrt();
-        let (time, fraction) = (PI / wd, (-zeta * PI / (1.0 - zeta * zeta).sqrt()).exp());
+        let (time, fraction) = (PI / wd, libm::exp(-zeta * PI / (1.0 - zeta * zeta).sqrt()));
         let options = BakeOptions::default();
         let file = Path::new("drop.ron");
         let listed = figures_of_file(&options, file, text)

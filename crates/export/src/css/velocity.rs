@@ -94,7 +94,7 @@ impl Velocity {
         });
         let duration = stretch.map_or(d, |s| d * s.value());
         // K = 10^n >= 1/ω0 >= max |g| (the energy v²/2 + ω0²·g²/2 never grows from 1/2).
-        let n = (-omega0.log10()).ceil() as i32;
+        let n = (-libm::log10(omega0)).ceil() as i32;
         let k = if n <= 0 {
             Decimal::new(1, n.unsigned_abs())
         } else {

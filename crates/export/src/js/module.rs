@@ -147,7 +147,7 @@ fn value_decimals(unit: &str) -> u32 {
 /// decimals moves it by at most 0.5·10^-d, its keyframe by that times the duration, which
 /// must stay within [`OFFSET_MAX_SHIFT`]; and at least [`OFFSET_DECIMALS`].
 fn offset_decimals(duration: f64) -> u32 {
-    let needed = (0.5 * duration / OFFSET_MAX_SHIFT).log10().ceil();
+    let needed = libm::log10(0.5 * duration / OFFSET_MAX_SHIFT).ceil();
     // A duration is finite and positive; 17 decimals are beyond what a double holds anyway.
     needed.clamp(f64::from(OFFSET_DECIMALS), 17.0) as u32
 }

@@ -352,8 +352,8 @@ impl Ticks {
     fn new(range: &Range<f64>, max: usize) -> Self {
         let span = range.end - range.start;
         let raw = span / max.max(1) as f64;
-        let mut power = raw.log10().floor();
-        let base = 10f64.powf(power);
+        let mut power = libm::log10(raw).floor();
+        let base = libm::pow(10f64, power);
         let mut mantissa = [1.0, 2.0, 5.0, 10.0]
             .into_iter()
             .find(|m| m * base >= raw * (1.0 - 1e-9))
@@ -362,7 +362,7 @@ impl Ticks {
             mantissa = 1.0;
             power += 1.0;
         }
-        let step = mantissa * 10f64.powf(power);
+        let step = mantissa * libm::pow(10f64, power);
         // Ticks a rounding error away from an end still count as inside.
         let first = (range.start / step - 1e-9).ceil();
         let last = (range.end / step + 1e-9).floor();
