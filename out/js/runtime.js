@@ -16,22 +16,24 @@
 //
 // The bound. Between stops at a and a + h the played line is the chord of x, off by at most
 // h²/8·max|x''| on [a, a + h]. Each piece gives A(t) >= sup over s >= t of |x''(s)| (its
-// decay envelope, non-increasing), so a step h = √(8·ε/A(a)) keeps the chord within ε = 0.9 of
-// the tolerance from a on: steps grow as the motion decays, in runs of equal steps (a run's
-// first step serves it whole), whose inner stops the engine places itself (a stop without its
-// progress is spaced evenly between its neighbours). Once the envelope of |x - rest| is within
-// 0.2 of the tolerance, at a stop where a run begins, a second stop at that instant goes to the
-// rest value and holds it. So the played value is within max(0.9, 0.2) of the tolerance of x, and the other
-// 0.1 is left for floats: the stops written to 1e-6 of the unit and their progress to 1e-8 (at
-// most 5e-7 + 5e-9·max|v|·T), single-precision linear() and values (Gecko; a few times
-// 6e-8·(max|x| + max|v|·T)), within 0.1 of the tolerance while max|x| + max|v|·T stays under
-// 5e5 tolerances (50,000 px). The tolerance is 0.1 px (0.1 %, deg; 0.001 unitless).
+// decay envelope, non-increasing), so a step h = √(8·ε/A(a)) keeps the chord within ε = `tol`
+// (0.9 of the bound: the module passes it so) from a on: steps grow as the motion decays, in
+// runs of equal steps (a run's first step serves it whole), whose inner stops the engine
+// places itself (a stop without its progress is spaced evenly between its neighbours). Once
+// the envelope of |x - rest| is within ε too, a second stop at that instant goes to the rest
+// value and holds it; a step within which the envelope falls under ε ends just past where it
+// does, so the hold, and `finished`, come as soon as the bound allows. So the played value is
+// within 0.9 of the bound of x, and the other 0.1 is left for floats: the stops written to
+// 1e-6 of the unit and their progress to 1e-8 (at most 5e-7 + 5e-9·max|v|·T),
+// single-precision linear() and values (Gecko; a few times 6e-8·(max|x| + max|v|·T)), within
+// 0.1 of the bound while max|x| + max|v|·T stays under 5e5 bounds (50,000 px). The bound is
+// 0.1 px (0.1 %, deg; 0.001 unitless).
 
-const { abs, exp, sqrt, sin, cos, min, log1p, expm1, round } = Math;
+const { abs, exp, sqrt, sin, cos, min, log, log1p, expm1, round } = Math;
 
-// The shares of the tolerance (0.9 for chords, 0.2 for the hold at rest: see the bound) and
-// how much longer the step from a stop must be for a run of equal steps to end (1.3) are
-// written where they are used: named constants cost the budgeted runtime 11 bytes.
+// How much longer the step from a stop must be for a run of equal steps to end (1.3), and how
+// far past the envelope's fall under `tol` a step ends (1.1), are written where they are used:
+// named constants cost the budgeted runtime bytes.
 
 /** A spring of stiffness k and damping c per unit of mass (k/m, c/m) from x0 with velocity v0
  * towards `to`. A piece:
@@ -46,7 +48,7 @@ function spring(w, c, to, x0, v0) {
   // difference by expm1 (exact near critical damping, and no e^-σt·cosh(gt) overflow).
   // (e^-ρt is e^-σt unless overdamped; m serves only then.)
   const cs = (t, e = exp(-rho * t), z = r * t, m = -expm1(-2 * z)) => d > 0
-    ? [e * (1 - m / 2), e * m / (2 * r)]
+    ? [e * (1 - m / 2), e * m / r / 2]
     : [e * cos(z), e * (r ? sin(z) / r : t)];
   // sup over [t, ∞) of |y| for y = y0·C + B·S (B = y1 + σ·y0), the smaller of two bounds.
   // One: |C| <= e^-ρt and |S| <= e^-ρt·min(1/r, t) (1/ωd; overdamped, 1/g > 1/2g), whose
@@ -57,7 +59,7 @@ function spring(w, c, to, x0, v0) {
   const envelope = (y0, y1, B = y1 + s * y0, q = B / r || 0, H = sqrt(y0 * y0 + q * q)) =>
     (t, e = exp(-rho * t)) => min(
       abs(y0) * e + abs(B) * min(e / r, t * rho < 1 ? 0.368 / rho : t * e),
-      d > 0 ? abs(y0 + q) / 2 * e + abs(y0 - q) / 2 * exp(-(s + r) * t) : e * H,
+      d > 0 ? (abs(y0 + q) * e + abs(y0 - q) * exp(-(s + r) * t)) / 2 : e * H,
     );
   const a0 = -w * u0 - 2 * s * v0;
   return {
@@ -123,26 +125,29 @@ function fling(lambda, k, c, x0, v0, snap, lo, hi) {
   return [hit, bounce(b, b, v0 - lambda * (b - x0))];
 }
 
-/** Stops t0 (s), x0, t1, x1, ... of pieces played one after another, within `tol` of them at
- * every instant (see the bound above); flat, so that a stop costs no array. A piece with no
+/** Stops t0 (s), x0, t1, x1, ... of pieces played one after another, their chords within
+ * `tol` of them at every instant (see the bound above); flat, so that a stop costs no array. A piece with no
  * end of its own (one that rests) ends by `cap` s at the latest. */
 function place(pieces, tol, cap) {
   const out = [], last = pieces.at(-1);
   let t0 = 0;
   for (const p of pieces) {
     p.end ??= cap;
-    for (let t = 0, h = 0, f; t < p.end; t = min(t + h, p.end)) {
+    for (let t = 0, h = 0, f, e; t < p.end; t = min(t + h, p.end)) {
       out.push(t0 + t, p.at(t)[0]);
       // The step keeps its length (valid on, A being non-increasing) until the one from here
       // is 1.3 times longer: runs of equal steps, whose inner stops need no input written.
-      // (8·0.9: the chord's share.)
-      f = sqrt(7.2 * tol / p.acc(t));
-      if (!(f < h * 1.3)) {
-        // At rest from here on (|x - rest| within 0.2 of the tolerance), asked where a run
-        // begins: a second stop now, at rest, held.
-        if (p === last && p.left?.(t) <= 0.2 * tol) return [...out, t0 + t, p.to];
-        h = f;
-      }
+      f = sqrt(8 * tol / p.acc(t));
+      if (!(f < h * 1.3)) h = f;
+      // At rest from here on (|x - rest| under `tol`, as near as a chord may be): a second
+      // stop now, at rest, held.
+      if (p === last && (e = p.left?.(t)) < tol) return [...out, t0 + t, p.to];
+      // Else, if the envelope falls under `tol` within the step (from e to the next stop's),
+      // the step ends where it does (log-linear between the two, as a decay's envelope: exact
+      // for friction, a stop or two more for a spring) and a little past it (1.1), so that
+      // the hold, and `finished`, come there, not a long step later (steps grow long as the
+      // motion creeps to rest). Not last, or no envelope (gravity): NaN, the step as it is.
+      h *= min(1, log(e * 1.1 / tol) / log(e / p.left?.(t + h))) || 1;
     }
     t0 += p.end;
   }
@@ -156,37 +161,37 @@ function place(pieces, tol, cap) {
 let reducedMotion;
 
 /** `play` of a module: `b` the baked motion, `o` the input, each defaulting to `b`'s.
- * - a spring ({from, to, velocity, mass, stiffness, damping}): a retarget is the same spring
- *   from now to `to`;
+ * - a spring ({from, to, velocity, stiffness, damping}, per unit of mass): a retarget is the
+ *   same spring from now to `to`;
  * - a fling ({from, velocity, lambda, stiffness, damping, snap, min, max}; friction, decay,
  *   inertia): `o.to` is one snap point; a retarget flings from now onto `to`;
  * - gravity without a floor ({from, velocity, acceleration, to}): it ends on reaching `to`
  *   (else after `cap`); a retarget falls on from now until it reaches the new `to`;
- * and in each `keyframes` (the property at 0 and at 1), `tol` (the bound), `policy` (reduced
- * motion's), `fade` (what it adds to the jump, if anything: the fade-in) and `cap` (s); the
+ * and in each `keyframes` (the property at 0 and at 1), `tol` (0.9 of the bound: the
+ * chords'), `keep` (reduced motion's policy is to play it as is), `fade` (what it adds to the jump, if anything: the fade-in) and `cap` (s); the
  * motion's effect is kept in it, at `effect`. `retarget(to)` plays what `make` makes from the
  * exact [position, velocity] of now. The handle: `position()`, `velocity()`, `finished` (the animation's promise of its end,
  * rejected on cancel), `cancel()`, `animation`. */
 export function play(element, o = {}, b) {
-  const { mass, stiffness: k, damping: c, lambda, acceleration: g, cap, keyframes, tol, policy, fade } = b;
+  const { stiffness: k, damping: c, lambda, acceleration: g, cap, keyframes, tol, keep, fade } = b;
   // The pieces of the motion from x with velocity v (towards `to`, or the snap points).
   const make = (x, v, to, snap) => g != null
     ? [gravity(g, x, v, to == null ? cap : arrival(g, x, v, to, cap))]
     : lambda == null
-      ? [spring(k / mass, c / mass, to, x, v)]
+      ? [spring(k, c, to, x, v)]
       // A `to` (a retarget's) is where it rests, whatever the bounds.
       : to == null ? fling(lambda, k, c, x, v, snap, input("min"), input("max")) : fling(lambda, k, c, x, v, [to]);
   const input = (key) => o[key] ?? b[key];
-  const reduce = policy != "keep" && (reducedMotion ??= matchMedia("(prefers-reduced-motion: reduce)")).matches;
+  const reduce = !keep && (reducedMotion ??= matchMedia("(prefers-reduced-motion: reduce)")).matches;
   // `stopped`: the animation's time when it was cancelled, and `cancelled` its `finished`
   // then (rejected; the animation's own is a new one from then on). The animation's
   // `finished` is read only when asked: an engine makes it only then, some 10 µs of a start.
   let pieces, plan, T, effect, animation, stopped, cancelled;
-  // Exact at the animation's own time (the piece that holds it), or when it was cancelled;
-  // once ended (at once when reduced; Firefox and WebKit then report a time rounded below
+  // Exact at the animation's own time (the piece that holds it), or when it was cancelled
+  // (by the page, past the handle: when is not known, so at its start); once ended (at once when reduced; Firefox and WebKit then report a time rounded below
   // T), at rest; finished at 0 (played backwards), still at its start.
   const here = () => {
-    let t = (animation.currentTime ?? stopped) / 1000;
+    let t = (animation.currentTime ?? stopped ?? 0) / 1000;
     if (t >= T || animation.playState == "finished") return [plan.at(t || !T ? -1 : 1), 0];
     for (const p of pieces) {
       if (t < p.end) return p.at(t);
@@ -200,9 +205,10 @@ export function play(element, o = {}, b) {
     // the cheapest to write. A stop midway between its neighbours in time goes without its
     // progress (the engine spaces such stops evenly), which engines read faster. (T = 0: at
     // rest from the start, two stops at 0.)
-    let easing = "linear(";
+    // (The stops in a list, which becomes their text joined by commas.)
+    const stops = [];
     for (let i = 0; i < plan.length; i += 2)
-      easing += round(plan[i + 1] * 1e6) + (abs(plan[i + 2] - 2 * plan[i] + plan[i - 2]) < 1e-12 * T ? "e-6," : "e-6 " + round(plan[i] / (T || 1) * 1e8) + "e-6%,");
+      stops.push(round(plan[i + 1] * 1e6) + (abs(plan[i + 2] - 2 * plan[i] + plan[i - 2]) < T / 1e12 ? "e-6" : "e-6 " + round(plan[i] / (T || 1) * 1e8) + "e-6%"));
     // A start plays a copy of the motion's effect (its two keyframes, the property at 0 and 1,
     // read once per module: engines read keyframes far slower than they copy an effect). A
     // retarget re-times the animation playing: from 0 at the very instant it was read at (its
@@ -214,7 +220,7 @@ export function play(element, o = {}, b) {
       (animation = new Animation(effect)).play();
     }
     // (T = 0: 1 ms, for WebKit does not ease an animation of no duration.)
-    effect.updateTiming({ duration: T * 1000 || 1, fill: "both", easing: easing.slice(0, -1) + ")" });
+    effect.updateTiming({ duration: T * 1000 || 1, fill: "both", easing: "linear(" + stops + ")" });
     animation.currentTime = 0;
     // Forwards, also after `reverse()`: it moves on from now.
     animation.playbackRate = abs(animation.playbackRate);

@@ -38,7 +38,7 @@ pub use module::{
     OFFSET_MAX_SHIFT,
 };
 pub use package::{INDEX_PATH, INDEX_TYPES_PATH, PACKAGE_JSON, PACKAGE_PATH};
-pub use play::{playable, Playable, RUNTIME, RUNTIME_PATH};
+pub use play::{playable, Playable, CHORD_SHARE, RUNTIME, RUNTIME_PATH};
 pub use types::{types, MOTION_TYPES, MOTION_TYPES_PATH};
 
 use crate::exporter::{

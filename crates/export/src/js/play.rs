@@ -69,9 +69,9 @@ fn parameters(baked: &Baked) -> (Playable, Vec<(&'static str, Option<f64>)>) {
                 ("from", Some(s.from())),
                 ("to", Some(s.to())),
                 ("velocity", Some(s.initial_velocity())),
-                ("mass", Some(s.mass())),
-                ("stiffness", Some(s.stiffness())),
-                ("damping", Some(s.damping())),
+                // Per unit of mass, as the runtime's springs take them.
+                ("stiffness", Some(s.stiffness() / s.mass())),
+                ("damping", Some(s.damping() / s.mass())),
             ],
         ),
         Model::Friction { friction, .. } => {
@@ -170,6 +170,10 @@ fn longest_play(baked: &Baked) -> f64 {
 /// 1 s comes from 1,000 px to within 0.02 px of rest in 35 s, e^(-ζω0·t)).
 pub const LONGEST_PLAY_SECONDS: f64 = 60.0;
 
+/// The share of [`tolerance`] the runtime's chords (and its hold at rest) may take, as its `tol`:
+/// the rest is for floats (see `runtime.js`, the bound).
+pub const CHORD_SHARE: f64 = 0.9;
+
 /// The bound the runtime keeps the played value within: 0.1 in px, %, deg and the other
 /// units whose values have 4 decimals, 0.001 unitless (ten times the CSS's precision target).
 pub fn tolerance(unit: &str) -> f64 {
@@ -228,8 +232,9 @@ pub fn section(baked: &Baked, targets: &[Target], registers: bool) -> Vec<u8> {
     out.extend_from_slice(
         b"\nimport { play as run } from \"./runtime.js\";\n\
           \n\
-          /** What `play` starts from: the baked input and motion, the property at 0 and 1, the bound;\n\
-          \x20* the runtime keeps the motion's effect here, made at its first start. */\n\
+          /** What `play` starts from: the baked input and motion (a spring's per unit of mass), the\n\
+          \x20* property at 0 and 1, the chords' share of the bound; the runtime keeps the motion's\n\
+          \x20* effect here, made at its first start. */\n\
           const playable = {",
     );
     for (i, (name, value)) in fields.iter().enumerate() {
@@ -255,9 +260,9 @@ pub fn section(baked: &Baked, targets: &[Target], registers: bool) -> Vec<u8> {
     out.extend_from_slice(b",\n  keyframes: ");
     keyframes(&mut out, &targets[0], unit);
     out.extend_from_slice(b", tol: ");
-    write_json_f64(&mut out, tolerance(unit));
+    write_json_f64(&mut out, CHORD_SHARE * tolerance(unit));
     out.extend_from_slice(
-        b", policy: reducedMotion,\n  fade: reducedMotion === \"fade\" ? fadeIn : null, cap: ",
+        b", keep: reducedMotion === \"keep\",\n  fade: reducedMotion === \"fade\" ? fadeIn : null, cap: ",
     );
     write_json_f64(&mut out, longest_play(baked));
     out.extend_from_slice(
