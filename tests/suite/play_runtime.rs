@@ -111,6 +111,11 @@ for (const c of JSON.parse(readFileSync(new URL("./cases.json", import.meta.url)
     Object.assign(animation, {{ currentTime: c.finishedAt, playState: "finished" }});
     at = [handle.position(), handle.velocity()];
   }}
+  // Or once the page cancelled the animation itself (not through the handle).
+  if (c.cancelledOutside) {{
+    Object.assign(animation, {{ currentTime: null, playState: "idle" }});
+    at = [handle.position(), handle.velocity()];
+  }}
   out.push([timing.duration, frames.map((f) => [f.offset ?? null, f.v]), timing.easing, made.length, currentTime, at]);
 }}
 console.log(JSON.stringify(out));
@@ -515,4 +520,19 @@ fn a_finished_animation_reads_its_rest_forwards_and_its_start_backwards() {
     for p in [&played[1], &below_end[0]] {
         assert_eq!(p.finished_at, Some((0.0, 0.0)), "{p:?}");
     }
+}
+
+/// An animation the page cancels itself (`h.animation.cancel()`, or every one of
+/// `el.getAnimations()`) leaves the handle no time to read: it reads the motion's start (it
+/// threw a TypeError from `position()` and `retarget()`).
+#[test]
+fn a_handle_whose_animation_the_page_cancelled_reads_its_start() {
+    if node().is_none() {
+        return;
+    }
+    let case = json!({"input": {"from": 100, "to": 0, "velocity": -500}, "cancelledOutside": true,
+        "b": {"from": 0, "to": 1, "velocity": 0, "stiffness": 200, "damping": 20,
+        "tol": CHORD_SHARE * 0.1, "policy": "keep", "cap": 60}});
+    let played = run_node(&[case], false);
+    assert_eq!(played[0].finished_at, Some((100.0, -500.0)));
 }
