@@ -16,7 +16,7 @@ use crate::output::regular::read_regular;
 use crate::output::write::{OutputDir, WriteError};
 use crate::run::source_identity;
 use serde::{Deserialize, Serialize};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// File name of the list inside the output folder.
 pub const LISTED_PATH: &str = ".curvebake-files";
@@ -130,18 +130,20 @@ impl Listed {
 }
 
 /// `path` relative to the folder `from` (both absolute): up from `from` to the folders they
-/// share, then down (`../curves/card.ron`).
+/// share, then down (`../curves/card.ron`), with `/` between its parts on every platform (the
+/// list is committed: a checkout on Windows bakes the same bytes as one on Linux). Paths with
+/// nothing in common (two drives) stay as they are.
 fn relative_to(from: &Path, path: &Path) -> String {
     let (from, to): (Vec<_>, Vec<_>) = (from.components().collect(), path.components().collect());
     let shared = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
-    let mut relative = PathBuf::new();
-    for _ in shared..from.len() {
-        relative.push("..");
+    if shared == 0 {
+        return path.display().to_string();
     }
-    for part in &to[shared..] {
-        relative.push(part);
-    }
-    relative.display().to_string()
+    let up = std::iter::repeat("..".into()).take(from.len() - shared);
+    let down = to[shared..]
+        .iter()
+        .map(|part| part.as_os_str().to_string_lossy());
+    up.chain(down).collect::<Vec<_>>().join("/")
 }
 
 #[cfg(test)]
