@@ -170,8 +170,9 @@ fn longest_play(baked: &Baked) -> f64 {
 /// 1 s comes from 1,000 px to within 0.02 px of rest in 35 s, e^(-ζω0·t)).
 pub const LONGEST_PLAY_SECONDS: f64 = 60.0;
 
-/// The share of [`tolerance`] the runtime's chords (and its hold at rest) may take, as its `tol`:
-/// the rest is for floats (see `runtime.js`, the bound).
+/// The share of the bound `play` keeps (0.1 px, 0.001 unitless) that its chords and its hold
+/// at rest may take, as the runtime's `tol`: the rest is for floats (see `runtime.js`, the
+/// bound).
 pub const CHORD_SHARE: f64 = 0.9;
 
 /// The bound the runtime keeps the played value within: 0.1 in px, %, deg and the other
