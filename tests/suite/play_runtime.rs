@@ -333,17 +333,23 @@ fn worst(played: &Played, reference: &dyn Motion, ends: bool) -> (f64, f64) {
     worst
 }
 
-#[test]
-fn the_runtime_plays_within_the_bound_of_the_closed_form_for_drawn_inputs() {
-    if node().is_none() {
-        return;
-    }
+/// The drawn cases and what the runtime plays of each, or None without node (skipped).
+fn drawn_cases_played() -> Option<(Vec<Case>, Vec<Played>)> {
+    node()?;
     let cases = cases();
     let inputs: Vec<Value> = cases
         .iter()
         .map(|c| json!({"input": c.input, "b": c.b}))
         .collect();
     let played = run_node(&inputs, false);
+    Some((cases, played))
+}
+
+#[test]
+fn the_runtime_plays_within_the_bound_of_the_closed_form_for_drawn_inputs() {
+    let Some((cases, played)) = drawn_cases_played() else {
+        return;
+    };
     let mut failures = Vec::new();
     let (mut stops, mut closest) = (0, 0.0f64);
     for (c, p) in cases.iter().zip(&played) {
@@ -374,15 +380,9 @@ const LATEST_END_AFTER_REST: f64 = 0.1;
 
 #[test]
 fn a_run_ends_soon_after_its_motion_comes_to_rest() {
-    if node().is_none() {
+    let Some((cases, played)) = drawn_cases_played() else {
         return;
-    }
-    let cases = cases();
-    let inputs: Vec<Value> = cases
-        .iter()
-        .map(|c| json!({"input": c.input, "b": c.b}))
-        .collect();
-    let played = run_node(&inputs, false);
+    };
     let mut latest = (0.0f64, String::new());
     for (c, p) in cases.iter().zip(&played).filter(|(c, _)| !c.ends) {
         let duration = p.duration_ms / 1000.0;
