@@ -255,10 +255,9 @@ fn write_summaries(
     let summaries: Vec<OutputFile> = (plan.exporters.iter())
         .flat_map(|e| e.summary(digests))
         .collect();
+    let with_files = digests.iter().any(|d| !d.files.is_empty());
     (report.warnings).extend(
-        plan.exporters
-            .iter()
-            .flat_map(|e| e.summary_warnings(digests)),
+        (plan.exporters.iter()).flat_map(|e| e.summary_warnings(digests.len(), with_files)),
     );
     let summary_paths: Vec<String> = summaries.iter().map(|f| f.path.clone()).collect();
     let summaries = summaries.into_iter().map(|f| vec![f]).collect();

@@ -101,8 +101,13 @@ impl Plan {
             && nothing_changed(&old, &out, &files, &run_key.whole())
         {
             let shared = old.bundles.len() + old.summaries.len();
+            let mut warnings = kept_warnings(&old, &identities);
+            let with_files = old.motions.iter().any(|e| !e.files.is_empty());
+            warnings.extend(
+                (exporters.iter()).flat_map(|e| e.summary_warnings(old.motions.len(), with_files)),
+            );
             return Ok(Planned::Unchanged(Report {
-                warnings: kept_warnings(&old, &identities),
+                warnings,
                 motions: old.motions.len(),
                 skipped: old.motions.len(),
                 frames: old.motions.iter().map(|e| e.frames).sum(),

@@ -720,8 +720,8 @@ fn folders_shared_by_links_are_searched_once_and_each_file_baked_once() {
 
 /// The review page of 748,123 small springs asked for 4.6 GB up front and the bake aborted;
 /// 100,000 made a page of 348 MB, silently. The page shows the first
-/// `MAX_PAGE_MOTIONS` motions, and the bake says once how many it left out; the other outputs
-/// have them all.
+/// `MAX_PAGE_MOTIONS` motions, and the bake says once how many it left out (also a bake that
+/// finds nothing changed); the other outputs have them all.
 #[test]
 fn the_review_page_of_a_large_bake_shows_the_first_motions_and_warns_once() {
     use curvebake::internals::export::html::MAX_PAGE_MOTIONS;
@@ -751,6 +751,14 @@ fn the_review_page_of_a_large_bake_shows_the_first_motions_and_warns_once() {
     let last = format!("<article id=\"motion-m{}\"", count - 1);
     assert!(!page.contains(&last), "the last one is left out");
     assert_eq!(fs::read_dir(root.join("out/json")).unwrap().count(), count);
+    // A bake again with nothing changed says it again (it said nothing, the page still short).
+    let again = curvebake(root, &["bake", "--formats", "json,html"]);
+    let again_text = stderr(&again);
+    let said: Vec<&str> = again_text
+        .lines()
+        .filter(|l| l.contains("index.html"))
+        .collect();
+    assert_eq!(said, warned, "{again_text}");
 }
 
 /// Waits a little longer than a debounce and the watcher's idle check.

@@ -323,10 +323,12 @@ pub trait Exporter: Send + Sync {
         let _ = digests;
         Vec::new()
     }
-    /// What the bake should say of the files [`Exporter::summary`] writes from `digests` (a
-    /// page that leaves motions out, say), once a bake; none by default.
-    fn summary_warnings(&self, digests: &[Digest]) -> Vec<String> {
-        let _ = digests;
+    /// What the bake should say of the files [`Exporter::summary`] writes of `motions`
+    /// motions, `with_files` if they have files of their own in some format (a page that
+    /// leaves motions out, say), once a bake, also one that finds nothing changed; none by
+    /// default.
+    fn summary_warnings(&self, motions: usize, with_files: bool) -> Vec<String> {
+        let _ = (motions, with_files);
         Vec::new()
     }
 }

@@ -97,21 +97,20 @@ impl Exporter for Html {
     }
 
     /// One warning when the page leaves motions out (more than [`MAX_PAGE_MOTIONS`]).
-    fn summary_warnings(&self, digests: &[Digest]) -> Vec<String> {
-        if self.shape.summary == Summary::None || digests.len() <= MAX_PAGE_MOTIONS {
+    fn summary_warnings(&self, motions: usize, with_files: bool) -> Vec<String> {
+        if self.shape.summary == Summary::None || motions <= MAX_PAGE_MOTIONS {
             return Vec::new();
         }
-        let left_out = digests.len() - MAX_PAGE_MOTIONS;
+        let left_out = motions - MAX_PAGE_MOTIONS;
         // A motion's files are those of every format of the bake; none when the page is all.
-        let others = if digests.iter().any(|d| !d.files.is_empty()) {
+        let others = if with_files {
             "the other formats of this bake have them all"
         } else {
             "bake other formats too (`--formats json,css,html`) for outputs that have them all"
         };
         vec![format!(
-            "{PAGE_PATH}: shows the first {MAX_PAGE_MOTIONS} motions of {} and leaves out the \
-             other {left_out} (a page of them all would be too large to open); {others}",
-            digests.len()
+            "{PAGE_PATH}: shows the first {MAX_PAGE_MOTIONS} motions of {motions} and leaves \
+             out the other {left_out} (a page of them all would be too large to open); {others}"
         )]
     }
 }
@@ -791,7 +790,7 @@ mod tests {
             "{}",
             parts.summary
         );
-        let warnings = html.summary_warnings(&digests);
+        let warnings = html.summary_warnings(count, true);
         assert_eq!(warnings.len(), 1, "{warnings:?}");
         assert!(
             warnings[0].contains("shows the first 2000 motions of 2003")
@@ -804,12 +803,12 @@ mod tests {
         let all = PageParts::of(&page(&digests[..MAX_PAGE_MOTIONS], &settings)).unwrap();
         assert_eq!(all.cards.len(), MAX_PAGE_MOTIONS);
         assert!(!all.summary.contains("left out"), "{}", all.summary);
-        assert!(html
-            .summary_warnings(&digests[..MAX_PAGE_MOTIONS])
-            .is_empty());
+        assert!(html.summary_warnings(MAX_PAGE_MOTIONS, true).is_empty());
+        // Without files of their own (a bake of the page alone), it says how to get them.
+        assert!(html.summary_warnings(count, false)[0].contains("bake other formats too"));
         // The bundle layout writes no page, and warns of none.
         let bundle = Html::new(Layout::Bundle, &settings);
-        assert!(bundle.summary_warnings(&digests).is_empty());
+        assert!(bundle.summary_warnings(count, true).is_empty());
     }
 
     #[test]
