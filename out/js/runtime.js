@@ -217,15 +217,16 @@ export function play(element, o = {}, b) {
     if (!animation) {
       effect = new KeyframeEffect((b.effect ??= new KeyframeEffect(null, keyframes)));
       effect.target = element;
-      (animation = new Animation(effect)).play();
+      animation = new Animation(effect);
     }
+    // New, or cancelled (through the handle or by the page): it plays. (Running, paused or
+    // finished, it has a time, and stays as it is: paused stays paused.)
+    animation.currentTime ?? (cancelled = null, animation.play());
     // (T = 0: 1 ms, for WebKit does not ease an animation of no duration.)
     effect.updateTiming({ duration: T * 1000 || 1, fill: "both", easing: "linear(" + stops + ")" });
     animation.currentTime = 0;
     // Forwards, also after `reverse()`: it moves on from now.
     animation.playbackRate = abs(animation.playbackRate);
-    // After a cancel, it plays again.
-    if (cancelled) cancelled = null, animation.play();
     // Reduced: at its end at once (as `animate()` jumps).
     if (reduce) animation.finish();
   };

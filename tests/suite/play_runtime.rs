@@ -53,6 +53,8 @@ struct Played {
     /// Position and velocity the handle reads once the animation is made finished at the
     /// case's `finishedAt`, if it has one.
     finished_at: Option<(f64, f64)>,
+    /// How many times the first animation was played (started, or started again).
+    plays: u64,
 }
 
 /// Plays every `b` (the runtime's baked motion, without `key`) with its input in Node, with a
@@ -88,7 +90,7 @@ globalThis.KeyframeEffect = class {{
 }};
 globalThis.Animation = class {{
   constructor(effect) {{ Object.assign(this, {{ effect, currentTime: null, finished: new Promise(() => {{}}) }}); made.push(this); }}
-  play() {{ this.currentTime ??= 0; }}
+  play() {{ this.currentTime ??= 0; this.plays = (this.plays ?? 0) + 1; }}
   pause() {{}}
   cancel() {{}}
   finish() {{ this.currentTime = this.effect.timing.duration; }}
@@ -111,12 +113,14 @@ for (const c of JSON.parse(readFileSync(new URL("./cases.json", import.meta.url)
     Object.assign(animation, {{ currentTime: c.finishedAt, playState: "finished" }});
     at = [handle.position(), handle.velocity()];
   }}
-  // Or once the page cancelled the animation itself (not through the handle).
+  // Or once the page cancelled the animation itself (not through the handle), and then a
+  // retarget.
   if (c.cancelledOutside) {{
     Object.assign(animation, {{ currentTime: null, playState: "idle" }});
     at = [handle.position(), handle.velocity()];
+    handle.retarget(c.cancelledOutside);
   }}
-  out.push([timing.duration, frames.map((f) => [f.offset ?? null, f.v]), timing.easing, made.length, currentTime, at]);
+  out.push([timing.duration, frames.map((f) => [f.offset ?? null, f.v]), timing.easing, made.length, currentTime, at, animation.plays]);
 }}
 console.log(JSON.stringify(out));
 "#
@@ -143,6 +147,7 @@ console.log(JSON.stringify(out));
             finished_at: p[5]
                 .as_array()
                 .map(|at| (at[0].as_f64().unwrap(), at[1].as_f64().unwrap())),
+            plays: p[6].as_u64().unwrap(),
         })
         .collect()
 }
@@ -524,15 +529,20 @@ fn a_finished_animation_reads_its_rest_forwards_and_its_start_backwards() {
 
 /// An animation the page cancels itself (`h.animation.cancel()`, or every one of
 /// `el.getAnimations()`) leaves the handle no time to read: it reads the motion's start (it
-/// threw a TypeError from `position()` and `retarget()`).
+/// threw a TypeError from `position()` and `retarget()`), and a retarget plays it again (it
+/// left it paused at 0, its `finished` pending for ever).
 #[test]
-fn a_handle_whose_animation_the_page_cancelled_reads_its_start() {
+fn a_handle_whose_animation_the_page_cancelled_reads_its_start_and_plays_again() {
     if node().is_none() {
         return;
     }
-    let case = json!({"input": {"from": 100, "to": 0, "velocity": -500}, "cancelledOutside": true,
+    let case = json!({"input": {"from": 100, "to": 0, "velocity": -500}, "cancelledOutside": 40,
         "b": {"from": 0, "to": 1, "velocity": 0, "stiffness": 200, "damping": 20,
         "tol": CHORD_SHARE * 0.1, "policy": "keep", "cap": 60}});
     let played = run_node(&[case], false);
     assert_eq!(played[0].finished_at, Some((100.0, -500.0)));
+    assert_eq!(
+        played[0].plays, 2,
+        "started, then started again by the retarget"
+    );
 }
