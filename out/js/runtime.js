@@ -126,8 +126,8 @@ function fling(lambda, k, c, x0, v0, snap, lo, hi) {
 }
 
 /** Stops t0 (s), x0, t1, x1, ... of pieces played one after another, their chords within
- * `tol` of them at every instant (see the bound above); flat, so that a stop costs no array. A piece with no
- * end of its own (one that rests) ends by `cap` s at the latest. */
+ * `tol` of them at every instant (see the bound above); flat, so that a stop costs no array.
+ * A piece with no end of its own (one that rests) ends by `cap` s at the latest. */
 function place(pieces, tol, cap) {
   const out = [], last = pieces.at(-1);
   let t0 = 0;
@@ -168,9 +168,10 @@ let reducedMotion;
  * - gravity without a floor ({from, velocity, acceleration, to}): it ends on reaching `to`
  *   (else after `cap`); a retarget falls on from now until it reaches the new `to`;
  * and in each `keyframes` (the property at 0 and at 1), `tol` (0.9 of the bound: the
- * chords'), `keep` (reduced motion's policy is to play it as is), `fade` (what it adds to the jump, if anything: the fade-in) and `cap` (s); the
- * motion's effect is kept in it, at `effect`. `retarget(to)` plays what `make` makes from the
- * exact [position, velocity] of now. The handle: `position()`, `velocity()`, `finished` (the animation's promise of its end,
+ * chords'), `keep` (reduced motion's policy is to play it as is), `fade` (what it adds to the
+ * jump, if anything: the fade-in) and `cap` (s); the motion's effect is kept in it, at
+ * `effect`. `retarget(to)` plays what `make` makes from the exact [position, velocity] of now.
+ * The handle: `position()`, `velocity()`, `finished` (the animation's promise of its end,
  * rejected on cancel), `cancel()`, `animation`. */
 export function play(element, o = {}, b) {
   const { stiffness: k, damping: c, lambda, acceleration: g, cap, keyframes, tol, keep, fade } = b;
@@ -188,8 +189,9 @@ export function play(element, o = {}, b) {
   // `finished` is read only when asked: an engine makes it only then, some 10 µs of a start.
   let pieces, plan, T, effect, animation, stopped, cancelled;
   // Exact at the animation's own time (the piece that holds it), or when it was cancelled
-  // (by the page, past the handle: when is not known, so at its start); once ended (at once when reduced; Firefox and WebKit then report a time rounded below
-  // T), at rest; finished at 0 (played backwards), still at its start.
+  // (by the page, past the handle: when is not known, so at its start); once ended (at once
+  // when reduced; Firefox and WebKit then report a time rounded below T), at rest; finished
+  // at 0 (played backwards), still at its start.
   const here = () => {
     let t = (animation.currentTime ?? stopped ?? 0) / 1000;
     if (t >= T || animation.playState == "finished") return [plan.at(t || !T ? -1 : 1), 0];
