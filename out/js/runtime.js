@@ -146,8 +146,10 @@ function place(pieces, tol, cap) {
       // the step ends where it does (log-linear between the two, as a decay's envelope: exact
       // for friction, a stop or two more for a spring) and a little past it (1.1), so that
       // the hold, and `finished`, come there, not a long step later (steps grow long as the
-      // motion creeps to rest). Not last, or no envelope (gravity): NaN, the step as it is.
-      h *= min(1, log(e * 1.1 / tol) / log(e / p.left?.(t + h))) || 1;
+      // motion creeps to rest). Asked within 8 `tol` only: from farther, a step the chords
+      // allow lets a decay's envelope fall by e^-1 at most (λh <= √(8·tol/e)), a spring's
+      // about as much, so no script is spent where a step cannot end at rest.
+      if (e < 8 * tol) h *= min(1, log(e * 1.1 / tol) / log(e / p.left(t + h))) || 1;
     }
     t0 += p.end;
   }
