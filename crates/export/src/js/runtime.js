@@ -138,9 +138,10 @@ function place(pieces, tol, cap) {
       // The step keeps its length (valid on, A being non-increasing) until the one from here
       // is 1.3 times longer: runs of equal steps, whose inner stops need no input written.
       f = sqrt(8 * tol / p.acc(t));
-      if (!(f < h * 1.3)) h = f;
-      // At rest from here on (|x - rest| under `tol`, as near as a chord may be): a second
-      // stop now, at rest, held.
+      if (f < h * 1.3) continue;
+      h = f;
+      // Where a run begins (after a step shortened below, mostly the next stop): at rest from
+      // here on (|x - rest| under `tol`, as near as a chord may be), a second stop now, held.
       if (p === last && (e = p.left?.(t)) < tol) return [...out, t0 + t, p.to];
       // Else, if the envelope falls under `tol` within the step (from e to the next stop's),
       // the step ends where it does (log-linear between the two, as a decay's envelope: exact
@@ -158,10 +159,6 @@ function place(pieces, tol, cap) {
   return [...out, t0, last.at(last.end)[0]];
 }
 
-/** `matchMedia` of reduced motion, made once: a MediaQueryList stays live, and making one costs
- * the engine some 10 µs, a tenth of a start. */
-let reducedMotion;
-
 /** `play` of a module: `b` the baked motion, `o` the input, each defaulting to `b`'s.
  * - a spring ({from, to, velocity, stiffness, damping}, per unit of mass): a retarget is the
  *   same spring from now to `to`;
@@ -172,7 +169,7 @@ let reducedMotion;
  * and in each `keyframes` (the property at 0 and at 1), `tol` (0.9 of the bound: the
  * chords'), `keep` (reduced motion's policy is to play it as is), `fade` (what it adds to the
  * jump, if anything: the fade-in) and `cap` (s); the motion's effect is kept in it, at
- * `effect`. `retarget(to)` plays what `make` makes from the exact [position, velocity] of now.
+ * `effect`, and its query of reduced motion, at `media`. `retarget(to)` plays what `make` makes from the exact [position, velocity] of now.
  * The handle: `position()`, `velocity()`, `finished` (the animation's promise of its end,
  * rejected on cancel), `cancel()`, `animation`. */
 export function play(element, o = {}, b) {
@@ -185,7 +182,9 @@ export function play(element, o = {}, b) {
       // A `to` (a retarget's) is where it rests, whatever the bounds.
       : to == null ? fling(lambda, k, c, x, v, snap, input("min"), input("max")) : fling(lambda, k, c, x, v, [to]);
   const input = (key) => o[key] ?? b[key];
-  const reduce = !keep && (reducedMotion ??= matchMedia("(prefers-reduced-motion: reduce)")).matches;
+  // `matchMedia` of reduced motion, made once a motion, kept in `b` (a MediaQueryList stays
+  // live, and making one costs the engine some 10 µs, a tenth of a start).
+  const reduce = !keep && (b.media ??= matchMedia("(prefers-reduced-motion: reduce)")).matches;
   // `stopped`: the animation's time when it was cancelled, and `cancelled` its `finished`
   // then (rejected; the animation's own is a new one from then on). The animation's
   // `finished` is read only when asked: an engine makes it only then, some 10 µs of a start.
