@@ -122,9 +122,9 @@ import { play as run } from "./runtime.js";
 
 /** What `play` starts from: the baked input and motion (a spring's per unit of mass), the
  * property at 0 and 1, the chords' share of the bound; the runtime keeps the motion's
- * effect here, made at its first start. */
+ * effect and its query of reduced motion here, made at its first start. */
 const playable = {from: 0.94, to: 1.0, velocity: 0.0, stiffness: 322.27279677026473, damping: 21.542349624615724,
-  keyframes: [{scale: "0"}, {scale: "1"}], tol: 0.0009000000000000001, keep: reducedMotion === "keep",
+  keyframes: [{scale: "0"}, {scale: "1"}], tol: 0.0009, keep: reducedMotion === "keep",
   fade: reducedMotion === "fade" ? fadeIn : null, cap: 60.0};
 
 /** Plays the motion on `element` with input (each defaulting to the baked value; velocity

@@ -143,9 +143,9 @@ import { play as run } from "./runtime.js";
 
 /** What `play` starts from: the baked input and motion (a spring's per unit of mass), the
  * property at 0 and 1, the chords' share of the bound; the runtime keeps the motion's
- * effect here, made at its first start. */
+ * effect and its query of reduced motion here, made at its first start. */
 const playable = {from: 0.0, velocity: 1400.0, lambda: 4.375, stiffness: 500.0, damping: 10.0, snap: [320.0],
-  keyframes: [{translate: "0px"}, {translate: "1px"}], tol: 0.09000000000000001, keep: reducedMotion === "keep",
+  keyframes: [{translate: "0px"}, {translate: "1px"}], tol: 0.09, keep: reducedMotion === "keep",
   fade: reducedMotion === "fade" ? fadeIn : null, cap: 60.0};
 
 /** Plays the motion on `element` with input (each defaulting to the baked value; velocity

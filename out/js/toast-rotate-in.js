@@ -130,9 +130,9 @@ import { play as run } from "./runtime.js";
 
 /** What `play` starts from: the baked input and motion (a spring's per unit of mass), the
  * property at 0 and 1, the chords' share of the bound; the runtime keeps the motion's
- * effect here, made at its first start. */
+ * effect and its query of reduced motion here, made at its first start. */
 const playable = {from: -12.0, to: 0.0, velocity: 0.0, stiffness: 300.0, damping: 12.0,
-  keyframes: [{rotate: "0deg"}, {rotate: "1deg"}], tol: 0.09000000000000001, keep: reducedMotion === "keep",
+  keyframes: [{rotate: "0deg"}, {rotate: "1deg"}], tol: 0.09, keep: reducedMotion === "keep",
   fade: reducedMotion === "fade" ? fadeIn : null, cap: 60.0};
 
 /** Plays the motion on `element` with input (each defaulting to the baked value; velocity

@@ -235,7 +235,7 @@ pub fn section(baked: &Baked, targets: &[Target], registers: bool) -> Vec<u8> {
           \n\
           /** What `play` starts from: the baked input and motion (a spring's per unit of mass), the\n\
           \x20* property at 0 and 1, the chords' share of the bound; the runtime keeps the motion's\n\
-          \x20* effect here, made at its first start. */\n\
+          \x20* effect and its query of reduced motion here, made at its first start. */\n\
           const playable = {",
     );
     for (i, (name, value)) in fields.iter().enumerate() {
@@ -261,7 +261,11 @@ pub fn section(baked: &Baked, targets: &[Target], registers: bool) -> Vec<u8> {
     out.extend_from_slice(b",\n  keyframes: ");
     keyframes(&mut out, &targets[0], unit);
     out.extend_from_slice(b", tol: ");
-    write_json_f64(&mut out, CHORD_SHARE * tolerance(unit));
+    // To 13 digits, as a person writes it (0.09, not the product's 0.09000000000000001).
+    let chords: f64 = format!("{:.12e}", CHORD_SHARE * tolerance(unit))
+        .parse()
+        .expect("a number it wrote");
+    write_json_f64(&mut out, chords);
     out.extend_from_slice(
         b", keep: reducedMotion === \"keep\",\n  fade: reducedMotion === \"fade\" ? fadeIn : null, cap: ",
     );
