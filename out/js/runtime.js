@@ -169,9 +169,10 @@ function place(pieces, tol, cap) {
  * and in each `keyframes` (the property at 0 and at 1), `tol` (0.9 of the bound: the
  * chords'), `keep` (reduced motion's policy is to play it as is), `fade` (what it adds to the
  * jump, if anything: the fade-in) and `cap` (s); the motion's effect is kept in it, at
- * `effect`, and its query of reduced motion, at `media`. `retarget(to)` plays what `make` makes from the exact [position, velocity] of now.
- * The handle: `position()`, `velocity()`, `finished` (the animation's promise of its end,
- * rejected on cancel), `cancel()`, `animation`. */
+ * `effect`, and its query of reduced motion, at `media`. `retarget(to)` plays what `make`
+ * makes from the exact [position, velocity] of now. The handle: `position()`, `velocity()`,
+ * `finished` (the animation's promise of its end, rejected on cancel), `cancel()`,
+ * `animation`. */
 export function play(element, o = {}, b) {
   const { stiffness: k, damping: c, lambda, acceleration: g, cap, keyframes, tol, keep, fade } = b;
   // The pieces of the motion from x with velocity v (towards `to`, or the snap points).
