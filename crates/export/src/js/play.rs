@@ -25,7 +25,7 @@
 
 use super::module::Target;
 use curvebake_model::bake::Baked;
-use curvebake_model::number::write_json_f64;
+use curvebake_model::number::{write_fixed, write_json_f64};
 use curvebake_model::spec::Model;
 use curvebake_motion::{DEFAULT_BOUNCE_DAMPING, DEFAULT_BOUNCE_STIFFNESS};
 
@@ -261,11 +261,8 @@ pub fn section(baked: &Baked, targets: &[Target], registers: bool) -> Vec<u8> {
     out.extend_from_slice(b",\n  keyframes: ");
     keyframes(&mut out, &targets[0], unit);
     out.extend_from_slice(b", tol: ");
-    // To 13 digits, as a person writes it (0.09, not the product's 0.09000000000000001).
-    let chords: f64 = format!("{:.12e}", CHORD_SHARE * tolerance(unit))
-        .parse()
-        .expect("a number it wrote");
-    write_json_f64(&mut out, chords);
+    // To 12 decimals, as a person writes it (0.09, not the product's 0.09000000000000001).
+    write_fixed(&mut out, CHORD_SHARE * tolerance(unit), 12);
     out.extend_from_slice(
         b", keep: reducedMotion === \"keep\",\n  fade: reducedMotion === \"fade\" ? fadeIn : null, cap: ",
     );
